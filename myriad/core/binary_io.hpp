@@ -1,0 +1,93 @@
+// Binary files: atomic writes (temporary name + rename), a 64-bit checksum (XXH3), and a bounds-checked
+// reader whose errors name the file, the byte offset and the field being read.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "myriad/core/error.hpp"
+
+namespace myriad {
+
+std::uint64_t checksum64(std::span<const std::byte> data);
+
+// Writes to "<path>.tmp-<pid>" then renames over `path`, so readers never see a partial file.
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> data);
+std::vector<std::byte> read_file(const std::filesystem::path& path);
+
+// Appends trivially copyable values in native (little-endian) layout.
+class BinaryWriter {
+ public:
+  template <class T>
+  void write(const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::byte*>(&value);
+    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+  }
+  template <class T>
+  void write_array(std::span<const T> values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::byte*>(values.data());
+    bytes_.insert(bytes_.end(), p, p + values.size_bytes());
+  }
+  // Overwrites a value written earlier (e.g. a size or checksum field).
+  template <class T>
+  void patch(std::size_t offset, const T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (offset + sizeof(T) > bytes_.size()) throw Error("BinaryWriter::patch past the end");
+    std::memcpy(bytes_.data() + offset, &value, sizeof(T));
+  }
+  std::size_t size() const { return bytes_.size(); }
+  const std::vector<std::byte>& bytes() const { return bytes_; }
+  std::vector<std::byte>& bytes() { return bytes_; }
+
+ private:
+  std::vector<std::byte> bytes_;
+};
+
+// Reads from a byte span it does not own. `source` names the file in error messages.
+class BinaryReader {
+ public:
+  BinaryReader(std::string source, std::span<const std::byte> data) : source_(std::move(source)), data_(data) {}
+
+  template <class T>
+  T read(const char* field) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    T value;
+    std::memcpy(&value, take(sizeof(T), field).data(), sizeof(T));
+    return value;
+  }
+  // Reads `count` values; fails (before allocating) when the file is too short.
+  template <class T>
+  std::vector<T> read_array(std::size_t count, const char* field) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (count > remaining() / sizeof(T)) fail_truncated(count * sizeof(T), field);
+    std::vector<T> out(count);
+    std::memcpy(out.data(), take(count * sizeof(T), field).data(), count * sizeof(T));
+    return out;
+  }
+  std::span<const std::byte> read_bytes(std::size_t count, const char* field) { return take(count, field); }
+  void seek(std::size_t offset, const char* field);
+
+  std::size_t offset() const { return offset_; }
+  std::size_t remaining() const { return data_.size() - offset_; }
+  const std::string& source() const { return source_; }
+  // Throws myriad::Error naming the file, the current offset and the field.
+  [[noreturn]] void fail(const std::string& problem, const char* field) const;
+
+ private:
+  std::span<const std::byte> take(std::size_t count, const char* field);
+  [[noreturn]] void fail_truncated(std::size_t wanted, const char* field) const;
+
+  std::string source_;
+  std::span<const std::byte> data_;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace myriad

@@ -1,0 +1,418 @@
+#include "myriad/gpu/context.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace myriad::gpu {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+constexpr const char* kNoDriverHint =
+    "install a Vulkan 1.3 driver: 'apt-get install mesa-vulkan-drivers' gives the CPU renderer "
+    "(lavapipe); on a GPU machine install its vendor's Vulkan driver";
+
+int type_rank(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
+  std::uint32_t count = 0;
+  check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(count);
+  check(vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
+  return devices;
+}
+
+DeviceCapabilities read_capabilities(VkPhysicalDevice device) {
+  DeviceCapabilities caps;
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(device, &props);
+  caps.properties = props.properties;
+  caps.subgroup_size = subgroup.subgroupSize;
+  caps.subgroup_operations = subgroup.supportedOperations;
+  caps.subgroup_stages = subgroup.supportedStages;
+
+  std::uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, exts.data());
+  for (const auto& e : exts) caps.extensions.emplace_back(e.extensionName);
+
+  std::uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &families, fams.data());
+  for (const auto& f : fams) {
+    if ((f.queueFlags & VK_QUEUE_GRAPHICS_BIT) && (f.queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+      caps.graphics_queue_timestamp_bits = f.timestampValidBits;
+      break;
+    }
+  }
+  return caps;
+}
+
+// Names of required (and extra-required) features the device lacks.
+std::vector<std::string> missing_features(VkPhysicalDevice device, const DeviceCapabilities& caps,
+                                          const std::vector<std::string>& extra) {
+  std::vector<std::string> missing;
+  if (VK_API_VERSION_MINOR(caps.properties.apiVersion) < 3 &&
+      VK_API_VERSION_MAJOR(caps.properties.apiVersion) == 1) {
+    missing.emplace_back("Vulkan 1.3");
+    return missing;
+  }
+  FeatureChain supported;
+  vkGetPhysicalDeviceFeatures2(device, &supported.core);
+  for (const FeatureInfo& f : required_features()) {
+    if (!feature_supported(f.name, supported, caps)) missing.emplace_back(f.name);
+  }
+  for (const std::string& name : extra) {
+    if (!feature_supported(name.c_str(), supported, caps)) missing.push_back(name);
+  }
+  return missing;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+const char* device_type_name(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "CPU";
+    default:
+      return "other";
+  }
+}
+
+ContextOptions ContextOptions::from_environment() {
+  ContextOptions o;
+  if (const char* v = std::getenv("MYRIAD_VALIDATION")) o.validation = std::strcmp(v, "1") == 0;
+  if (const char* d = std::getenv("MYRIAD_DEVICE")) o.device = d;
+  return o;
+}
+
+Context::Context(const ContextOptions& options) {
+  for (const std::string& name : options.extra_required) {
+    if (!is_known_feature(name)) {
+      throw Error("unknown Vulkan feature '" + name + "'", "ContextOptions::extra_required",
+                  "use a name from `myriad info`");
+    }
+  }
+  try {
+    create_instance(options.validation);
+    choose_device(options);
+    create_device(options);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+Context::~Context() { destroy(); }
+
+void Context::destroy() noexcept {
+  if (device_) {
+    vkDeviceWaitIdle(device_);
+    if (fence_) vkDestroyFence(device_, fence_, nullptr);
+    if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
+    vkDestroyDevice(device_, nullptr);
+    device_ = VK_NULL_HANDLE;
+  }
+  if (messenger_) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy) destroy(instance_, messenger_, nullptr);
+    messenger_ = VK_NULL_HANDLE;
+  }
+  if (instance_) {
+    vkDestroyInstance(instance_, nullptr);
+    instance_ = VK_NULL_HANDLE;
+  }
+}
+
+void Context::create_instance(bool validation) {
+  std::uint32_t version = 0;
+  if (vkEnumerateInstanceVersion(&version) != VK_SUCCESS || version < VK_API_VERSION_1_3) {
+    throw Error("the Vulkan loader does not offer Vulkan 1.3", "",
+                "install libvulkan1 from Debian 12 or newer");
+  }
+  std::vector<const char*> layers;
+  std::vector<const char*> extensions;
+  if (validation) {
+    std::uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> props(count);
+    vkEnumerateInstanceLayerProperties(&count, props.data());
+    const bool found = std::any_of(props.begin(), props.end(), [](const VkLayerProperties& p) {
+      return std::strcmp(p.layerName, kValidationLayer) == 0;
+    });
+    if (!found) {
+      throw Error(
+          "validation requested (MYRIAD_VALIDATION=1) but VK_LAYER_KHRONOS_validation is not installed", "",
+          "apt-get install vulkan-validationlayers");
+    }
+    layers.push_back(kValidationLayer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  }
+  validation_ = validation;
+
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "myriad";
+  app.pEngineName = "myriad";
+  app.apiVersion = VK_API_VERSION_1_3;
+
+  const VkValidationFeatureEnableEXT enables[] = {
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  features.enabledValidationFeatureCount = 1;
+  features.pEnabledValidationFeatures = enables;
+
+  VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  messenger.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                          VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                          VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  messenger.pfnUserCallback = &Context::debug_callback;
+  messenger.pUserData = this;
+  if (validation) {
+    features.pNext = &messenger;
+  }
+
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pNext = validation ? &features : nullptr;
+  info.pApplicationInfo = &app;
+  info.enabledLayerCount = std::uint32_t(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = std::uint32_t(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  const VkResult r = vkCreateInstance(&info, nullptr, &instance_);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) throw Error("no Vulkan driver found", "", kNoDriverHint);
+  check(r, "vkCreateInstance");
+
+  if (validation) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+    if (!create) throw Error("vkCreateDebugUtilsMessengerEXT is unavailable");
+    check(create(instance_, &messenger, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+  }
+}
+
+void Context::choose_device(const ContextOptions& options) {
+  const std::vector<VkPhysicalDevice> devices = physical_devices(instance_);
+  if (devices.empty()) throw Error("no Vulkan device found", "", kNoDriverHint);
+
+  std::vector<std::size_t> order(devices.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::vector<DeviceCapabilities> caps;
+  for (VkPhysicalDevice d : devices) caps.push_back(read_capabilities(d));
+
+  if (!options.device.empty()) {
+    // MYRIAD_DEVICE: an index into enumeration order, or a case-insensitive name substring.
+    const std::string want = lower(options.device);
+    std::vector<std::size_t> matches;
+    char* end = nullptr;
+    const unsigned long index = std::strtoul(want.c_str(), &end, 10);
+    if (end && *end == '\0' && index < devices.size()) {
+      matches.push_back(index);
+    } else {
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (lower(caps[i].properties.deviceName).find(want) != std::string::npos) matches.push_back(i);
+      }
+    }
+    if (matches.empty()) {
+      std::string names;
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        names += (i ? ", " : "") + std::to_string(i) + ": " + caps[i].properties.deviceName;
+      }
+      throw Error("no Vulkan device matches '" + options.device + "'", "MYRIAD_DEVICE",
+                  "available: " + names);
+    }
+    order = matches;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return type_rank(caps[a].properties.deviceType) < type_rank(caps[b].properties.deviceType);
+  });
+
+  for (std::size_t i : order) {
+    if (missing_features(devices[i], caps[i], options.extra_required).empty()) {
+      physical_ = devices[i];
+      caps_ = std::move(caps[i]);
+      device_name_ = caps_.properties.deviceName;
+      return;
+    }
+  }
+  const std::size_t best = order.front();
+  throw Error(std::string("Vulkan device '") + caps[best].properties.deviceName +
+                  "' lacks required features: " +
+                  join(missing_features(devices[best], caps[best], options.extra_required)),
+              "device selection", "use a Vulkan 1.3 device with these features (see `myriad info`)");
+}
+
+void Context::create_device(const ContextOptions& options) {
+  std::uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, fams.data());
+  bool found = false;
+  for (std::uint32_t i = 0; i < families; ++i) {
+    if ((fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+      queue_family_ = i;
+      found = true;
+      break;
+    }
+  }
+  if (!found) throw Error("the Vulkan device has no graphics+compute queue", device_name_);
+
+  FeatureChain enabled;
+  std::vector<const char*> extensions;
+  for (const FeatureInfo& f : required_features()) {
+    if (f.kind == FeatureKind::kExtension) extensions.push_back(f.name);
+    if (f.kind == FeatureKind::kFeature) enable_feature(f.name, enabled);
+  }
+  for (const std::string& name : options.extra_required) enable_feature(name.c_str(), enabled);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = queue_family_;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &enabled.core;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue_info;
+  info.enabledExtensionCount = std::uint32_t(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+  check(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");
+  vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+
+  cmd_push_descriptor_set = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+      vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
+  if (!cmd_push_descriptor_set) throw Error("vkCmdPushDescriptorSetKHR is unavailable", device_name_);
+
+  FeatureChain supported;
+  vkGetPhysicalDeviceFeatures2(physical_, &supported.core);
+  timestamps_ = feature_supported("timestamps", supported, caps_);
+
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = queue_family_;
+  check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+}
+
+void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = pool_;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  check(vkAllocateCommandBuffers(device_, &alloc, &cmd), "vkAllocateCommandBuffers");
+  struct Free {
+    VkDevice device;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    ~Free() { vkFreeCommandBuffers(device, pool, 1, &cmd); }
+  } free_on_exit{device_, pool_, cmd};
+
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  record(cmd);
+  check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+
+  VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+  cmd_info.commandBuffer = cmd;
+  VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+  submit.commandBufferInfoCount = 1;
+  submit.pCommandBufferInfos = &cmd_info;
+  check(vkQueueSubmit2(queue_, 1, &submit, fence_), "vkQueueSubmit2");
+  check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  check(vkResetFences(device_, 1, &fence_), "vkResetFences");
+}
+
+std::vector<std::string> Context::validation_messages() const {
+  std::lock_guard lock(messages_mutex_);
+  return messages_;
+}
+
+void Context::reset_validation_messages() {
+  std::lock_guard lock(messages_mutex_);
+  messages_.clear();
+  message_count_ = 0;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Context::debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                       VkDebugUtilsMessageTypeFlagsEXT,
+                                                       const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                       void* user) {
+  auto* self = static_cast<Context*>(user);
+  const char* level = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";
+  std::string text =
+      std::string("validation ") + level + ": " + (data && data->pMessage ? data->pMessage : "");
+  std::fprintf(stderr, "%s\n", text.c_str());
+  {
+    std::lock_guard lock(self->messages_mutex_);
+    if (self->messages_.size() < 64) self->messages_.push_back(std::move(text));
+  }
+  self->message_count_.fetch_add(1);
+  return VK_FALSE;
+}
+
+std::vector<DeviceSummary> Context::enumerate_devices() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  const VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) throw Error("no Vulkan driver found", "", kNoDriverHint);
+  check(r, "vkCreateInstance");
+  std::vector<DeviceSummary> out;
+  try {
+    for (VkPhysicalDevice d : physical_devices(instance)) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(d, &p);
+      out.push_back({p.deviceName, p.deviceType, p.apiVersion, p.driverVersion});
+    }
+  } catch (...) {
+    vkDestroyInstance(instance, nullptr);
+    throw;
+  }
+  vkDestroyInstance(instance, nullptr);
+  return out;
+}
+
+}  // namespace myriad::gpu

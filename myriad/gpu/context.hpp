@@ -1,0 +1,100 @@
+// The headless Vulkan 1.3 context: instance (with the validation layer when asked), the chosen
+// physical device (discrete > integrated > virtual > CPU, or MYRIAD_DEVICE), one queue for graphics,
+// compute and transfer, a command pool, and submit-and-wait for tests, tools and uploads.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "myriad/gpu/features.hpp"
+#include "myriad/gpu/vk.hpp"
+
+namespace myriad::gpu {
+
+struct ContextOptions {
+  // Khronos validation layer with synchronization validation. Default: the MYRIAD_VALIDATION
+  // environment variable ("1" = on).
+  bool validation = false;
+  // Device name substring or index into the list `myriad info` prints. Default: MYRIAD_DEVICE.
+  std::string device;
+  // Extra features to require (test hook, names as in features.hpp or core feature names).
+  std::vector<std::string> extra_required;
+
+  static ContextOptions from_environment();
+};
+
+struct DeviceSummary {
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  std::uint32_t api_version = 0;
+  std::uint32_t driver_version = 0;
+};
+
+class Context {
+ public:
+  explicit Context(const ContextOptions& options = ContextOptions::from_environment());
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physical_device() const { return physical_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  std::uint32_t queue_family() const { return queue_family_; }
+  const DeviceCapabilities& capabilities() const { return caps_; }
+  const VkPhysicalDeviceLimits& limits() const { return caps_.properties.limits; }
+  const std::string& device_name() const { return device_name_; }
+  bool is_cpu_device() const { return caps_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }
+  bool has_timestamps() const { return timestamps_; }
+  bool validation_enabled() const { return validation_; }
+
+  // Records `record` into a fresh command buffer, submits it and waits for completion.
+  void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
+
+  // Validation messages (warnings and errors) seen since creation or the last reset.
+  std::uint32_t validation_message_count() const { return message_count_.load(); }
+  std::vector<std::string> validation_messages() const;
+  void reset_validation_messages();
+
+  // Function pointers of extensions Myriad uses.
+  PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
+
+  // Devices the loader reports, in enumeration order (what MYRIAD_DEVICE indexes).
+  static std::vector<DeviceSummary> enumerate_devices();
+
+ private:
+  static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                       VkDebugUtilsMessageTypeFlagsEXT types,
+                                                       const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                       void* user);
+  void create_instance(bool validation);
+  void choose_device(const ContextOptions& options);
+  void create_device(const ContextOptions& options);
+  void destroy() noexcept;
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  std::uint32_t queue_family_ = 0;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  DeviceCapabilities caps_;
+  std::string device_name_;
+  bool timestamps_ = false;
+  bool validation_ = false;
+
+  std::atomic<std::uint32_t> message_count_{0};
+  mutable std::mutex messages_mutex_;
+  std::vector<std::string> messages_;
+};
+
+const char* device_type_name(VkPhysicalDeviceType type);
+
+}  // namespace myriad::gpu

@@ -1,0 +1,86 @@
+// Compute and graphics pipelines built from embedded SPIR-V. Resources are bound with push
+// descriptors (one set, described by a list of binding types) and push constants; there are no
+// descriptor pools. Graphics pipelines use dynamic rendering and pull vertices from buffers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+
+namespace myriad::gpu {
+
+// Binding i of set 0 has type bindings[i], visible to every stage of the pipeline.
+struct PipelineLayoutDesc {
+  std::vector<VkDescriptorType> bindings;
+  std::uint32_t push_constant_bytes = 0;
+};
+
+class Pipeline {
+ public:
+  Pipeline() = default;
+  ~Pipeline() { reset(); }
+  Pipeline(Pipeline&& o) noexcept { *this = std::move(o); }
+  Pipeline& operator=(Pipeline&& o) noexcept;
+  Pipeline(const Pipeline&) = delete;
+  Pipeline& operator=(const Pipeline&) = delete;
+
+  VkPipeline handle() const { return pipeline_; }
+  VkPipelineLayout layout() const { return layout_; }
+  VkPipelineBindPoint bind_point() const { return bind_point_; }
+  VkShaderStageFlags stages() const { return stages_; }
+  explicit operator bool() const { return pipeline_ != VK_NULL_HANDLE; }
+  void reset() noexcept;
+
+ private:
+  friend Pipeline make_compute_pipeline(const Context&, std::span<const std::uint32_t>,
+                                        const PipelineLayoutDesc&);
+  friend struct GraphicsPipelineBuilder;
+  void create_layout(const Context& ctx, const PipelineLayoutDesc& desc, VkShaderStageFlags stages);
+
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineBindPoint bind_point_ = VK_PIPELINE_BIND_POINT_COMPUTE;
+  VkShaderStageFlags stages_ = 0;
+};
+
+Pipeline make_compute_pipeline(const Context& ctx, std::span<const std::uint32_t> spirv,
+                               const PipelineLayoutDesc& layout);
+
+struct GraphicsPipelineBuilder {
+  std::span<const std::uint32_t> vertex;
+  std::span<const std::uint32_t> fragment;  // may be empty (depth-only passes)
+  PipelineLayoutDesc layout;
+  std::vector<VkFormat> color_formats;
+  VkFormat depth_format = VK_FORMAT_UNDEFINED;
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkCullModeFlags cull_mode = VK_CULL_MODE_BACK_BIT;
+  VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool depth_test = true;
+  bool depth_write = true;
+  VkCompareOp depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;  // reverse-Z
+  std::uint32_t clip_distances = 0;                            // informative; shaders declare them
+
+  Pipeline build(const Context& ctx) const;
+};
+
+// Binding helpers for push descriptors.
+struct Binding {
+  VkDescriptorType type;
+  VkDescriptorBufferInfo buffer{};
+  VkDescriptorImageInfo image{};
+};
+Binding storage_buffer(VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+Binding uniform_buffer(VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+Binding sampled_image(VkSampler sampler, VkImageView view, VkImageLayout layout);
+Binding storage_image(VkImageView view, VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL);
+
+// Binds `pipeline` and pushes its descriptors (binding i = bindings[i]) and push constants.
+void bind(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,
+          std::span<const Binding> bindings, const void* push_constants = nullptr,
+          std::uint32_t push_bytes = 0);
+
+}  // namespace myriad::gpu

@@ -1,0 +1,39 @@
+#version 460
+// Frustum culling with subgroup-aggregated compaction: each subgroup reserves its survivors' slots
+// with one atomic, without assuming a subgroup size (8 on lavapipe, 32 on NVIDIA).
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_GOOGLE_include_directive : require
+#include "cull_layout.h"
+
+layout(local_size_x = 64) in;
+
+layout(binding = 0, scalar) readonly buffer Spheres { vec4 spheres[]; };  // xyz centre, w radius
+layout(binding = 1, scalar) writeonly buffer Commands { DrawIndexedCommand commands[]; };
+layout(binding = 2, scalar) buffer Count { uint draw_count; };
+
+layout(push_constant, scalar) uniform Push { CullSpheresPush pc; };
+
+void main() {
+  uint id = gl_GlobalInvocationID.x;
+  bool visible = false;
+  if (id < pc.sphere_count) {
+    vec4 s = spheres[id];
+    visible = true;
+    for (int i = 0; i < 6; ++i) {
+      vec4 p = pc.planes[i];
+      // Same expression and order as myriad::Plane::distance; `precise` forbids FMA contraction.
+      precise float d = p.x * s.x + p.y * s.y + p.z * s.z + p.w;
+      if (d < -s.w) visible = false;
+    }
+  }
+  uvec4 ballot = subgroupBallot(visible);
+  uint total = subgroupBallotBitCount(ballot);
+  uint base = 0;
+  if (subgroupElect() && total > 0) base = atomicAdd(draw_count, total);
+  base = subgroupBroadcastFirst(base);
+  if (visible) {
+    uint slot = base + subgroupBallotExclusiveBitCount(ballot);
+    commands[slot] = DrawIndexedCommand(pc.index_count, 1, pc.first_index, 0, id);
+  }
+}

@@ -1,0 +1,48 @@
+#include "myriad/render/sphere_cull.hpp"
+
+#include <array>
+
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/shaders/cull_layout.h"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+
+SphereCull::SphereCull(gpu::Context& ctx)
+    : ctx_(ctx),
+      pipeline_(
+          gpu::make_compute_pipeline(ctx, shaders::cull_spheres_comp(),
+                                     {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      sizeof(shader::CullSpheresPush)})) {}
+
+void SphereCull::record(VkCommandBuffer cmd, const Frustum& frustum, const gpu::Buffer& spheres,
+                        std::uint32_t sphere_count, const gpu::Buffer& commands, const gpu::Buffer& count,
+                        std::uint32_t index_count, std::uint32_t first_index) const {
+  // Previous indirect reads of the outputs finish before they are cleared and rewritten.
+  gpu::memory_barrier(
+      cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
+      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE);
+  vkCmdFillBuffer(cmd, count.handle(), 0, sizeof(std::uint32_t), 0);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+
+  shader::CullSpheresPush push{};
+  for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
+  push.sphere_count = sphere_count;
+  push.index_count = index_count;
+  push.first_index = first_index;
+  const std::array bindings{gpu::storage_buffer(spheres.handle()), gpu::storage_buffer(commands.handle()),
+                            gpu::storage_buffer(count.handle())};
+  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  vkCmdDispatch(cmd, (sphere_count + 63) / 64, 1, 1);
+
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                          VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,186 @@
+// Atomic file writes, whole-file reads, checksums and the errors of BinaryReader (which must name
+// the file, the offset and the field).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "myriad/core/binary_io.hpp"
+
+namespace myriad {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh folder per test (ctest may run tests of this binary concurrently).
+class BinaryIo : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("myriad_core_test_" + std::to_string(::getpid()) + "_" +
+                                        testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::vector<fs::path> listing() const {
+    std::vector<fs::path> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+    return names;
+  }
+  fs::path dir_;
+};
+
+std::string message_of(const auto& fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no myriad::Error thrown)";
+}
+
+std::span<const std::byte> as_bytes(const std::string& s) { return std::as_bytes(std::span(s)); }
+
+// A tiny file format of the kind every module writes: magic, version, count, checksum, payload.
+struct Header {
+  std::uint32_t magic;
+  std::uint16_t version;
+  std::uint16_t reserved;
+  std::uint32_t count;
+  std::uint32_t pad;
+  std::uint64_t checksum;
+};
+
+std::vector<std::byte> make_file(const std::vector<float>& payload) {
+  BinaryWriter w;
+  w.write(Header{0x4d594144u, 3, 0, static_cast<std::uint32_t>(payload.size()), 0, 0});
+  const std::size_t payload_offset = w.size();
+  w.write_array(std::span<const float>(payload));
+  const auto all = std::span<const std::byte>(w.bytes());
+  w.patch(offsetof(Header, checksum), checksum64(all.subspan(payload_offset)));
+  return w.bytes();
+}
+
+std::vector<float> load_file(const fs::path& path) {
+  const std::vector<std::byte> bytes = read_file(path);
+  BinaryReader r(path.string(), bytes);
+  const auto h = r.read<Header>("header");
+  if (h.magic != 0x4d594144u) r.fail("bad magic", "header.magic");
+  const std::size_t payload_offset = r.offset();
+  auto values = r.read_array<float>(h.count, "payload");
+  if (checksum64(std::span(bytes).subspan(payload_offset)) != h.checksum) {
+    r.seek(payload_offset, "payload");
+    r.fail("checksum mismatch", "payload");
+  }
+  return values;
+}
+
+TEST_F(BinaryIo, RoundTripThroughAFile) {
+  const std::vector<float> payload = {1.0f, -2.5f, 3.25f, 1e30f, 0.0f};
+  const fs::path path = dir_ / "a.bin";
+  write_file_atomic(path, make_file(payload));
+  EXPECT_EQ(load_file(path), payload);
+
+  const std::vector<std::byte> bytes = read_file(path);
+  BinaryReader r(path.string(), bytes);
+  EXPECT_EQ(r.read<std::uint32_t>("magic"), 0x4d594144u);
+  EXPECT_EQ(r.read<std::uint16_t>("version"), 3);
+  r.seek(sizeof(Header), "payload");
+  EXPECT_EQ(r.read<float>("first"), 1.0f);
+  EXPECT_EQ(r.remaining(), 4 * sizeof(float));
+  r.read_bytes(r.remaining(), "rest");
+  EXPECT_EQ(r.remaining(), 0u);
+}
+
+TEST_F(BinaryIo, AtomicWriteLeavesNoTemporaryAndReplaces) {
+  const fs::path path = dir_ / "b.bin";
+  write_file_atomic(path, as_bytes("first version, longer"));
+  write_file_atomic(path, as_bytes("second"));
+  const std::vector<std::byte> bytes = read_file(path);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "second");
+  EXPECT_EQ(listing(), std::vector<fs::path>{"b.bin"});
+  write_file_atomic(dir_ / "empty.bin", {});
+  EXPECT_TRUE(read_file(dir_ / "empty.bin").empty());
+}
+
+TEST_F(BinaryIo, WriteIntoMissingFolderThrowsAndCleansUp) {
+  const fs::path path = dir_ / "no_such_folder" / "c.bin";
+  const std::string msg = message_of([&] { write_file_atomic(path, as_bytes("x")); });
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
+  // Renaming onto a folder fails after the temporary was written: it must be removed again.
+  fs::create_directories(dir_ / "folder" / "inner");
+  EXPECT_THROW(write_file_atomic(dir_ / "folder", as_bytes("x")), Error);
+  EXPECT_EQ(listing(), std::vector<fs::path>{"folder"});
+}
+
+TEST_F(BinaryIo, TruncatedReadNamesFileOffsetAndField) {
+  const fs::path path = dir_ / "short.bin";
+  std::vector<std::byte> bytes = make_file({1.0f, 2.0f, 3.0f});
+  bytes.erase(bytes.end() - 2, bytes.end());  // cut into the last float
+  write_file_atomic(path, bytes);
+  const std::string msg = message_of([&] { load_file(path); });
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("@ offset 24"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'payload'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("needed 12 bytes"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("only 10 left"), std::string::npos) << msg;
+
+  BinaryReader r("mem.bin", std::span(bytes).first(6));
+  r.read<std::uint32_t>("magic");
+  const std::string msg2 = message_of([&] { r.read<std::uint32_t>("version"); });
+  EXPECT_NE(msg2.find("truncated: needed 4 bytes for field 'version', only 2 left"), std::string::npos)
+      << msg2;
+  EXPECT_NE(msg2.find("mem.bin @ offset 4"), std::string::npos) << msg2;
+  EXPECT_EQ(r.offset(), 4u);  // a failed read consumes nothing
+  // A huge count fails before allocating anything.
+  EXPECT_THROW(r.read_array<std::uint64_t>(std::size_t{1} << 60, "huge"), Error);
+  const std::string msg3 = message_of([&] { r.seek(7, "table"); });
+  EXPECT_NE(msg3.find("past the end"), std::string::npos) << msg3;
+  EXPECT_NE(msg3.find("'table'"), std::string::npos) << msg3;
+  r.seek(6, "end");  // seeking to the very end is fine
+  EXPECT_EQ(r.remaining(), 0u);
+}
+
+TEST_F(BinaryIo, CorruptionIsDetectedByChecksum) {
+  const fs::path path = dir_ / "corrupt.bin";
+  std::vector<std::byte> bytes = make_file({1.0f, 2.0f, 3.0f, 4.0f});
+  bytes[sizeof(Header) + 5] ^= std::byte{0x10};
+  write_file_atomic(path, bytes);
+  const std::string msg = message_of([&] { load_file(path); });
+  EXPECT_NE(msg.find("checksum mismatch"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(path.string() + " @ offset 24"), std::string::npos) << msg;
+}
+
+TEST_F(BinaryIo, ChecksumIsXxh3) {
+  EXPECT_EQ(checksum64({}), 0x2D06800538D394C2ull);  // XXH3_64bits of no bytes
+  const std::string a = "Myriad", b = "Myriae";
+  EXPECT_EQ(checksum64(as_bytes(a)), checksum64(as_bytes(std::string("Myriad"))));
+  EXPECT_NE(checksum64(as_bytes(a)), checksum64(as_bytes(b)));
+}
+
+TEST_F(BinaryIo, MissingFileNamesThePath) {
+  const fs::path path = dir_ / "missing.bin";
+  try {
+    read_file(path);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), path.string());
+    EXPECT_NE(std::string(e.what()).find("not found"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_file(dir_), Error);  // a folder is not a file
+}
+
+TEST(BinaryWriter, PatchPastTheEndThrows) {
+  BinaryWriter w;
+  w.write(std::uint32_t{1});
+  EXPECT_THROW(w.patch(2, std::uint32_t{0}), Error);
+  w.patch(0, std::uint32_t{7});
+  EXPECT_EQ(w.size(), 4u);
+}
+
+}  // namespace
+}  // namespace myriad
