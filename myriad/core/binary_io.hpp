@@ -54,7 +54,8 @@ class BinaryWriter {
 // Reads from a byte span it does not own. `source` names the file in error messages.
 class BinaryReader {
  public:
-  BinaryReader(std::string source, std::span<const std::byte> data) : source_(std::move(source)), data_(data) {}
+  BinaryReader(std::string source, std::span<const std::byte> data)
+      : source_(std::move(source)), data_(data) {}
 
   template <class T>
   T read(const char* field) {

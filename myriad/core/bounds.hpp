@@ -29,8 +29,8 @@ struct Aabb {
     return p.x >= min.x && p.y >= min.y && p.z >= min.z && p.x <= max.x && p.y <= max.y && p.z <= max.z;
   }
   bool overlaps(const Aabb& o) const {
-    return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y &&
-           min.z <= o.max.z && o.min.z <= max.z;
+    return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y && min.z <= o.max.z &&
+           o.min.z <= max.z;
   }
 };
 

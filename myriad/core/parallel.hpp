@@ -20,15 +20,16 @@ void parallel_for(std::size_t begin, std::size_t end, std::size_t grain, Body&& 
   if (end <= begin) return;
   if (grain == 0) grain = 1;
   const std::size_t chunks = (end - begin + grain - 1) / grain;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t c = r.begin(); c != r.end(); ++c) {
-                        const std::size_t b = begin + c * grain;
-                        const std::size_t e = b + grain < end ? b + grain : end;
-                        body(b, e);
-                      }
-                    },
-                    tbb::simple_partitioner());
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, chunks, 1),
+      [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t c = r.begin(); c != r.end(); ++c) {
+          const std::size_t b = begin + c * grain;
+          const std::size_t e = b + grain < end ? b + grain : end;
+          body(b, e);
+        }
+      },
+      tbb::simple_partitioner());
 }
 
 // Reduces fixed chunks in parallel, then combines the chunk results in chunk order on the calling

@@ -43,9 +43,9 @@ class RangeAllocator {
   std::uint32_t capacity_;
   std::uint32_t slack_;
   std::uint32_t used_ = 0;
-  std::map<std::uint32_t, std::uint32_t> free_by_offset_;             // offset -> size
-  std::set<std::pair<std::uint32_t, std::uint32_t>> free_by_size_;    // (size, offset)
-  std::map<std::uint32_t, std::uint32_t> allocated_;                  // offset -> size
+  std::map<std::uint32_t, std::uint32_t> free_by_offset_;           // offset -> size
+  std::set<std::pair<std::uint32_t, std::uint32_t>> free_by_size_;  // (size, offset)
+  std::map<std::uint32_t, std::uint32_t> allocated_;                // offset -> size
 };
 
 }  // namespace myriad
