@@ -69,6 +69,7 @@ class BinaryReader {
   std::vector<T> read_array(std::size_t count, const char* field) {
     static_assert(std::is_trivially_copyable_v<T>);
     if (count > remaining() / sizeof(T)) fail_truncated(count * sizeof(T), field);
+    if (count == 0) return {};  // memcpy with an empty vector's null data() is undefined
     std::vector<T> out(count);
     std::memcpy(out.data(), take(count * sizeof(T), field).data(), count * sizeof(T));
     return out;
