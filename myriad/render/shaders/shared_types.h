@@ -21,6 +21,13 @@ MYRIAD_SHADER_NAMESPACE_END
 #endif
 
 MYRIAD_SHADER_NAMESPACE_BEGIN
+// Same bytes as VkDrawIndirectCommand.
+struct DrawCommand {
+  uint vertex_count;
+  uint instance_count;
+  uint first_vertex;
+  uint first_instance;
+};
 // Same bytes as VkDrawIndexedIndirectCommand.
 struct DrawIndexedCommand {
   uint index_count;

@@ -1,0 +1,70 @@
+#include "myriad/render/page_cull.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "myriad/gpu/sync.hpp"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+
+std::vector<std::vector<std::uint32_t>> cull_pages_reference(std::span<const shader::PageGpu> pages,
+                                                             std::uint32_t arena_count,
+                                                             const Frustum& frustum, float slice_height) {
+  std::vector<std::vector<std::uint32_t>> visible(arena_count);
+  for (std::uint32_t id = 0; id < pages.size(); ++id) {
+    const shader::PageGpu& p = pages[id];
+    if (p.arena >= arena_count || p.aabb_min.y > slice_height) continue;
+    if (!frustum.intersects(Aabb{p.aabb_min, p.aabb_max})) continue;
+    visible[p.arena].push_back(id);
+  }
+  return visible;
+}
+
+std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::ArenaCullGpu> arenas) {
+  std::vector<shader::DrawCommand> draws;
+  draws.reserve(arenas.size());
+  for (const shader::ArenaCullGpu& a : arenas) draws.push_back({a.bucket_size, 0, 0, a.visible_base});
+  return draws;
+}
+
+PageCuller::PageCuller(gpu::Context& ctx)
+    : ctx_(ctx),
+      pipeline_(
+          gpu::make_compute_pipeline(ctx, shaders::cull_pages_comp(),
+                                     {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      sizeof(shader::CullPagesPush)})) {}
+
+void PageCuller::record(VkCommandBuffer cmd, const Frustum& frustum, float slice_height,
+                        const gpu::Buffer& pages, std::uint32_t page_count, const gpu::Buffer& arenas,
+                        std::span<const shader::DrawCommand> initial, const gpu::Buffer& draws,
+                        const gpu::Buffer& visible) const {
+  if (initial.size_bytes() > 65536)
+    throw Error("more arenas than one vkCmdUpdateBuffer can reset", "PageCuller");
+  // Earlier indirect and vertex reads finish before the draws and visible list are rewritten.
+  gpu::memory_barrier(
+      cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
+      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE);
+  if (!initial.empty()) vkCmdUpdateBuffer(cmd, draws.handle(), 0, initial.size_bytes(), initial.data());
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+
+  shader::CullPagesPush push{};
+  for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
+  push.slice_height = slice_height;
+  push.page_count = page_count;
+  push.arena_count = std::uint32_t(initial.size());
+  const std::array bindings{gpu::storage_buffer(pages.handle()), gpu::storage_buffer(arenas.handle()),
+                            gpu::storage_buffer(draws.handle()), gpu::storage_buffer(visible.handle())};
+  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  vkCmdDispatch(cmd, (page_count + 63) / 64, 1, 1);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                          VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+}  // namespace myriad::render

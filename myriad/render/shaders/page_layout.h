@@ -1,0 +1,41 @@
+// Layouts of the page-slot culling pass (cull_pages.comp, V11) shared by C++ and GLSL.
+#ifndef MYRIAD_PAGE_LAYOUT_H
+#define MYRIAD_PAGE_LAYOUT_H
+
+#include "shared_types.h"
+
+MYRIAD_SHADER_NAMESPACE_BEGIN
+// One per page slot. arena = 0xffffffff for an empty slot. Each arena is drawn with one non-indexed
+// indirect draw of bucket-size vertices per visible page: the vertex shader reads the page's own
+// indices (first_index + gl_VertexIndex) and discards those at or past index_count (V12).
+struct PageGpu {
+  vec3 aabb_min;
+  uint arena;
+  vec3 aabb_max;
+  uint index_count;
+  uint first_index;
+  uint first_vertex;
+  uint pad0;
+  uint pad1;
+};
+// One per arena: where its visible page ids start in the visible list.
+struct ArenaCullGpu {
+  uint visible_base;
+  uint bucket_size;
+};
+struct CullPagesPush {
+  vec4 planes[6];
+  float slice_height;  // pages whose aabb_min.y is above it are dropped (V14)
+  uint page_count;
+  uint arena_count;
+  uint pad;
+};
+MYRIAD_SHADER_NAMESPACE_END
+
+#ifdef __cplusplus
+static_assert(sizeof(myriad::render::shader::PageGpu) == 48);
+static_assert(sizeof(myriad::render::shader::ArenaCullGpu) == 8);
+static_assert(sizeof(myriad::render::shader::CullPagesPush) == 112);
+#endif
+
+#endif
