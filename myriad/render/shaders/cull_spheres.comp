@@ -5,6 +5,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_GOOGLE_include_directive : require
 #include "cull_layout.h"
+#include "frustum.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -18,14 +19,7 @@ void main() {
   uint id = gl_GlobalInvocationID.x;
   bool visible = false;
   if (id < pc.sphere_count) {
-    vec4 s = spheres[id];
-    visible = true;
-    for (int i = 0; i < 6; ++i) {
-      vec4 p = pc.planes[i];
-      // Same expression and order as myriad::Plane::distance; `precise` forbids FMA contraction.
-      precise float d = p.x * s.x + p.y * s.y + p.z * s.z + p.w;
-      if (d < -s.w) visible = false;
-    }
+    visible = frustum_intersects_sphere(pc.planes, spheres[id]);
   }
   uvec4 ballot = subgroupBallot(visible);
   uint total = subgroupBallotBitCount(ballot);
