@@ -1,0 +1,97 @@
+#include "myriad/render/page_arena_buffers.hpp"
+
+#include <cstring>
+
+#include "myriad/gpu/sync.hpp"
+
+namespace myriad::render {
+
+PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_stride,
+                                   std::uint64_t staging_bytes)
+    : ctx_(ctx),
+      vertex_stride_(vertex_stride),
+      staging_(ctx, staging_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload) {
+  if (vertex_stride == 0) throw Error("vertex stride must be positive", "PageArenaBuffers");
+}
+
+void PageArenaBuffers::ensure_buffers(const PageArenas& arenas) {
+  while (vertex_buffers_.size() < arenas.arenas().size()) {
+    const PageArenaConfig& c = arenas.config();
+    vertex_buffers_.emplace_back(ctx_, VkDeviceSize(c.vertex_capacity) * vertex_stride_,
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+    index_buffers_.emplace_back(ctx_, VkDeviceSize(c.index_capacity) * sizeof(std::uint32_t),
+                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                                gpu::MemoryKind::kDeviceLocal);
+  }
+}
+
+void PageArenaBuffers::staging_full() const {
+  throw Error("page upload does not fit the staging buffer (" + std::to_string(staging_.size()) + " bytes)",
+              "PageArenaBuffers::write", "record the queued uploads first, or raise staging_bytes");
+}
+
+VkDeviceSize PageArenaBuffers::stage(std::span<const std::byte> bytes) {
+  // Copies need 4-byte aligned offsets: keep every staged block aligned.
+  const std::uint64_t offset = (staged_ + 3) & ~std::uint64_t(3);
+  if (offset + bytes.size() > staging_.size()) staging_full();
+  std::memcpy(static_cast<std::byte*>(staging_.mapped()) + offset, bytes.data(), bytes.size());
+  staged_ = offset + bytes.size();
+  return offset;
+}
+
+void PageArenaBuffers::write(const PageArenas& arenas, std::uint32_t page,
+                             std::span<const std::byte> vertices, std::span<const std::uint32_t> indices) {
+  const PagePlacement& p = arenas.placement(page);
+  if (!p.placed())
+    throw Error("page " + std::to_string(page) + " has no placement", "PageArenaBuffers::write");
+  if (vertices.size() != std::size_t(p.vertex_count) * vertex_stride_ || indices.size() != p.index_count) {
+    throw Error("page " + std::to_string(page) + " geometry does not match its placement's counts",
+                "PageArenaBuffers::write");
+  }
+  const std::uint64_t need = ((staged_ + 3) & ~std::uint64_t(3)) + vertices.size() + 4 + indices.size_bytes();
+  if (need > staging_.size()) staging_full();  // check both parts before staging either
+  ensure_buffers(arenas);
+  const VkDeviceSize v = stage(vertices);
+  copies_.push_back({vertex_buffers_[p.arena].handle(),
+                     {v, VkDeviceSize(p.vertices.offset) * vertex_stride_, vertices.size()}});
+  const VkDeviceSize i = stage(std::as_bytes(indices));
+  copies_.push_back({index_buffers_[p.arena].handle(),
+                     {i, VkDeviceSize(p.indices.offset) * sizeof(std::uint32_t), indices.size_bytes()}});
+}
+
+std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd) {
+  if (copies_.empty()) return 0;
+  staging_.flush();
+  // Earlier reads of the arenas (draws, culling) finish before their ranges are overwritten.
+  gpu::memory_barrier(cmd,
+                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT |
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE);
+  std::uint64_t bytes = 0;
+  for (const Copy& c : copies_) {
+    vkCmdCopyBuffer(cmd, staging_.handle(), c.dst, 1, &c.region);
+    bytes += c.region.size;
+  }
+  gpu::memory_barrier(
+      cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT |
+          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  copies_.clear();
+  staged_ = 0;
+  return bytes;
+}
+
+std::uint64_t PageArenaBuffers::gpu_vertex_bytes() const {
+  std::uint64_t total = 0;
+  for (const auto& b : vertex_buffers_) total += b.size();
+  return total;
+}
+
+std::uint64_t PageArenaBuffers::gpu_index_bytes() const {
+  std::uint64_t total = 0;
+  for (const auto& b : index_buffers_) total += b.size();
+  return total;
+}
+
+}  // namespace myriad::render
