@@ -9,46 +9,47 @@
 #include "myriad/core/image_io.hpp"
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/smoke_scene.hpp"
+#include "myriad/render/voxel_scene.hpp"
 
 namespace myriad::app {
 namespace {
 
+namespace fs = std::filesystem;
+
 struct RenderOptions {
-  std::string scene = "smoke";
+  std::string scene = "voxel";
   std::string out = "out";
   std::uint32_t width = 1280;
   std::uint32_t height = 720;
+  std::vector<std::string> views;
+  std::uint64_t seed = 1;
 };
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
+void write_text(const fs::path& path, const std::string& text) {
   write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
 }
 
-int run_render(const RenderOptions& options) {
-  if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
-    throw Error("image size must be between 1 and 16384 pixels per side", "--width/--height");
+// Writes the stats, prints them, and turns validation messages into a failing exit code.
+int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
+  stats["validation_messages"] = ctx.validation_message_count();
+  const fs::path json = fs::path(options.out) / (options.scene + "_stats.json");
+  write_text(json, stats.dump(2) + "\n");
+  std::printf("%s\nwrote %s\n", stats.dump(2).c_str(), json.c_str());
+  if (ctx.validation_message_count() > 0) {
+    std::fprintf(stderr, "myriad: %u validation messages\n", ctx.validation_message_count());
+    return 3;
   }
-  std::filesystem::create_directories(options.out);
-  std::printf("[1/3] starting Vulkan\n");
-  gpu::Context ctx;
-  std::printf("      device: %s%s\n", ctx.device_name().c_str(),
-              ctx.validation_enabled() ? " (validation on)" : "");
+  return 0;
+}
 
-  std::printf("[2/3] rendering scene '%s' at %ux%u\n", options.scene.c_str(), options.width, options.height);
+int render_smoke(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
   render::SmokeSceneOptions scene;
   scene.width = options.width;
   scene.height = options.height;
   const render::SmokeSceneResult r = render::render_smoke_scene(ctx, scene);
-
-  std::printf("[3/3] writing results to %s/\n", options.out.c_str());
-  const std::filesystem::path png = std::filesystem::path(options.out) / (options.scene + ".png");
+  const fs::path png = fs::path(options.out) / "smoke.png";
   write_png_rgba8(png, r.width, r.height, r.rgba);
-
-  nlohmann::ordered_json stats;
-  stats["scene"] = options.scene;
-  stats["device"] = ctx.device_name();
-  stats["width"] = r.width;
-  stats["height"] = r.height;
+  std::printf("      wrote %s\n", png.c_str());
   stats["instances"] = r.instances;
   stats["visible"] = r.visible;
   stats["culled"] = r.instances - r.visible;
@@ -59,19 +60,8 @@ int run_render(const RenderOptions& options) {
   stats["depth_pyramid_levels"] = r.pyramid_levels;
   stats["cpu_record_ms"] = r.record_ms;
   stats["frame_ms"] = r.frame_ms;
-  stats["frame_ms_source"] = ctx.is_cpu_device() ? "wall-clock (CPU emulation)" : "wall-clock";
   stats["gpu_timing"] = gpu::timing_source_name(r.timing);
   for (const auto& interval : r.gpu_intervals) stats["gpu_ms"][interval.name] = interval.ms;
-  stats["validation_messages"] = ctx.validation_message_count();
-  const std::filesystem::path json = std::filesystem::path(options.out) / (options.scene + "_stats.json");
-  write_text(json, stats.dump(2) + "\n");
-
-  std::printf("%s\n", stats.dump(2).c_str());
-  std::printf("wrote %s and %s\n", png.c_str(), json.c_str());
-  if (ctx.validation_message_count() > 0) {
-    std::fprintf(stderr, "myriad: %u validation messages\n", ctx.validation_message_count());
-    return 3;
-  }
   if (r.visible != r.visible_cpu) {
     std::fprintf(stderr, "myriad: GPU culling kept %u instances, the CPU reference %u\n", r.visible,
                  r.visible_cpu);
@@ -80,12 +70,76 @@ int run_render(const RenderOptions& options) {
   return 0;
 }
 
+int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
+  render::VoxelSceneOptions scene;
+  scene.width = options.width;
+  scene.height = options.height;
+  scene.views = options.views;
+  scene.seed = options.seed;
+  const render::VoxelSceneResult r = render::render_voxel_scene(ctx, scene);
+  if (r.frames.empty())
+    throw Error("no camera preset matched --view", "myriad render", "use overview, ground or sliced");
+  stats["sections"] = r.sections;
+  stats["cpu_ms"] = {{"generate", r.generate_ms},
+                     {"light", r.light_ms},
+                     {"mesh", r.mesh_ms},
+                     {"first_upload_and_frame", r.first_upload_ms}};
+  stats["terrain"] = {{"vertices", r.memory.vertices},
+                      {"indices", r.memory.indices},
+                      {"atlas_records", r.memory.atlas_records}};
+  stats["gpu_memory_bytes"] = {{"terrain_vertex_arenas", r.memory.vertex_bytes},
+                               {"terrain_index_arenas", r.memory.index_bytes},
+                               {"terrain_page_tables", r.memory.page_bytes}};
+  for (const render::VoxelFrame& f : r.frames) {
+    const fs::path png = fs::path(options.out) / ("voxel_" + f.name + ".png");
+    write_png_rgba8(png, options.width, options.height, f.rgba);
+    std::printf("      wrote %s\n", png.c_str());
+    stats["views"][f.name] = {{"pages", f.stats.pages},
+                              {"arenas", f.stats.arenas},
+                              {"draws", f.stats.arenas_drawn},
+                              {"pipeline_binds", f.stats.pipeline_binds},
+                              {"coarse_chunk_tests", f.stats.chunk_tests},
+                              {"culled_on_gpu", f.stats.culled},
+                              {"uploaded_bytes", f.stats.uploaded_bytes},
+                              {"cpu_record_ms", f.record_ms},
+                              {"frame_ms", f.frame_ms}};
+  }
+  return 0;
+}
+
+int run_render(const RenderOptions& options) {
+  if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
+    throw Error("image size must be between 1 and 16384 pixels per side", "--width/--height");
+  }
+  fs::create_directories(options.out);
+  std::printf("[1/3] starting Vulkan\n");
+  gpu::Context ctx;
+  std::printf("      device: %s%s\n", ctx.device_name().c_str(),
+              ctx.validation_enabled() ? " (validation on)" : "");
+  std::printf("[2/3] rendering scene '%s' at %ux%u\n", options.scene.c_str(), options.width, options.height);
+  nlohmann::ordered_json stats;
+  stats["scene"] = options.scene;
+  stats["device"] = ctx.device_name();
+  stats["width"] = options.width;
+  stats["height"] = options.height;
+  stats["frame_ms_source"] = ctx.is_cpu_device() ? "wall-clock (CPU emulation)" : "wall-clock";
+  const int rc =
+      options.scene == "smoke" ? render_smoke(ctx, options, stats) : render_voxel(ctx, options, stats);
+  std::printf("[3/3] writing stats to %s/\n", options.out.c_str());
+  const int finish_rc = finish(ctx, options, stats);
+  return rc != 0 ? rc : finish_rc;
+}
+
 }  // namespace
 
 Command add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* sub = app.add_subcommand("render", "Render a scene headless to PNG + stats JSON");
-  sub->add_option("--scene", options->scene, "Scene to render")->check(CLI::IsMember({"smoke"}));
+  sub->add_option("--scene", options->scene, "Scene: voxel (the generated world) or smoke (GPU pattern test)")
+      ->check(CLI::IsMember({"voxel", "smoke"}));
+  sub->add_option("--view", options->views,
+                  "Camera presets to render (voxel: overview, ground, sliced; default all)");
+  sub->add_option("--seed", options->seed, "World seed");
   sub->add_option("--out", options->out, "Output folder");
   sub->add_option("--width", options->width, "Image width in pixels");
   sub->add_option("--height", options->height, "Image height in pixels");

@@ -2,9 +2,20 @@
 
 namespace myriad::bench {
 
+// A suite is listed when its module is part of the build (bench/CMakeLists.txt defines MYRIAD_HAS_<M>).
 std::vector<Suite> all_suites() {
   return {
       {"core", "packing, range allocator, parallel_for overhead", &run_core_suite},
+#ifdef MYRIAD_HAS_VOXEL
+      {"voxel", "reference world: generation, light, meshing, atlas, edits", &run_voxel_suite},
+#endif
+#ifdef MYRIAD_HAS_BATCH
+      {"batch", "skeleton math per joint, dedup ratios, 1,000 clothed avatars per frame", &run_batch_suite},
+#endif
+#ifdef MYRIAD_HAS_VEGETATION
+      {"vegetation", "10 km world: bake, tiles on disk, load + expansion, CPU culling vs memory floor",
+       &run_vegetation_suite},
+#endif
   };
 }
 

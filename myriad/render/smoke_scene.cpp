@@ -11,6 +11,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/depth_pyramid.hpp"
+#include "myriad/render/offscreen_target.hpp"
 #include "myriad/render/shaders/smoke_layout.h"
 #include "myriad/render/sphere_cull.hpp"
 #include "myriad_render_shaders.hpp"
@@ -92,10 +93,7 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   gpu::upload(ctx, sphere_buf, std::span<const glm::vec4>(spheres));
   gpu::upload(ctx, index_buf, std::span<const std::uint32_t>(indices));
 
-  gpu::Image color(
-      ctx, {VK_FORMAT_R8G8B8A8_UNORM, options.width, options.height, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT});
-  gpu::Image depth(ctx, {VK_FORMAT_D32_SFLOAT, options.width, options.height, 1,
-                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT});
+  OffscreenTarget target(ctx, options.width, options.height);
   SphereCull cull(ctx);
   DepthPyramid pyramid(ctx, options.width, options.height);
 
@@ -103,8 +101,8 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   builder.vertex = shaders::smoke_vert();
   builder.fragment = shaders::smoke_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(shader::SmokePush)};
-  builder.color_formats = {VK_FORMAT_R8G8B8A8_UNORM};
-  builder.depth_format = VK_FORMAT_D32_SFLOAT;
+  builder.color_formats = {OffscreenTarget::kColorFormat};
+  builder.depth_format = OffscreenTarget::kDepthFormat;
   const gpu::Pipeline draw = builder.build(ctx);
 
   const float aspect = float(options.width) / float(options.height);
@@ -131,60 +129,19 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
     ++result.pipeline_binds;
     timer.mark(cmd, "cull");
 
-    gpu::image_barrier(
-        cmd, {color.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
-    gpu::image_barrier(
-        cmd, {depth.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-              VK_IMAGE_ASPECT_DEPTH_BIT});
-    VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    color_att.imageView = color.view();
-    color_att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    color_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    color_att.clearValue.color = {{0.55f, 0.7f, 0.9f, 1.0f}};
-    VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depth_att.imageView = depth.view();
-    depth_att.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depth_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    depth_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    depth_att.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: far = 0
-    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    rendering.renderArea = {{0, 0}, {options.width, options.height}};
-    rendering.layerCount = 1;
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachments = &color_att;
-    rendering.pDepthAttachment = &depth_att;
-    vkCmdBeginRendering(cmd, &rendering);
-    const VkViewport viewport{0.0f, 0.0f, float(options.width), float(options.height), 0.0f, 1.0f};
-    const VkRect2D scissor{{0, 0}, {options.width, options.height}};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    target.begin(cmd, glm::vec4(0.55f, 0.7f, 0.9f, 1.0f));
     const std::array bindings{gpu::storage_buffer(instance_buf.handle())};
     gpu::bind(ctx, cmd, draw, bindings, &push, sizeof(push));
     ++result.pipeline_binds;
     vkCmdBindIndexBuffer(cmd, index_buf.handle(), 0, VK_INDEX_TYPE_UINT32);
     vkCmdDrawIndexedIndirectCount(cmd, command_buf.handle(), 0, count_buf.handle(), 0, count,
                                   sizeof(shader::DrawIndexedCommand));
-    vkCmdEndRendering(cmd);
+    target.end(cmd);
     timer.mark(cmd, "draw");
 
-    gpu::image_barrier(
-        cmd, {depth.handle(), VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_ASPECT_DEPTH_BIT});
-    pyramid.record(cmd, depth.view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
+    pyramid.record(cmd, target.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
     ++result.pipeline_binds;
     timer.mark(cmd, "depth_pyramid");
-    gpu::image_barrier(
-        cmd, {color.handle(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT});
     record_ms = record_clock.elapsed_ms();
   });
   result.frame_ms = frame_clock.elapsed_ms();
@@ -194,9 +151,7 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   result.visible = gpu::read_buffer_as<std::uint32_t>(ctx, count_buf, 1)[0];
   result.triangles = std::uint64_t(result.visible) * (kCubeIndexCount / 3);
 
-  const std::vector<std::byte> pixels = gpu::read_image(ctx, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-  result.rgba.resize(pixels.size());
-  std::memcpy(result.rgba.data(), pixels.data(), pixels.size());
+  result.rgba = target.read_color();
   return result;
 }
 

@@ -1,0 +1,116 @@
+#version 460
+// Voxel terrain shading (V5, V6, V8). Greedy quads read one surface-atlas record for the cell under
+// the fragment and interpolate its four corner lights over the cell's two triangles (split along the
+// record's diagonal), exactly as the unmerged mesh's vertices would; plain polygons use their
+// interpolated vertex light. Texture coordinates come from the world position on the polygon's
+// light-sampling side in both paths; base tile + up to 3 transition layers blended by edge masks.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+#extension GL_GOOGLE_include_directive : require
+#include "terrain_layout.h"
+#include "voxel/voxel_layout.h"
+#include "core/packing.glsl"
+
+layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer AtlasArena { AtlasRecord r[]; };
+
+layout(binding = 3, scalar) readonly buffer Arenas { ArenaAddressGpu arena_addresses[]; };
+layout(binding = 4) uniform sampler2D tiles;  // tile t occupies texels [16t, 16t+16) x [0, 16)
+layout(push_constant, scalar) uniform Push { TerrainPush pc; };
+
+layout(location = 0) in vec3 in_world;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in vec4 in_light;
+layout(location = 3) in vec2 in_quad_uv;
+layout(location = 4) flat in uvec4 in_surface;
+layout(location = 0) out vec4 out_color;
+
+const uint kTileSize = 16u;
+
+// The axis of the light-sampling side: the dominant normal component (ties prefer Y, then X, then Z).
+int sampling_axis(vec3 n) {
+  vec3 a = abs(n);
+  if (a.y >= a.x && a.y >= a.z) return 1;
+  return a.x >= a.z ? 0 : 2;
+}
+
+// Texture coordinates (in tiles) of a world position on a side of `axis`: vertical sides keep +Y up.
+vec2 side_uv(vec3 p, int axis) {
+  if (axis == 0) return vec2(p.z, -p.y);
+  if (axis == 1) return vec2(p.x, p.z);
+  return vec2(p.x, -p.y);
+}
+
+// Cell-local coordinates in the quad frame of a side (u x v = outward normal), for transition masks.
+vec2 frame_uv(vec3 p, vec3 n, int axis) {
+  int pa = (axis + 1) % 3, qa = (axis + 2) % 3;
+  bool positive = n[axis] > 0.0;
+  return fract(positive ? vec2(p[pa], p[qa]) : vec2(p[qa], p[pa]));
+}
+
+vec3 tile_texel(uint tile, vec2 uv) {
+  uvec2 t = uvec2(fract(uv) * float(kTileSize));
+  t = min(t, uvec2(kTileSize - 1u));
+  return texelFetch(tiles, ivec2(int(tile * kTileSize + t.x), int(t.y)), 0).rgb;
+}
+
+// Weight of a transition layer whose neighbour material lies across the edges in `mask`
+// (bits: u-, u+, v-, v+ of the quad frame).
+float transition_weight(uint mask, vec2 f) {
+  float d = 1.0;
+  if ((mask & 1u) != 0u) d = min(d, f.x);
+  if ((mask & 2u) != 0u) d = min(d, 1.0 - f.x);
+  if ((mask & 4u) != 0u) d = min(d, f.y);
+  if ((mask & 8u) != 0u) d = min(d, 1.0 - f.y);
+  return 1.0 - smoothstep(0.0, 0.45, d);
+}
+
+vec3 albedo(uint tex01, uint tex23, vec2 uv, vec2 f) {
+  uint layers[4] = uint[](tex01 & 0xFFFFu, tex01 >> 16, tex23 & 0xFFFFu, tex23 >> 16);
+  vec3 c = tile_texel(layers[0] & MYRIAD_VOXEL_TILE_MASK, uv);
+  for (int i = 1; i < 4; ++i) {
+    if (layers[i] == 0u) continue;
+    float w = transition_weight(layers[i] >> MYRIAD_VOXEL_TILE_BITS, f);
+    c = mix(c, tile_texel(layers[i] & MYRIAD_VOXEL_TILE_MASK, uv), w);
+  }
+  return c;
+}
+
+// Light inside a cell from its corners (quad-local order (0,0), (1,0), (1,1), (0,1)) on the same two
+// triangles the unmerged quad is split into.
+vec4 cell_light(AtlasRecord r, vec2 f) {
+  vec4 c0 = unpack_light(r.light0), c1 = unpack_light(r.light1);
+  vec4 c2 = unpack_light(r.light2), c3 = unpack_light(r.light3);
+  if (((r.meta >> 7) & 1u) == 0u) {  // split along 0-2
+    return f.x >= f.y ? c0 + (c1 - c0) * f.x + (c2 - c1) * f.y : c0 + (c2 - c3) * f.x + (c3 - c0) * f.y;
+  }
+  return f.x + f.y <= 1.0 ? c0 + (c1 - c0) * f.x + (c3 - c0) * f.y
+                          : c2 + (c3 - c2) * (1.0 - f.x) + (c1 - c2) * (1.0 - f.y);
+}
+
+void main() {
+  vec3 n = normalize(in_normal);
+  int axis = sampling_axis(n);
+  vec2 uv = side_uv(in_world, axis);
+  uint tex01 = in_surface.x, tex23 = in_surface.y;
+  vec4 light;
+  vec2 f;
+  if ((tex01 & 0xFFFFu) == MYRIAD_VOXEL_ATLAS_MARKER) {
+    uvec2 size = uvec2(tex23 & 0xFFu, (tex23 >> 8) & 0xFFu);
+    uvec2 cell = min(uvec2(max(floor(in_quad_uv), vec2(0.0))), size - 1u);
+    f = clamp(in_quad_uv - vec2(cell), 0.0, 1.0);
+    ArenaAddressGpu a = arena_addresses[pc.arena];
+    AtlasRecord r = AtlasArena(uvec2(a.vertices_lo, a.vertices_hi)).r[in_surface.z + cell.y * size.x + cell.x];
+    light = cell_light(r, f);
+    tex01 = r.tex01;
+    tex23 = r.tex23;
+  } else {
+    light = in_light;
+    f = frame_uv(in_world, n, axis);
+  }
+  vec3 base = pc.debug_mode == 1u ? vec3(0.8) : albedo(tex01, tex23, uv, frame_uv(in_world, n, axis));
+  // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form.
+  float sun_facing = 0.75 + 0.25 * max(dot(n, pc.sun_direction.xyz), 0.0);
+  vec3 lit = base * (light.rgb + light.w * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
+  out_color = vec4(lit, 1.0);
+}

@@ -1,0 +1,38 @@
+// Layouts of the voxel terrain pass (terrain.vert/.frag) shared by C++ and GLSL. Geometry and atlas
+// records stay in voxel/voxel_layout.h; these are the per-page and per-arena tables the pass adds.
+#ifndef MYRIAD_TERRAIN_LAYOUT_H
+#define MYRIAD_TERRAIN_LAYOUT_H
+
+#include "shared_types.h"
+
+MYRIAD_SHADER_NAMESPACE_BEGIN
+// Per page slot, beside PageGpu: where the section sits and where its atlas records start in the
+// arena's vertex buffer (records share the vertices' 28-byte stride and follow them).
+struct TerrainPageGpu {
+  vec3 origin;
+  uint atlas_first;
+};
+// Per arena: device addresses of its vertex and index buffers (lo, hi words).
+struct ArenaAddressGpu {
+  uint vertices_lo;
+  uint vertices_hi;
+  uint indices_lo;
+  uint indices_hi;
+};
+struct TerrainPush {
+  mat4 view_proj;
+  vec4 sun_direction;  // xyz towards the sun
+  float slice_height;  // clip everything above (V14)
+  uint arena;          // the arena this draw covers (one indirect draw per visible arena)
+  uint debug_mode;     // 0 shaded; 1 light only (no textures) for atlas comparisons
+  uint pad;
+};
+MYRIAD_SHADER_NAMESPACE_END
+
+#ifdef __cplusplus
+static_assert(sizeof(myriad::render::shader::TerrainPageGpu) == 16);
+static_assert(sizeof(myriad::render::shader::ArenaAddressGpu) == 16);
+static_assert(sizeof(myriad::render::shader::TerrainPush) == 96);
+#endif
+
+#endif

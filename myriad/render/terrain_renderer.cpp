@@ -1,0 +1,204 @@
+#include "myriad/render/terrain_renderer.hpp"
+
+#include <array>
+#include <cstring>
+
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/terrain_tiles.hpp"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr std::uint32_t kTerrainCategory = 0;
+constexpr std::uint32_t kMaxArenas = 256;  // control buffers only; geometry arenas never grow
+constexpr std::uint32_t kStride = sizeof(voxel::TerrainVertex);
+static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
+              "atlas records share the vertex arena and its stride");
+
+gpu::Buffer storage(gpu::Context& ctx, VkDeviceSize size, VkBufferUsageFlags extra = 0) {
+  return gpu::Buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extra, gpu::MemoryKind::kDeviceLocal);
+}
+
+}  // namespace
+
+TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
+                                 VkFormat depth_format, const PageArenaConfig& config)
+    : ctx_(ctx),
+      sections_(sections),
+      slots_(std::uint32_t(sections.x * sections.y * sections.z)),
+      arenas_(slots_, config),
+      buffers_(ctx, kStride, 64ull << 20),
+      chunks_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
+      culler_(ctx),
+      pages_(slots_),
+      terrain_pages_(slots_),
+      section_atlas_(slots_, 0),
+      max_arenas_(kMaxArenas) {
+  for (auto& p : pages_) p.arena = kNoArena;
+  page_buf_ = storage(ctx, slots_ * sizeof(shader::PageGpu));
+  terrain_page_buf_ = storage(ctx, slots_ * sizeof(shader::TerrainPageGpu));
+  visible_buf_ = storage(ctx, slots_ * sizeof(std::uint32_t));
+  arena_cull_buf_ = storage(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
+  address_buf_ = storage(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
+  draw_buf_ = storage(ctx, kMaxArenas * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+
+  const std::vector<std::uint8_t> tiles = generate_terrain_tiles();
+  tiles_ = gpu::Image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, kTerrainTileCount * kTerrainTileSize, kTerrainTileSize,
+                            1, VK_IMAGE_USAGE_SAMPLED_BIT});
+  gpu::upload_image(ctx, tiles_, std::as_bytes(std::span(tiles)), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  tile_sampler_ = gpu::make_nearest_sampler(ctx);
+
+  gpu::GraphicsPipelineBuilder b;
+  b.vertex = shaders::terrain_vert();
+  b.fragment = shaders::terrain_frag();
+  b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+              sizeof(shader::TerrainPush)};
+  b.color_formats = {color_format};
+  b.depth_format = depth_format;
+  b.cull_mode = VK_CULL_MODE_BACK_BIT;
+  pipeline_ = b.build(ctx);
+}
+
+void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh) {
+  const auto s = std::uint32_t(section);
+  if (s >= slots_) throw Error("section index out of range", "TerrainRenderer::set_section");
+  const auto vertex_count = std::uint32_t(mesh.vertices.size() + mesh.atlas.size());
+  const auto index_count = std::uint32_t(mesh.indices.size());
+  const PlaceOutcome outcome =
+      arenas_.place(s, kTerrainCategory, index_count ? vertex_count : 0, index_count);
+  ++page_version_;
+  tables_dirty_ = true;
+  section_atlas_[s] = std::uint32_t(mesh.atlas.size());
+  if (outcome == PlaceOutcome::kRemoved) {
+    pages_[s] = shader::PageGpu{};
+    pages_[s].arena = kNoArena;
+    chunks_.set_page(s, Aabb{}, kNoArena);
+    return;
+  }
+  const PagePlacement& pl = arenas_.placement(s);
+  Aabb bounds;
+  for (const voxel::TerrainVertex& v : mesh.vertices) bounds.expand(origin + glm::vec3(v.px, v.py, v.pz));
+  shader::PageGpu& p = pages_[s];
+  p.aabb_min = bounds.min;
+  p.aabb_max = bounds.max;
+  p.arena = pl.arena;
+  p.index_count = index_count;
+  p.first_index = pl.indices.offset;
+  p.first_vertex = pl.vertices.offset;
+  terrain_pages_[s] = {origin, std::uint32_t(mesh.vertices.size())};
+  chunks_.set_page(s, bounds, pl.arena);
+
+  // Vertices and atlas records go into one range, in one staged block.
+  std::vector<std::byte> bytes(std::size_t(vertex_count) * kStride);
+  std::memcpy(bytes.data(), mesh.vertices.data(), mesh.vertices.size() * kStride);
+  if (!mesh.atlas.empty()) {
+    std::memcpy(bytes.data() + mesh.vertices.size() * kStride, mesh.atlas.data(),
+                mesh.atlas.size() * kStride);
+  }
+  buffers_.write(arenas_, s, bytes, mesh.indices);
+}
+
+std::uint64_t TerrainRenderer::update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst,
+                                             std::span<const std::byte> bytes) {
+  // vkCmdUpdateBuffer takes at most 65536 bytes per call.
+  for (std::size_t offset = 0; offset < bytes.size(); offset += 65536) {
+    const std::size_t n = std::min<std::size_t>(65536, bytes.size() - offset);
+    vkCmdUpdateBuffer(cmd, dst.handle(), offset, n, bytes.data() + offset);
+  }
+  return bytes.size();
+}
+
+void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
+  const auto& arenas = arenas_.arenas();
+  if (arenas.size() > max_arenas_) throw Error("more than 256 terrain arenas", "TerrainRenderer");
+  arena_cull_.resize(arenas.size());
+  std::vector<shader::ArenaAddressGpu> addresses(arenas.size());
+  std::uint32_t base = 0;
+  for (std::uint32_t a = 0; a < arenas.size(); ++a) {
+    arena_cull_[a] = {base, draw_bucket_size(arenas[a].bucket)};
+    base += arenas[a].page_count;
+    const VkDeviceAddress v = buffers_.vertex_buffer(a).address(), i = buffers_.index_buffer(a).address();
+    addresses[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
+  }
+  initial_draws_ = initial_page_draws(arena_cull_);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
+  stats_.uploaded_bytes += update_buffer(cmd, page_buf_, std::as_bytes(std::span(pages_)));
+  stats_.uploaded_bytes += update_buffer(cmd, terrain_page_buf_, std::as_bytes(std::span(terrain_pages_)));
+  if (!arena_cull_.empty()) {
+    stats_.uploaded_bytes += update_buffer(cmd, arena_cull_buf_, std::as_bytes(std::span(arena_cull_)));
+    stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses)));
+  }
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  tables_dirty_ = false;
+}
+
+void TerrainRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height) {
+  stats_ = {};
+  stats_.uploaded_bytes = buffers_.record_uploads(cmd);
+  if (tables_dirty_) upload_tables(cmd);
+  const CullInputs inputs{view_proj, slice_height, page_version_};
+  if (tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
+    const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+    culler_.record(cmd, frustum, slice_height, page_buf_, slots_, arena_cull_buf_, initial_draws_, draw_buf_,
+                   visible_buf_);
+    tracker_.culled(inputs);
+    stats_.culled = true;
+    ++stats_.pipeline_binds;
+  }
+}
+
+void TerrainRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 sun_direction,
+                           float slice_height, std::uint32_t debug_mode) {
+  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  const auto arena_count = std::uint32_t(arena_cull_.size());
+  stats_.chunk_tests = chunks_.visible_arenas(frustum, slice_height, arena_count, arena_visible_);
+  stats_.arenas = arena_count;
+  stats_.pages = 0;
+  for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
+  shader::TerrainPush push{view_proj, glm::vec4(sun_direction, 0.0f), slice_height, 0, debug_mode, 0};
+  bool bound = false;
+  for (std::uint32_t a = 0; a < arena_count; ++a) {
+    if (!arena_visible_[a]) continue;
+    push.arena = a;
+    if (!bound) {
+      const std::array bindings{
+          gpu::storage_buffer(page_buf_.handle()), gpu::storage_buffer(terrain_page_buf_.handle()),
+          gpu::storage_buffer(visible_buf_.handle()), gpu::storage_buffer(address_buf_.handle()),
+          gpu::sampled_image(tile_sampler_.handle(), tiles_.view(),
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+      gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+      ++stats_.pipeline_binds;
+      bound = true;
+    } else {
+      vkCmdPushConstants(cmd, pipeline_.layout(), pipeline_.stages(), 0, sizeof(push), &push);
+    }
+    vkCmdDrawIndirect(cmd, draw_buf_.handle(), VkDeviceSize(a) * sizeof(shader::DrawCommand), 1,
+                      sizeof(shader::DrawCommand));
+    ++stats_.arenas_drawn;
+  }
+}
+
+TerrainMemory TerrainRenderer::memory() const {
+  TerrainMemory m;
+  m.vertex_bytes = buffers_.gpu_vertex_bytes();
+  m.index_bytes = buffers_.gpu_index_bytes();
+  m.page_bytes = page_buf_.size() + terrain_page_buf_.size() + visible_buf_.size() + arena_cull_buf_.size() +
+                 address_buf_.size() + draw_buf_.size();
+  for (std::uint32_t s = 0; s < slots_; ++s) {
+    const PagePlacement& p = arenas_.placement(s);
+    if (!p.placed()) continue;
+    m.vertices += p.vertex_count - section_atlas_[s];
+    m.atlas_records += section_atlas_[s];
+    m.indices += p.index_count;
+  }
+  return m;
+}
+
+}  // namespace myriad::render

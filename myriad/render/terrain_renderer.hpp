@@ -1,0 +1,87 @@
+// The voxel terrain on the GPU (V6, V10-V14): sections become page slots in long-lived arenas; CPU
+// coarse chunks pick the arenas worth drawing; CullPages culls pages on the GPU; each visible arena
+// is one non-indexed indirect draw. Uploads and culling happen only on change; no CPU copy of the
+// geometry is kept after upload.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "myriad/gpu/image.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/coarse_chunks.hpp"
+#include "myriad/render/page_arena_buffers.hpp"
+#include "myriad/render/page_arenas.hpp"
+#include "myriad/render/page_cull.hpp"
+#include "myriad/render/shaders/terrain_layout.h"
+#include "myriad/voxel/mesher.hpp"
+
+namespace myriad::render {
+
+struct TerrainFrameStats {
+  std::uint32_t pages = 0;  // non-empty sections
+  std::uint32_t arenas = 0;
+  std::uint32_t arenas_drawn = 0;    // indirect draws recorded (coarse-visible arenas)
+  std::uint32_t chunk_tests = 0;     // CPU coarse tests
+  std::uint32_t pipeline_binds = 0;  // graphics + compute binds recorded this frame
+  bool culled = false;               // CullPages dispatched this frame
+  std::uint64_t uploaded_bytes = 0;  // geometry + page tables copied this frame
+};
+
+struct TerrainMemory {
+  std::uint64_t vertex_bytes = 0;  // arena vertex buffers (vertices + atlas records)
+  std::uint64_t index_bytes = 0;
+  std::uint64_t page_bytes = 0;                                // page tables, visible list, draws
+  std::uint64_t vertices = 0, indices = 0, atlas_records = 0;  // live content
+};
+
+class TerrainRenderer {
+ public:
+  TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format, VkFormat depth_format,
+                  const PageArenaConfig& config = {});
+
+  // Queues a section's mesh (vertices + atlas records into its vertex range, indices into its index
+  // range); an empty mesh removes the page. `origin` = the section's world position.
+  void set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh);
+
+  // Outside rendering: uploads what changed and reruns CullPages when camera, slice or pages changed.
+  void prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height);
+  // Inside dynamic rendering (viewport and scissor set by the caller).
+  void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 sun_direction, float slice_height,
+            std::uint32_t debug_mode = 0);
+
+  const TerrainFrameStats& frame_stats() const { return stats_; }
+  TerrainMemory memory() const;
+  const PageArenas& arenas() const { return arenas_; }
+
+ private:
+  void upload_tables(VkCommandBuffer cmd);
+  std::uint64_t update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst, std::span<const std::byte> bytes);
+
+  gpu::Context& ctx_;
+  glm::ivec3 sections_;
+  std::uint32_t slots_;
+  PageArenas arenas_;
+  PageArenaBuffers buffers_;
+  CoarseChunks chunks_;
+  PageCuller culler_;
+  CullTracker tracker_;
+  std::uint64_t page_version_ = 0;
+  bool tables_dirty_ = true;
+
+  std::vector<shader::PageGpu> pages_;
+  std::vector<shader::TerrainPageGpu> terrain_pages_;
+  std::vector<shader::ArenaCullGpu> arena_cull_;
+  std::vector<shader::DrawCommand> initial_draws_;
+  std::vector<std::uint8_t> arena_visible_;
+  std::vector<std::uint32_t> section_atlas_;  // atlas records per section (stats)
+
+  gpu::Buffer page_buf_, terrain_page_buf_, visible_buf_, arena_cull_buf_, address_buf_, draw_buf_;
+  std::uint32_t max_arenas_;
+  gpu::Image tiles_;
+  gpu::Sampler tile_sampler_;
+  gpu::Pipeline pipeline_;
+  TerrainFrameStats stats_;
+};
+
+}  // namespace myriad::render

@@ -1,0 +1,85 @@
+#include "myriad/render/voxel_scene.hpp"
+
+#include <algorithm>
+
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/render/offscreen_target.hpp"
+#include "myriad/voxel/generator.hpp"
+#include "myriad/voxel/light.hpp"
+#include "myriad/voxel/world_mesher.hpp"
+
+namespace myriad::render {
+
+std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size, float aspect) {
+  const glm::vec3 s(size);
+  const glm::vec3 centre = s * glm::vec3(0.5f, 0.3f, 0.5f);
+  const glm::mat4 proj = perspective_infinite_reverse_z(glm::radians(55.0f), aspect, 0.2f);
+  const glm::mat4 overview = glm::lookAt(glm::vec3(-0.15f * s.x, 2.2f * s.y, -0.15f * s.z), centre, kWorldUp);
+  const glm::mat4 ground = glm::lookAt(glm::vec3(0.2f * s.x, 0.85f * s.y, 0.3f * s.z),
+                                       glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), kWorldUp);
+  return {
+      {"overview", proj * overview, 1e30f},
+      {"ground", proj * ground, 1e30f},
+      {"sliced", proj * overview, 0.4f * s.y},
+  };
+}
+
+VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
+  VoxelSceneResult result;
+  Stopwatch clock;
+  voxel::World world = voxel::generate_world(options.size, voxel::GeneratorParams{options.seed});
+  result.generate_ms = clock.elapsed_ms();
+  clock.restart();
+  voxel::compute_light(world);
+  result.light_ms = clock.elapsed_ms();
+  clock.restart();
+  std::vector<voxel::SectionMesh> meshes;
+  voxel::WorldMesher mesher;
+  voxel::MeshOptions mesh_options;
+  mesh_options.merge = options.merge;
+  mesher.mesh_all(world, mesh_options, meshes);
+  result.mesh_ms = clock.elapsed_ms();
+  result.sections = std::uint32_t(meshes.size());
+
+  TerrainRenderer terrain(ctx, world.sections(), OffscreenTarget::kColorFormat,
+                          OffscreenTarget::kDepthFormat);
+  clock.restart();
+  for (int s = 0; s < int(meshes.size()); ++s) {
+    terrain.set_section(s, glm::vec3(world.section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
+  }
+  meshes = {};  // no CPU mirror of the geometry after upload (V7)
+  OffscreenTarget target(ctx, options.width, options.height);
+  const glm::vec3 sun = glm::normalize(glm::vec3(0.35f, 0.85f, 0.25f));
+  bool first = true;
+  for (const VoxelView& view :
+       voxel_camera_presets(options.size, float(options.width) / float(options.height))) {
+    if (!options.views.empty() &&
+        std::find(options.views.begin(), options.views.end(), view.name) == options.views.end()) {
+      continue;
+    }
+    VoxelFrame frame;
+    frame.name = view.name;
+    Stopwatch frame_clock;
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      Stopwatch record;
+      terrain.prepare(cmd, view.view_proj, view.slice_height);
+      target.begin(cmd, glm::vec4(0.62f, 0.76f, 0.92f, 1.0f));
+      terrain.draw(cmd, view.view_proj, sun, view.slice_height, options.debug_mode);
+      target.end(cmd);
+      frame.record_ms = record.elapsed_ms();
+    });
+    frame.frame_ms = frame_clock.elapsed_ms();
+    if (first) {
+      result.first_upload_ms = clock.elapsed_ms();
+      first = false;
+    }
+    frame.stats = terrain.frame_stats();
+    frame.rgba = target.read_color();
+    frame.depth = target.read_depth();
+    result.frames.push_back(std::move(frame));
+  }
+  result.memory = terrain.memory();
+  return result;
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,53 @@
+// The voxel world scene: generates and lights the reference world (256 x 64 x 256 voxels, 1024
+// sections), meshes it, hands the meshes to the TerrainRenderer and renders named camera presets
+// (overview, ground, sliced) headless. What `myriad render --scene voxel` draws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/terrain_renderer.hpp"
+
+namespace myriad::render {
+
+struct VoxelView {
+  std::string name;
+  glm::mat4 view_proj{1.0f};
+  float slice_height = 1e30f;
+};
+
+// Presets for a world of `size` voxels: "overview" (high corner view), "ground" (eye level inside the
+// world), "sliced" (the overview with the world cut at a third of its height, V14).
+std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size, float aspect);
+
+struct VoxelSceneOptions {
+  std::uint32_t width = 1280;
+  std::uint32_t height = 720;
+  std::uint64_t seed = 1;
+  glm::ivec3 size{256, 64, 256};
+  bool merge = true;               // greedy quads + atlas; false = every cell face its own quad
+  std::uint32_t debug_mode = 0;    // TerrainPush::debug_mode
+  std::vector<std::string> views;  // preset names; empty = all
+};
+
+struct VoxelFrame {
+  std::string name;
+  std::vector<std::uint8_t> rgba;
+  std::vector<float> depth;  // reverse-Z depth per pixel (tests)
+  TerrainFrameStats stats;
+  double record_ms = 0.0;
+  double frame_ms = 0.0;  // submit to completion, wall clock
+};
+
+struct VoxelSceneResult {
+  double generate_ms = 0.0, light_ms = 0.0, mesh_ms = 0.0, first_upload_ms = 0.0;
+  TerrainMemory memory;
+  std::uint32_t sections = 0;
+  std::vector<VoxelFrame> frames;
+};
+
+VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options);
+
+}  // namespace myriad::render

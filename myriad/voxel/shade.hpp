@@ -1,0 +1,150 @@
+// Per-vertex ambient occlusion and soft light, and per-cell texture layers, read from a padded block.
+// AO follows 0fps ("Ambient occlusion for Minecraft-like worlds"): level 0..3 from the two side cells and
+// the corner cell beside a vertex; soft light averages the lamp and sun light of the cells around the
+// vertex that let light through, then scales it by the AO level (SPEC V5, V8).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+#include "myriad/core/packing.hpp"
+#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/padded.hpp"
+#include "myriad/voxel/shape.hpp"
+#include "myriad/voxel/voxel_layout.h"
+
+namespace myriad::voxel {
+
+// 0fps: both sides blocked -> 0 (the corner cannot be seen), otherwise 3 minus the blocked count.
+constexpr int vertex_ao(bool side1, bool side2, bool corner) {
+  return side1 && side2 ? 0 : 3 - (int(side1) + int(side2) + int(corner));
+}
+// AO level -> light factor (ao + 2) / 5: 0.4, 0.6, 0.8, 1.0.
+constexpr int kAoNumeratorBase = 2;
+constexpr int kAoDenominator = 5;
+
+// Averaged light channel (sum of `count` 4-bit levels) scaled to 0..255 and by the AO factor, rounded.
+constexpr std::uint8_t shade_channel(int sum, int count, int ao) {
+  if (count == 0) return 0;
+  const int num = 2 * sum * 17 * (ao + kAoNumeratorBase);
+  const int den = 2 * count * kAoDenominator;
+  return std::uint8_t((num + den / 2) / den);
+}
+
+// shade_channel for every (count 0..4, ao 0..3, sum 0..60): the hot loop looks it up instead of dividing.
+struct ShadeChannelTable {
+  std::uint8_t v[5][4][61];
+};
+inline constexpr ShadeChannelTable kShadeChannel = [] {
+  ShadeChannelTable t{};
+  for (int c = 0; c < 5; ++c)
+    for (int ao = 0; ao < 4; ++ao)
+      for (int s = 0; s < 61; ++s) t.v[c][ao][s] = shade_channel(s, c, ao);
+  return t;
+}();
+
+// No default member initialisers: the mesher keeps uninitialised arrays of these on the stack.
+struct VertexShade {
+  std::uint32_t light;  // core pack_light: R, G, B, sun bytes, AO applied
+  int ao;
+};
+
+// Padded-index step per axis (x, y, z).
+inline constexpr int kPadStride[3] = {1, kPad* kPad, kPad};
+
+// The four 4-bit channels of a Light16 spread into 16-bit lanes, so four cells sum in one add.
+constexpr std::uint64_t spread_light(Light16 l) {
+  return std::uint64_t(l & 0xFu) | std::uint64_t(l & 0xF0u) << 12 | std::uint64_t(l & 0xF00u) << 24 |
+         std::uint64_t(l & 0xF000u) << 36;
+}
+
+// Shade from the four cells touching a vertex in one layer: `front` (padded index; never occludes), the
+// side cells front + dp and front + dq, and the corner cell front + dp + dq.
+inline VertexShade shade_cells(const PaddedBlock& b, const std::uint8_t* flags, int front, int dp, int dq) {
+  const int i1 = front + dp, i2 = front + dq, i3 = i1 + dq;
+  const unsigned f0 = flags[b.form[std::size_t(front)]], f1 = flags[b.form[std::size_t(i1)]];
+  const unsigned f2 = flags[b.form[std::size_t(i2)]], f3 = flags[b.form[std::size_t(i3)]];
+  const bool s1 = f1 & kShadeOccluder, s2 = f2 & kShadeOccluder, c = f3 & kShadeOccluder;
+  VertexShade out;
+  out.ao = vertex_ao(s1, s2, c);
+  std::uint64_t sum = 0;
+  int count = 0;
+  auto add = [&](int i, unsigned f) {
+    if (f & kShadeOpaque) return;
+    sum += spread_light(b.light[std::size_t(i)]);
+    ++count;
+  };
+  add(front, f0);
+  add(i1, f1);
+  add(i2, f2);
+  // 0fps: light does not come around a corner whose both sides are blocked.
+  if (!(s1 && s2)) add(i3, f3);
+  const auto& t = kShadeChannel.v[count][out.ao];
+  out.light = std::uint32_t(t[sum & 0xFFFF]) | std::uint32_t(t[sum >> 16 & 0xFFFF]) << 8 |
+              std::uint32_t(t[sum >> 32 & 0xFFFF]) << 16 | std::uint32_t(t[sum >> 48 & 0xFFFF]) << 24;
+  return out;
+}
+
+// Shade of lattice point `lattice` (padded coordinates) of a polygon of cell `cell` whose light is sampled
+// on side `face`: the four cells touching the vertex in the layer on that side; the one aligned with the
+// cell is "front", the two beside it "sides", the diagonal one "corner". Front never occludes.
+inline VertexShade shade_vertex(const PaddedBlock& b, glm::ivec3 cell, int face, glm::ivec3 lattice) {
+  const int a = face_axis(face), p = side_axis_p(face), q = side_axis_q(face);
+  glm::ivec3 front = cell;
+  front[a] = face_positive(face) ? lattice[a] : lattice[a] - 1;
+  const int dp = lattice[p] == cell[p] ? -kPadStride[p] : kPadStride[p];
+  const int dq = lattice[q] == cell[q] ? -kPadStride[q] : kPadStride[q];
+  return shade_cells(b, shape_lut().shade_flags.data(), pad_index(front), dp, dq);
+}
+
+// Quad-local frame of a side, counter-clockwise seen from outside (u x v = outward normal): positive
+// sides use (p, q), negative sides (q, p).
+constexpr int quad_axis_u(int face) { return face_positive(face) ? side_axis_p(face) : side_axis_q(face); }
+constexpr int quad_axis_v(int face) { return face_positive(face) ? side_axis_q(face) : side_axis_p(face); }
+
+// Texture-UV transform per side (atlas meta bits 4-6): quarter turns that put the tile's up on world +Y
+// on the four vertical sides; top and bottom keep the quad frame.
+constexpr std::uint32_t kUvTransform[kFaceCount] = {0, 1, 0, 0, 1, 0};
+
+// Texture layers of the polygon of cell `cell` (padded index) on `face`: base tile, then up to three
+// transition layers from in-plane neighbours of higher priority (lowest priority first), each
+// tile | edge mask << 10 where the edge bits are u-, u+, v-, v+ of the quad frame. Returns {tex01, tex23}.
+inline std::array<std::uint32_t, 2> cell_textures(const PaddedBlock& b, const std::uint8_t* flags,
+                                                  const Material* mats, int cell, int face) {
+  const std::uint8_t own = b.material[std::size_t(cell)];
+  const int own_priority = mats[own].priority;
+  std::uint8_t found_mat[4] = {0, 0, 0, 0};
+  std::uint8_t found_edges[4] = {0, 0, 0, 0};
+  int found = 0;
+  const int su = kPadStride[quad_axis_u(face)], sv = kPadStride[quad_axis_v(face)];
+  const int steps[4] = {-su, su, -sv, sv};
+  for (int e = 0; e < 4; ++e) {
+    const std::size_t k = std::size_t(cell + steps[e]);
+    const std::uint8_t m = b.material[k];
+    if (m == own || !(flags[b.form[k]] & kShadeSolid) || mats[m].priority <= own_priority) continue;
+    int slot = 0;
+    while (slot < found && found_mat[slot] != m) ++slot;
+    if (slot == found) found_mat[found++] = m;
+    found_edges[slot] = std::uint8_t(found_edges[slot] | 1u << e);
+  }
+  auto tile = [&](std::uint8_t m) -> std::uint32_t {
+    return face == kPosY ? mats[m].tile_top : face == kNegY ? mats[m].tile_bottom : mats[m].tile_side;
+  };
+  std::uint32_t layers[4] = {tile(own), 0, 0, 0};
+  if (found == 0) return {layers[0], 0};
+  // Order by priority (then id) so the shader blends lower layers first; keep the three highest.
+  for (int i = 1; i < found; ++i)
+    for (int j = i; j > 0; --j) {
+      const int pa = mats[found_mat[j - 1]].priority, pb = mats[found_mat[j]].priority;
+      if (pa < pb || (pa == pb && found_mat[j - 1] < found_mat[j])) break;
+      std::swap(found_mat[j - 1], found_mat[j]);
+      std::swap(found_edges[j - 1], found_edges[j]);
+    }
+  const int first = found > 3 ? found - 3 : 0;
+  for (int i = first; i < found; ++i)
+    layers[1 + i - first] = tile(found_mat[i]) | std::uint32_t(found_edges[i]) << MYRIAD_VOXEL_TILE_BITS;
+  return {layers[0] | layers[1] << 16, layers[2] | layers[3] << 16};
+}
+
+}  // namespace myriad::voxel

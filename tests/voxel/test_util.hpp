@@ -1,0 +1,49 @@
+// Helpers shared by the voxel tests: random worlds and decoding of mesher output into world-space
+// polygons with exact doubled-integer coordinates.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/mesher.hpp"
+#include "myriad/voxel/world.hpp"
+
+namespace myriad::voxel::test {
+
+// Random world: each cell air with probability `air`, else a random material and a random form byte
+// (all 256 values, degenerate ones included); light left at zero.
+inline World random_world(glm::ivec3 size, std::uint32_t seed, double air = 0.45) {
+  World w(size.x, size.y, size.z);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int y = 0; y < size.y; ++y)
+    for (int z = 0; z < size.z; ++z)
+      for (int x = 0; x < size.x; ++x) {
+        if (unit(rng) < air) continue;
+        const auto m = std::uint8_t(1 + rng() % (kMaterialCount - 1));
+        const auto f = std::uint8_t(rng() % 256);
+        w.set_voxel({x, y, z}, m, f);
+      }
+  return w;
+}
+
+// Doubled world coordinates of a vertex of section `sec` (positions are multiples of 1/2).
+inline glm::ivec3 doubled(const TerrainVertex& v, glm::ivec3 sec) {
+  const glm::vec3 p = glm::vec3(v.px, v.py, v.pz) + glm::vec3(sec * kSectionSize);
+  return {int(std::lround(p.x * 2.0f)), int(std::lround(p.y * 2.0f)), int(std::lround(p.z * 2.0f))};
+}
+
+struct Tri {
+  glm::ivec3 a, b, c;  // doubled world coordinates, counter-clockwise from outside
+};
+
+inline void append_triangles(const SectionMesh& m, glm::ivec3 sec, std::vector<Tri>& out) {
+  for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3)
+    out.push_back({doubled(m.vertices[m.indices[i]], sec), doubled(m.vertices[m.indices[i + 1]], sec),
+                   doubled(m.vertices[m.indices[i + 2]], sec)});
+}
+
+}  // namespace myriad::voxel::test
