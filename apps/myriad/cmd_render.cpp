@@ -23,6 +23,9 @@ struct RenderOptions {
   std::uint32_t height = 720;
   std::vector<std::string> views;
   std::uint64_t seed = 1;
+  bool no_merge = false;
+  bool light_only = false;
+  bool no_vegetation = false;
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -76,6 +79,9 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   scene.height = options.height;
   scene.views = options.views;
   scene.seed = options.seed;
+  scene.merge = !options.no_merge;
+  scene.debug_mode = options.light_only ? 1u : 0u;
+  scene.vegetation = !options.no_vegetation;
   const render::VoxelSceneResult r = render::render_voxel_scene(ctx, scene);
   if (r.frames.empty())
     throw Error("no camera preset matched --view", "myriad render", "use overview, ground or sliced");
@@ -87,7 +93,9 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   stats["terrain"] = {{"vertices", r.memory.vertices},
                       {"indices", r.memory.indices},
                       {"atlas_records", r.memory.atlas_records}};
-  stats["gpu_memory_bytes"] = {{"terrain_vertex_arenas", r.memory.vertex_bytes},
+  stats["voxel_vegetation"] = {{"grass_instances", r.grass_instances}, {"trees", r.trees}};
+  stats["gpu_memory_bytes"] = {{"voxel_vegetation", r.vegetation_gpu_bytes},
+                               {"terrain_vertex_arenas", r.memory.vertex_bytes},
                                {"terrain_index_arenas", r.memory.index_bytes},
                                {"terrain_page_tables", r.memory.page_bytes}};
   for (const render::VoxelFrame& f : r.frames) {
@@ -101,6 +109,11 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
                               {"coarse_chunk_tests", f.stats.chunk_tests},
                               {"culled_on_gpu", f.stats.culled},
                               {"uploaded_bytes", f.stats.uploaded_bytes},
+                              {"grass_near", f.vegetation_counts.grass_near},
+                              {"grass_far", f.vegetation_counts.grass_far},
+                              {"trees", f.vegetation_counts.trees},
+                              {"vegetation_skipped", f.vegetation.skipped},
+                              {"vegetation_draws", f.vegetation.draws},
                               {"cpu_record_ms", f.record_ms},
                               {"frame_ms", f.frame_ms}};
   }
@@ -140,6 +153,9 @@ Command add_render_command(CLI::App& app) {
   sub->add_option("--view", options->views,
                   "Camera presets to render (voxel: overview, ground, sliced; default all)");
   sub->add_option("--seed", options->seed, "World seed");
+  sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
+  sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");
+  sub->add_flag("--no-vegetation", options->no_vegetation, "Voxel: leave out grass and trees");
   sub->add_option("--out", options->out, "Output folder");
   sub->add_option("--width", options->width, "Image width in pixels");
   sub->add_option("--height", options->height, "Image height in pixels");

@@ -31,6 +31,7 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       buffers_(ctx, kStride, 64ull << 20),
       chunks_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       culler_(ctx),
+      page_is_dirty_(slots_, 0),
       pages_(slots_),
       terrain_pages_(slots_),
       section_atlas_(slots_, 0),
@@ -70,7 +71,11 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
   const PlaceOutcome outcome =
       arenas_.place(s, kTerrainCategory, index_count ? vertex_count : 0, index_count);
   ++page_version_;
-  tables_dirty_ = true;
+  arenas_dirty_ = true;  // page counts per arena (visible bases) may have changed
+  if (!page_is_dirty_[s]) {
+    page_is_dirty_[s] = 1;
+    dirty_pages_.push_back(s);
+  }
   section_atlas_[s] = std::uint32_t(mesh.atlas.size());
   if (outcome == PlaceOutcome::kRemoved) {
     pages_[s] = shader::PageGpu{};
@@ -112,37 +117,48 @@ std::uint64_t TerrainRenderer::update_buffer(VkCommandBuffer cmd, const gpu::Buf
 }
 
 void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
-  const auto& arenas = arenas_.arenas();
-  if (arenas.size() > max_arenas_) throw Error("more than 256 terrain arenas", "TerrainRenderer");
-  arena_cull_.resize(arenas.size());
-  std::vector<shader::ArenaAddressGpu> addresses(arenas.size());
-  std::uint32_t base = 0;
-  for (std::uint32_t a = 0; a < arenas.size(); ++a) {
-    arena_cull_[a] = {base, draw_bucket_size(arenas[a].bucket)};
-    base += arenas[a].page_count;
-    const VkDeviceAddress v = buffers_.vertex_buffer(a).address(), i = buffers_.index_buffer(a).address();
-    addresses[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
-  }
-  initial_draws_ = initial_page_draws(arena_cull_);
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
-  stats_.uploaded_bytes += update_buffer(cmd, page_buf_, std::as_bytes(std::span(pages_)));
-  stats_.uploaded_bytes += update_buffer(cmd, terrain_page_buf_, std::as_bytes(std::span(terrain_pages_)));
-  if (!arena_cull_.empty()) {
-    stats_.uploaded_bytes += update_buffer(cmd, arena_cull_buf_, std::as_bytes(std::span(arena_cull_)));
-    stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses)));
+  // Only the entries of changed pages: an edit uploads its pages' rows, not the whole table.
+  for (const std::uint32_t s : dirty_pages_) {
+    vkCmdUpdateBuffer(cmd, page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::PageGpu),
+                      sizeof(shader::PageGpu), &pages_[s]);
+    vkCmdUpdateBuffer(cmd, terrain_page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::TerrainPageGpu),
+                      sizeof(shader::TerrainPageGpu), &terrain_pages_[s]);
+    stats_.uploaded_bytes += sizeof(shader::PageGpu) + sizeof(shader::TerrainPageGpu);
+    page_is_dirty_[s] = 0;
+  }
+  dirty_pages_.clear();
+  if (arenas_dirty_) {
+    const auto& arenas = arenas_.arenas();
+    if (arenas.size() > max_arenas_) throw Error("more than 256 terrain arenas", "TerrainRenderer");
+    arena_cull_.resize(arenas.size());
+    std::vector<shader::ArenaAddressGpu> addresses(arenas.size());
+    std::uint32_t base = 0;
+    for (std::uint32_t a = 0; a < arenas.size(); ++a) {
+      arena_cull_[a] = {base, draw_bucket_size(arenas[a].bucket)};
+      base += arenas[a].page_count;
+      const VkDeviceAddress v = buffers_.vertex_buffer(a).address(), i = buffers_.index_buffer(a).address();
+      addresses[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
+    }
+    initial_draws_ = initial_page_draws(arena_cull_);
+    if (!arena_cull_.empty()) {
+      stats_.uploaded_bytes += update_buffer(cmd, arena_cull_buf_, std::as_bytes(std::span(arena_cull_)));
+      stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses)));
+    }
+    arenas_dirty_ = false;
   }
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
                           VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-  tables_dirty_ = false;
 }
 
 void TerrainRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height) {
   stats_ = {};
-  stats_.uploaded_bytes = buffers_.record_uploads(cmd);
-  if (tables_dirty_) upload_tables(cmd);
+  stats_.geometry_bytes = buffers_.record_uploads(cmd);
+  stats_.uploaded_bytes = stats_.geometry_bytes;
+  if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);
   const CullInputs inputs{view_proj, slice_height, page_version_};
   if (tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
     const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);

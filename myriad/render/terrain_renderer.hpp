@@ -26,6 +26,7 @@ struct TerrainFrameStats {
   std::uint32_t pipeline_binds = 0;  // graphics + compute binds recorded this frame
   bool culled = false;               // CullPages dispatched this frame
   std::uint64_t uploaded_bytes = 0;  // geometry + page tables copied this frame
+  std::uint64_t geometry_bytes = 0;  // of which vertices, atlas records and indices
 };
 
 struct TerrainMemory {
@@ -67,7 +68,9 @@ class TerrainRenderer {
   PageCuller culler_;
   CullTracker tracker_;
   std::uint64_t page_version_ = 0;
-  bool tables_dirty_ = true;
+  bool arenas_dirty_ = true;                // arena tables (bases, addresses) need an upload
+  std::vector<std::uint32_t> dirty_pages_;  // page-table entries to upload
+  std::vector<std::uint8_t> page_is_dirty_;
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;

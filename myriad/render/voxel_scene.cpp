@@ -1,6 +1,7 @@
 #include "myriad/render/voxel_scene.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/render/offscreen_target.hpp"
@@ -14,13 +15,13 @@ std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size, float aspect) {
   const glm::vec3 s(size);
   const glm::vec3 centre = s * glm::vec3(0.5f, 0.3f, 0.5f);
   const glm::mat4 proj = perspective_infinite_reverse_z(glm::radians(55.0f), aspect, 0.2f);
-  const glm::mat4 overview = glm::lookAt(glm::vec3(-0.15f * s.x, 2.2f * s.y, -0.15f * s.z), centre, kWorldUp);
-  const glm::mat4 ground = glm::lookAt(glm::vec3(0.2f * s.x, 0.85f * s.y, 0.3f * s.z),
-                                       glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), kWorldUp);
+  const glm::vec3 high(-0.15f * s.x, 2.2f * s.y, -0.15f * s.z), low(0.2f * s.x, 0.85f * s.y, 0.3f * s.z);
+  const glm::mat4 overview = glm::lookAt(high, centre, kWorldUp);
+  const glm::mat4 ground = glm::lookAt(low, glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), kWorldUp);
   return {
-      {"overview", proj * overview, 1e30f},
-      {"ground", proj * ground, 1e30f},
-      {"sliced", proj * overview, 0.4f * s.y},
+      {"overview", high, proj * overview, 1e30f},
+      {"ground", low, proj * ground, 1e30f},
+      {"sliced", high, proj * overview, 0.4f * s.y},
   };
 }
 
@@ -48,6 +49,18 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
     terrain.set_section(s, glm::vec3(world.section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
   }
   meshes = {};  // no CPU mirror of the geometry after upload (V7)
+  std::optional<VoxelVegetationRenderer> vegetation;
+  if (options.vegetation) {
+    std::vector<voxel::SectionVegetation> plants;
+    voxel::place_all_vegetation(world, options.seed, plants);
+    vegetation.emplace(ctx, world.sections(), OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+    for (int s = 0; s < int(plants.size()); ++s) {
+      vegetation->set_section(s, plants[std::size_t(s)]);
+      result.grass_instances += plants[std::size_t(s)].grass.size();
+      result.trees += plants[std::size_t(s)].trees.size();
+    }
+    result.vegetation_gpu_bytes = vegetation->gpu_bytes();
+  }
   OffscreenTarget target(ctx, options.width, options.height);
   const glm::vec3 sun = glm::normalize(glm::vec3(0.35f, 0.85f, 0.25f));
   bool first = true;
@@ -63,8 +76,10 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       Stopwatch record;
       terrain.prepare(cmd, view.view_proj, view.slice_height);
+      if (vegetation) vegetation->prepare(cmd, view.view_proj, view.eye, view.slice_height, 0.0f);
       target.begin(cmd, glm::vec4(0.62f, 0.76f, 0.92f, 1.0f));
       terrain.draw(cmd, view.view_proj, sun, view.slice_height, options.debug_mode);
+      if (vegetation) vegetation->draw(cmd, view.view_proj, view.eye, sun, view.slice_height);
       target.end(cmd);
       frame.record_ms = record.elapsed_ms();
     });
@@ -74,6 +89,10 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
       first = false;
     }
     frame.stats = terrain.frame_stats();
+    if (vegetation) {
+      frame.vegetation = vegetation->stats();
+      frame.vegetation_counts = vegetation->read_counts();
+    }
     frame.rgba = target.read_color();
     frame.depth = target.read_depth();
     result.frames.push_back(std::move(frame));

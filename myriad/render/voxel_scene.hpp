@@ -9,11 +9,13 @@
 
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/terrain_renderer.hpp"
+#include "myriad/render/voxel_vegetation.hpp"
 
 namespace myriad::render {
 
 struct VoxelView {
   std::string name;
+  glm::vec3 eye{0.0f};
   glm::mat4 view_proj{1.0f};
   float slice_height = 1e30f;
 };
@@ -28,6 +30,7 @@ struct VoxelSceneOptions {
   std::uint64_t seed = 1;
   glm::ivec3 size{256, 64, 256};
   bool merge = true;               // greedy quads + atlas; false = every cell face its own quad
+  bool vegetation = true;          // grass and trees (V15)
   std::uint32_t debug_mode = 0;    // TerrainPush::debug_mode
   std::vector<std::string> views;  // preset names; empty = all
 };
@@ -37,6 +40,8 @@ struct VoxelFrame {
   std::vector<std::uint8_t> rgba;
   std::vector<float> depth;  // reverse-Z depth per pixel (tests)
   TerrainFrameStats stats;
+  VoxelVegetationStats vegetation;
+  VoxelVegetationCounts vegetation_counts;
   double record_ms = 0.0;
   double frame_ms = 0.0;  // submit to completion, wall clock
 };
@@ -45,6 +50,8 @@ struct VoxelSceneResult {
   double generate_ms = 0.0, light_ms = 0.0, mesh_ms = 0.0, first_upload_ms = 0.0;
   TerrainMemory memory;
   std::uint32_t sections = 0;
+  std::uint64_t grass_instances = 0, trees = 0;
+  std::uint64_t vegetation_gpu_bytes = 0;
   std::vector<VoxelFrame> frames;
 };
 

@@ -61,54 +61,88 @@ void build_rows(const PaddedBlock& b, MeshScratch& s) {
     }
 }
 
-// Full faces of full cubes against cells with no geometry; faces touching cut shapes come later.
-void cull_cubes(MeshScratch& s) {
-  // No clearing: merge_faces leaves every face row zero, and rows skipped here are zero already.
-  const auto& cube = s.cube_rows;
-  const auto& part = s.partial_rows;
-  auto at = [](int y, int z) { return std::size_t(y * kPad + z); };
-  for (int y = 1; y <= kSectionSize; ++y)
-    for (int z = 1; z <= kSectionSize; ++z) {
-      const std::uint32_t c = cube[at(y, z)];
-      if (!c) continue;
-      const std::uint32_t solid = c | part[at(y, z)];
-      const std::uint32_t up = cube[at(y + 1, z)] | part[at(y + 1, z)];
-      const std::uint32_t down = cube[at(y - 1, z)] | part[at(y - 1, z)];
-      const std::uint32_t north = cube[at(y, z + 1)] | part[at(y, z + 1)];
-      const std::uint32_t south = cube[at(y, z - 1)] | part[at(y, z - 1)];
-      const std::uint32_t pos_y = (c & ~up) >> 1 & kInner, neg_y = (c & ~down) >> 1 & kInner;
-      const std::uint32_t pos_z = (c & ~north) >> 1 & kInner, neg_z = (c & ~south) >> 1 & kInner;
-      face_rows(s, kPosY, y - 1)[z - 1] = std::uint16_t(pos_y);
-      face_rows(s, kNegY, y - 1)[z - 1] = std::uint16_t(neg_y);
-      face_rows(s, kPosZ, z - 1)[y - 1] = std::uint16_t(pos_z);
-      face_rows(s, kNegZ, z - 1)[y - 1] = std::uint16_t(neg_z);
-      // Which layers hold faces, so merging skips empty ones without reading them back.
-      s.face_layers[kPosY] = std::uint16_t(s.face_layers[kPosY] | std::uint32_t(pos_y != 0) << (y - 1));
-      s.face_layers[kNegY] = std::uint16_t(s.face_layers[kNegY] | std::uint32_t(neg_y != 0) << (y - 1));
-      s.face_layers[kPosZ] = std::uint16_t(s.face_layers[kPosZ] | std::uint32_t(pos_z != 0) << (z - 1));
-      s.face_layers[kNegZ] = std::uint16_t(s.face_layers[kNegZ] | std::uint32_t(neg_z != 0) << (z - 1));
-      // X faces: the neighbour is the next bit; scatter visible bits to layer x, row y, bit z.
-      std::uint32_t px = (c & ~(solid >> 1)) >> 1 & kInner;
-      std::uint32_t nx = (c & ~(solid << 1)) >> 1 & kInner;
-      const std::uint16_t zbit = std::uint16_t(1u << (z - 1));
-      s.face_layers[kPosX] = std::uint16_t(s.face_layers[kPosX] | px);
-      s.face_layers[kNegX] = std::uint16_t(s.face_layers[kNegX] | nx);
-      while (px) {
-        const int x = std::countr_zero(px);
-        px &= px - 1;
-        face_rows(s, kPosX, x)[y - 1] |= zbit;
-      }
-      while (nx) {
-        const int x = std::countr_zero(nx);
-        nx &= nx - 1;
-        face_rows(s, kNegX, x)[y - 1] |= zbit;
-      }
-    }
+// Stores the 16 x 16 bit transpose of `rows` (bit b of rows[r]) as out[b * stride] (bit r): SSE2, the low and
+// high bytes of the rows packed into one register each, then one movemask per bit with doubling shifts.
+inline void store_transposed(const std::uint16_t* rows, std::uint16_t* out, int stride) {
+  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows));
+  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + 8));
+  const __m128i low = _mm_set1_epi16(0xFF);
+  __m128i lo = _mm_packus_epi16(_mm_and_si128(a, low), _mm_and_si128(b, low));
+  __m128i hi = _mm_packus_epi16(_mm_srli_epi16(a, 8), _mm_srli_epi16(b, 8));
+  for (int bit = 7; bit >= 0; --bit) {
+    out[bit * stride] = std::uint16_t(_mm_movemask_epi8(lo));
+    out[(bit + 8) * stride] = std::uint16_t(_mm_movemask_epi8(hi));
+    lo = _mm_add_epi8(lo, lo);
+    hi = _mm_add_epi8(hi, hi);
+  }
 }
 
+// Full faces of full cubes against cells with no geometry; faces touching cut shapes come later.
+// kPartials = false when the block holds no cut shape (partial_rows all zero): the common all-cube case.
+template <bool kPartials>
+void cull_cubes(MeshScratch& s) {
+  // No clearing: merge_faces leaves every face row zero, and rows skipped here are zero already.
+  const std::uint32_t* cube = s.cube_rows.data();
+  const std::uint32_t* part = s.partial_rows.data();
+  std::uint16_t* faces = s.faces.data();
+  auto solid = [&](int i) { return kPartials ? cube[i] | part[i] : cube[i]; };
+  auto rows = [&](int face, int layer) { return faces + (face * 16 + layer) * 16; };
+  // Layers holding faces (locals: the u16 face rows would alias the u16 face_layers in memory).
+  std::uint32_t layers_pos_y = 0, layers_neg_y = 0, layers_pos_z = 0, layers_neg_z = 0;
+  std::uint32_t layers_pos_x = 0, layers_neg_x = 0;
+  alignas(16) std::uint16_t pos_x[16], neg_x[16];  // X faces of one y layer: [z], bit x
+  for (int y = 1; y <= kSectionSize; ++y) {
+    std::uint32_t any_pos_y = 0, any_neg_y = 0, any_pos_x = 0, any_neg_x = 0;
+    for (int z = 1; z <= kSectionSize; ++z) {
+      const int i = y * kPad + z;
+      const std::uint32_t c = cube[i];
+      if (!c) {
+        pos_x[z - 1] = neg_x[z - 1] = 0;
+        continue;
+      }
+      const std::uint32_t up = solid(i + kPad), down = solid(i - kPad);
+      const std::uint32_t north = solid(i + 1), south = solid(i - 1);
+      const std::uint32_t pos_y = (c & ~up) >> 1 & kInner, neg_y = (c & ~down) >> 1 & kInner;
+      const std::uint32_t pos_z = (c & ~north) >> 1 & kInner, neg_z = (c & ~south) >> 1 & kInner;
+      rows(kPosY, y - 1)[z - 1] = std::uint16_t(pos_y);
+      rows(kNegY, y - 1)[z - 1] = std::uint16_t(neg_y);
+      rows(kPosZ, z - 1)[y - 1] = std::uint16_t(pos_z);
+      rows(kNegZ, z - 1)[y - 1] = std::uint16_t(neg_z);
+      any_pos_y |= pos_y;
+      any_neg_y |= neg_y;
+      layers_pos_z |= std::uint32_t(pos_z != 0) << (z - 1);
+      layers_neg_z |= std::uint32_t(neg_z != 0) << (z - 1);
+      // X faces: the neighbour is the next bit; transposed to layer x, row y, bit z below.
+      const std::uint32_t sol = solid(i);
+      const std::uint32_t px = (c & ~(sol >> 1)) >> 1 & kInner, nx = (c & ~(sol << 1)) >> 1 & kInner;
+      pos_x[z - 1] = std::uint16_t(px);
+      neg_x[z - 1] = std::uint16_t(nx);
+      any_pos_x |= px;
+      any_neg_x |= nx;
+    }
+    layers_pos_y |= std::uint32_t(any_pos_y != 0) << (y - 1);
+    layers_neg_y |= std::uint32_t(any_neg_y != 0) << (y - 1);
+    layers_pos_x |= any_pos_x;
+    layers_neg_x |= any_neg_x;
+    if (any_pos_x) store_transposed(pos_x, rows(kPosX, 0) + (y - 1), 16);
+    if (any_neg_x) store_transposed(neg_x, rows(kNegX, 0) + (y - 1), 16);
+  }
+  s.face_layers[kPosY] = std::uint16_t(s.face_layers[kPosY] | layers_pos_y);
+  s.face_layers[kNegY] = std::uint16_t(s.face_layers[kNegY] | layers_neg_y);
+  s.face_layers[kPosZ] = std::uint16_t(s.face_layers[kPosZ] | layers_pos_z);
+  s.face_layers[kNegZ] = std::uint16_t(s.face_layers[kNegZ] | layers_neg_z);
+  s.face_layers[kPosX] = std::uint16_t(s.face_layers[kPosX] | layers_pos_x);
+  s.face_layers[kNegX] = std::uint16_t(s.face_layers[kNegX] | layers_neg_x);
+}
+
+// Branch-free (unsigned wrap-around): cut shapes sit at random places, so these tests mispredict as branches.
 inline bool inner_cell(glm::ivec3 c) {
-  return c.x >= 1 && c.y >= 1 && c.z >= 1 && c.x <= kSectionSize && c.y <= kSectionSize &&
-         c.z <= kSectionSize;
+  static_assert(kSectionSize == 16, "the or-trick needs a power-of-two bound");
+  return (unsigned(c.x - 1) | unsigned(c.y - 1) | unsigned(c.z - 1)) < unsigned(kSectionSize);
+}
+inline bool padded_cell(glm::ivec3 c) {
+  return (unsigned(c.x) < unsigned(kPad)) & (unsigned(c.y) < unsigned(kPad)) &
+         (unsigned(c.z) < unsigned(kPad));
 }
 
 // Cut shapes: their own sides and inner planes, and the sides of inner cubes that touch them.
@@ -121,7 +155,7 @@ void cull_partials(const PaddedBlock& b, MeshScratch& s, bool merge) {
     const bool own = inner_cell(cell);
     for (int f = 0; f < kFaceCount; ++f) {
       const glm::ivec3 n = cell + face_direction(f);
-      if (n.x < 0 || n.y < 0 || n.z < 0 || n.x >= kPad || n.y >= kPad || n.z >= kPad) continue;
+      if (!padded_cell(n)) continue;
       const std::uint8_t nform = form[pad_index(n)];
       const std::uint8_t theirs = lut.shapes[nform].side_quarters[std::size_t(opposite(f))];
       // The full cube across side f: its side opposite(f) minus what this cut shape covers.
@@ -427,6 +461,28 @@ void emit_inner_plane(const PaddedBlock& b, const std::uint8_t* flags, const Mat
   const glm::ivec3 cell = pad_coord(poly.cell);
   const auto tex = cell_textures(b, flags, mats, poly.cell, t.light_side);
   const std::uint32_t base = std::uint32_t(out.vertices.size());
+  if (t.count == 4) {
+    // A slope rectangle: the same corner order as a merged run (emit_inner_run) and the same 0fps
+    // diagonal choice, so a run drawn through the atlas shades exactly like its cells drawn alone.
+    const int axis = t.merge_axis;
+    int start = 0;
+    for (int i = 0; i < 4; ++i) {
+      const glm::ivec3 e =
+          corner_offset(t.corners[std::size_t((i + 1) % 4)]) - corner_offset(t.corners[std::size_t(i)]);
+      if (e[axis] == 1) start = i;
+    }
+    int ao[4];
+    for (int k = 0; k < 4; ++k) {
+      const int corner = t.corners[std::size_t((start + k) % 4)];
+      const CornerSteps& st = kCornerSteps[std::size_t(corner)][t.light_side];
+      const VertexShade vs = shade_cells(b, flags, poly.cell + st.front, st.dp, st.dq);
+      ao[k] = vs.ao;
+      out.vertices.push_back(
+          make_vertex((cell + corner_offset(corner)) * 2, t.packed_normal, vs.light, tex[0], tex[1]));
+    }
+    push_quad_indices(out.indices, base, choose_diagonal(ao[0], ao[1], ao[2], ao[3]));
+    return;
+  }
   for (int i = 0; i < t.count; ++i) {
     const int corner = t.corners[std::size_t(i)];
     const CornerSteps& st = kCornerSteps[std::size_t(corner)][t.light_side];
@@ -446,8 +502,12 @@ void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, bool merge) 
   scratch.quads.clear();
   scratch.loose.clear();
   build_rows(block, scratch);
-  cull_cubes(scratch);
-  if (!scratch.partial_cells.empty()) cull_partials(block, scratch, merge);
+  if (scratch.partial_cells.empty()) {
+    cull_cubes<false>(scratch);
+  } else {
+    cull_cubes<true>(scratch);
+    cull_partials(block, scratch, merge);
+  }
   merge_faces(scratch, merge);
 }
 

@@ -2,6 +2,8 @@
 // whole-pipeline determinism (generate, light, mesh, vegetation) for 1 thread vs all threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <random>
 #include <span>
@@ -148,9 +150,19 @@ TEST(Atlas, SlopeRunsMergeLosslessly) {
   for (int s = 0; s < w.section_count(); ++s) {
     const SectionMesh& m = unmerged[std::size_t(s)];
     for (std::size_t i = std::size_t(m.quad_vertices) / 4 * 6; i < m.indices.size();) {
-      const std::uint32_t base = m.indices[i];
-      std::size_t tris = 0;
-      while (i + 3 * tris < m.indices.size() && m.indices[i + 3 * tris] == base) ++tris;
+      // A polygon's triangles use only its own consecutive vertices (a fan, or a quad split along
+      // either diagonal): extend while the next triangle reaches back into the vertices seen so far.
+      auto tri_min = [&](std::size_t t) {
+        return std::min({m.indices[t], m.indices[t + 1], m.indices[t + 2]});
+      };
+      auto tri_max = [&](std::size_t t) {
+        return std::max({m.indices[t], m.indices[t + 1], m.indices[t + 2]});
+      };
+      const std::uint32_t base = tri_min(i);
+      std::uint32_t top = tri_max(i);
+      std::size_t tris = 1;
+      while (i + 3 * tris < m.indices.size() && tri_min(i + 3 * tris) <= top)
+        top = std::max(top, tri_max(i + 3 * tris++));
       i += 3 * tris;
       const std::uint32_t n = m.vertices[base].normal;
       if (is_axis(n)) continue;

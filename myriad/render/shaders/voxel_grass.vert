@@ -1,0 +1,42 @@
+#version 460
+// Voxel grass (V15): near LOD = two crossed quads (12 vertices), far LOD = one quad of 6 vertices
+// rotated about Y toward the camera. Generated from gl_VertexIndex; 16-byte instances.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "voxel_vegetation_layout.h"
+#include "voxel/voxel_layout.h"
+
+layout(binding = 0, scalar) readonly buffer Grass { GrassInstance grass[]; };
+layout(binding = 2, scalar) readonly buffer Visible { uint visible[]; };
+layout(push_constant, scalar) uniform Push { VoxelVegetationDrawPush pc; };
+
+layout(location = 0) out vec2 out_uv;
+layout(location = 1) flat out uint out_template_light;
+out gl_PerVertex {
+  vec4 gl_Position;
+  float gl_ClipDistance[1];
+};
+
+const vec2 kCorners[6] = vec2[](vec2(0, 0), vec2(1, 0), vec2(1, 1), vec2(0, 0), vec2(1, 1), vec2(0, 1));
+
+void main() {
+  GrassInstance g = grass[visible[gl_InstanceIndex]];
+  vec3 root = vec3(g.px, g.py, g.pz);
+  uint tmpl = g.template_light & 0xFFFFu;
+  float height = 0.55 + 0.12 * float(tmpl % 4u);
+  vec2 c = kCorners[gl_VertexIndex % 6];
+  vec3 axis;
+  if (pc.lod == 0u) {
+    float angle = fract(sin(dot(root.xz, vec2(4.898, 7.23))) * 23421.631) * 3.14159265;
+    axis = vec3(cos(angle), 0.0, sin(angle));
+    if (gl_VertexIndex >= 6) axis = vec3(-axis.z, 0.0, axis.x);  // the second, crossed quad
+  } else {
+    vec3 to_camera = pc.camera.xyz - root;
+    axis = normalize(vec3(to_camera.z, 0.0, -to_camera.x) + vec3(1e-6, 0.0, 0.0));
+  }
+  vec3 world = root + vec3(0.5, 0.0, 0.5) + axis * (c.x - 0.5) * 0.9 + vec3(0.0, c.y * height, 0.0);
+  gl_Position = pc.view_proj * vec4(world, 1.0);
+  gl_ClipDistance[0] = pc.slice_height - world.y;
+  out_uv = c;
+  out_template_light = g.template_light;
+}

@@ -1,0 +1,37 @@
+#version 460
+// Voxel trees (V15): the prebuilt template (trunk slices + crown) scaled by the tree's height, swayed
+// by the offset the cull pass computed this frame (growing with height), lit from two probes.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "voxel_vegetation_layout.h"
+#include "voxel/voxel_layout.h"
+#include "core/packing.glsl"
+
+layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };
+layout(binding = 2, scalar) readonly buffer Visible { uint visible[]; };
+layout(binding = 3, scalar) readonly buffer Sway { vec2 sway[]; };
+layout(binding = 4, scalar) readonly buffer Template { TreeVertexGpu template_vertices[]; };
+layout(push_constant, scalar) uniform Push { VoxelVegetationDrawPush pc; };
+
+layout(location = 0) out vec3 out_normal;
+layout(location = 1) out vec4 out_light;
+layout(location = 2) flat out uint out_kind;  // 0 trunk, 1 crown, + 2 * tree type
+out gl_PerVertex {
+  vec4 gl_Position;
+  float gl_ClipDistance[1];
+};
+
+void main() {
+  uint id = visible[gl_InstanceIndex];
+  TreeInstance t = trees[id];
+  TreeVertexGpu v = template_vertices[gl_VertexIndex];
+  float height = float(t.type_height >> 16) / 16.0;
+  vec3 local = v.position.xyz * height;
+  float bend = v.position.y * v.position.y;  // the root stays put, the crown moves most
+  vec3 world = vec3(t.px + 0.5, t.py, t.pz + 0.5) + local + vec3(sway[id].x, 0.0, sway[id].y) * bend;
+  gl_Position = pc.view_proj * vec4(world, 1.0);
+  gl_ClipDistance[0] = pc.slice_height - world.y;
+  out_normal = v.normal.xyz;
+  out_light = mix(unpack_light(t.light_root), unpack_light(t.light_top), clamp(v.position.y, 0.0, 1.0));
+  out_kind = uint(v.position.w) + 2u * (t.type_height & 0xFFFFu);
+}

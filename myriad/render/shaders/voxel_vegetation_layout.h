@@ -1,0 +1,41 @@
+// Layouts of the voxel-world vegetation passes (V15), shared by C++ and GLSL. Instances themselves are
+// voxel::GrassInstance (16 bytes) and voxel::TreeInstance (24 bytes) from voxel/voxel_layout.h.
+#ifndef MYRIAD_VOXEL_VEGETATION_LAYOUT_H
+#define MYRIAD_VOXEL_VEGETATION_LAYOUT_H
+
+#include "shared_types.h"
+
+MYRIAD_SHADER_NAMESPACE_BEGIN
+// An instance slot whose template is this value is empty (freed range or slack).
+#define MYRIAD_EMPTY_TEMPLATE 0xFFFFu
+
+struct VoxelVegetationCullPush {
+  vec4 planes[6];
+  vec4 camera;          // xyz camera position, w = near/far LOD switch distance (grass)
+  float slice_height;   // instances rooted above it are dropped (V14)
+  float max_distance;   // nothing beyond is drawn
+  float time;           // seconds, for wind
+  uint capacity;        // instance slots (grass or trees)
+};
+struct VoxelVegetationDrawPush {
+  mat4 view_proj;
+  vec4 camera;          // xyz camera position
+  vec4 sun_direction;   // xyz towards the sun
+  float slice_height;
+  uint lod;             // grass: 0 near (two crossed quads), 1 far (billboard)
+  uint pad0;
+  uint pad1;
+};
+// A vertex of a prebuilt tree template (trunk slices + crown), in tree-local units of its height.
+struct TreeVertexGpu {
+  vec4 position;  // xyz, w = 0 trunk / 1 crown
+  vec4 normal;
+};
+MYRIAD_SHADER_NAMESPACE_END
+
+#ifdef __cplusplus
+static_assert(sizeof(myriad::render::shader::VoxelVegetationCullPush) == 128);
+static_assert(sizeof(myriad::render::shader::VoxelVegetationDrawPush) == 112);
+#endif
+
+#endif

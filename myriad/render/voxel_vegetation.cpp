@@ -1,0 +1,268 @@
+#include "myriad/render/voxel_vegetation.hpp"
+
+#include <array>
+#include <cstring>
+#include <tuple>
+
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/shaders/voxel_vegetation_layout.h"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;  // fills a freed slot: template / type 0xFFFF
+constexpr VkDeviceSize kStagingBytes = 16u << 20;
+
+// Appends an axis-aligned box (36 vertices, counter-clockwise from outside) in tree-local units.
+void add_box(std::vector<shader::TreeVertexGpu>& out, glm::vec3 lo, glm::vec3 hi, float kind) {
+  const glm::vec3 n[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (const glm::vec3& normal : n) {
+    // Two tangents with t x b = normal, so (0,0)->(1,0)->(1,1) winds counter-clockwise from outside.
+    const glm::vec3 t =
+        std::abs(normal.y) > 0.5f ? glm::vec3(normal.y, 0, 0) : glm::vec3(-normal.z, 0, normal.x);
+    const glm::vec3 b = glm::cross(normal, t);
+    const glm::vec3 centre = (lo + hi) * 0.5f, half = (hi - lo) * 0.5f;
+    auto corner = [&](float u, float v) { return centre + (normal + t * u + b * v) * half; };
+    const glm::vec2 quad[6] = {{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}};
+    for (const glm::vec2& q : quad)
+      out.push_back({glm::vec4(corner(q.x, q.y), kind), glm::vec4(normal, 0.0f)});
+  }
+}
+
+// The tree template: a trunk of three slices (so sway bends it) under a crown of two boxes.
+std::vector<shader::TreeVertexGpu> tree_template() {
+  std::vector<shader::TreeVertexGpu> v;
+  for (int i = 0; i < 3; ++i) {
+    add_box(v, glm::vec3(-0.07f, 0.2f * float(i), -0.07f), glm::vec3(0.07f, 0.2f * float(i + 1), 0.07f),
+            0.0f);
+  }
+  add_box(v, glm::vec3(-0.32f, 0.5f, -0.32f), glm::vec3(0.32f, 0.85f, 0.32f), 1.0f);
+  add_box(v, glm::vec3(-0.2f, 0.85f, -0.2f), glm::vec3(0.2f, 1.0f, 0.2f), 1.0f);
+  return v;
+}
+
+gpu::Buffer storage(gpu::Context& ctx, VkDeviceSize size, VkBufferUsageFlags extra = 0) {
+  return gpu::Buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extra, gpu::MemoryKind::kDeviceLocal);
+}
+
+}  // namespace
+
+VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections,
+                                                 VkFormat color_format, VkFormat depth_format,
+                                                 const VoxelVegetationConfig& config)
+    : ctx_(ctx),
+      config_(config),
+      grass_ranges_(config.grass_capacity, 8),
+      tree_ranges_(config.tree_capacity, 2),
+      section_grass_(std::size_t(sections.x * sections.y * sections.z)),
+      section_trees_(section_grass_.size()),
+      groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)) {
+  grass_ = storage(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
+  trees_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
+  grass_visible_ = storage(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
+  tree_visible_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
+  sway_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(glm::vec2));
+  grass_draws_ = storage(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  tree_draws_ = storage(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  const std::vector<shader::TreeVertexGpu> tmpl = tree_template();
+  template_vertices_ = std::uint32_t(tmpl.size());
+  template_ = storage(ctx, tmpl.size() * sizeof(shader::TreeVertexGpu));
+  gpu::upload(ctx, template_, std::span<const shader::TreeVertexGpu>(tmpl));
+  staging_ = gpu::Buffer(ctx, kStagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
+
+  const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  grass_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_grass_cull_comp(),
+                                           {{sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
+  tree_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_tree_cull_comp(),
+                                          {{sb, sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
+  gpu::GraphicsPipelineBuilder b;
+  b.color_formats = {color_format};
+  b.depth_format = depth_format;
+  b.vertex = shaders::voxel_grass_vert();
+  b.fragment = shaders::voxel_grass_frag();
+  b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
+  b.cull_mode = VK_CULL_MODE_NONE;  // blades are seen from both sides
+  grass_draw_ = b.build(ctx);
+  b.vertex = shaders::voxel_tree_vert();
+  b.fragment = shaders::voxel_tree_frag();
+  b.layout = {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
+  b.cull_mode = VK_CULL_MODE_BACK_BIT;
+  tree_draw_ = b.build(ctx);
+}
+
+void VoxelVegetationRenderer::stage(const gpu::Buffer& dst, VkDeviceSize dst_offset,
+                                    std::span<const std::byte> bytes) {
+  const std::uint64_t offset = (staged_ + 15) & ~std::uint64_t(15);
+  if (offset + bytes.size() > staging_.size()) {
+    throw Error("vegetation upload does not fit the staging buffer", "VoxelVegetationRenderer::set_section",
+                "call prepare() between large batches of section changes");
+  }
+  std::memcpy(static_cast<std::byte*>(staging_.mapped()) + offset, bytes.data(), bytes.size());
+  staged_ = offset + bytes.size();
+  copies_.push_back({dst.handle(), {offset, dst_offset, bytes.size()}});
+}
+
+void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVegetation& v) {
+  if (v.grass.empty() && v.trees.empty()) {
+    groups_.set_page(std::uint32_t(section), Aabb{}, 0xffffffffu);  // no vegetation here
+    return;
+  }
+  Aabb bounds;
+  for (const auto& g : v.grass) {
+    bounds.expand(glm::vec3(g.px, g.py, g.pz));
+    bounds.expand(glm::vec3(g.px + 1.0f, g.py + 1.0f, g.pz + 1.0f));
+  }
+  for (const auto& t : v.trees) {
+    const float h = float(t.type_height >> 16) / 16.0f;
+    bounds.expand(glm::vec3(t.px - 0.5f * h, t.py, t.pz - 0.5f * h));
+    bounds.expand(glm::vec3(t.px + 0.5f * h + 1.0f, t.py + h, t.pz + 0.5f * h + 1.0f));
+  }
+  groups_.set_page(std::uint32_t(section), bounds, 0);  // one "arena": the vegetation passes
+}
+
+void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVegetation& v) {
+  const auto s = std::size_t(section);
+  if (s >= section_grass_.size())
+    throw Error("section index out of range", "VoxelVegetationRenderer::set_section");
+  // Free the old ranges: their slots become empty records on the GPU.
+  for (auto [ranges, sections, buffer, stride] :
+       {std::tuple{&grass_ranges_, &section_grass_, &grass_, sizeof(voxel::GrassInstance)},
+        std::tuple{&tree_ranges_, &section_trees_, &trees_, sizeof(voxel::TreeInstance)}}) {
+    Range& r = (*sections)[s];
+    if (r.size == 0) continue;
+    fills_.push_back({buffer->handle(), VkDeviceSize(r.offset) * stride, VkDeviceSize(r.size) * stride});
+    ranges->free(r);
+    r = Range{};
+  }
+  if (!v.grass.empty()) {
+    const auto r = grass_ranges_.allocate(std::uint32_t(v.grass.size()));
+    if (!r) throw Error("voxel grass capacity exceeded", "VoxelVegetationConfig::grass_capacity");
+    section_grass_[s] = *r;
+    stage(grass_, VkDeviceSize(r->offset) * sizeof(voxel::GrassInstance), std::as_bytes(std::span(v.grass)));
+  }
+  if (!v.trees.empty()) {
+    const auto r = tree_ranges_.allocate(std::uint32_t(v.trees.size()));
+    if (!r) throw Error("voxel tree capacity exceeded", "VoxelVegetationConfig::tree_capacity");
+    section_trees_[s] = *r;
+    stage(trees_, VkDeviceSize(r->offset) * sizeof(voxel::TreeInstance), std::as_bytes(std::span(v.trees)));
+  }
+  update_group(section, v);
+}
+
+void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera,
+                                      float slice_height, float time) {
+  stats_ = {};
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
+  if (!initialized_) {  // every slot starts empty
+    vkCmdFillBuffer(cmd, grass_.handle(), 0, VK_WHOLE_SIZE, kEmpty);
+    vkCmdFillBuffer(cmd, trees_.handle(), 0, VK_WHOLE_SIZE, kEmpty);
+    initialized_ = true;
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  }
+  for (const Fill& f : fills_) {
+    vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, kEmpty);
+    stats_.uploaded_bytes += f.size;
+  }
+  if (!fills_.empty() && !copies_.empty()) {
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  }
+  staging_.flush();
+  for (const Copy& c : copies_) {
+    vkCmdCopyBuffer(cmd, staging_.handle(), c.dst, 1, &c.region);
+    stats_.uploaded_bytes += c.region.size;
+  }
+  fills_.clear();
+  copies_.clear();
+  staged_ = 0;
+
+  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  stats_.group_tests = groups_.visible_arenas(frustum, slice_height, 1, group_visible_);
+  if (!group_visible_[0]) {
+    stats_.skipped = true;
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT);
+    return;
+  }
+  const std::array<shader::DrawCommand, 2> grass_init{{{12, 0, 0, 0}, {6, 0, 0, config_.grass_capacity}}};
+  const shader::DrawCommand tree_init{template_vertices_, 0, 0, 0};
+  vkCmdUpdateBuffer(cmd, grass_draws_.handle(), 0, sizeof(grass_init), grass_init.data());
+  vkCmdUpdateBuffer(cmd, tree_draws_.handle(), 0, sizeof(tree_init), &tree_init);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+
+  shader::VoxelVegetationCullPush push{};
+  for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
+  push.camera = glm::vec4(camera, config_.lod_distance);
+  push.slice_height = slice_height;
+  push.max_distance = config_.max_distance;
+  push.time = time;
+  push.capacity = config_.grass_capacity;
+  const std::array grass_bindings{gpu::storage_buffer(grass_.handle()),
+                                  gpu::storage_buffer(grass_draws_.handle()),
+                                  gpu::storage_buffer(grass_visible_.handle())};
+  gpu::bind(ctx_, cmd, grass_cull_, grass_bindings, &push, sizeof(push));
+  vkCmdDispatch(cmd, (config_.grass_capacity + 63) / 64, 1, 1);
+  push.capacity = config_.tree_capacity;
+  const std::array tree_bindings{
+      gpu::storage_buffer(trees_.handle()), gpu::storage_buffer(tree_draws_.handle()),
+      gpu::storage_buffer(tree_visible_.handle()), gpu::storage_buffer(sway_.handle())};
+  gpu::bind(ctx_, cmd, tree_cull_, tree_bindings, &push, sizeof(push));
+  vkCmdDispatch(cmd, (config_.tree_capacity + 63) / 64, 1, 1);
+  stats_.dispatches = 2;
+  stats_.pipeline_binds = 2;
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                          VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera,
+                                   glm::vec3 sun_direction, float slice_height) {
+  if (stats_.skipped) return;
+  shader::VoxelVegetationDrawPush push{
+      view_proj, glm::vec4(camera, 0.0f), glm::vec4(sun_direction, 0.0f), slice_height, 0, 0, 0};
+  const std::array grass_bindings{gpu::storage_buffer(grass_.handle()),
+                                  gpu::storage_buffer(grass_draws_.handle()),
+                                  gpu::storage_buffer(grass_visible_.handle())};
+  gpu::bind(ctx_, cmd, grass_draw_, grass_bindings, &push, sizeof(push));
+  vkCmdDrawIndirect(cmd, grass_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
+  push.lod = 1;
+  vkCmdPushConstants(cmd, grass_draw_.layout(), grass_draw_.stages(), 0, sizeof(push), &push);
+  vkCmdDrawIndirect(cmd, grass_draws_.handle(), sizeof(shader::DrawCommand), 1, sizeof(shader::DrawCommand));
+  push.lod = 0;
+  const std::array tree_bindings{
+      gpu::storage_buffer(trees_.handle()), gpu::storage_buffer(tree_draws_.handle()),
+      gpu::storage_buffer(tree_visible_.handle()), gpu::storage_buffer(sway_.handle()),
+      gpu::storage_buffer(template_.handle())};
+  gpu::bind(ctx_, cmd, tree_draw_, tree_bindings, &push, sizeof(push));
+  vkCmdDrawIndirect(cmd, tree_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
+  stats_.draws = 3;
+  stats_.pipeline_binds += 2;
+}
+
+VoxelVegetationCounts VoxelVegetationRenderer::read_counts() {
+  const auto g = gpu::read_buffer_as<shader::DrawCommand>(ctx_, grass_draws_, 2);
+  const auto t = gpu::read_buffer_as<shader::DrawCommand>(ctx_, tree_draws_, 1);
+  return {g[0].instance_count, g[1].instance_count, t[0].instance_count};
+}
+
+std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_grass(bool far) {
+  const VoxelVegetationCounts c = read_counts();
+  const std::uint32_t n = far ? c.grass_far : c.grass_near;
+  if (n == 0) return {};
+  return gpu::read_buffer_as<std::uint32_t>(ctx_, grass_visible_, n,
+                                            far ? VkDeviceSize(config_.grass_capacity) * 4 : 0);
+}
+
+std::uint64_t VoxelVegetationRenderer::gpu_bytes() const {
+  return grass_.size() + trees_.size() + grass_visible_.size() + tree_visible_.size() + sway_.size() +
+         grass_draws_.size() + tree_draws_.size() + template_.size();
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,91 @@
+// Voxel-world vegetation on the GPU (V15): grass and baked models from 16-byte instances (near LOD two
+// crossed quads, far LOD a camera-facing billboard, alpha cutout) and trees with per-frame wind sway
+// computed once per tree in compute. Sections own instance ranges; a section change rewrites only its
+// range. A CPU check of section groups runs first: with none visible, the dispatches (wind included)
+// and the draws are skipped entirely.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "myriad/core/range_allocator.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/coarse_chunks.hpp"
+#include "myriad/voxel/vegetation.hpp"
+
+namespace myriad::render {
+
+struct VoxelVegetationConfig {
+  std::uint32_t grass_capacity = 1u << 20;
+  std::uint32_t tree_capacity = 1u << 16;
+  float lod_distance = 24.0f;   // grass nearer than this uses two crossed quads, farther a billboard
+  float max_distance = 400.0f;  // nothing farther is drawn
+};
+
+struct VoxelVegetationStats {
+  bool skipped = false;  // no section group visible: no dispatch, no wind, no draw
+  std::uint32_t dispatches = 0;
+  std::uint32_t draws = 0;
+  std::uint32_t pipeline_binds = 0;
+  std::uint32_t group_tests = 0;  // CPU section-group tests
+  std::uint64_t uploaded_bytes = 0;
+};
+
+struct VoxelVegetationCounts {
+  std::uint32_t grass_near = 0, grass_far = 0, trees = 0;
+};
+
+class VoxelVegetationRenderer {
+ public:
+  VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
+                          VkFormat depth_format, const VoxelVegetationConfig& config = {});
+
+  // Replaces a section's instances (an empty set frees its ranges).
+  void set_section(int section, const voxel::SectionVegetation& vegetation);
+
+  // Outside rendering: uploads, the CPU group check, then culling + LOD + wind in compute.
+  void prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera, float slice_height,
+               float time);
+  // Inside rendering.
+  void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera, glm::vec3 sun_direction,
+            float slice_height);
+
+  const VoxelVegetationStats& stats() const { return stats_; }
+  // Reads back what the last culling kept (tests, stats); waits for the GPU.
+  VoxelVegetationCounts read_counts();
+  std::vector<std::uint32_t> read_visible_grass(bool far);
+  const VoxelVegetationConfig& config() const { return config_; }
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  struct Copy {
+    VkBuffer dst;
+    VkBufferCopy region;
+  };
+  struct Fill {
+    VkBuffer dst;
+    VkDeviceSize offset, size;
+  };
+  void stage(const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
+  void update_group(int section, const voxel::SectionVegetation& vegetation);
+
+  gpu::Context& ctx_;
+  VoxelVegetationConfig config_;
+  RangeAllocator grass_ranges_, tree_ranges_;
+  std::vector<Range> section_grass_, section_trees_;
+  CoarseChunks groups_;
+  std::vector<std::uint8_t> group_visible_;
+
+  gpu::Buffer grass_, trees_, grass_visible_, tree_visible_, sway_, grass_draws_, tree_draws_, template_;
+  std::uint32_t template_vertices_ = 0;
+  gpu::Buffer staging_;
+  std::uint64_t staged_ = 0;
+  std::vector<Copy> copies_;
+  std::vector<Fill> fills_;
+  bool initialized_ = false;
+  gpu::Pipeline grass_cull_, tree_cull_, grass_draw_, tree_draw_;
+  VoxelVegetationStats stats_;
+};
+
+}  // namespace myriad::render

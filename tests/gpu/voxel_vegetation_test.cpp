@@ -1,0 +1,141 @@
+// Voxel vegetation on the GPU (V15): near/far LOD switch at the configured distance (CPU reference),
+// the whole pass skipped when no section group is visible, and section updates replacing only their
+// own instances.
+#include <algorithm>
+
+#include "gpu_fixture.hpp"
+#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/voxel_vegetation.hpp"
+
+namespace myriad::test {
+namespace {
+
+class VoxelVegetationTest : public GpuTest {};
+
+voxel::GrassInstance grass_at(float x, float y, float z) { return {x, y, z, 1u | 0xF000u << 16}; }
+
+struct Frame {
+  glm::vec3 eye;
+  glm::mat4 view_proj;
+};
+
+Frame camera(glm::vec3 eye, glm::vec3 target) {
+  return {eye, perspective_infinite_reverse_z(glm::radians(60.0f), 1.0f, 0.1f) *
+                   glm::lookAt(eye, target, kWorldUp)};
+}
+
+TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
+  render::VoxelVegetationConfig config;
+  config.grass_capacity = 4096;
+  config.tree_capacity = 64;
+  config.lod_distance = 20.0f;
+  render::VoxelVegetationRenderer veg(ctx(), {4, 1, 4}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat, config);
+  // A field of grass over four sections, at distances 2..60 from the camera.
+  std::vector<voxel::SectionVegetation> sections(16);
+  for (int z = 0; z < 64; ++z) {
+    for (int x = 0; x < 64; ++x) {
+      if ((x + z) % 3) continue;
+      const int s = (x / 16) + 4 * (z / 16);
+      sections[std::size_t(s)].grass.push_back(grass_at(float(x), 4.0f, float(z)));
+    }
+  }
+  for (int s = 0; s < 16; ++s) veg.set_section(s, sections[std::size_t(s)]);
+  const Frame f = camera(glm::vec3(2.3f, 6.1f, 2.7f), glm::vec3(40.0f, 0.0f, 40.0f));
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { veg.prepare(cmd, f.view_proj, f.eye, 1e30f, 0.0f); });
+  ASSERT_FALSE(veg.stats().skipped);
+  EXPECT_EQ(veg.stats().dispatches, 2u);
+
+  const Frustum frustum = Frustum::from_view_proj(f.view_proj, DepthConvention::kReverseZ);
+  std::size_t expected_near = 0, expected_far = 0;
+  std::vector<glm::vec3> near_positions;
+  for (const auto& s : sections) {
+    for (const auto& g : s.grass) {
+      const glm::vec3 p(g.px, g.py, g.pz);
+      if (!frustum.intersects(Sphere{p + glm::vec3(0.0f, 0.5f, 0.0f), 0.75f})) continue;
+      const float d = glm::distance(f.eye, p);
+      ASSERT_GT(std::abs(d - config.lod_distance), 1e-3f) << "test data must not sit on the switch";
+      (d < config.lod_distance ? expected_near : expected_far) += 1;
+    }
+  }
+  const render::VoxelVegetationCounts counts = veg.read_counts();
+  EXPECT_EQ(counts.grass_near, expected_near);
+  EXPECT_EQ(counts.grass_far, expected_far);
+  EXPECT_GT(expected_near, 10u);
+  EXPECT_GT(expected_far, 10u);
+  EXPECT_EQ(veg.read_visible_grass(false).size(), expected_near);
+  EXPECT_EQ(veg.read_visible_grass(true).size(), expected_far);
+}
+
+TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {
+  render::VoxelVegetationConfig config;
+  config.grass_capacity = 1024;
+  config.tree_capacity = 64;
+  render::VoxelVegetationRenderer veg(ctx(), {2, 1, 2}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat, config);
+  voxel::SectionVegetation v;
+  for (int i = 0; i < 20; ++i) v.grass.push_back(grass_at(float(i % 16), 2.0f, float(i / 2)));
+  v.trees.push_back({4.0f, 2.0f, 4.0f, 0u | (6u * 16u) << 16, 0xFF000000u, 0xFF000000u});
+  veg.set_section(0, v);
+  // Looking away from the world.
+  const Frame away = camera(glm::vec3(-10.0f, 5.0f, -10.0f), glm::vec3(-50.0f, 5.0f, -50.0f));
+  render::OffscreenTarget target(ctx(), 64, 64);
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+    veg.prepare(cmd, away.view_proj, away.eye, 1e30f, 1.0f);
+    target.begin(cmd, glm::vec4(0.0f));
+    veg.draw(cmd, away.view_proj, away.eye, glm::vec3(0, 1, 0), 1e30f);
+    target.end(cmd);
+  });
+  EXPECT_TRUE(veg.stats().skipped);
+  EXPECT_EQ(veg.stats().dispatches, 0u);
+  EXPECT_EQ(veg.stats().draws, 0u);
+  EXPECT_GT(veg.stats().group_tests, 0u);
+  // Looking at it: culled, drawn, the tree counted.
+  const Frame at = camera(glm::vec3(-6.0f, 8.0f, -6.0f), glm::vec3(8.0f, 2.0f, 8.0f));
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+    veg.prepare(cmd, at.view_proj, at.eye, 1e30f, 1.0f);
+    target.begin(cmd, glm::vec4(0.0f));
+    veg.draw(cmd, at.view_proj, at.eye, glm::vec3(0, 1, 0), 1e30f);
+    target.end(cmd);
+  });
+  EXPECT_FALSE(veg.stats().skipped);
+  EXPECT_EQ(veg.stats().draws, 3u);
+  const auto counts = veg.read_counts();
+  EXPECT_EQ(counts.grass_near + counts.grass_far, 20u);
+  EXPECT_EQ(counts.trees, 1u);
+  // A slice below the instances drops them all.
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { veg.prepare(cmd, at.view_proj, at.eye, 1.0f, 1.0f); });
+  EXPECT_TRUE(veg.stats().skipped);  // the section group lies wholly above the slice
+}
+
+TEST_F(VoxelVegetationTest, SectionUpdateReplacesOnlyItsInstances) {
+  render::VoxelVegetationConfig config;
+  config.grass_capacity = 1024;
+  config.tree_capacity = 64;
+  render::VoxelVegetationRenderer veg(ctx(), {2, 1, 1}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat, config);
+  voxel::SectionVegetation a, b;
+  for (int i = 0; i < 30; ++i) a.grass.push_back(grass_at(float(i % 16), 2.0f, float(i / 16)));
+  for (int i = 0; i < 12; ++i) b.grass.push_back(grass_at(16.0f + float(i), 2.0f, 3.0f));
+  veg.set_section(0, a);
+  veg.set_section(1, b);
+  const Frame f = camera(glm::vec3(16.0f, 30.0f, -20.0f), glm::vec3(16.0f, 0.0f, 8.0f));
+  auto count = [&] {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { veg.prepare(cmd, f.view_proj, f.eye, 1e30f, 0.0f); });
+    const auto c = veg.read_counts();
+    return c.grass_near + c.grass_far;
+  };
+  EXPECT_EQ(count(), 42u);
+  const std::uint64_t before = veg.stats().uploaded_bytes;
+  a.grass.resize(5);
+  veg.set_section(0, a);
+  EXPECT_EQ(count(), 17u);
+  // Only section 0's slots were written: its old range (30 + 8 slack) cleared, 5 instances copied.
+  EXPECT_EQ(veg.stats().uploaded_bytes, (30u + 8u) * 16u + 5u * 16u);
+  EXPECT_EQ(before, 42u * 16u);
+  EXPECT_EQ(count(), 17u);
+  EXPECT_EQ(veg.stats().uploaded_bytes, 0u);  // nothing changed since
+}
+
+}  // namespace
+}  // namespace myriad::test
