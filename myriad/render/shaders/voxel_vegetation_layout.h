@@ -11,18 +11,18 @@ MYRIAD_SHADER_NAMESPACE_BEGIN
 
 struct VoxelVegetationCullPush {
   vec4 planes[6];
-  vec4 camera;          // xyz camera position, w = near/far LOD switch distance (grass)
-  float slice_height;   // instances rooted above it are dropped (V14)
-  float max_distance;   // nothing beyond is drawn
-  float time;           // seconds, for wind
-  uint capacity;        // instance slots (grass or trees)
+  vec4 camera;         // xyz camera position, w = near/far LOD switch distance (grass)
+  float slice_height;  // instances rooted above it are dropped (V14)
+  float max_distance;  // nothing beyond is drawn
+  float time;          // seconds, for wind
+  uint capacity;       // instance slots (grass or trees)
 };
 struct VoxelVegetationDrawPush {
   mat4 view_proj;
-  vec4 camera;          // xyz camera position
-  vec4 sun_direction;   // xyz towards the sun
+  vec4 camera;         // xyz camera position
+  vec4 sun_direction;  // xyz towards the sun
   float slice_height;
-  uint lod;             // grass: 0 near (two crossed quads), 1 far (billboard)
+  uint lod;  // grass: 0 near (two crossed quads), 1 far (billboard)
   uint pad0;
   uint pad1;
 };
