@@ -46,6 +46,7 @@ struct Suite {
 // Each module's suite file defines one of these; all_suites() (suites.cpp) lists them in order.
 void run_core_suite(Report& report, const SuiteOptions& options);
 void run_voxel_suite(Report& report, const SuiteOptions& options);
+void run_voxel_gpu_suite(Report& report, const SuiteOptions& options);
 void run_batch_suite(Report& report, const SuiteOptions& options);
 void run_vegetation_suite(Report& report, const SuiteOptions& options);
 

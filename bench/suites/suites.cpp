@@ -8,6 +8,8 @@ std::vector<Suite> all_suites() {
       {"core", "packing, range allocator, parallel_for overhead", &run_core_suite},
 #ifdef MYRIAD_HAS_VOXEL
       {"voxel", "reference world: generation, light, meshing, atlas, edits", &run_voxel_suite},
+      {"voxel-gpu", "reference world on the GPU: bytes, arenas, upload, culling + recording, frame time",
+       &run_voxel_gpu_suite},
 #endif
 #ifdef MYRIAD_HAS_BATCH
       {"batch", "skeleton math per joint, dedup ratios, 1,000 clothed avatars per frame", &run_batch_suite},

@@ -36,10 +36,20 @@ struct TerrainMemory {
   std::uint64_t vertices = 0, indices = 0, atlas_records = 0;  // live content
 };
 
+// Arenas sized for the reference world: ~1.8 MiB of vertices and 0.75 MiB of indices each, so the 13
+// or so draw buckets of a world do not each reserve hundreds of MiB, while an arena still holds
+// dozens of pages (one draw for all of them).
+inline PageArenaConfig terrain_arena_config() {
+  PageArenaConfig c;
+  c.vertex_capacity = 1u << 16;
+  c.index_capacity = 3u << 16;
+  return c;
+}
+
 class TerrainRenderer {
  public:
   TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format, VkFormat depth_format,
-                  const PageArenaConfig& config = {});
+                  const PageArenaConfig& config = terrain_arena_config());
 
   // Queues a section's mesh (vertices + atlas records into its vertex range, indices into its index
   // range); an empty mesh removes the page. `origin` = the section's world position.

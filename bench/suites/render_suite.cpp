@@ -1,0 +1,68 @@
+// `myriad bench voxel-gpu`: the reference world on the GPU: bytes per category, arenas and their fill,
+// first-upload time, CPU time to record culling + drawing, and frame time (wall clock; on lavapipe
+// that is CPU emulation of the GPU and labelled so). Needs the voxel module.
+#ifdef MYRIAD_HAS_VOXEL
+#include <algorithm>
+#include <vector>
+
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/voxel_scene.hpp"
+#include "suite.hpp"
+
+namespace myriad::bench {
+
+void run_voxel_gpu_suite(Report& report, const SuiteOptions& options) {
+  gpu::Context ctx;
+  const std::string clock = ctx.is_cpu_device() ? "wall clock, CPU emulation (" + ctx.device_name() + ")"
+                                                : "wall clock (" + ctx.device_name() + ")";
+  render::VoxelSceneOptions scene;
+  scene.width = options.quick ? 640 : 1920;
+  scene.height = options.quick ? 360 : 1080;
+  if (options.quick) scene.size = {128, 64, 128};
+  std::vector<double> upload, frame_overview, frame_ground, record_moved;
+  render::VoxelSceneResult last;
+  for (int rep = 0; rep < std::max(1, options.repetitions); ++rep) {
+    last = render::render_voxel_scene(ctx, scene);
+    upload.push_back(last.first_upload_ms);
+    for (const render::VoxelFrame& f : last.frames) {
+      if (f.name == "overview") frame_overview.push_back(f.frame_ms);
+      if (f.name == "ground") {
+        frame_ground.push_back(f.frame_ms);
+        record_moved.push_back(f.record_ms);  // a moved camera: CullPages + draws recorded
+      }
+    }
+  }
+  const render::TerrainMemory& m = last.memory;
+  report.add("vertex_bytes", double(m.vertices) * 28.0, "bytes", "live terrain vertices (28 B)");
+  report.add("index_bytes", double(m.indices) * 4.0, "bytes", "live indices");
+  report.add("atlas_bytes", double(m.atlas_records) * 28.0, "bytes", "article: 219,190 records ~ 5.85 MiB");
+  report.add("vertex_arena_bytes", double(m.vertex_bytes), "bytes", "allocated vertex+atlas arenas");
+  report.add("index_arena_bytes", double(m.index_bytes), "bytes", "allocated index arenas");
+  report.add("page_table_bytes", double(m.page_bytes), "bytes", "pages, visible list, draws, arena tables");
+  report.add("vegetation_bytes", double(last.vegetation_gpu_bytes), "bytes",
+             "grass + tree instances and lists");
+  const render::VoxelFrame* overview = nullptr;
+  for (const auto& f : last.frames) {
+    if (f.name == "overview") overview = &f;
+  }
+  if (overview) {
+    report.add("arenas", double(overview->stats.arenas), "");
+    report.add("draws_overview", double(overview->stats.arenas_drawn + overview->vegetation.draws), "",
+               "one per visible arena + 3 vegetation draws");
+    report.add("pipeline_binds_overview",
+               double(overview->stats.pipeline_binds + overview->vegetation.pipeline_binds), "",
+               "article: ~18 for the whole world (4 of them UI)");
+  }
+  const double fill =
+      m.vertex_bytes ? double(m.vertices + m.atlas_records) * 28.0 / double(m.vertex_bytes) : 0.0;
+  report.add("vertex_arena_fill", fill, "ratio", "live vertex+atlas bytes / allocated");
+  report.add("first_upload_ms", median(upload), "ms", "all pages + first frame, " + clock);
+  report.add("record_moved_camera_ms", median(record_moved), "ms",
+             "CPU: coarse chunks, CullPages + draw recording");
+  report.add("frame_overview_ms", median(frame_overview), "ms", clock);
+  report.add("frame_ground_ms", median(frame_ground), "ms", clock);
+}
+
+}  // namespace myriad::bench
+#endif
