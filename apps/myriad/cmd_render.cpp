@@ -98,6 +98,7 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
                                {"terrain_vertex_arenas", r.memory.vertex_bytes},
                                {"terrain_index_arenas", r.memory.index_bytes},
                                {"terrain_page_tables", r.memory.page_bytes}};
+  stats["cpu_memory_bytes"] = {{"terrain_renderer", r.memory.cpu_bytes}};
   for (const render::VoxelFrame& f : r.frames) {
     const fs::path png = fs::path(options.out) / ("voxel_" + f.name + ".png");
     write_png_rgba8(png, options.width, options.height, f.rgba);

@@ -40,6 +40,8 @@ void run_voxel_gpu_suite(Report& report, const SuiteOptions& options) {
   report.add("vertex_arena_bytes", double(m.vertex_bytes), "bytes", "allocated vertex+atlas arenas");
   report.add("index_arena_bytes", double(m.index_bytes), "bytes", "allocated index arenas");
   report.add("page_table_bytes", double(m.page_bytes), "bytes", "pages, visible list, draws, arena tables");
+  report.add("terrain_cpu_bytes", double(m.cpu_bytes), "bytes",
+             "kept on the CPU after upload: tables, no geometry");
   report.add("vegetation_bytes", double(last.vegetation_gpu_bytes), "bytes",
              "grass + tree instances and lists");
   const render::VoxelFrame* overview = nullptr;

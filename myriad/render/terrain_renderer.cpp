@@ -207,6 +207,14 @@ TerrainMemory TerrainRenderer::memory() const {
   m.index_bytes = buffers_.gpu_index_bytes();
   m.page_bytes = page_buf_.size() + terrain_page_buf_.size() + visible_buf_.size() + arena_cull_buf_.size() +
                  address_buf_.size() + draw_buf_.size();
+  m.cpu_bytes = pages_.capacity() * sizeof(shader::PageGpu) +
+                terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
+                arena_cull_.capacity() * sizeof(shader::ArenaCullGpu) +
+                initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
+                dirty_pages_.capacity() * sizeof(std::uint32_t) +
+                section_atlas_.capacity() * sizeof(std::uint32_t) +
+                std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +
+                arenas_.arenas().size() * sizeof(PageArena);
   for (std::uint32_t s = 0; s < slots_; ++s) {
     const PagePlacement& p = arenas_.placement(s);
     if (!p.placed()) continue;

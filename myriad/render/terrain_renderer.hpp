@@ -34,6 +34,8 @@ struct TerrainMemory {
   std::uint64_t index_bytes = 0;
   std::uint64_t page_bytes = 0;                                // page tables, visible list, draws
   std::uint64_t vertices = 0, indices = 0, atlas_records = 0;  // live content
+  std::uint64_t cpu_bytes =
+      0;  // what the renderer keeps on the CPU: page tables and bookkeeping, no geometry
 };
 
 // Arenas sized for the reference world: ~1.8 MiB of vertices and 0.75 MiB of indices each, so the 13
