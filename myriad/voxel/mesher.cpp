@@ -191,7 +191,16 @@ void cull_partials(const PaddedBlock& b, MeshScratch& s, bool merge) {
   }
 }
 
-void merge_faces(MeshScratch& s, bool merge) {
+// Bit r set when rows[r] (16 rows) is non-zero: SSE2 compare, pack to bytes, movemask.
+inline std::uint32_t nonzero_rows(const std::uint16_t* rows) {
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rows)), zero);
+  const __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + 8)), zero);
+  return ~std::uint32_t(_mm_movemask_epi8(_mm_packs_epi16(a, b))) & kInner;
+}
+
+template <bool kMerge>
+void merge_faces(MeshScratch& s) {
   for (int f = 0; f < kFaceCount; ++f) {
     std::uint32_t layers = s.face_layers[std::size_t(f)];
     s.face_layers[std::size_t(f)] = 0;
@@ -199,15 +208,19 @@ void merge_faces(MeshScratch& s, bool merge) {
       const int layer = std::countr_zero(layers);
       layers &= layers - 1;
       std::uint16_t* rows = face_rows(s, f, layer);
-      for (int r = 0; r < kSectionSize; ++r) {
+      // Only the rows that start with faces; merging only removes bits, so the others stay empty.
+      std::uint32_t live = nonzero_rows(rows);
+      while (live) {
+        const int r = std::countr_zero(live);
+        live &= live - 1;
         std::uint32_t m = rows[r];
         while (m) {
           const int start = std::countr_zero(m);
-          const int len = merge ? std::countr_zero(~(m >> start)) : 1;
+          const int len = kMerge ? std::countr_zero(~(m >> start)) : 1;
           const std::uint32_t run = ((1u << len) - 1u) << start;
           m &= ~run;
           int h = 1;
-          if (merge)
+          if (kMerge)
             while (r + h < kSectionSize && (rows[r + h] & run) == run) {
               rows[r + h] = std::uint16_t(rows[r + h] & ~run);
               ++h;
@@ -215,8 +228,10 @@ void merge_faces(MeshScratch& s, bool merge) {
           s.quads.push_back({std::uint8_t(f), std::uint8_t(layer), std::uint8_t(r), std::uint8_t(start),
                              std::uint8_t(len), std::uint8_t(h)});
         }
-        rows[r] = 0;
       }
+      // Every face of the layer is now in a quad: leave the rows zero for the next section.
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(rows), _mm_setzero_si128());
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(rows + 8), _mm_setzero_si128());
     }
   }
 }
@@ -508,7 +523,10 @@ void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, bool merge) 
     cull_cubes<true>(scratch);
     cull_partials(block, scratch, merge);
   }
-  merge_faces(scratch, merge);
+  if (merge)
+    merge_faces<true>(scratch);
+  else
+    merge_faces<false>(scratch);
 }
 
 void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh& out) {

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <numeric>
+#include <random>
 #include <unordered_map>
 
 #include "myriad/core/packing.hpp"
@@ -172,6 +173,67 @@ TEST(Mesher, GreedyMergeCoversExactlyTheUnmergedCells) {
       for (int x = 0; x < 32; ++x) cubes.set_voxel({x, y, z}, std::uint8_t(kStone + (x + z) % 3), kFormFull);
   EXPECT_EQ(plane_coverage(mesh_triangles(cubes, true)), plane_coverage(mesh_triangles(cubes, false)));
   EXPECT_LT(mesh_triangles(cubes, true).size() * 20, mesh_triangles(cubes, false).size());
+}
+
+// Blocks without cut shapes take the all-cube path of cull_and_merge (no partial rows, X faces transposed
+// per layer). It must give exactly the quads of the general path, and exactly the brute-force visible faces.
+TEST(Mesher, AllCubeFastPathEqualsTheGeneralPath) {
+  std::mt19937 rng(5);
+  MeshScratch fast, general;
+  PaddedBlock block;
+  for (int trial = 0; trial < 60; ++trial) {
+    const unsigned density = 1 + unsigned(rng() % 7);  // eighths of the cells that are cubes
+    for (std::size_t i = 0; i < block.form.size(); ++i) {
+      const bool cube = rng() % 8 < density;
+      block.form[i] = cube ? kFormFull : kFormEmpty;
+      block.material[i] = cube ? kStone : kAir;
+      block.light[i] = 0;
+    }
+    for (const bool merge : {true, false}) {
+      cull_and_merge(block, fast, merge);
+      ASSERT_TRUE(fast.partial_cells.empty());
+      ASSERT_TRUE(fast.loose.empty());
+      // A cut shape in a corner of the shell touches no inner cell, so the faces cannot change; it sends
+      // the same block down the general path.
+      PaddedBlock with_corner = block;
+      with_corner.form[0] = 0x7F;  // one cut corner
+      with_corner.material[0] = kStone;
+      cull_and_merge(with_corner, general, merge);
+      ASSERT_EQ(general.partial_cells.size(), 1u);
+      ASSERT_EQ(fast.quads.size(), general.quads.size()) << "trial " << trial;
+      for (std::size_t q = 0; q < fast.quads.size(); ++q) {
+        const MeshQuad& a = fast.quads[q];
+        const MeshQuad& b = general.quads[q];
+        ASSERT_TRUE(a.face == b.face && a.layer == b.layer && a.row == b.row && a.bit == b.bit &&
+                    a.len == b.len && a.height == b.height)
+            << "trial " << trial << " quad " << q;
+      }
+      // Brute force: a cube face is visible when the cell across it is empty.
+      std::vector<int> covered(kFaceCount * kSectionCells, 0);
+      for (const MeshQuad& q : fast.quads) {
+        const int a = face_axis(q.face);
+        const int row_axis = a == 1 ? 2 : 1, bit_axis = a == 0 ? 2 : 0;
+        for (int r = 0; r < q.height; ++r)
+          for (int k = 0; k < q.len; ++k) {
+            glm::ivec3 c;
+            c[a] = q.layer;
+            c[row_axis] = q.row + r;
+            c[bit_axis] = q.bit + k;
+            ++covered[std::size_t(q.face * kSectionCells + cell_index(c.x, c.y, c.z))];
+          }
+      }
+      for (int f = 0; f < kFaceCount; ++f)
+        for (int y = 0; y < kSectionSize; ++y)
+          for (int z = 0; z < kSectionSize; ++z)
+            for (int x = 0; x < kSectionSize; ++x) {
+              const glm::ivec3 p = glm::ivec3(x, y, z) + 1;
+              const bool visible = block.form[std::size_t(pad_index(p))] == kFormFull &&
+                                   block.form[std::size_t(pad_index(p + face_direction(f)))] == kFormEmpty;
+              ASSERT_EQ(covered[std::size_t(f * kSectionCells + cell_index(x, y, z))], visible ? 1 : 0)
+                  << "face " << f << " cell " << x << "," << y << "," << z;
+            }
+    }
+  }
 }
 
 TEST(Mesher, BuriedSectionsAndTheWorldBottom) {
