@@ -1,0 +1,88 @@
+// Google Benchmark programs for anim + batch: the same operations as the "batch" suite of
+// `myriad bench`, one at a time for profiling (--benchmark_filter).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "myriad/anim/avatar.hpp"
+#include "myriad/anim/pose.hpp"
+#include "myriad/batch/avatar_crowd.hpp"
+
+namespace {
+
+struct Skel {
+  std::vector<std::int16_t> parents;
+  myriad::anim::LocalPose local;
+  std::vector<glm::mat4> model, inverse_binds;
+  std::vector<std::uint16_t> joints;
+  std::vector<myriad::anim::Mat3x4> ibm_rows;  // inverse binds as rows: build_palette's fast path
+  std::vector<myriad::anim::Mat3x4> palette;
+};
+
+Skel make_skeleton(std::size_t n) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Skel s;
+  s.local.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.parents.push_back(i == 0 ? myriad::anim::kNoParent : static_cast<std::int16_t>(rng() % i));
+    s.local.translation[i] = {u(rng), u(rng), u(rng)};
+    s.local.rotation[i] = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    s.local.scale[i] = glm::vec3(1.0f);
+    s.joints.push_back(static_cast<std::uint16_t>(i));
+  }
+  s.model.resize(n);
+  s.palette.resize(n);
+  myriad::anim::local_to_model(s.parents, s.local, s.model);
+  for (const glm::mat4& m : s.model) {
+    s.inverse_binds.push_back(glm::inverse(m));
+    s.ibm_rows.push_back(myriad::anim::to_mat3x4(s.inverse_binds.back()));
+  }
+  return s;
+}
+
+void BM_LocalToModel67(benchmark::State& state) {
+  Skel s = make_skeleton(67);
+  for (auto _ : state) {
+    myriad::anim::local_to_model(s.parents, s.local, s.model);
+    benchmark::DoNotOptimize(s.model.data());
+  }
+  state.counters["ns_per_joint"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 67.0,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_LocalToModel67);
+
+void BM_Palette67(benchmark::State& state) {
+  Skel s = make_skeleton(67);
+  for (auto _ : state) {
+    myriad::anim::build_palette(s.model, s.joints, s.ibm_rows, s.palette);
+    benchmark::DoNotOptimize(s.palette.data());
+  }
+  state.counters["ns_per_joint"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 67.0,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_Palette67);
+
+void BM_CrowdFrame(benchmark::State& state) {
+  const myriad::anim::Avatar av = myriad::anim::make_avatar({.clothed = true});
+  myriad::batch::AvatarCrowd crowd(av, {.avatars = static_cast<std::size_t>(state.range(0))});
+  myriad::batch::CullCamera cam;
+  const float fov = glm::radians(60.0f);
+  cam.position = {31.0f, 6.0f, 12.0f};
+  cam.frustum =
+      myriad::Frustum::from_view_proj(myriad::perspective(fov, 16.0f / 9.0f, 0.1f, 300.0f) *
+                                      glm::lookAt(cam.position, glm::vec3(31, 0, -40), glm::vec3(0, 1, 0)));
+  cam.lod_scale = 1.0f / (2.0f * std::tan(fov / 2.0f));
+  myriad::batch::CrowdFrameStats st;
+  for (auto _ : state) st = crowd.frame(cam, 1.0f / 60.0f);
+  state.counters["draws"] = static_cast<double>(st.draws);
+  state.counters["draws_unbatched"] = static_cast<double>(st.draws_unbatched);
+  state.counters["matrices"] = static_cast<double>(st.matrices);
+}
+BENCHMARK(BM_CrowdFrame)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,151 @@
+// The "batch" suite of `myriad bench`: skeleton math per joint (local-to-model, palette) next to
+// ozz-animation's figures, the B8 matrix ratios from skeleton dedup, and one frame of 1,000 clothed
+// avatars (sampling + pose + palettes + culling + draw generation) with draw and matrix counts.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "myriad/anim/avatar.hpp"
+#include "myriad/anim/pose.hpp"
+#include "myriad/batch/avatar_crowd.hpp"
+#include "myriad/core/frustum.hpp"
+#include "myriad/core/parallel.hpp"
+#include "myriad/core/stopwatch.hpp"
+#include "suite.hpp"
+
+namespace myriad::bench {
+namespace {
+
+volatile float g_sink = 0.0f;
+
+// A 67-joint skeleton (the size ozz-animation's figures were measured on) with random local TRS.
+struct BigSkeleton {
+  std::vector<std::int16_t> parents;
+  anim::LocalPose local;
+  std::vector<glm::mat4> inverse_binds;
+  std::vector<std::uint16_t> joints;
+  std::vector<anim::Mat3x4> ibm_rows;  // inverse binds as rows: build_palette's fast path
+};
+
+BigSkeleton big_skeleton(std::size_t n = 67) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  BigSkeleton s;
+  s.local.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s.parents.push_back(i == 0 ? anim::kNoParent : static_cast<std::int16_t>(rng() % i));
+    s.local.translation[i] = {u(rng), u(rng), u(rng)};
+    s.local.rotation[i] = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    s.local.scale[i] = glm::vec3(1.0f);
+    s.joints.push_back(static_cast<std::uint16_t>(i));
+  }
+  std::vector<glm::mat4> model(n);
+  anim::local_to_model(s.parents, s.local, model);
+  for (const glm::mat4& m : model) {
+    s.inverse_binds.push_back(glm::inverse(m));
+    s.ibm_rows.push_back(anim::to_mat3x4(s.inverse_binds.back()));
+  }
+  return s;
+}
+
+template <class Fn>
+double median_ns(int reps, Fn&& fn) {
+  std::vector<double> samples;
+  for (int r = 0; r < reps; ++r) {
+    Stopwatch w;
+    fn();
+    samples.push_back(w.elapsed_ns());
+  }
+  return median(samples);
+}
+
+batch::CullCamera crowd_camera() {
+  // Looking over a 32 x 32 grid of avatars (2 m apart) from behind its near edge.
+  const float fov = glm::radians(60.0f);
+  const glm::vec3 eye(31.0f, 6.0f, 12.0f);
+  batch::CullCamera c;
+  c.frustum = Frustum::from_view_proj(perspective(fov, 16.0f / 9.0f, 0.1f, 300.0f) *
+                                      glm::lookAt(eye, glm::vec3(31.0f, 0.0f, -40.0f), glm::vec3(0, 1, 0)));
+  c.position = eye;
+  c.lod_scale = 1.0f / (2.0f * std::tan(fov / 2.0f));
+  return c;
+}
+
+}  // namespace
+
+void run_batch_suite(Report& report, const SuiteOptions& options) {
+  const int reps = options.repetitions > 0 ? options.repetitions : 1;
+  // Skeleton math, one thread, on 16 characters' worth of matrices (about 70 KB: in L2, as in
+  // ozz-animation's measurement), repeated so each sample covers many joints.
+  {
+    ThreadLimit one(1);
+    const BigSkeleton s = big_skeleton();
+    const std::size_t chars = 16;
+    const std::size_t rounds = options.quick ? 10 : 200;
+    const std::size_t n = s.parents.size();
+    std::vector<glm::mat4> model(chars * n);
+    const double l2m = median_ns(reps, [&] {
+      for (std::size_t r = 0; r < rounds; ++r) {
+        for (std::size_t c = 0; c < chars; ++c)
+          anim::local_to_model(s.parents, s.local, {model.data() + c * n, n});
+      }
+      g_sink = g_sink + model.back()[3][0];
+    });
+    report.add("local_to_model_ns_per_joint", l2m / static_cast<double>(rounds * chars * n), "ns",
+               "ozz-animation ~6.5 ns/joint (67 joints), this machine");
+    std::vector<anim::Mat3x4> palette(chars * n);
+    const double pal = median_ns(reps, [&] {
+      for (std::size_t r = 0; r < rounds; ++r) {
+        for (std::size_t c = 0; c < chars; ++c) {
+          anim::build_palette({model.data() + c * n, n}, s.joints, s.ibm_rows, {palette.data() + c * n, n});
+        }
+      }
+      g_sink = g_sink + palette.back().rows[0].x;
+    });
+    report.add("palette_ns_per_joint", pal / static_cast<double>(rounds * chars * n), "ns",
+               "ozz-animation 3.6-5.7 ns/joint (model x inverse bind), this machine");
+  }
+  // B8: palette matrices per avatar without and with dedup.
+  for (bool clothed : {false, true}) {
+    const anim::Avatar av = anim::make_avatar({.clothed = clothed});
+    std::vector<anim::PartSkin> skins;
+    std::size_t per_part = 0;
+    for (const anim::AvatarPart& p : av.parts) {
+      skins.push_back(p.skin);
+      per_part += p.skin.joints.size();
+    }
+    const std::size_t unique = anim::dedup_skeletons(skins).renderer_skeleton.joints.size();
+    report.add(clothed ? "matrices_clothed_ratio" : "matrices_bare_ratio",
+               static_cast<double>(per_part) / static_cast<double>(unique), "",
+               clothed ? "article: over 4x fewer with clothes" : "article: 2x fewer for a bare avatar");
+  }
+  // One frame of 1,000 clothed avatars (all threads).
+  const anim::Avatar av = anim::make_avatar({.clothed = true});
+  const std::size_t count = options.quick ? 100 : 1000;
+  batch::AvatarCrowd crowd(av, {.avatars = count});
+  batch::AvatarCrowdOptions throttled_options{.avatars = count, .throttle = true};
+  batch::AvatarCrowd throttled(av, throttled_options);
+  const batch::CullCamera cam = crowd_camera();
+  batch::CrowdFrameStats stats;
+  std::vector<double> frame_ms;
+  for (int r = 0; r < reps + 1; ++r) {  // the first frame warms caches and the TBB pool
+    Stopwatch w;
+    stats = crowd.frame(cam, 1.0f / 60.0f);
+    if (r > 0) frame_ms.push_back(w.elapsed_ms());
+  }
+  const std::string n = std::to_string(count);
+  report.add("avatars" + n + "_frame_ms", median(frame_ms), "ms",
+             "sampling + pose + palettes + culling + draw generation");
+  report.add("avatars" + n + "_draws_before_batching", static_cast<double>(stats.draws_unbatched), "");
+  report.add("avatars" + n + "_draws_after_batching", static_cast<double>(stats.draws), "");
+  report.add("avatars" + n + "_matrices_before_dedup", static_cast<double>(stats.matrices_without_dedup), "");
+  report.add("avatars" + n + "_matrices_after_dedup", static_cast<double>(stats.matrices), "");
+  std::size_t throttled_matrices = 0;
+  constexpr int kFrames = 8;  // the longest default throttle interval
+  for (int f = 0; f < kFrames; ++f) throttled_matrices += throttled.frame(cam, 1.0f / 60.0f).matrices;
+  report.add("avatars" + n + "_matrices_throttled", static_cast<double>(throttled_matrices) / kFrames, "",
+             "mean per frame over 8 frames, default distance bands 15/40/80 m -> every 1/2/4/8 frames");
+}
+
+}  // namespace myriad::bench

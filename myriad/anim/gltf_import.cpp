@@ -1,0 +1,499 @@
+#include "myriad/anim/gltf_import.hpp"
+
+#include "myriad/core/error.hpp"
+
+#define GLM_ENABLE_EXPERIMENTAL
+#include <glm/gtx/matrix_decompose.hpp>
+
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace myriad::anim {
+namespace {
+
+struct Ctx {
+  const tinygltf::Model& m;
+  std::string file;
+  [[noreturn]] void fail(const std::string& what, const std::string& field,
+                         const std::string& hint = {}) const {
+    throw Error(what, file + ": " + field, hint);
+  }
+};
+
+struct View {
+  const std::uint8_t* data = nullptr;
+  std::size_t count = 0;
+  std::size_t stride = 0;
+  int component_type = 0;
+  int components = 0;
+  bool normalized = false;
+};
+
+View accessor_view(const Ctx& c, int index, const std::string& field) {
+  const auto& m = c.m;
+  if (index < 0 || static_cast<std::size_t>(index) >= m.accessors.size())
+    c.fail("accessor index out of range", field);
+  const tinygltf::Accessor& a = m.accessors[static_cast<std::size_t>(index)];
+  const std::string af = field + " (accessors[" + std::to_string(index) + "])";
+  if (a.sparse.isSparse) c.fail("sparse accessors are not supported", af, "export without sparse accessors");
+  if (a.bufferView < 0 || static_cast<std::size_t>(a.bufferView) >= m.bufferViews.size()) {
+    c.fail("accessor has no valid bufferView", af);
+  }
+  const tinygltf::BufferView& bv = m.bufferViews[static_cast<std::size_t>(a.bufferView)];
+  if (bv.buffer < 0 || static_cast<std::size_t>(bv.buffer) >= m.buffers.size())
+    c.fail("bufferView has no valid buffer", af);
+  const tinygltf::Buffer& buf = m.buffers[static_cast<std::size_t>(bv.buffer)];
+  View v;
+  v.components = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(a.type));
+  const int csize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(a.componentType));
+  if (v.components <= 0 || csize <= 0) c.fail("accessor has an unknown type or componentType", af);
+  const std::size_t elem = static_cast<std::size_t>(v.components) * static_cast<std::size_t>(csize);
+  v.stride = bv.byteStride != 0 ? bv.byteStride : elem;
+  v.count = a.count;
+  v.component_type = a.componentType;
+  v.normalized = a.normalized;
+  const std::size_t begin = bv.byteOffset + a.byteOffset;
+  if (v.count > 0 && (begin + v.stride * (v.count - 1) + elem > buf.data.size() ||
+                      begin + v.stride * (v.count - 1) + elem > bv.byteOffset + bv.byteLength)) {
+    c.fail("accessor reads past the end of its buffer", af, "the file is truncated or corrupt");
+  }
+  v.data = buf.data.data() + begin;
+  return v;
+}
+
+float read_component(const View& v, std::size_t i, int k) {
+  const std::uint8_t* p = v.data + i * v.stride;
+  switch (v.component_type) {
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+      float f;
+      std::memcpy(&f, p + 4 * k, 4);
+      return f;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: {
+      const float x = static_cast<float>(p[k]);
+      return v.normalized ? x / 255.0f : x;
+    }
+    case TINYGLTF_COMPONENT_TYPE_BYTE: {
+      const float x = static_cast<float>(static_cast<std::int8_t>(p[k]));
+      return v.normalized ? std::max(x / 127.0f, -1.0f) : x;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+      std::uint16_t s;
+      std::memcpy(&s, p + 2 * k, 2);
+      return v.normalized ? static_cast<float>(s) / 65535.0f : static_cast<float>(s);
+    }
+    case TINYGLTF_COMPONENT_TYPE_SHORT: {
+      std::int16_t s;
+      std::memcpy(&s, p + 2 * k, 2);
+      return v.normalized ? std::max(static_cast<float>(s) / 32767.0f, -1.0f) : static_cast<float>(s);
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+      std::uint32_t u;
+      std::memcpy(&u, p + 4 * k, 4);
+      return static_cast<float>(u);
+    }
+    default:
+      return 0.0f;
+  }
+}
+
+std::uint32_t read_uint(const View& v, std::size_t i, int k) {
+  const std::uint8_t* p = v.data + i * v.stride;
+  switch (v.component_type) {
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+      return p[k];
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+      std::uint16_t s;
+      std::memcpy(&s, p + 2 * k, 2);
+      return s;
+    }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+      std::uint32_t u;
+      std::memcpy(&u, p + 4 * k, 4);
+      return u;
+    }
+    default:
+      return 0;
+  }
+}
+
+// Reads `count` x `comps` floats, checking the accessor has exactly `comps` components.
+std::vector<float> read_floats(const Ctx& c, int index, int comps, const std::string& field) {
+  const View v = accessor_view(c, index, field);
+  if (v.components != comps) {
+    c.fail("accessor has " + std::to_string(v.components) + " components, expected " + std::to_string(comps),
+           field);
+  }
+  if (v.component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT ||
+      (v.component_type != TINYGLTF_COMPONENT_TYPE_FLOAT && !v.normalized)) {
+    c.fail("accessor must be float or normalized integer", field);
+  }
+  std::vector<float> out(v.count * static_cast<std::size_t>(comps));
+  for (std::size_t i = 0; i < v.count; ++i) {
+    for (int k = 0; k < comps; ++k)
+      out[i * static_cast<std::size_t>(comps) + static_cast<std::size_t>(k)] = read_component(v, i, k);
+  }
+  return out;
+}
+
+void node_trs(const tinygltf::Node& n, glm::vec3& t, glm::quat& r, glm::vec3& s) {
+  t = glm::vec3(0.0f);
+  r = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  s = glm::vec3(1.0f);
+  if (n.matrix.size() == 16) {
+    glm::mat4 m;
+    for (int i = 0; i < 16; ++i)
+      glm::value_ptr(m)[i] = static_cast<float>(n.matrix[static_cast<std::size_t>(i)]);
+    glm::vec3 skew;
+    glm::vec4 persp;
+    glm::decompose(m, s, r, t, skew, persp);
+    return;
+  }
+  if (n.translation.size() == 3) {
+    t = glm::vec3(static_cast<float>(n.translation[0]), static_cast<float>(n.translation[1]),
+                  static_cast<float>(n.translation[2]));
+  }
+  if (n.rotation.size() == 4) {
+    r = glm::quat(static_cast<float>(n.rotation[3]), static_cast<float>(n.rotation[0]),
+                  static_cast<float>(n.rotation[1]), static_cast<float>(n.rotation[2]));
+  }
+  if (n.scale.size() == 3) {
+    s = glm::vec3(static_cast<float>(n.scale[0]), static_cast<float>(n.scale[1]),
+                  static_cast<float>(n.scale[2]));
+  }
+}
+
+glm::mat4 node_matrix(const tinygltf::Node& n) {
+  glm::vec3 t, s;
+  glm::quat r;
+  node_trs(n, t, r, s);
+  return glm::translate(glm::mat4(1.0f), t) * glm::mat4_cast(r) * glm::scale(glm::mat4(1.0f), s);
+}
+
+void import_skeleton(const Ctx& c, ImportedModel& out, std::vector<int>& node_to_joint) {
+  const auto& m = c.m;
+  if (m.skins.empty()) c.fail("model has no skin", "skins", "export the model with its armature");
+  const tinygltf::Skin& skin = m.skins[0];
+  if (skin.joints.empty()) c.fail("skin has no joints", "skins[0].joints");
+  if (skin.joints.size() > 65535) c.fail("skin has too many joints", "skins[0].joints");
+  std::vector<int> node_parent(m.nodes.size(), -1);
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    for (int ch : m.nodes[i].children) {
+      if (ch < 0 || static_cast<std::size_t>(ch) >= m.nodes.size()) {
+        c.fail("child index out of range", "nodes[" + std::to_string(i) + "].children");
+      }
+      node_parent[static_cast<std::size_t>(ch)] = static_cast<int>(i);
+    }
+  }
+  const std::size_t n = skin.joints.size();
+  node_to_joint.assign(m.nodes.size(), -1);
+  for (std::size_t j = 0; j < n; ++j) {
+    const int node = skin.joints[j];
+    if (node < 0 || static_cast<std::size_t>(node) >= m.nodes.size())
+      c.fail("joint node out of range", "skins[0].joints");
+    node_to_joint[static_cast<std::size_t>(node)] = static_cast<int>(j);
+  }
+  // Parent joint = parent node when it is a joint; a root joint's parent node (if any) gives root_transform.
+  std::vector<int> parents(n, -1);
+  bool have_root = false;
+  for (std::size_t j = 0; j < n; ++j) {
+    const int pn = node_parent[static_cast<std::size_t>(skin.joints[j])];
+    if (pn >= 0 && node_to_joint[static_cast<std::size_t>(pn)] >= 0) {
+      parents[j] = node_to_joint[static_cast<std::size_t>(pn)];
+      continue;
+    }
+    glm::mat4 g(1.0f);
+    for (int a = pn; a >= 0; a = node_parent[static_cast<std::size_t>(a)]) {
+      if (node_to_joint[static_cast<std::size_t>(a)] >= 0) {
+        c.fail("a joint's parent node is not a joint of the skin",
+               "skins[0].joints[" + std::to_string(j) + "]");
+      }
+      g = node_matrix(m.nodes[static_cast<std::size_t>(a)]) * g;
+    }
+    if (!have_root) out.root_transform = g;
+    have_root = true;
+  }
+  const std::vector<int> order = depth_first_order(parents);
+  std::vector<int> old_to_new(n);
+  for (std::size_t k = 0; k < n; ++k) old_to_new[static_cast<std::size_t>(order[k])] = static_cast<int>(k);
+
+  std::vector<float> ibm;
+  if (skin.inverseBindMatrices >= 0) {
+    ibm = read_floats(c, skin.inverseBindMatrices, 16, "skins[0].inverseBindMatrices");
+    if (ibm.size() != 16 * n)
+      c.fail("inverse bind count differs from joint count", "skins[0].inverseBindMatrices");
+  }
+  Skeleton& sk = out.skeleton;
+  sk.names.resize(n);
+  sk.parents.resize(n);
+  sk.rest.resize(n);
+  out.inverse_binds.assign(n, glm::mat4(1.0f));
+  out.joint_nodes.resize(n);
+  out.joints.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t old = static_cast<std::size_t>(order[k]);
+    const int node = skin.joints[old];
+    const tinygltf::Node& nd = m.nodes[static_cast<std::size_t>(node)];
+    sk.names[k] = nd.name;
+    sk.parents[k] = static_cast<std::int16_t>(
+        parents[old] < 0 ? kNoParent : old_to_new[static_cast<std::size_t>(parents[old])]);
+    node_trs(nd, sk.rest.translation[k], sk.rest.rotation[k], sk.rest.scale[k]);
+    if (!ibm.empty()) std::memcpy(glm::value_ptr(out.inverse_binds[k]), ibm.data() + 16 * old, 64);
+    out.joint_nodes[k] = node;
+    out.joints[k] = static_cast<std::uint16_t>(k);
+  }
+  // Joint numbering in files refers to skin order; remap to depth-first order.
+  for (std::size_t j = 0; j < n; ++j) node_to_joint[static_cast<std::size_t>(skin.joints[j])] = old_to_new[j];
+  sk.validate();
+}
+
+void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& node_to_joint,
+                   std::unordered_map<int, int>& material_map) {
+  const auto& m = c.m;
+  const tinygltf::Skin& skin = m.skins[0];
+  std::vector<std::uint16_t> skin_to_joint(skin.joints.size());
+  for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+    skin_to_joint[j] = static_cast<std::uint16_t>(node_to_joint[static_cast<std::size_t>(skin.joints[j])]);
+  }
+  for (std::size_t ni = 0; ni < m.nodes.size(); ++ni) {
+    const tinygltf::Node& node = m.nodes[ni];
+    if (node.mesh < 0 || node.skin != 0) continue;
+    if (static_cast<std::size_t>(node.mesh) >= m.meshes.size())
+      c.fail("mesh index out of range", "nodes[" + std::to_string(ni) + "].mesh");
+    const tinygltf::Mesh& mesh = m.meshes[static_cast<std::size_t>(node.mesh)];
+    for (std::size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
+      const tinygltf::Primitive& prim = mesh.primitives[pi];
+      const std::string pf =
+          "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(pi) + "]";
+      if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES)
+        c.fail("only triangle lists are supported", pf + ".mode");
+      auto attr = [&](const char* name) {
+        const auto it = prim.attributes.find(name);
+        return it == prim.attributes.end() ? -1 : it->second;
+      };
+      const int pos = attr("POSITION"), jn = attr("JOINTS_0"), wt = attr("WEIGHTS_0");
+      if (pos < 0) c.fail("primitive has no POSITION", pf + ".attributes.POSITION");
+      if (jn < 0) c.fail("skinned primitive has no JOINTS_0", pf + ".attributes.JOINTS_0");
+      if (wt < 0) c.fail("skinned primitive has no WEIGHTS_0", pf + ".attributes.WEIGHTS_0");
+      SkinnedMesh sm;
+      sm.name = mesh.name;
+      const std::vector<float> p = read_floats(c, pos, 3, pf + ".attributes.POSITION");
+      const std::size_t count = p.size() / 3;
+      sm.positions.resize(count);
+      std::memcpy(sm.positions.data(), p.data(), p.size() * 4);
+      if (const int nr = attr("NORMAL"); nr >= 0) {
+        const std::vector<float> v = read_floats(c, nr, 3, pf + ".attributes.NORMAL");
+        if (v.size() != p.size()) c.fail("attribute count differs from POSITION", pf + ".attributes.NORMAL");
+        sm.normals.resize(count);
+        std::memcpy(sm.normals.data(), v.data(), v.size() * 4);
+      }
+      if (const int uv = attr("TEXCOORD_0"); uv >= 0) {
+        const std::vector<float> v = read_floats(c, uv, 2, pf + ".attributes.TEXCOORD_0");
+        if (v.size() != 2 * count)
+          c.fail("attribute count differs from POSITION", pf + ".attributes.TEXCOORD_0");
+        sm.uvs.resize(count);
+        std::memcpy(sm.uvs.data(), v.data(), v.size() * 4);
+      }
+      const std::string jf = pf + ".attributes.JOINTS_0";
+      const View jv = accessor_view(c, jn, jf);
+      if (jv.components != 4 || (jv.component_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+                                 jv.component_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)) {
+        c.fail("JOINTS_0 must be VEC4 of unsigned byte or short", jf);
+      }
+      if (jv.count != count) c.fail("attribute count differs from POSITION", jf);
+      const std::vector<float> w = read_floats(c, wt, 4, pf + ".attributes.WEIGHTS_0");
+      if (w.size() != 4 * count)
+        c.fail("attribute count differs from POSITION", pf + ".attributes.WEIGHTS_0");
+      sm.joints.resize(count);
+      sm.weights.resize(count);
+      for (std::size_t i = 0; i < count; ++i) {
+        glm::vec4 wv(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
+        const float sum = wv.x + wv.y + wv.z + wv.w;
+        if (!(sum > 0.0f))
+          c.fail("vertex " + std::to_string(i) + " has zero total weight", pf + ".attributes.WEIGHTS_0");
+        sm.weights[i] = wv / sum;
+        for (int k = 0; k < 4; ++k) {
+          const std::uint32_t j = read_uint(jv, i, k);
+          if (j >= skin_to_joint.size()) c.fail("joint index " + std::to_string(j) + " outside the skin", jf);
+          sm.joints[i][k] = skin_to_joint[j];
+        }
+      }
+      if (prim.indices >= 0) {
+        const View iv = accessor_view(c, prim.indices, pf + ".indices");
+        if (iv.components != 1 || iv.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT)
+          c.fail("indices must be unsigned scalars", pf + ".indices");
+        sm.indices.resize(iv.count);
+        for (std::size_t i = 0; i < iv.count; ++i) {
+          sm.indices[i] = read_uint(iv, i, 0);
+          if (sm.indices[i] >= count)
+            c.fail("index " + std::to_string(sm.indices[i]) + " out of range", pf + ".indices");
+        }
+      } else {
+        sm.indices.resize(count);
+        for (std::size_t i = 0; i < count; ++i) sm.indices[i] = static_cast<std::uint32_t>(i);
+      }
+      if (sm.indices.size() % 3 != 0) c.fail("index count is not a multiple of 3", pf + ".indices");
+      if (prim.material >= 0) {
+        auto [it, inserted] = material_map.try_emplace(prim.material, static_cast<int>(material_map.size()));
+        sm.material = it->second;
+      }
+      out.meshes.push_back(std::move(sm));
+    }
+  }
+  if (out.meshes.empty()) c.fail("no mesh node uses the skin", "nodes[*].skin");
+}
+
+void import_materials(const Ctx& c, ImportedModel& out, const std::unordered_map<int, int>& material_map) {
+  const auto& m = c.m;
+  out.materials.resize(material_map.size());
+  std::unordered_map<int, int> image_map;
+  // Visit materials in output order so texture numbering does not depend on hash-map order.
+  std::vector<std::pair<int, int>> ordered(material_map.begin(), material_map.end());
+  std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& [gi, mi] : ordered) {
+    if (static_cast<std::size_t>(gi) >= m.materials.size())
+      c.fail("material index out of range", "meshes[*].primitives[*].material");
+    const tinygltf::Material& gm = m.materials[static_cast<std::size_t>(gi)];
+    Material& mat = out.materials[static_cast<std::size_t>(mi)];
+    mat.name = gm.name;
+    const auto& f = gm.pbrMetallicRoughness.baseColorFactor;
+    if (f.size() == 4) {
+      mat.base_color_factor = glm::vec4(static_cast<float>(f[0]), static_cast<float>(f[1]),
+                                        static_cast<float>(f[2]), static_cast<float>(f[3]));
+    }
+    const int ti = gm.pbrMetallicRoughness.baseColorTexture.index;
+    if (ti < 0) continue;
+    const std::string tf = "materials[" + std::to_string(gi) + "].pbrMetallicRoughness.baseColorTexture";
+    if (static_cast<std::size_t>(ti) >= m.textures.size()) c.fail("texture index out of range", tf);
+    const int src = m.textures[static_cast<std::size_t>(ti)].source;
+    if (src < 0 || static_cast<std::size_t>(src) >= m.images.size())
+      c.fail("texture has no image", "textures[" + std::to_string(ti) + "].source");
+    auto [it, inserted] = image_map.try_emplace(src, static_cast<int>(out.textures.size()));
+    mat.base_color_texture = it->second;
+    if (!inserted) continue;
+    const tinygltf::Image& img = m.images[static_cast<std::size_t>(src)];
+    const std::string imf = "images[" + std::to_string(src) + "]";
+    if (img.bits != 8 || img.component < 1 || img.component > 4 || img.width <= 0 || img.height <= 0) {
+      c.fail("image is not decoded 8-bit (" + std::to_string(img.bits) + " bits, " +
+                 std::to_string(img.component) + " components)",
+             imf);
+    }
+    Texture t;
+    t.name = img.name.empty() ? img.uri : img.name;
+    t.width = static_cast<std::uint32_t>(img.width);
+    t.height = static_cast<std::uint32_t>(img.height);
+    const std::size_t px = std::size_t{t.width} * t.height;
+    const std::size_t comp = static_cast<std::size_t>(img.component);
+    if (img.image.size() < px * comp) c.fail("image data is shorter than width x height", imf);
+    t.rgba8.resize(px * 4);
+    for (std::size_t i = 0; i < px; ++i) {
+      const std::uint8_t* s = img.image.data() + i * comp;
+      std::uint8_t* d = t.rgba8.data() + i * 4;
+      d[0] = s[0];
+      d[1] = comp >= 3 ? s[1] : s[0];
+      d[2] = comp >= 3 ? s[2] : s[0];
+      d[3] = comp == 4 ? s[3] : (comp == 2 ? s[1] : 255);
+    }
+    out.textures.push_back(std::move(t));
+  }
+}
+
+void import_clips(const Ctx& c, ImportedModel& out, const std::vector<int>& node_to_joint) {
+  const auto& m = c.m;
+  for (std::size_t ai = 0; ai < m.animations.size(); ++ai) {
+    const tinygltf::Animation& a = m.animations[ai];
+    const std::string af = "animations[" + std::to_string(ai) + "]";
+    Clip clip;
+    clip.name = a.name.empty() ? af : a.name;
+    for (std::size_t ci = 0; ci < a.channels.size(); ++ci) {
+      const tinygltf::AnimationChannel& ch = a.channels[ci];
+      const std::string cf = af + ".channels[" + std::to_string(ci) + "]";
+      if (ch.target_node < 0 || static_cast<std::size_t>(ch.target_node) >= m.nodes.size())
+        c.fail("channel target node out of range", cf + ".target.node");
+      const int joint = node_to_joint[static_cast<std::size_t>(ch.target_node)];
+      if (joint < 0 || ch.target_path == "weights")
+        continue;  // non-joint nodes and morph weights do not pose the skeleton
+      Channel out_ch;
+      out_ch.joint = static_cast<std::uint16_t>(joint);
+      int comps = 3;
+      if (ch.target_path == "translation") {
+        out_ch.path = ChannelPath::kTranslation;
+      } else if (ch.target_path == "rotation") {
+        out_ch.path = ChannelPath::kRotation;
+        comps = 4;
+      } else if (ch.target_path == "scale") {
+        out_ch.path = ChannelPath::kScale;
+      } else {
+        c.fail("unsupported target path '" + ch.target_path + "'", cf + ".target.path");
+      }
+      if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= a.samplers.size())
+        c.fail("sampler index out of range", cf + ".sampler");
+      const tinygltf::AnimationSampler& s = a.samplers[static_cast<std::size_t>(ch.sampler)];
+      const std::string sf = af + ".samplers[" + std::to_string(ch.sampler) + "]";
+      if (s.interpolation == "LINEAR" || s.interpolation.empty()) {
+        out_ch.interpolation = Interpolation::kLinear;
+      } else if (s.interpolation == "STEP") {
+        out_ch.interpolation = Interpolation::kStep;
+      } else if (s.interpolation == "CUBICSPLINE") {
+        out_ch.interpolation = Interpolation::kCubicSpline;
+      } else {
+        c.fail("unsupported interpolation '" + s.interpolation + "'", sf + ".interpolation",
+               "use LINEAR, STEP or CUBICSPLINE");
+      }
+      const std::vector<float> times = read_floats(c, s.input, 1, sf + ".input");
+      const std::vector<float> vals = read_floats(c, s.output, comps, sf + ".output");
+      const std::size_t per_key = out_ch.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+      if (times.empty()) c.fail("sampler has no keys", sf + ".input");
+      if (vals.size() != times.size() * per_key * static_cast<std::size_t>(comps)) {
+        c.fail("output count does not match input count", sf + ".output");
+      }
+      out_ch.first_key = static_cast<std::uint32_t>(clip.times.size());
+      out_ch.key_count = static_cast<std::uint32_t>(times.size());
+      out_ch.first_value = static_cast<std::uint32_t>(clip.values.size());
+      clip.times.insert(clip.times.end(), times.begin(), times.end());
+      for (std::size_t i = 0; i < vals.size() / static_cast<std::size_t>(comps); ++i) {
+        const float* v = vals.data() + i * static_cast<std::size_t>(comps);
+        clip.values.emplace_back(v[0], v[1], v[2], comps == 4 ? v[3] : 0.0f);
+      }
+      clip.duration = std::max(clip.duration, times.back());
+      clip.channels.push_back(out_ch);
+    }
+    try {
+      clip.validate(out.skeleton.size());
+    } catch (const Error& e) {
+      c.fail(e.problem(), af + " (" + e.where() + ")");
+    }
+    out.clips.push_back(std::move(clip));
+  }
+}
+
+}  // namespace
+
+ImportedModel import_gltf(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error("glTF file not found", file, "check the path");
+  tinygltf::TinyGLTF loader;
+  tinygltf::Model model;
+  std::string err, warn;
+  const bool binary = path.extension() == ".glb" || path.extension() == ".GLB";
+  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, file)
+                         : loader.LoadASCIIFromFile(&model, &err, &warn, file);
+  if (!ok)
+    throw Error("glTF parse failed: " + (err.empty() ? std::string("unknown error") : err), file,
+                "is it a valid glTF 2.0 file?");
+  const Ctx c{model, file};
+  ImportedModel out;
+  std::vector<int> node_to_joint;
+  import_skeleton(c, out, node_to_joint);
+  std::unordered_map<int, int> material_map;
+  import_meshes(c, out, node_to_joint, material_map);
+  import_materials(c, out, material_map);
+  import_clips(c, out, node_to_joint);
+  return out;
+}
+
+}  // namespace myriad::anim

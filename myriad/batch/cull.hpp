@@ -1,0 +1,33 @@
+// Parallel instance culling over the culling layer (SPEC B1, B3): layer mask, LOD group selection
+// and frustum test, one flag per renderer. LOD levels are chosen once per group first, so every
+// renderer of a group agrees. Output buffers are caller-owned and reused (no allocation per frame).
+#pragma once
+
+#include "myriad/batch/scene.hpp"
+#include "myriad/core/frustum.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace myriad::batch {
+
+inline constexpr std::uint8_t kLodCulled = 0xFF;
+
+struct CullCamera {
+  Frustum frustum;
+  glm::vec3 position{0.0f};
+  float lod_scale = 1.0f;  // 1 / (2 tan(fov_y / 2)) times any global LOD bias
+  std::uint32_t layer_mask = 0xFFFFFFFFu;
+};
+
+struct CullResult {
+  std::vector<std::uint8_t> group_level;  // per LOD group: selected level, or kLodCulled
+  std::vector<std::uint8_t> visible;      // per renderer: 1 when drawn
+};
+
+// The LOD rule, shared by the parallel path and tests.
+std::uint8_t select_lod(const LodGroup& group, glm::vec3 camera, float lod_scale);
+
+void cull(const BatchScene& scene, const CullCamera& camera, CullResult& out);
+
+}  // namespace myriad::batch

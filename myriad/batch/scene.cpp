@@ -1,0 +1,127 @@
+#include "myriad/batch/scene.hpp"
+
+#include "myriad/core/error.hpp"
+
+#include <algorithm>
+
+namespace myriad::batch {
+
+Rows3x4 to_rows(const glm::mat4& m) {
+  return {{glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]), glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]),
+           glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2])}};
+}
+
+BatchScene::BatchScene(const PropertySetRegistry& sets) : sets_(sets) {}
+
+std::uint32_t BatchScene::add_lod_group(const LodGroup& group) {
+  if (group.level_count < 1 || group.level_count > kMaxLods)
+    throw Error("LOD group needs 1 to 4 levels", "LodGroup.level_count");
+  for (std::uint32_t i = 1; i < group.level_count; ++i) {
+    if (group.transitions[i] > group.transitions[i - 1])
+      throw Error("LOD transitions must descend", "LodGroup.transitions");
+  }
+  lod_groups_.push_back(group);
+  return static_cast<std::uint32_t>(lod_groups_.size() - 1);
+}
+
+std::uint32_t BatchScene::add_renderer(const RendererDesc& d) {
+  if (d.lod_group != kNoLodGroup) {
+    if (d.lod_group >= lod_groups_.size())
+      throw Error("renderer names an unknown LOD group", "RendererDesc.lod_group");
+    if (d.lod_level >= lod_groups_[d.lod_group].level_count)
+      throw Error("LOD level beyond the group's levels", "RendererDesc.lod_level");
+  }
+  for (const DrawDesc& dd : d.draws) {
+    if (dd.type >= sets_.size()) throw Error("unknown batch type (property set)", "DrawDesc.type");
+    if (dd.mesh > 0xFFFFFFu || dd.material > 0xFFFFFFu)
+      throw Error("mesh or material id exceeds 24 bits", "DrawDesc");
+    if (!dd.properties.empty() && dd.properties.size() != sets_.get(dd.type).floats_per_instance()) {
+      throw Error("property value count differs from the set's floats", "DrawDesc.properties",
+                  "give every property of set '" + sets_.get(dd.type).name + "' or none");
+    }
+  }
+  const auto r = static_cast<std::uint32_t>(culling_.size());
+  culling_.bounds.push_back(d.bounds);
+  culling_.layer_mask.push_back(d.layer_mask);
+  culling_.lod_group.push_back(d.lod_group);
+  culling_.lod_level.push_back(d.lod_level);
+  culling_.first_draw.push_back(static_cast<std::uint32_t>(draws_.size()));
+  culling_.draw_count.push_back(static_cast<std::uint32_t>(d.draws.size()));
+  if (batches_.size() < sets_.size()) {
+    const std::size_t old = batches_.size();
+    batches_.resize(sets_.size());
+    for (std::size_t t = old; t < batches_.size(); ++t) {
+      batches_[t].floats_per_instance = sets_.get(static_cast<BatchType>(t)).floats_per_instance();
+    }
+  }
+  const Rows3x4 rows = to_rows(d.object_to_world);
+  for (const DrawDesc& dd : d.draws) {
+    Batch& b = batches_[dd.type];
+    const auto slot = static_cast<std::uint32_t>(b.size());
+    b.object_to_world.push_back(rows);
+    b.palette_offset.push_back(d.palette_offset);
+    const std::vector<float>& defaults = sets_.get(dd.type).defaults;
+    const std::span<const float> values =
+        dd.properties.empty() ? std::span<const float>(defaults) : dd.properties;
+    b.properties.insert(b.properties.end(), values.begin(), values.end());
+    mark(dd.type, slot);
+    draws_.renderer.push_back(r);
+    draws_.mesh.push_back(dd.mesh);
+    draws_.material.push_back(dd.material);
+    draws_.type.push_back(dd.type);
+    draws_.slot.push_back(slot);
+  }
+  return r;
+}
+
+void BatchScene::mark(BatchType type, std::uint32_t slot) {
+  Batch& b = batches_[type];
+  if (b.dirty_begin >= b.dirty_end) {
+    b.dirty_begin = slot;
+    b.dirty_end = slot + 1;
+  } else {
+    b.dirty_begin = std::min(b.dirty_begin, slot);
+    b.dirty_end = std::max(b.dirty_end, slot + 1);
+  }
+}
+
+void BatchScene::set_transform(std::uint32_t renderer, const glm::mat4& m, const Sphere& world_bounds) {
+  culling_.bounds[renderer] = world_bounds;
+  const Rows3x4 rows = to_rows(m);
+  const std::uint32_t first = culling_.first_draw[renderer];
+  for (std::uint32_t d = first; d < first + culling_.draw_count[renderer]; ++d) {
+    Batch& b = batches_[draws_.type[d]];
+    b.object_to_world[draws_.slot[d]] = rows;
+    mark(draws_.type[d], draws_.slot[d]);
+  }
+}
+
+void BatchScene::set_palette_offset(std::uint32_t renderer, std::uint32_t offset) {
+  const std::uint32_t first = culling_.first_draw[renderer];
+  for (std::uint32_t d = first; d < first + culling_.draw_count[renderer]; ++d) {
+    batches_[draws_.type[d]].palette_offset[draws_.slot[d]] = offset;
+    mark(draws_.type[d], draws_.slot[d]);
+  }
+}
+
+void BatchScene::set_properties(std::uint32_t renderer, std::uint32_t draw, std::span<const float> values) {
+  if (draw >= culling_.draw_count[renderer])
+    throw Error("draw index out of range", "BatchScene::set_properties");
+  const std::uint32_t d = culling_.first_draw[renderer] + draw;
+  Batch& b = batches_[draws_.type[d]];
+  if (values.size() != b.floats_per_instance)
+    throw Error("property value count differs", "BatchScene::set_properties");
+  std::copy(values.begin(), values.end(),
+            b.properties.begin() + std::ptrdiff_t{draws_.slot[d]} * b.floats_per_instance);
+  mark(draws_.type[d], draws_.slot[d]);
+}
+
+void BatchScene::collect_dirty(std::vector<DirtyRange>& out) {
+  for (std::size_t t = 0; t < batches_.size(); ++t) {
+    Batch& b = batches_[t];
+    if (b.dirty_begin < b.dirty_end) out.push_back({static_cast<BatchType>(t), b.dirty_begin, b.dirty_end});
+    b.dirty_begin = b.dirty_end = 0;
+  }
+}
+
+}  // namespace myriad::batch

@@ -1,0 +1,55 @@
+#version 460
+// Vertex-shader skinning (SPEC B4): the palette of every character lives in one global buffer; the
+// instance's palette_offset selects its character, so equal meshes of all characters draw in one
+// instanced draw. gl_InstanceIndex (which includes firstInstance) indexes the draw's slot list.
+// Arithmetic is `precise` and ordered like anim::skin_position so the CPU reference matches exactly.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#extension GL_ARB_shader_draw_parameters : require
+#include "skin_layout.h"
+
+layout(binding = 0, scalar) readonly buffer Vertices { SkinVertex vertices[]; };
+layout(binding = 1, scalar) readonly buffer Palette { vec4 palette_rows[]; };  // 3 rows per matrix
+layout(binding = 2, scalar) readonly buffer Instances { SkinInstance instances[]; };
+layout(binding = 3, scalar) readonly buffer Slots { uint slots[]; };
+layout(binding = 4, scalar) readonly buffer Properties { float properties[]; };
+layout(push_constant, scalar) uniform Push { SkinPush pc; };
+
+layout(location = 0) out vec3 out_normal;
+layout(location = 1) out vec4 out_color;
+layout(location = 2) flat out vec3 out_capture;
+
+float row_dot(vec4 r, vec3 p) {
+  precise float d = r.x * p.x + r.y * p.y + r.z * p.z + r.w;
+  return d;
+}
+
+void main() {
+  const SkinVertex v = vertices[gl_VertexIndex];
+  const SkinInstance inst = instances[slots[gl_InstanceIndex]];
+  const uint joints[4] = uint[](v.joints01 & 0xFFFFu, v.joints01 >> 16, v.joints23 & 0xFFFFu, v.joints23 >> 16);
+  precise vec3 skinned = vec3(0.0);
+  vec3 normal = vec3(0.0);
+  for (int i = 0; i < 4; ++i) {
+    const uint m = 3u * (inst.palette_offset + joints[i]);
+    const vec4 r0 = palette_rows[m], r1 = palette_rows[m + 1u], r2 = palette_rows[m + 2u];
+    precise vec3 q = vec3(row_dot(r0, v.position), row_dot(r1, v.position), row_dot(r2, v.position));
+    skinned = skinned + q * v.weights[i];
+    normal += v.weights[i] * vec3(dot(r0.xyz, v.normal), dot(r1.xyz, v.normal), dot(r2.xyz, v.normal));
+  }
+  precise vec3 world = vec3(row_dot(inst.rows[0], skinned), row_dot(inst.rows[1], skinned), row_dot(inst.rows[2], skinned));
+  out_normal = vec3(dot(inst.rows[0].xyz, normal), dot(inst.rows[1].xyz, normal), dot(inst.rows[2].xyz, normal));
+  const uint p = inst.property_offset;
+  out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
+  out_capture = world;
+  if (pc.capture_width != 0u) {
+    const uint k = pc.capture_base + uint(gl_InstanceIndex - gl_BaseInstanceARB) * pc.capture_vertex_count +
+                   uint(gl_VertexIndex - gl_BaseVertexARB);
+    const vec2 pixel = vec2(float(k % pc.capture_width), float(k / pc.capture_width)) + 0.5;
+    gl_Position = vec4(pixel / vec2(float(pc.capture_width), float(pc.capture_height)) * 2.0 - 1.0, 0.5, 1.0);
+    gl_PointSize = 1.0;
+  } else {
+    gl_Position = pc.view_proj * vec4(world, 1.0);
+    gl_PointSize = 1.0;
+  }
+}

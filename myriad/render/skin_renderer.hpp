@@ -1,0 +1,62 @@
+// GPU side of skinned avatars (SPEC B4, B7): mesh parts in one vertex/index arena, every character's
+// palette in one global buffer, and the skin.vert pipelines. Palettes reach the GPU by a staging copy
+// (one vkCmdCopyBuffer, one region per changed range) rather than a compute pass: the data is already
+// in its final layout, so a copy is the least work. Per-instance batch data lives in batch_gpu.hpp.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "myriad/anim/gltf_import.hpp"
+#include "myriad/anim/skeleton.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/shaders/skin_layout.h"
+
+namespace myriad::render {
+
+struct SkinMeshRange {
+  std::uint32_t first_vertex;
+  std::uint32_t vertex_count;
+  std::uint32_t first_index;
+  std::uint32_t index_count;
+};
+
+// Packs skinned meshes (joints already in renderer-skeleton indices) into shader::SkinVertex.
+std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh);
+
+class SkinMeshArena {
+ public:
+  SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes);
+  const SkinMeshRange& range(std::uint32_t mesh) const { return ranges_[mesh]; }
+  const gpu::Buffer& vertices() const { return vertices_; }
+  const gpu::Buffer& indices() const { return indices_; }
+
+ private:
+  std::vector<SkinMeshRange> ranges_;
+  gpu::Buffer vertices_, indices_;
+};
+
+// The global palette buffer (device-local) and its persistently mapped staging twin.
+class SkinPalette {
+ public:
+  SkinPalette(gpu::Context& ctx, std::size_t matrices);
+  // Copies palettes[first, first + count) into staging and queues that range for the next upload.
+  void write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count);
+  // Records the queued copies and a barrier making them visible to vertex shaders; clears the queue.
+  void record_upload(VkCommandBuffer cmd);
+  const gpu::Buffer& buffer() const { return device_; }
+  std::size_t pending_regions() const { return regions_.size(); }
+
+ private:
+  gpu::Buffer device_, staging_;
+  std::vector<VkBufferCopy> regions_;
+};
+
+// skin.vert + skin.frag (colour + depth) or skin.vert + skin_capture.frag (points into RGBA32F).
+gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
+gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx);
+inline constexpr VkFormat kSkinCaptureFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
+
+}  // namespace myriad::render

@@ -1,0 +1,108 @@
+// Local-to-model and palettes against plain glm matrix products; the animator against a serial
+// per-character computation (and 1 thread against many).
+#include "myriad/anim/animator.hpp"
+#include "myriad/anim/avatar.hpp"
+#include "myriad/anim/pose.hpp"
+#include "myriad/core/parallel.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace myriad::anim {
+namespace {
+
+void expect_near(const glm::mat4& a, const glm::mat4& b, float tol) {
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) EXPECT_NEAR(a[c][r], b[c][r], tol) << "c" << c << " r" << r;
+  }
+}
+
+TEST(Pose, LocalToModelMatchesGlmProducts) {
+  std::vector<int> parents_in = {-1, 0, 1, 0, 3};
+  LocalPose local;
+  local.resize(5);
+  for (int i = 0; i < 5; ++i) {
+    const auto f = static_cast<float>(i);
+    local.translation[static_cast<std::size_t>(i)] = {f, 1.0f - f, 0.5f * f};
+    local.rotation[static_cast<std::size_t>(i)] =
+        glm::angleAxis(0.3f * (f + 1.0f), glm::normalize(glm::vec3(1, f, 2)));
+    local.scale[static_cast<std::size_t>(i)] = glm::vec3(1.0f + 0.1f * f);
+  }
+  const std::vector<std::int16_t> parents = {-1, 0, 1, 0, 3};
+  std::vector<glm::mat4> model(5);
+  local_to_model(parents, local, model);
+  auto ref_local = [&](std::size_t i) {
+    return glm::translate(glm::mat4(1.0f), local.translation[i]) * glm::mat4_cast(local.rotation[i]) *
+           glm::scale(glm::mat4(1.0f), local.scale[i]);
+  };
+  expect_near(model[2], ref_local(0) * ref_local(1) * ref_local(2), 1e-5f);
+  expect_near(model[4], ref_local(0) * ref_local(3) * ref_local(4), 1e-5f);
+}
+
+TEST(Pose, PaletteIsIdentityAtBindPose) {
+  const Skeleton s = humanoid_skeleton();
+  std::vector<glm::mat4> model(s.size());
+  local_to_model(s.parents, s.rest, model);
+  std::vector<std::uint16_t> joints(s.size());
+  std::vector<glm::mat4> ibm(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    joints[i] = static_cast<std::uint16_t>(i);
+    ibm[i] = glm::inverse(model[i]);
+  }
+  std::vector<Mat3x4> palette(s.size());
+  build_palette(model, joints, ibm, palette);
+  for (const Mat3x4& m : palette) expect_near(to_mat4(m), glm::mat4(1.0f), 1e-6f);
+}
+
+TEST(Pose, SkinPositionBlendsRows) {
+  std::vector<Mat3x4> pal = {to_mat3x4(glm::translate(glm::mat4(1.0f), {1, 0, 0})),
+                             to_mat3x4(glm::translate(glm::mat4(1.0f), {0, 2, 0}))};
+  const glm::vec3 p = skin_position(pal, {0, 1, 0, 0}, {0.25f, 0.75f, 0, 0}, {1, 1, 1});
+  EXPECT_FLOAT_EQ(p.x, 1.25f);
+  EXPECT_FLOAT_EQ(p.y, 2.5f);
+  EXPECT_FLOAT_EQ(p.z, 1.0f);
+}
+
+TEST(Animator, MatchesSerialComputationOnAnyThreadCount) {
+  const Avatar av = make_avatar({.clothed = true});
+  std::vector<PartSkin> skins;
+  for (const AvatarPart& p : av.parts) skins.push_back(p.skin);
+  const Dedup d = dedup_skeletons(skins);
+  const std::vector<Clip> clips = {make_walk_clip(av.skeleton, 1.0f), make_walk_clip(av.skeleton, 0.7f)};
+  constexpr std::size_t kChars = 37;
+  Animator anim(av.skeleton, clips, d.renderer_skeleton, kChars);
+  for (std::size_t c = 0; c < kChars; ++c)
+    anim.set_clip(c, static_cast<std::uint32_t>(c % 2), 0.013f * static_cast<float>(c));
+  std::vector<Mat3x4> many(kChars * anim.palette_size()), one(many.size());
+  EXPECT_EQ(anim.update(many), many.size());
+  {
+    ThreadLimit limit(1);
+    anim.update(one);
+  }
+  EXPECT_EQ(std::memcmp(many.data(), one.data(), many.size() * sizeof(Mat3x4)), 0);
+  // Serial reference for one character.
+  const std::size_t c = 5;
+  SamplingCache cache;
+  cache.reset(clips[1]);
+  LocalPose local;
+  local.resize(av.skeleton.size());
+  sample(av.skeleton, clips[1], 0.013f * 5.0f, cache, local);
+  std::vector<glm::mat4> model(av.skeleton.size());
+  local_to_model(av.skeleton.parents, local, model);
+  std::vector<Mat3x4> ref(anim.palette_size());
+  build_palette(model, d.renderer_skeleton.joints, d.renderer_skeleton.inverse_binds, ref);
+  EXPECT_EQ(std::memcmp(ref.data(), many.data() + anim.palette_offset(c), ref.size() * sizeof(Mat3x4)), 0);
+  // Throttled update writes only the selected characters.
+  std::vector<std::uint8_t> mask(kChars, 0);
+  mask[3] = 1;
+  std::vector<Mat3x4> sparse(many.size(), Mat3x4{});
+  EXPECT_EQ(anim.update(sparse, mask), anim.palette_size());
+  EXPECT_EQ(std::memcmp(sparse.data() + anim.palette_offset(3), many.data() + anim.palette_offset(3),
+                        anim.palette_size() * sizeof(Mat3x4)),
+            0);
+  EXPECT_EQ(sparse[0].rows[0].x, 0.0f);
+}
+
+}  // namespace
+}  // namespace myriad::anim
