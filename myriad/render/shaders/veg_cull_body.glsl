@@ -1,0 +1,102 @@
+// Body of the vegetation culling pass, shared by veg_cull.comp (frustum + LOD) and veg_cull_hiz.comp
+// (adds the Hi-Z occlusion test when VEG_HIZ is defined). See veg_cull.comp for the contract.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_GOOGLE_include_directive : require
+#include "veg_cull_layout.h"
+#include "frustum.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(binding = 0, scalar) readonly buffer Spheres { vec4 spheres[]; };  // xyz centre, w radius
+layout(binding = 1, scalar) readonly buffer Hashes { float hashes[]; };
+layout(binding = 2, scalar) readonly buffer Params { VegCullParams params; };
+layout(binding = 3, scalar) writeonly buffer Lists { uint lists[]; };  // lod * capacity + slot
+layout(binding = 4, scalar) buffer Args { DrawIndexedCommand args[]; };
+
+layout(binding = 5, scalar) buffer Visibility { uint visibility[]; };  // 1 = drawn last frame
+
+layout(push_constant, scalar) uniform Push { VegCullPush pc; };
+
+#ifdef VEG_HIZ
+layout(binding = 6) uniform sampler2D pyramid;  // R32F MIN pyramid of a reverse-Z depth buffer
+layout(binding = 7, scalar) readonly buffer Hiz { VegHizParams hiz; };
+
+// Conservative occlusion against the pyramid: the clip-space box of the sphere's bounding cube gives a
+// pixel rectangle and the nearest depth; the level is the smallest where the rectangle spans at most
+// 2x2 texels (the `ceil` choice), and the farthest of those 4 texels is compared. Any corner at or
+// behind the camera plane means "not occluded".
+bool occluded(vec4 s) {
+  vec2 lo = vec2(1e30), hi = vec2(-1e30);
+  float nearest = 0.0;
+  for (int i = 0; i < 8; ++i) {
+    vec3 c = s.xyz + s.w * vec3((i & 1) != 0 ? 1.0 : -1.0, (i & 2) != 0 ? 1.0 : -1.0, (i & 4) != 0 ? 1.0 : -1.0);
+    precise vec4 p = hiz.view_proj * vec4(c, 1.0);
+    if (p.w <= 1e-6) return false;
+    precise vec3 ndc = p.xyz / p.w;
+    lo = min(lo, ndc.xy);
+    hi = max(hi, ndc.xy);
+    nearest = max(nearest, ndc.z);
+  }
+  if (hi.x < -1.0 || hi.y < -1.0 || lo.x > 1.0 || lo.y > 1.0) return false;  // frustum decides
+  ivec2 src = ivec2(int(hiz.source_width), int(hiz.source_height));
+  ivec2 pmin = clamp(ivec2(floor((lo * 0.5 + 0.5) * vec2(src))), ivec2(0), src - 1);
+  ivec2 pmax = clamp(ivec2(floor((hi * 0.5 + 0.5) * vec2(src))), ivec2(0), src - 1);
+  // Source pixel -> level-0 texel -> parent texels, clamped like the pyramid's odd-edge widening.
+  ivec2 dim = textureSize(pyramid, 0);
+  ivec2 tmin = min(pmin >> 1, dim - 1), tmax = min(pmax >> 1, dim - 1);
+  int level = 0;
+  while ((tmax.x - tmin.x > 1 || tmax.y - tmin.y > 1) && level + 1 < int(hiz.levels)) {
+    ++level;
+    dim = textureSize(pyramid, level);
+    tmin = min(tmin >> 1, dim - 1);
+    tmax = min(tmax >> 1, dim - 1);
+  }
+  float farthest = min(min(texelFetch(pyramid, tmin, level).x, texelFetch(pyramid, ivec2(tmax.x, tmin.y), level).x),
+                       min(texelFetch(pyramid, ivec2(tmin.x, tmax.y), level).x, texelFetch(pyramid, tmax, level).x));
+  return nearest < farthest;
+}
+#endif
+
+uint select_lod(vec3 o, float hash) {
+  precise float d2 = o.x * o.x + o.y * o.y + o.z * o.z;
+  precise float f = 1.0 + params.band * (hash - 0.5);
+  precise float e = d2 * f * f;
+  uint lod = 0;
+  while (lod < params.lod_count && !(e < params.switch_sq[lod])) ++lod;
+  return lod;
+}
+
+void main() {
+  uint local_id = gl_GlobalInvocationID.x;
+  uint id = pc.first + local_id;
+  bool visible = false;
+  uint lod = 4;
+  if (local_id < pc.count) {
+    vec4 s = spheres[id];
+    precise vec3 o = s.xyz - pc.camera;
+    lod = select_lod(o, hashes[id]);
+    visible = lod < params.lod_count && frustum_intersects_sphere(pc.planes, s);
+    // Two-phase occlusion: the early pass only takes last frame's visible instances (drawn before the
+    // pyramid is built); the late pass tests everything against the new pyramid, records visibility
+    // for the next frame and appends only what the early pass did not draw.
+    if (pc.phase == VEG_PHASE_EARLY) visible = visible && visibility[id] != 0;
+#ifdef VEG_HIZ
+    if (visible && hiz.enabled != 0) visible = !occluded(s);
+#endif
+    if (pc.phase == VEG_PHASE_LATE) {
+      bool drawn_early = visibility[id] != 0;
+      visibility[id] = visible ? 1u : 0u;
+      visible = visible && !drawn_early;
+    }
+  }
+  for (uint l = 0; l < 4; ++l) {
+    bool mine = visible && lod == l;
+    uvec4 ballot = subgroupBallot(mine);
+    uint total = subgroupBallotBitCount(ballot);
+    uint base = 0;
+    if (subgroupElect() && total > 0) base = atomicAdd(args[l].instance_count, total);
+    base = subgroupBroadcastFirst(base);
+    if (mine) lists[l * params.capacity + base + subgroupBallotExclusiveBitCount(ballot)] = id;
+  }
+}

@@ -1,0 +1,49 @@
+// Layouts of the vegetation culling pass (veg_cull.comp), shared by C++ and GLSL.
+#ifndef MYRIAD_VEG_CULL_LAYOUT_H
+#define MYRIAD_VEG_CULL_LAYOUT_H
+
+#include "shared_types.h"
+
+#define VEG_PHASE_SINGLE 0u  // append every visible instance
+#define VEG_PHASE_EARLY 1u   // only instances visible last frame (no occlusion test)
+#define VEG_PHASE_LATE 2u    // all instances (with Hi-Z); update visibility; append the newly visible
+
+MYRIAD_SHADER_NAMESPACE_BEGIN
+// One dispatch per visible group segment [first, first + count) of a runtime type's arrays. Planes
+// and camera are relative to the render origin (the frame the spheres are stored in).
+struct VegCullPush {
+  vec4 planes[6];
+  vec3 camera;
+  uint first;
+  uint count;
+  uint phase;  // VEG_PHASE_*
+  uint pad1;
+  uint pad2;
+};
+// Per type: squared LOD switch distances (the last is the draw distance), their number (<= 4), the
+// hash band (myriad::vegetation::HashedLod) and the capacity of each per-LOD list.
+struct VegCullParams {
+  vec4 switch_sq;
+  uint lod_count;
+  float band;
+  uint capacity;
+  uint pad;
+};
+// Hi-Z inputs for one frame: the view-projection relative to the render origin (reverse-Z), the
+// size of the depth buffer the pyramid was built from, the pyramid's level count, on/off.
+struct VegHizParams {
+  mat4 view_proj;
+  uint source_width;
+  uint source_height;
+  uint levels;
+  uint enabled;
+};
+MYRIAD_SHADER_NAMESPACE_END
+
+#ifdef __cplusplus
+static_assert(sizeof(myriad::render::shader::VegCullPush) == 128);
+static_assert(sizeof(myriad::render::shader::VegCullParams) == 32);
+static_assert(sizeof(myriad::render::shader::VegHizParams) == 80);
+#endif
+
+#endif

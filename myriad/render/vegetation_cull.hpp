@@ -1,0 +1,83 @@
+// GPU culling of vegetation (G6): per runtime type, a CPU test of each group segment's AABB (frustum
+// and farthest draw distance) first, then one compute thread per instance of the surviving segments:
+// hashed distance LOD, sphere frustum test, append to that LOD's instance list and indirect args, for
+// instanced indirect draws (first_instance = lod * capacity, so gl_InstanceIndex indexes the lists).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "myriad/core/frustum.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/vegetation/cpu_cull.hpp"
+#include "myriad/vegetation/runtime.hpp"
+
+namespace myriad::render {
+
+// Where LOD l's mesh lies in the shared index/vertex buffers.
+struct VegetationLodMesh {
+  std::uint32_t index_count = 0;
+  std::uint32_t first_index = 0;
+  std::int32_t vertex_offset = 0;
+};
+
+// GPU copies of one runtime type's culling inputs and the outputs the draws read.
+struct VegetationGpuType {
+  gpu::Buffer spheres;     // vec4 per instance (relative to the render origin)
+  gpu::Buffer hashes;      // float per instance
+  gpu::Buffer instances;   // RuntimeInstance per instance (the vertex shader's matrices and tint)
+  gpu::Buffer params;      // VegCullParams
+  gpu::Buffer lists;       // u32 instance indices, kGpuMaxLods lists of `capacity`
+  gpu::Buffer args;        // kGpuMaxLods DrawIndexedIndirectCommands
+  gpu::Buffer hiz;         // VegHizParams, rewritten by record() when Hi-Z is used
+  gpu::Buffer visibility;  // u32 per instance: visible at the last late pass (two-phase occlusion)
+  std::uint32_t capacity = 0;
+  vegetation::HashedLod lod;
+  std::array<VegetationLodMesh, vegetation::kGpuMaxLods> meshes{};
+};
+
+// Hi-Z input: a MIN pyramid (render::DepthPyramid, or any R32F chain with the same rule) of a reverse-Z
+// depth buffer, in VK_IMAGE_LAYOUT_GENERAL, and the view-projection it was rendered with (relative to
+// the render origin).
+struct VegetationHiz {
+  VkImageView pyramid = VK_NULL_HANDLE;
+  VkSampler sampler = VK_NULL_HANDLE;
+  std::uint32_t levels = 0;
+  std::uint32_t source_width = 0;
+  std::uint32_t source_height = 0;
+  glm::mat4 view_proj{1.0f};
+};
+
+// Two-phase occlusion culling (niagara): kEarly culls (frustum + LOD) only what was visible last frame;
+// draw it, build the depth pyramid, then kLate tests everything against it (with `hiz`), records
+// visibility for the next frame and appends only the newly visible; draw those. kSingle: one pass.
+enum class VegetationPass : std::uint32_t { kSingle = 0, kEarly = 1, kLate = 2 };
+
+class VegetationCull {
+ public:
+  explicit VegetationCull(gpu::Context& ctx);
+
+  // Uploads a runtime type (setup path: waits). `band` is the hashed LOD band (e.g. 0.2 = +-10 %).
+  VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type,
+                           std::span<const VegetationLodMesh> meshes, float band) const;
+
+  // Records: reset the args, then one dispatch per segment that passes vegetation::group_visible.
+  // `frustum` and `camera` are relative to the render origin. Returns the number of segments culled
+  // per instance. On return lists and args are visible to indirect reads and vertex shaders. With
+  // `hiz`, instances whose bounds are hidden behind the pyramid's depths are culled too. Instances of
+  // segments that fail the group test keep their visibility flag (the early pass re-tests frustum and
+  // LOD, so a stale flag only skips one occlusion test).
+  std::uint32_t record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,
+                       const vegetation::RuntimeWorld::Type& type, const VegetationGpuType& gpu_type,
+                       const VegetationHiz* hiz = nullptr,
+                       VegetationPass pass = VegetationPass::kSingle) const;
+
+ private:
+  gpu::Context& ctx_;
+  gpu::Pipeline pipeline_;
+  gpu::Pipeline hiz_pipeline_;
+};
+
+}  // namespace myriad::render

@@ -1,0 +1,168 @@
+// The streamer's main-thread bookkeeping and its worker pool. Workers only read and validate files
+// (no shared state but the job and result queues); expansion happens in update() under the budget, so
+// the render origin can never be stale for an arriving tile.
+#include "myriad/vegetation/streaming.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "myriad/core/error.hpp"
+
+namespace myriad::vegetation {
+
+TileStreamer::TileStreamer(StreamingOptions options)
+    : options_(std::move(options)), world_(options_.render_origin) {
+  if (options_.upload_budget_bytes < kRuntimeBytesPerInstance)
+    throw Error("upload budget below one instance (" + std::to_string(kRuntimeBytesPerInstance) + " bytes)",
+                "StreamingOptions::upload_budget_bytes");
+  if (!(options_.tile_size > 0.0f) || !(options_.load_radius >= 0.0f) || !(options_.hysteresis >= 0.0f))
+    throw Error("tile size must be positive, radius and hysteresis non-negative", "StreamingOptions");
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(options_.directory, ec)) {
+    TileKey k;
+    if (e.is_regular_file() && parse_tile_file_name(e.path().filename().string(), k.x, k.z))
+      available_.insert(k);
+  }
+  if (ec) throw Error("cannot list tile folder: " + ec.message(), options_.directory.string());
+  const unsigned n = std::max(1u, options_.worker_threads);
+  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { worker(); });
+}
+
+TileStreamer::~TileStreamer() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void TileStreamer::worker() {
+  for (;;) {
+    TileKey key;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+      if (stop_) return;
+      key = jobs_.front();
+      jobs_.pop_front();
+    }
+    Result r{key, nullptr, {}};
+    try {
+      auto tile = std::make_shared<Tile>(read_tile(options_.directory / tile_file_name(key.x, key.z)));
+      if (tile->x != key.x || tile->z != key.z || tile->size != options_.tile_size)
+        throw Error("tile header (" + std::to_string(tile->x) + ", " + std::to_string(tile->z) + ", size " +
+                        std::to_string(tile->size) +
+                        ") does not match its file name or the streaming tile size",
+                    (options_.directory / tile_file_name(key.x, key.z)).string(), "re-bake the tile");
+      r.tile = std::move(tile);
+    } catch (const std::exception& e) {  // myriad::Error, and bad_alloc on absurd inputs
+      r.error = e.what();
+    }
+    std::lock_guard lock(mutex_);
+    results_.push_back(std::move(r));
+  }
+}
+
+double TileStreamer::tile_distance(TileKey k, glm::dvec3 c) const {
+  const double s = double(options_.tile_size);
+  const double x0 = double(k.x) * s, z0 = double(k.z) * s;
+  const double dx = std::max({x0 - c.x, 0.0, c.x - (x0 + s)});
+  const double dz = std::max({z0 - c.z, 0.0, c.z - (z0 + s)});
+  return std::sqrt(dx * dx + dz * dz);
+}
+
+void TileStreamer::unload(TileKey key) {
+  world_.remove_tile(key);
+  entries_.erase(key);
+  std::erase(upload_queue_, key);
+}
+
+StreamingFrame TileStreamer::update(glm::dvec3 camera) {
+  StreamingFrame frame;
+  std::vector<Result> done;
+  {
+    std::lock_guard lock(mutex_);
+    done.swap(results_);
+  }
+  for (Result& r : done) {
+    auto it = entries_.find(r.key);
+    if (it == entries_.end() || it->second.state != State::kRequested) continue;  // cancelled meanwhile
+    if (!r.error.empty()) {
+      failures_.push_back({r.key, r.error});
+      failed_.insert(r.key);
+      entries_.erase(it);
+      continue;
+    }
+    it->second.tile = std::move(r.tile);
+    it->second.state = State::kUploading;
+    upload_queue_.push_back(r.key);
+  }
+
+  const double unload_radius = double(options_.load_radius) + double(options_.hysteresis);
+  std::vector<TileKey> far;
+  for (const auto& [key, e] : entries_)
+    if (tile_distance(key, camera) > unload_radius) far.push_back(key);
+  for (TileKey k : far) unload(k);
+  frame.unloaded = far.size();
+
+  std::vector<std::pair<double, TileKey>> wanted;
+  for (TileKey k : available_) {
+    const double d = tile_distance(k, camera);
+    if (d <= double(options_.load_radius) && !entries_.count(k) && !failed_.count(k))
+      wanted.push_back({d, k});
+  }
+  std::sort(wanted.begin(), wanted.end());  // nearest first
+  if (!wanted.empty()) {
+    std::lock_guard lock(mutex_);
+    // Jobs for tiles no longer wanted are dropped from the queue; running ones are ignored on arrival.
+    std::erase_if(jobs_, [&](TileKey k) { return !entries_.count(k); });
+    for (const auto& w : wanted) {
+      entries_[w.second] = Entry{};
+      jobs_.push_back(w.second);
+    }
+    frame.requested = wanted.size();
+  }
+  if (frame.requested) wake_.notify_all();
+
+  std::size_t budget = options_.upload_budget_bytes;
+  while (!upload_queue_.empty() && budget >= kRuntimeBytesPerInstance) {
+    Entry& e = entries_.at(upload_queue_.front());
+    const Tile& t = *e.tile;
+    if (e.group < t.groups.size()) {
+      const auto left = static_cast<std::uint32_t>(t.groups[e.group].instances.size()) - e.next;
+      const auto n =
+          static_cast<std::uint32_t>(std::min<std::size_t>(left, budget / kRuntimeBytesPerInstance));
+      world_.append(e.tile, e.group, e.next, n);
+      e.next += n;
+      budget -= std::size_t(n) * kRuntimeBytesPerInstance;
+      frame.uploaded_instances += n;
+      if (e.next == t.groups[e.group].instances.size()) {
+        ++e.group;
+        e.next = 0;
+      }
+    }
+    if (e.group >= t.groups.size()) {
+      e.state = State::kResident;
+      upload_queue_.pop_front();
+    }
+  }
+  frame.uploaded_bytes = options_.upload_budget_bytes - budget;
+  return frame;
+}
+
+bool TileStreamer::idle() const {
+  if (!upload_queue_.empty()) return false;
+  for (const auto& [key, e] : entries_)
+    if (e.state == State::kRequested) return false;
+  return true;
+}
+
+std::vector<TileKey> TileStreamer::resident_tiles() const {
+  std::vector<TileKey> out;
+  for (const auto& [key, e] : entries_)
+    if (e.state == State::kResident) out.push_back(key);
+  return out;
+}
+
+}  // namespace myriad::vegetation

@@ -1,0 +1,96 @@
+// Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
+// validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
+// expanded into the RuntimeWorld at most `upload_budget_bytes` per update (runtime bytes), so a burst of
+// arrivals never spikes a frame. A bad tile file is reported, skipped and never retried.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "myriad/vegetation/runtime.hpp"
+
+namespace myriad::vegetation {
+
+struct StreamingOptions {
+  std::filesystem::path directory;  // holds tile_<x>_<z>.mveg files
+  float tile_size = 200.0f;         // must match the tiles' size (a mismatch is a tile error)
+  float load_radius = 800.0f;
+  float hysteresis = 100.0f;
+  std::size_t upload_budget_bytes = 4u << 20;  // per update; at least kRuntimeBytesPerInstance
+  unsigned worker_threads = 2;
+  glm::dvec3 render_origin{0.0};
+};
+
+struct StreamingFrame {
+  std::size_t uploaded_bytes = 0;
+  std::size_t uploaded_instances = 0;
+  std::size_t requested = 0;  // loads started this update
+  std::size_t unloaded = 0;
+};
+
+struct TileFailure {
+  TileKey key;
+  std::string message;
+};
+
+class TileStreamer {
+ public:
+  explicit TileStreamer(StreamingOptions options);
+  ~TileStreamer();
+  TileStreamer(const TileStreamer&) = delete;
+  TileStreamer& operator=(const TileStreamer&) = delete;
+
+  // One frame: collects finished loads, unloads far tiles, requests near ones, uploads within budget.
+  StreamingFrame update(glm::dvec3 camera);
+  // True when nothing is loading or waiting to upload.
+  bool idle() const;
+
+  // Distance in XZ from the camera to the tile's rectangle (0 inside it).
+  double tile_distance(TileKey key, glm::dvec3 camera) const;
+  const std::set<TileKey>& available() const { return available_; }
+  std::vector<TileKey> resident_tiles() const;  // fully uploaded
+  const std::vector<TileFailure>& failures() const { return failures_; }
+  RuntimeWorld& world() { return world_; }
+  const RuntimeWorld& world() const { return world_; }
+
+ private:
+  enum class State { kRequested, kUploading, kResident };
+  struct Entry {
+    State state = State::kRequested;
+    std::shared_ptr<const Tile> tile;
+    std::uint32_t group = 0, next = 0;  // upload cursor
+  };
+  struct Result {
+    TileKey key;
+    std::shared_ptr<const Tile> tile;
+    std::string error;
+  };
+  void worker();
+  void unload(TileKey key);
+
+  StreamingOptions options_;
+  std::set<TileKey> available_;
+  std::map<TileKey, Entry> entries_;
+  std::deque<TileKey> upload_queue_;
+  std::vector<TileFailure> failures_;
+  std::set<TileKey> failed_;
+  RuntimeWorld world_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<TileKey> jobs_;
+  std::vector<Result> results_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace myriad::vegetation

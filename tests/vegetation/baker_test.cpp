@@ -1,0 +1,194 @@
+// Baker: determinism (per seed, for any thread count), density rules, spacing, configurable tile size,
+// small-group merging, CSV input with clear errors, generated plant meshes, progress reporting.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "myriad/core/error.hpp"
+#include "myriad/core/parallel.hpp"
+#include "test_util.hpp"
+
+namespace myriad::vegetation {
+namespace {
+
+std::vector<std::vector<std::byte>> bytes_of(const std::vector<Tile>& tiles) {
+  std::vector<std::vector<std::byte>> out;
+  for (const Tile& t : tiles) out.push_back(serialize_tile(t));
+  return out;
+}
+
+// World XZ positions of every instance per type id, sorted by x.
+std::map<std::uint32_t, std::vector<glm::dvec2>> world_points(const std::vector<Tile>& tiles) {
+  std::map<std::uint32_t, std::vector<glm::dvec2>> out;
+  for (const Tile& t : tiles)
+    for (const Group& g : t.groups)
+      for (const InstanceRecord& r : g.instances) {
+        const glm::dvec3 p = t.origin() + glm::dvec3(decode_position(g, r));
+        out[t.prefabs[g.prefab].type_id].push_back({p.x, p.z});
+      }
+  for (auto& kv : out)
+    std::sort(kv.second.begin(), kv.second.end(), [](auto a, auto b) { return a.x < b.x; });
+  return out;
+}
+
+// Same plants up to quantization (boxes differ with the tile size): every point has a partner < 1 cm away.
+void expect_same_points(const std::map<std::uint32_t, std::vector<glm::dvec2>>& a,
+                        const std::map<std::uint32_t, std::vector<glm::dvec2>>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [type, pa] : a) {
+    const auto& pb = b.at(type);
+    ASSERT_EQ(pa.size(), pb.size()) << "type " << type;
+    for (const glm::dvec2& p : pa) {
+      auto it =
+          std::lower_bound(pb.begin(), pb.end(), p.x - 0.01, [](glm::dvec2 q, double x) { return q.x < x; });
+      bool found = false;
+      for (; it != pb.end() && it->x <= p.x + 0.01 && !found; ++it) found = glm::length(*it - p) < 0.01;
+      ASSERT_TRUE(found) << p.x << "," << p.y;
+    }
+  }
+}
+
+TEST(Baker, DeterministicPerSeedAndThreadCount) {
+  const auto a = bytes_of(bake_tiles(test::small_world()));
+  std::vector<std::vector<std::byte>> b;
+  {
+    ThreadLimit one(1);
+    b = bytes_of(bake_tiles(test::small_world()));
+  }
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, bytes_of(bake_tiles(test::small_world(600.0, 8))));
+}
+
+TEST(Baker, RulesSpacingAndAltitude) {
+  BakeOptions o = test::small_world();
+  o.types[0].max_altitude = 22.0f;
+  const auto tiles = bake_tiles(o);
+  std::size_t trees = 0;
+  for (const Tile& t : tiles)
+    for (const Group& g : t.groups) {
+      const std::uint32_t type = t.prefabs[g.prefab].type_id;
+      std::vector<glm::vec3> pts;
+      for (const InstanceRecord& r : g.instances) pts.push_back(decode_position(g, r));
+      if (type == 0) {
+        trees += pts.size();
+        for (const glm::vec3& p : pts) EXPECT_LE(p.y, 22.0f + 0.01f);
+      }
+      // Jittered cells: neighbours at least spacing / 2 apart (minus quantization).
+      const float min_d = 0.5f * o.types[type].spacing - 0.01f;
+      for (std::size_t i = 0; i < pts.size() && i < 400; ++i)
+        for (std::size_t j = i + 1; j < pts.size(); ++j) {
+          const glm::vec2 d(pts[i].x - pts[j].x, pts[i].z - pts[j].z);
+          ASSERT_GE(glm::length(d), min_d) << "type " << type;
+        }
+    }
+  EXPECT_GT(trees, 0u);
+}
+
+TEST(Baker, TileSizeIsConfigurableAndDoesNotChangeThePlants) {
+  BakeOptions a = test::small_world(400.0);
+  a.merge_below = 0;
+  BakeOptions b = a;
+  b.tile_size = 100.0f;
+  const auto ta = bake_tiles(a), tb = bake_tiles(b);
+  EXPECT_EQ(ta.size(), 4u);
+  EXPECT_EQ(tb.size(), 16u);
+  for (const Tile& t : tb) EXPECT_EQ(t.size, 100.0f);
+  expect_same_points(world_points(ta), world_points(tb));
+}
+
+TEST(Baker, TinyGroupsMergeIntoTheLargestNeighbour) {
+  BakeOptions o = test::small_world(400.0);
+  o.merge_below = 8;
+  std::vector<WorldInstance> in;
+  for (int i = 0; i < 3; ++i) in.push_back({0, {10.0 + i * 5.0, 0.0, 50.0}, 0.0f, 1.0f, {1, 2, 3}});
+  for (int i = 0; i < 40; ++i) in.push_back({0, {210.0 + i * 3.0, 0.0, 50.0}, 0.0f, 1.0f, {1, 2, 3}});
+  for (int i = 0; i < 20; ++i) in.push_back({0, {10.0 + i * 3.0, 0.0, 250.0}, 0.0f, 1.0f, {1, 2, 3}});
+  const auto tiles = bake_tiles(o, &in);
+  ASSERT_EQ(tiles.size(), 2u);  // tile (0,0) lost its only group
+  const Tile& east = tiles[0].x == 1 ? tiles[0] : tiles[1];
+  ASSERT_EQ(east.groups.size(), 1u);
+  EXPECT_EQ(east.groups[0].instances.size(), 43u);
+  EXPECT_LT(east.groups[0].bounds.min.x, 0.0f);  // the group's AABB now reaches into the west tile
+}
+
+TEST(Baker, CsvInputAndErrors) {
+  test::TempDir dir("csv");
+  const auto path = dir.path / "plants.csv";
+  {
+    std::ofstream f(path);
+    f << "type,x,y,z,yaw,scale,r,g,b\n# comment\ntree,10.5,2,20.25,90,1.5,10,20,30\n2,450,1,-30,0,1,1,2,3\n";
+  }
+  const auto types = default_plant_types();
+  const auto in = read_instance_csv(path, types);
+  ASSERT_EQ(in.size(), 2u);
+  EXPECT_EQ(in[0].type, 0u);
+  EXPECT_EQ(in[1].type, 2u);
+  EXPECT_NEAR(in[0].yaw, 1.5707963f, 1e-6f);
+  const auto tiles = bake_tiles(test::small_world(), &in);
+  EXPECT_EQ(tiles.size(), 2u);  // tiles (0,0) and (2,-1)
+  {
+    std::ofstream f(path);
+    f << "tree,1,2,3,0,1,0,0,0\nshrub,1,2,3,0,1,0,0,0\n";
+  }
+  try {
+    (void)read_instance_csv(path, types);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("plants.csv:2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("shrub"), std::string::npos) << e.what();
+  }
+  {
+    std::ofstream f(path);
+    f << "tree,1,2,x,0,1,0,0,0\n";
+  }
+  EXPECT_THROW((void)read_instance_csv(path, types), Error);
+}
+
+TEST(Baker, ProgressReachesTheTotal) {
+  std::size_t last_done = 0, last_total = 0, calls = 0;
+  const auto tiles = bake_tiles(test::small_world(), nullptr, [&](std::size_t d, std::size_t t) {
+    EXPECT_GE(d, last_done);
+    last_done = d;
+    last_total = t;
+    ++calls;
+  });
+  EXPECT_GT(calls, 0u);
+  EXPECT_EQ(last_done, tiles.size());
+  EXPECT_EQ(last_total, tiles.size());
+}
+
+TEST(Baker, BakeToDirectoryWritesEveryTile) {
+  test::TempDir dir("bake");
+  const BakeSummary s = bake_to_directory(test::small_world(400.0), dir.path);
+  EXPECT_EQ(s.tiles, 4u);
+  std::size_t n = 0, bytes = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path)) {
+    n += read_tile(e.path()).instance_count();
+    bytes += e.file_size();
+  }
+  EXPECT_EQ(n, s.instances);
+  EXPECT_EQ(bytes, s.bytes);
+}
+
+TEST(PlantMesh, ThreeLodsAndABillboard) {
+  for (auto kind : {PlantKind::kTree, PlantKind::kBush, PlantKind::kGrass}) {
+    const auto lods = make_plant_lods(kind);
+    EXPECT_GT(lods[0].triangle_count(), lods[1].triangle_count());
+    EXPECT_GT(lods[1].triangle_count(), lods[2].triangle_count());
+    EXPECT_EQ(lods[3].triangle_count(), 8u);
+    Aabb all = lods[0].bounds();
+    for (int l = 1; l < 3; ++l) all.expand(lods[static_cast<std::size_t>(l)].bounds());
+    EXPECT_FLOAT_EQ(lods[3].bounds().min.y, all.min.y);
+    EXPECT_FLOAT_EQ(lods[3].bounds().max.y, all.max.y);
+    for (const auto& m : lods) {
+      EXPECT_EQ(m.positions.size(), m.normals.size());
+      for (std::uint32_t i : m.indices) ASSERT_LT(i, m.positions.size());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace myriad::vegetation

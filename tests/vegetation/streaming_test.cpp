@@ -1,0 +1,113 @@
+// Streaming along a scripted camera path: the resident set always obeys the radius + hysteresis rule,
+// per-update uploads never exceed the budget, memory returns to zero, and a bad tile is skipped.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "myriad/core/error.hpp"
+#include "myriad/vegetation/streaming.hpp"
+#include "test_util.hpp"
+
+namespace myriad::vegetation {
+namespace {
+
+constexpr float kTile = 50.0f;
+
+class Streaming : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    BakeOptions o = test::small_world(600.0);
+    o.tile_size = kTile;
+    for (PlantType& t : o.types) t.spacing *= 2.0f;
+    baked_ = bake_to_directory(o, dir_.path);
+  }
+  StreamingOptions options() const {
+    StreamingOptions s;
+    s.directory = dir_.path;
+    s.tile_size = kTile;
+    s.load_radius = 120.0f;
+    s.hysteresis = 40.0f;
+    s.upload_budget_bytes = 300 * kRuntimeBytesPerInstance;
+    s.worker_threads = 2;
+    s.render_origin = {300.0, 0.0, 300.0};
+    return s;
+  }
+  // Runs updates until idle, checking the invariants on every frame; returns the frames taken.
+  int settle(TileStreamer& s, glm::dvec3 cam, std::size_t budget) {
+    for (int frames = 1; frames < 100000; ++frames) {
+      const StreamingFrame f = s.update(cam);
+      EXPECT_LE(f.uploaded_bytes, budget);
+      max_upload_ = std::max(max_upload_, f.uploaded_bytes);
+      for (TileKey k : s.resident_tiles()) EXPECT_LE(s.tile_distance(k, cam), 160.0);
+      if (s.idle()) return frames;
+      if (f.uploaded_bytes == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    ADD_FAILURE() << "streamer never became idle";
+    return 0;
+  }
+  test::TempDir dir_{"stream"};
+  BakeSummary baked_;
+  std::size_t max_upload_ = 0;
+};
+
+TEST_F(Streaming, ScriptedPathObeysRadiusRuleBudgetAndMemory) {
+  TileStreamer s(options());
+  ASSERT_EQ(s.available().size(), baked_.tiles);
+  const std::size_t baseline = s.world().resident_bytes();
+  EXPECT_EQ(baseline, 0u);
+  std::set<TileKey> model;
+  std::size_t multi_frame_uploads = 0;
+  for (int step = 0; step <= 60; ++step) {
+    // Out along a diagonal, then back along a curve: crosses tile borders both ways.
+    const double t = step / 60.0;
+    const glm::dvec3 cam =
+        t < 0.5 ? glm::dvec3(50.0 + 900.0 * t, 2.0, 80.0 + 700.0 * t)
+                : glm::dvec3(500.0 - 600.0 * (t - 0.5), 2.0, 430.0 - 200.0 * std::sin(6.0 * (t - 0.5)));
+    const int frames = settle(s, cam, options().upload_budget_bytes);
+    multi_frame_uploads += frames > 2;
+    std::set<TileKey> next;
+    for (TileKey k : s.available()) {
+      const double d = s.tile_distance(k, cam);
+      if (d <= 120.0 || (model.count(k) && d <= 160.0)) next.insert(k);
+    }
+    model = next;
+    const auto resident = s.resident_tiles();
+    ASSERT_EQ(std::set<TileKey>(resident.begin(), resident.end()), model) << "step " << step;
+    std::size_t expect = 0;
+    for (TileKey k : resident) expect += read_tile(dir_.path / tile_file_name(k.x, k.z)).instance_count();
+    ASSERT_EQ(s.world().instance_count(), expect);
+  }
+  EXPECT_GT(multi_frame_uploads, 0u);  // the budget really spread arrivals over frames
+  EXPECT_EQ(max_upload_, options().upload_budget_bytes / kRuntimeBytesPerInstance * kRuntimeBytesPerInstance);
+  settle(s, {50000.0, 0.0, 50000.0}, options().upload_budget_bytes);
+  EXPECT_TRUE(s.resident_tiles().empty());
+  EXPECT_EQ(s.world().resident_bytes(), baseline);
+  EXPECT_TRUE(s.world().types().empty());
+  EXPECT_TRUE(s.failures().empty());
+}
+
+TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {
+  const auto bad = dir_.path / tile_file_name(2, 2);
+  std::filesystem::resize_file(bad, std::filesystem::file_size(bad) / 2);
+  TileStreamer s(options());
+  const glm::dvec3 cam(125.0, 0.0, 125.0);
+  settle(s, cam, options().upload_budget_bytes);
+  ASSERT_EQ(s.failures().size(), 1u);
+  EXPECT_NE(s.failures()[0].message.find("tile_2_2.mveg"), std::string::npos) << s.failures()[0].message;
+  const auto resident = s.resident_tiles();
+  EXPECT_GT(resident.size(), 8u);
+  EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{2, 2}), 0);
+  settle(s, {140.0, 0.0, 125.0}, options().upload_budget_bytes);  // not retried
+  EXPECT_EQ(s.failures().size(), 1u);
+}
+
+TEST_F(Streaming, RejectsABudgetBelowOneInstance) {
+  StreamingOptions o = options();
+  o.upload_budget_bytes = 10;
+  EXPECT_THROW(TileStreamer{o}, Error);
+}
+
+}  // namespace
+}  // namespace myriad::vegetation
