@@ -16,5 +16,6 @@ struct Command {
 Command add_info_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_render_command(CLI::App& app);
+Command add_veg_command(CLI::App& app);
 
 }  // namespace myriad::app
