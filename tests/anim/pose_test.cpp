@@ -40,6 +40,30 @@ TEST(Pose, LocalToModelMatchesGlmProducts) {
   expect_near(model[4], ref_local(0) * ref_local(3) * ref_local(4), 1e-5f);
 }
 
+// The 4-joint SoA path must give the bits of the per-joint scalar form (compose, then affine_mul
+// by the parent) for every block/tail split, several roots and non-unit scales included.
+TEST(Pose, LocalToModelBitIdenticalToScalarForm) {
+  for (std::size_t n = 1; n <= 13; ++n) {
+    LocalPose local;
+    local.resize(n);
+    std::vector<std::int16_t> parents(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto f = static_cast<float>(i);
+      parents[i] = (i % 5 == 0) ? kNoParent : static_cast<std::int16_t>((i * 7 + 3) % i);
+      local.translation[i] = {0.3f * f - 1.0f, 1.0f - 0.7f * f, 0.25f * f};
+      local.rotation[i] = glm::angleAxis(0.37f * (f + 1.0f), glm::normalize(glm::vec3(1.0f, f - 2.0f, 2.0f)));
+      local.scale[i] = {1.0f + 0.1f * f, 0.9f, 1.0f - 0.03f * f};
+    }
+    std::vector<glm::mat4> model(n), ref(n);
+    local_to_model(parents, local, model);
+    for (std::size_t i = 0; i < n; ++i) {
+      const glm::mat4 m = compose(local.translation[i], local.rotation[i], local.scale[i]);
+      ref[i] = parents[i] == kNoParent ? m : affine_mul(ref[static_cast<std::size_t>(parents[i])], m);
+      EXPECT_EQ(std::memcmp(&model[i], &ref[i], sizeof(glm::mat4)), 0) << "n " << n << " joint " << i;
+    }
+  }
+}
+
 TEST(Pose, PaletteIsIdentityAtBindPose) {
   const Skeleton s = humanoid_skeleton();
   std::vector<glm::mat4> model(s.size());
