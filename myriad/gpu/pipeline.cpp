@@ -129,6 +129,15 @@ Pipeline GraphicsPipelineBuilder::build(const Context& ctx) const {
   for (auto& b : blend_states) {
     b.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
                        VK_COLOR_COMPONENT_A_BIT;
+    if (alpha_blend) {
+      b.blendEnable = VK_TRUE;
+      b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+      b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+      b.colorBlendOp = VK_BLEND_OP_ADD;
+      b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+      b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+      b.alphaBlendOp = VK_BLEND_OP_ADD;
+    }
   }
   VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   blend.attachmentCount = std::uint32_t(blend_states.size());

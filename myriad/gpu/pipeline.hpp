@@ -62,7 +62,10 @@ struct GraphicsPipelineBuilder {
   bool depth_test = true;
   bool depth_write = true;
   VkCompareOp depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;  // reverse-Z
-  std::uint32_t clip_distances = 0;                            // informative; shaders declare them
+  // Straight-alpha "over" blending on every colour attachment (colour SRC_ALPHA /
+  // ONE_MINUS_SRC_ALPHA, alpha ONE / ONE_MINUS_SRC_ALPHA) for decals such as blob shadows; off = opaque.
+  bool alpha_blend = false;
+  std::uint32_t clip_distances = 0;  // informative; shaders declare them
 
   Pipeline build(const Context& ctx) const;
 };
