@@ -14,6 +14,11 @@ namespace {
 std::atomic<long> g_allocations{0};
 }  // namespace
 
+// The replacements pair malloc with free; GCC's -Wmismatched-new-delete cannot see that once it
+// inlines them into callers (optimised builds), so it is silenced for these definitions only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
@@ -21,6 +26,7 @@ void* operator new(std::size_t size) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace myriad::anim {
 namespace {
