@@ -27,12 +27,13 @@ VegetationCull::VegetationCull(gpu::Context& ctx)
                                                 sizeof(shader::VegCullPush)})) {}
 
 VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& type,
-                                         std::span<const VegetationLodMesh> meshes, float band) const {
+                                         std::span<const VegetationLodMesh> meshes, float band,
+                                         float fade) const {
   const auto n = static_cast<std::uint32_t>(type.instances.size());
   if (n == 0) throw Error("VegetationCull::upload: empty runtime type");
   VegetationGpuType g;
   g.capacity = n;
-  g.lod = vegetation::make_hashed_lod(type.prefab.lods, band);
+  g.lod = vegetation::make_hashed_lod(type.prefab.lods, band, fade);
   for (std::size_t l = 0; l < meshes.size() && l < vegetation::kGpuMaxLods; ++l) g.meshes[l] = meshes[l];
   std::vector<glm::vec4> spheres(n);
   std::vector<float> hashes(n);
@@ -46,7 +47,8 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   g.instances =
       gpu::Buffer(ctx_, n * sizeof(vegetation::RuntimeInstance), storage, gpu::MemoryKind::kDeviceLocal);
   g.params = gpu::Buffer(ctx_, sizeof(shader::VegCullParams), storage, gpu::MemoryKind::kDeviceLocal);
-  g.lists = gpu::Buffer(ctx_, std::size_t(n) * vegetation::kGpuMaxLods * sizeof(std::uint32_t), storage,
+  static_assert(VEG_LISTS == vegetation::kGpuMaxLods);
+  g.lists = gpu::Buffer(ctx_, std::size_t(n) * vegetation::kGpuMaxLods * 2 * sizeof(std::uint32_t), storage,
                         gpu::MemoryKind::kDeviceLocal);
   g.args = gpu::Buffer(ctx_, vegetation::kGpuMaxLods * sizeof(shader::DrawIndexedCommand),
                        storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
@@ -58,6 +60,8 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   gpu::upload(ctx_, g.instances, std::span<const vegetation::RuntimeInstance>(type.instances));
   shader::VegCullParams params{};
   params.switch_sq = {g.lod.switch_sq[0], g.lod.switch_sq[1], g.lod.switch_sq[2], g.lod.switch_sq[3]};
+  params.fade_start_sq = {g.lod.fade_start_sq[0], g.lod.fade_start_sq[1], g.lod.fade_start_sq[2],
+                          g.lod.fade_start_sq[3]};
   params.lod_count = g.lod.count;
   params.band = g.lod.band;
   params.capacity = n;

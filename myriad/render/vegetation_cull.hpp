@@ -29,7 +29,7 @@ struct VegetationGpuType {
   gpu::Buffer hashes;      // float per instance
   gpu::Buffer instances;   // RuntimeInstance per instance (the vertex shader's matrices and tint)
   gpu::Buffer params;      // VegCullParams
-  gpu::Buffer lists;       // u32 instance indices, kGpuMaxLods lists of `capacity`
+  gpu::Buffer lists;       // u32 instance indices, kGpuMaxLods lists of `capacity`, then their fade words
   gpu::Buffer args;        // kGpuMaxLods DrawIndexedIndirectCommands
   gpu::Buffer hiz;         // VegHizParams, rewritten by record() when Hi-Z is used
   gpu::Buffer visibility;  // u32 per instance: visible at the last late pass (two-phase occlusion)
@@ -59,9 +59,10 @@ class VegetationCull {
  public:
   explicit VegetationCull(gpu::Context& ctx);
 
-  // Uploads a runtime type (setup path: waits). `band` is the hashed LOD band (e.g. 0.2 = +-10 %).
+  // Uploads a runtime type (setup path: waits). `band` is the hashed LOD band (e.g. 0.2 = +-10 %),
+  // `fade` the cross-fade band below each switch distance as a fraction of it (0 = hard switches).
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type,
-                           std::span<const VegetationLodMesh> meshes, float band) const;
+                           std::span<const VegetationLodMesh> meshes, float band, float fade = 0.0f) const;
 
   // Records: reset the args, then one dispatch per segment that passes vegetation::group_visible.
   // `frustum` and `camera` are relative to the render origin. Returns the number of segments culled

@@ -82,22 +82,31 @@ std::uint32_t select_lod(float dist, std::span<const LodLevel> lods) {
   return l;
 }
 
-HashedLod make_hashed_lod(std::span<const LodLevel> lods, float band) {
+HashedLod make_hashed_lod(std::span<const LodLevel> lods, float band, float fade) {
   HashedLod h;
   h.count = static_cast<std::uint32_t>(std::min<std::size_t>(lods.size(), kGpuMaxLods));
   h.band = band;
-  for (std::uint32_t i = 0; i < h.count; ++i)
+  const float keep = 1.0f - std::clamp(fade, 0.0f, 1.0f);
+  for (std::uint32_t i = 0; i < h.count; ++i) {
     h.switch_sq[i] = lods[i].switch_distance * lods[i].switch_distance;
+    const float start = lods[i].switch_distance * keep;
+    h.fade_start_sq[i] = fade > 0.0f ? start * start : h.switch_sq[i];
+  }
   return h;
 }
 
-std::uint32_t select_lod_hashed(glm::vec3 o, float hash, const HashedLod& p) {
+LodPick pick_lod_hashed(glm::vec3 o, float hash, const HashedLod& p) {
   const float d2 = o.x * o.x + o.y * o.y + o.z * o.z;
   const float f = 1.0f + p.band * (hash - 0.5f);
   const float e = d2 * f * f;
-  std::uint32_t l = 0;
-  while (l < p.count && !(e < p.switch_sq[l])) ++l;
-  return l;
+  LodPick pick;
+  while (pick.lod < p.count && !(e < p.switch_sq[pick.lod])) ++pick.lod;
+  pick.fading = pick.lod < p.count && e >= p.fade_start_sq[pick.lod];
+  return pick;
+}
+
+std::uint32_t select_lod_hashed(glm::vec3 o, float hash, const HashedLod& p) {
+  return pick_lod_hashed(o, hash, p).lod;
 }
 
 bool group_visible(const Frustum& frustum, const Aabb& bounds, glm::vec3 camera, const HashedLod& lod) {

@@ -26,14 +26,25 @@ std::uint32_t select_lod(float distance, std::span<const LodLevel> lods);
 // scaled by f^2, f = 1 + band * (hash - 0.5), against squared switch distances, so each instance
 // switches at its own distance within +-band/2 and no LOD ring follows the camera. Evaluated as
 // d2 = o.x*o.x + o.y*o.y + o.z*o.z; e = d2 * f * f (left to right, no FMA), like veg_cull.comp.
+//
+// Dithered cross-fade: `fade` is the width of a band just below each switch distance, as a fraction of
+// it. An instance whose scaled squared distance e lies in [fade_start_sq[l], switch_sq[l]) is drawn at
+// LOD l fading out and at LOD l + 1 fading in (past the last switch it fades out to nothing); the
+// renderer splits its pixels between the two with complementary screen-space dither masks.
 inline constexpr std::uint32_t kGpuMaxLods = 4;
 struct HashedLod {
   float switch_sq[kGpuMaxLods] = {};
+  float fade_start_sq[kGpuMaxLods] = {};  // (switch * (1 - fade))^2; == switch_sq when fade is 0
   std::uint32_t count = 0;
   float band = 0.0f;
 };
-HashedLod make_hashed_lod(std::span<const LodLevel> lods, float band);
+HashedLod make_hashed_lod(std::span<const LodLevel> lods, float band, float fade = 0.0f);
 std::uint32_t select_lod_hashed(glm::vec3 offset, float hash, const HashedLod& lod);
+struct LodPick {
+  std::uint32_t lod = 0;  // count = beyond the draw distance
+  bool fading = false;    // inside LOD `lod`'s cross-fade band: also drawn at lod + 1 (if it exists)
+};
+LodPick pick_lod_hashed(glm::vec3 offset, float hash, const HashedLod& lod);
 // Group test before any per-instance work: the box intersects the frustum and its nearest point is
 // within the farthest distance any instance of it can be drawn at.
 bool group_visible(const Frustum& frustum, const Aabb& bounds, glm::vec3 camera, const HashedLod& lod);

@@ -126,4 +126,25 @@ std::array<PlantMesh, kPlantLodCount> make_plant_lods(PlantKind kind) {
   return lods;
 }
 
+PlantMesh make_box_mesh(const Aabb& b) {
+  PlantMesh m;
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      glm::vec3 n(0.0f);
+      n[axis] = side == 0 ? -1.0f : 1.0f;
+      // u, v span the face so that u x v = n (counter-clockwise seen from outside).
+      const int ua = (axis + 1) % 3, va = (axis + 2) % 3;
+      const glm::vec3 c = (b.min + b.max) * 0.5f + n * (b.max - b.min) * 0.5f;
+      glm::vec3 u(0.0f), v(0.0f);
+      u[ua] = (b.max[ua] - b.min[ua]) * 0.5f;
+      v[va] = (b.max[va] - b.min[va]) * 0.5f;
+      if (side == 0) u = -u;
+      const auto p0 = vertex(m, c - u - v, n), p1 = vertex(m, c + u - v, n);
+      const auto p2 = vertex(m, c + u + v, n), p3 = vertex(m, c - u + v, n);
+      tri(m, p0, p1, p2);
+      tri(m, p0, p2, p3);
+    }
+  return m;
+}
+
 }  // namespace myriad::vegetation

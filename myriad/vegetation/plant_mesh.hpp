@@ -25,4 +25,7 @@ struct PlantMesh {
 // LOD 0..2 and the billboard (index 3) of a plant kind; the billboard spans the LOD0 bounds.
 std::array<PlantMesh, kPlantLodCount> make_plant_lods(PlantKind kind);
 
+// A closed box (outward normals, 12 triangles): ground slabs and occluders in vegetation scenes.
+PlantMesh make_box_mesh(const Aabb& box);
+
 }  // namespace myriad::vegetation

@@ -15,8 +15,10 @@ TileStreamer::TileStreamer(StreamingOptions options)
   if (options_.upload_budget_bytes < kRuntimeBytesPerInstance)
     throw Error("upload budget below one instance (" + std::to_string(kRuntimeBytesPerInstance) + " bytes)",
                 "StreamingOptions::upload_budget_bytes");
-  if (!(options_.tile_size > 0.0f) || !(options_.load_radius >= 0.0f) || !(options_.hysteresis >= 0.0f))
-    throw Error("tile size must be positive, radius and hysteresis non-negative", "StreamingOptions");
+  if (!(options_.tile_size > 0.0f) || !(options_.load_radius >= 0.0f) || !(options_.hysteresis >= 0.0f) ||
+      !(options_.rebase_distance >= 0.0))
+    throw Error("tile size must be positive, radius, hysteresis and rebase distance non-negative",
+                "StreamingOptions");
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(options_.directory, ec)) {
     TileKey k;
@@ -97,6 +99,15 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     it->second.tile = std::move(r.tile);
     it->second.state = State::kUploading;
     upload_queue_.push_back(r.key);
+  }
+
+  // Rebase before this frame's uploads so arrivals expand against the new origin.
+  // Horizontal distance: the origin stays at y = 0, so height alone must not trigger a rebase.
+  const glm::dvec3 from_origin = camera - world_.render_origin();
+  if (options_.rebase_distance > 0.0 && std::hypot(from_origin.x, from_origin.z) > options_.rebase_distance) {
+    const double s = double(options_.tile_size);
+    world_.rebase({std::floor(camera.x / s) * s, 0.0, std::floor(camera.z / s) * s});
+    frame.rebased = true;
   }
 
   const double unload_radius = double(options_.load_radius) + double(options_.hysteresis);

@@ -1,7 +1,10 @@
 // Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
 // validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
 // expanded into the RuntimeWorld at most `upload_budget_bytes` per update (runtime bytes), so a burst of
-// arrivals never spikes a frame. A bad tile file is reported, skipped and never retried.
+// arrivals never spikes a frame. A bad tile file is reported, skipped and never retried. The render
+// origin follows the camera: when the camera is farther than `rebase_distance` from it, the world is
+// re-expanded around the tile corner under the camera (tile origins are doubles, so positions stay exact
+// however far the camera travels), and the frame reports it so GPU copies can be refreshed.
 #pragma once
 
 #include <condition_variable>
@@ -28,6 +31,7 @@ struct StreamingOptions {
   std::size_t upload_budget_bytes = 4u << 20;  // per update; at least kRuntimeBytesPerInstance
   unsigned worker_threads = 2;
   glm::dvec3 render_origin{0.0};
+  double rebase_distance = 2000.0;  // metres; 0 = the render origin never moves
 };
 
 struct StreamingFrame {
@@ -35,6 +39,7 @@ struct StreamingFrame {
   std::size_t uploaded_instances = 0;
   std::size_t requested = 0;  // loads started this update
   std::size_t unloaded = 0;
+  bool rebased = false;  // the render origin moved: every runtime instance was re-expanded
 };
 
 struct TileFailure {

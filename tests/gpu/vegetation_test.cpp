@@ -1,9 +1,11 @@
 // Vegetation GPU culling on the device (lavapipe in CI): per-instance hashed LOD + frustum culling with
 // per-LOD compaction and indirect args returns exactly the CPU reference set (group AABB test, then
-// select_lod_hashed + Frustum::intersects per instance) for random cameras; with Hi-Z, a wall in front
+// pick_lod_hashed + Frustum::intersects per instance, cross-fading instances in two lists with one
+// shared threshold) for random cameras; with Hi-Z, a wall in front
 // of a field hides most of it while no instance visible in the CPU reference depth buffer is culled.
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "myriad/core/min_pyramid.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/render/shaders/shared_types.h"
+#include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/vegetation_cull.hpp"
 #include "myriad/vegetation/baker.hpp"
 
@@ -40,9 +43,10 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
       {{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> xz(-350.0f, 350.0f), h(1.0f, 60.0f);
-  std::size_t visible_total = 0, skipped_segments = 0;
+  std::size_t visible_total = 0, skipped_segments = 0, fading_total = 0;
   for (const auto& type : world.types()) {
-    const render::VegetationGpuType gpu_type = cull.upload(type, meshes, 0.2f);
+    // A 15 % cross-fade band: instances inside it are listed at their LOD and the next one.
+    const render::VegetationGpuType gpu_type = cull.upload(type, meshes, 0.2f, 0.15f);
     for (int cam_i = 0; cam_i < 6; ++cam_i) {
       const glm::vec3 cam(xz(rng), h(rng), xz(rng));
       const glm::vec3 target(xz(rng), 0.0f, xz(rng));
@@ -53,33 +57,49 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
           [&](VkCommandBuffer cmd) { dispatched = cull.record(cmd, frustum, cam, type, gpu_type); });
       skipped_segments += type.segments.size() - dispatched;
 
-      std::array<std::vector<std::uint32_t>, kGpuMaxLods> expected;
+      // (instance, fading in) per LOD.
+      std::array<std::vector<std::pair<std::uint32_t, bool>>, kGpuMaxLods> expected;
       for (const auto& seg : type.segments) {
         if (!group_visible(frustum, seg.bounds, cam, gpu_type.lod)) continue;
         for (std::uint32_t i = seg.first; i < seg.first + seg.count; ++i) {
           const glm::vec3 c(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i]);
-          const std::uint32_t lod = select_lod_hashed(c - cam, type.instances[i].spare.y, gpu_type.lod);
-          if (lod < gpu_type.lod.count && frustum.intersects(Sphere{c, type.spheres.r[i]}))
-            expected[lod].push_back(i);
+          const LodPick pick = pick_lod_hashed(c - cam, type.instances[i].spare.y, gpu_type.lod);
+          if (pick.lod >= gpu_type.lod.count || !frustum.intersects(Sphere{c, type.spheres.r[i]})) continue;
+          expected[pick.lod].push_back({i, false});
+          if (pick.fading && pick.lod + 1 < gpu_type.lod.count) expected[pick.lod + 1].push_back({i, true});
         }
       }
       const auto args = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), gpu_type.args, kGpuMaxLods);
       const auto lists = gpu::read_buffer_as<std::uint32_t>(ctx(), gpu_type.lists,
-                                                            std::size_t(gpu_type.capacity) * kGpuMaxLods);
+                                                            std::size_t(gpu_type.capacity) * kGpuMaxLods * 2);
+      const std::size_t fades = std::size_t(gpu_type.capacity) * kGpuMaxLods;
+      std::map<std::uint32_t, std::uint32_t> out_q, in_q;  // fade thresholds of both entries
       for (std::uint32_t l = 0; l < kGpuMaxLods; ++l) {
         EXPECT_EQ(args[l].index_count, meshes[l].index_count);
         EXPECT_EQ(args[l].first_index, meshes[l].first_index);
         EXPECT_EQ(args[l].vertex_offset, meshes[l].vertex_offset);
         EXPECT_EQ(args[l].first_instance, l * gpu_type.capacity);
         ASSERT_EQ(args[l].instance_count, expected[l].size()) << "lod " << l << " camera " << cam_i;
-        std::vector<std::uint32_t> got(lists.begin() + l * gpu_type.capacity,
-                                       lists.begin() + l * gpu_type.capacity + args[l].instance_count);
+        std::vector<std::pair<std::uint32_t, bool>> got;
+        for (std::uint32_t k = 0; k < args[l].instance_count; ++k) {
+          const std::size_t slot = std::size_t(l) * gpu_type.capacity + k;
+          const std::uint32_t word = lists[fades + slot];
+          const bool fade_in = (word & VEG_FADE_IN) != 0;
+          got.push_back({lists[slot], fade_in});
+          (fade_in ? in_q : out_q)[lists[slot]] = word & VEG_FADE_Q_MASK;
+        }
         std::sort(got.begin(), got.end());
+        std::sort(expected[l].begin(), expected[l].end());
         EXPECT_EQ(got, expected[l]);
         visible_total += got.size();
       }
+      for (const auto& [id, q] : in_q) {
+        ++fading_total;
+        EXPECT_EQ(out_q.at(id), q) << "both LODs of a fading instance share one threshold";
+      }
     }
   }
+  EXPECT_GT(fading_total, 100u);
   EXPECT_GT(visible_total, 1000u);
   EXPECT_GT(skipped_segments, 0u);  // the group AABB test did reject whole groups
 }

@@ -119,6 +119,21 @@ TEST_F(CpuCull, DrawDistanceCullsFarLeaves) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(CpuCullLod, CrossFadeBandLiesJustBelowEachSwitch) {
+  const std::vector<LodLevel> lods{{0, 0, 10.0f}, {1, 0, 20.0f}};
+  const HashedLod hard = make_hashed_lod(lods, 0.0f);
+  const HashedLod soft = make_hashed_lod(lods, 0.0f, 0.2f);  // bands [8, 10) and [16, 20)
+  for (float d : {7.9f, 8.1f, 9.9f, 10.1f, 15.9f, 16.1f, 19.9f, 20.1f}) {
+    const LodPick a = pick_lod_hashed({d, 0.0f, 0.0f}, 0.5f, hard);
+    const LodPick b = pick_lod_hashed({d, 0.0f, 0.0f}, 0.5f, soft);
+    EXPECT_EQ(a.lod, b.lod) << d;  // the band never changes the primary LOD
+    EXPECT_FALSE(a.fading) << d;
+    const bool in_band = (d > 8.0f && d < 10.0f) || (d > 16.0f && d < 20.0f);
+    EXPECT_EQ(b.fading, in_band) << d;
+  }
+  EXPECT_EQ(pick_lod_hashed({20.1f, 0.0f, 0.0f}, 0.5f, soft).lod, 2u);  // beyond the draw distance
+}
+
 TEST(CpuCullFlat, MatchesFrustumIntersectsExactly) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> pos(-300.0f, 300.0f), rad(0.0f, 5.0f);

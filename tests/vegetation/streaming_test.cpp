@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <thread>
 
@@ -101,6 +102,43 @@ TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {
   EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{2, 2}), 0);
   settle(s, {140.0, 0.0, 125.0}, options().upload_budget_bytes);  // not retried
   EXPECT_EQ(s.failures().size(), 1u);
+}
+
+TEST_F(Streaming, RenderOriginFollowsTheCameraAndPositionsStayExact) {
+  StreamingOptions o = options();
+  o.render_origin = {0.0, 0.0, 0.0};
+  o.rebase_distance = 150.0;
+  TileStreamer s(o);
+  int rebases = 0;
+  for (double t = 25.0; t <= 575.0; t += 25.0) {
+    const glm::dvec3 cam(t, 30.0, 600.0 - t);
+    for (int i = 0; i < 20; ++i) {
+      const StreamingFrame f = s.update(cam);
+      rebases += f.rebased ? 1 : 0;
+      const glm::dvec3 d = cam - s.world().render_origin();
+      ASSERT_LE(std::hypot(d.x, d.z), 150.0);
+      EXPECT_EQ(s.world().render_origin().y, 0.0);
+    }
+  }
+  settle(s, {575.0, 30.0, 25.0}, o.upload_budget_bytes);
+  EXPECT_GE(rebases, 3);
+  // Every resident instance's translation + origin is its tile-local position + tile origin (in double).
+  const glm::dvec3 origin = s.world().render_origin();
+  std::size_t checked = 0;
+  for (const auto& type : s.world().types())
+    for (const auto& seg : type.segments) {
+      const Tile tile = read_tile(dir_.path / tile_file_name(seg.tile.x, seg.tile.z));
+      const Group& g = tile.groups[seg.group];
+      for (std::uint32_t k = 0; k < seg.count; ++k) {
+        const RuntimeInstance& r = type.instances[seg.first + k];
+        const glm::dvec3 got = origin + glm::dvec3(r.row0.w, r.row1.w, r.row2.w);
+        const glm::dvec3 want =
+            tile.origin() + glm::dvec3(decode_position(g, g.instances[seg.group_first + k]));
+        ASSERT_LT(glm::length(got - want), 1e-3) << "tile " << seg.tile.x << "," << seg.tile.z;
+        ++checked;
+      }
+    }
+  EXPECT_GT(checked, 100u);
 }
 
 TEST_F(Streaming, RejectsABudgetBelowOneInstance) {

@@ -58,12 +58,23 @@ bool occluded(vec4 s) {
 }
 #endif
 
-uint select_lod(vec3 o, float hash) {
+// Hashed LOD (select_lod_hashed) and the cross-fade threshold: `e` is the scaled squared distance,
+// fading when it lies in the LOD's band [fade_start_sq, switch_sq). The threshold q grows linearly with
+// distance across the band (0 at its start, 65535 at the switch), so the incoming LOD takes over
+// gradually; only its band membership has a CPU reference (pick_lod_hashed), q just has to be the same
+// word for both entries, which it is (computed once here).
+uint select_lod(vec3 o, float hash, out bool fading, out uint q) {
   precise float d2 = o.x * o.x + o.y * o.y + o.z * o.z;
   precise float f = 1.0 + params.band * (hash - 0.5);
   precise float e = d2 * f * f;
   uint lod = 0;
   while (lod < params.lod_count && !(e < params.switch_sq[lod])) ++lod;
+  fading = lod < params.lod_count && e >= params.fade_start_sq[lod];
+  q = 0u;
+  if (fading) {
+    float a = sqrt(params.fade_start_sq[lod]), b = sqrt(params.switch_sq[lod]);
+    q = uint(clamp((sqrt(e) - a) / max(b - a, 1e-6), 0.0, 1.0) * 65535.0);
+  }
   return lod;
 }
 
@@ -71,11 +82,13 @@ void main() {
   uint local_id = gl_GlobalInvocationID.x;
   uint id = pc.first + local_id;
   bool visible = false;
+  bool fading = false;
+  uint q = 0u;
   uint lod = 4;
   if (local_id < pc.count) {
     vec4 s = spheres[id];
     precise vec3 o = s.xyz - pc.camera;
-    lod = select_lod(o, hashes[id]);
+    lod = select_lod(o, hashes[id], fading, q);
     visible = lod < params.lod_count && frustum_intersects_sphere(pc.planes, s);
     // Two-phase occlusion: the early pass only takes last frame's visible instances (drawn before the
     // pyramid is built); the late pass tests everything against the new pyramid, records visibility
@@ -90,13 +103,21 @@ void main() {
       visible = visible && !drawn_early;
     }
   }
-  for (uint l = 0; l < 4; ++l) {
+  // A fading instance goes into its LOD's list (fading out) and the next LOD's list (fading in).
+  bool fade_in_next = visible && fading && lod + 1u < params.lod_count;
+  uint fade_base = VEG_LISTS * params.capacity;
+  for (uint l = 0; l < VEG_LISTS; ++l) {
     bool mine = visible && lod == l;
-    uvec4 ballot = subgroupBallot(mine);
+    bool incoming = fade_in_next && lod + 1u == l;
+    uvec4 ballot = subgroupBallot(mine || incoming);
     uint total = subgroupBallotBitCount(ballot);
     uint base = 0;
     if (subgroupElect() && total > 0) base = atomicAdd(args[l].instance_count, total);
     base = subgroupBroadcastFirst(base);
-    if (mine) lists[l * params.capacity + base + subgroupBallotExclusiveBitCount(ballot)] = id;
+    if (mine || incoming) {
+      uint slot = l * params.capacity + base + subgroupBallotExclusiveBitCount(ballot);
+      lists[slot] = id;
+      lists[fade_base + slot] = incoming ? (VEG_FADE_IN | q) : q;
+    }
   }
 }

@@ -8,6 +8,14 @@
 #define VEG_PHASE_EARLY 1u   // only instances visible last frame (no occlusion test)
 #define VEG_PHASE_LATE 2u    // all instances (with Hi-Z); update visibility; append the newly visible
 
+// Cross-fade words: the lists buffer holds, after the kGpuMaxLods instance lists, one word per list slot
+// (same index + VEG_LISTS * capacity). Low 16 bits: the fade threshold q (0..65535); VEG_FADE_IN set:
+// the pixel is drawn where the screen dither value is below q (the incoming LOD), clear: where it is
+// at or above q (the outgoing LOD, or a plain instance with q = 0). Both entries of a fading instance
+// carry the same q, so the two masks are exact complements.
+#define VEG_LISTS 4u
+#define VEG_FADE_IN 0x10000u
+#define VEG_FADE_Q_MASK 0xFFFFu
 MYRIAD_SHADER_NAMESPACE_BEGIN
 // One dispatch per visible group segment [first, first + count) of a runtime type's arrays. Planes
 // and camera are relative to the render origin (the frame the spheres are stored in).
@@ -20,10 +28,12 @@ struct VegCullPush {
   uint pad1;
   uint pad2;
 };
-// Per type: squared LOD switch distances (the last is the draw distance), their number (<= 4), the
-// hash band (myriad::vegetation::HashedLod) and the capacity of each per-LOD list.
+// Per type: squared LOD switch distances (the last is the draw distance), the squared distances where
+// each LOD's cross-fade band starts (== switch_sq: no band), their number (<= 4), the hash band
+// (myriad::vegetation::HashedLod) and the capacity of each per-LOD list.
 struct VegCullParams {
   vec4 switch_sq;
+  vec4 fade_start_sq;
   uint lod_count;
   float band;
   uint capacity;
@@ -42,7 +52,7 @@ MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
 static_assert(sizeof(myriad::render::shader::VegCullPush) == 128);
-static_assert(sizeof(myriad::render::shader::VegCullParams) == 32);
+static_assert(sizeof(myriad::render::shader::VegCullParams) == 48);
 static_assert(sizeof(myriad::render::shader::VegHizParams) == 80);
 #endif
 

@@ -1,0 +1,41 @@
+#version 460
+// Vegetation plants: Lambert shading of the tint, or instance ids (VEG_DRAW_IDS) for tests. Dithered
+// cross-fade: a fragment survives when the 8x8 ordered-dither value of its pixel is at or above the
+// fade threshold (outgoing LOD) or below it (incoming LOD, VEG_FADE_IN). Both LODs of a fading instance
+// carry the same threshold, so every pixel goes to exactly one of them: nothing is drawn twice and the
+// share of the incoming LOD grows smoothly with distance (no pop).
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "veg_plant_layout.h"
+#include "veg_cull_layout.h"
+
+layout(push_constant, scalar) uniform Push { VegPlantPush pc; };
+
+layout(location = 0) in vec3 in_normal;
+layout(location = 1) flat in vec3 in_tint;
+layout(location = 2) flat in uint in_fade;
+layout(location = 3) flat in uint in_id;
+layout(location = 0) out vec4 out_color;
+
+// 8x8 Bayer matrix: bit-reversed interleave of (x ^ y, y), a permutation of 0..63.
+uint bayer8(uvec2 p) {
+  uint x = p.x & 7u, y = p.y & 7u, z = x ^ y;
+  return ((z & 1u) << 5) | ((y & 1u) << 4) | ((z & 2u) << 2) | ((y & 2u) << 1) | ((z & 4u) >> 1) |
+         ((y & 4u) >> 2);
+}
+
+void main() {
+  uint q = in_fade & VEG_FADE_Q_MASK;
+  uint d = bayer8(uvec2(gl_FragCoord.xy)) * 1024u + 512u;  // centred in its 1/64 step of 0..65535
+  bool keep = (in_fade & VEG_FADE_IN) != 0u ? d < q : d >= q;
+  if (!keep) discard;
+  if ((pc.flags & VEG_DRAW_IDS) != 0u) {
+    uint v = in_id + 1u;
+    out_color = vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(pc.lod)) / 255.0;
+    return;
+  }
+  vec3 n = normalize(in_normal);
+  if (!gl_FrontFacing) n = -n;
+  float diffuse = max(dot(n, normalize(pc.light.xyz)), 0.0);
+  out_color = vec4(in_tint * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
+}

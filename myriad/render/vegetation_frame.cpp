@@ -1,0 +1,137 @@
+// Records the two passes of a vegetation frame. The second rendering pass loads what the first
+// stored, so the target ends exactly as OffscreenTarget::end leaves it (readable colour and depth).
+#include "myriad/render/vegetation_frame.hpp"
+
+#include <cstring>
+
+#include "myriad/core/error.hpp"
+#include "myriad/core/frustum.hpp"
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/shaders/shared_types.h"
+
+namespace myriad::render {
+namespace {
+constexpr VkDeviceSize kArgsBytes = vegetation::kGpuMaxLods * sizeof(shader::DrawIndexedCommand);
+}  // namespace
+
+std::uint64_t VegetationFrameCounts::total() const {
+  std::uint64_t n = 0;
+  for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l) n += early[l] + late[l];
+  return n;
+}
+
+VegetationFrame::VegetationFrame(gpu::Context& ctx, const VegetationCull& cull,
+                                 const VegetationRenderer& renderer, OffscreenTarget& target,
+                                 std::uint32_t max_types)
+    : ctx_(ctx),
+      cull_(cull),
+      renderer_(renderer),
+      target_(target),
+      pyramid_(ctx, target.width(), target.height()),
+      counts_(ctx, 2 * VkDeviceSize(max_types) * kArgsBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+              gpu::MemoryKind::kReadback),
+      max_types_(max_types) {}
+
+void VegetationFrame::copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types,
+                                std::uint32_t pass) {
+  // VegetationCull::record leaves the args visible to copies; the next record waits for the copy.
+  for (std::uint32_t t = 0; t < types.size(); ++t) {
+    const VkBufferCopy region{0, (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes, kArgsBytes};
+    vkCmdCopyBuffer(cmd, types[t].gpu->args.handle(), counts_.handle(), 1, &region);
+  }
+}
+
+void VegetationFrame::resume(VkCommandBuffer cmd) {
+  gpu::image_barrier(cmd, {target_.color().handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
+                           VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                           VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
+  // The pyramid build read the depth; its writes wait for that read.
+  gpu::image_barrier(
+      cmd, {target_.depth().handle(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL,
+            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE,
+            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+            VK_IMAGE_ASPECT_DEPTH_BIT});
+  VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  color.imageView = target_.color().view();
+  color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+  depth.imageView = target_.depth().view();
+  depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+  depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  info.renderArea = {{0, 0}, {target_.width(), target_.height()}};
+  info.layerCount = 1;
+  info.colorAttachmentCount = 1;
+  info.pColorAttachments = &color;
+  info.pDepthAttachment = &depth;
+  vkCmdBeginRendering(cmd, &info);
+  const VkViewport viewport{0.0f, 0.0f, float(target_.width()), float(target_.height()), 0.0f, 1.0f};
+  const VkRect2D scissor{{0, 0}, {target_.width(), target_.height()}};
+  vkCmdSetViewport(cmd, 0, 1, &viewport);
+  vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
+                             std::span<const VegetationFrameType> types, const OpaqueFn& opaque,
+                             bool occlusion, glm::vec4 clear) {
+  if (types.size() > max_types_) throw Error("VegetationFrame: more runtime types than max_types");
+  recorded_types_ = static_cast<std::uint32_t>(types.size());
+  const Frustum frustum = Frustum::from_view_proj(settings.view_proj, DepthConvention::kReverseZ);
+  auto draw_all = [&](VkCommandBuffer c) {
+    for (const VegetationFrameType& t : types) {
+      VegetationDrawSettings s = settings;
+      s.id_base = t.id_base;
+      (void)renderer_.draw(c, s, *t.gpu);
+    }
+  };
+  // Phase 1 (or the only pass).
+  const VegetationPass first = occlusion ? VegetationPass::kEarly : VegetationPass::kSingle;
+  for (const VegetationFrameType& t : types)
+    (void)cull_.record(cmd, frustum, camera, *t.type, *t.gpu, nullptr, first);
+  copy_args(cmd, types, 0);
+  target_.begin(cmd, clear);
+  if (opaque) opaque(cmd, settings);
+  draw_all(cmd);
+  target_.end(cmd);
+  if (occlusion) {
+    // Phase 2: the pyramid of this frame's depth so far, every instance tested against it.
+    pyramid_.record(cmd, target_.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
+    const VegetationHiz hiz{pyramid_.image().view(), pyramid_.sampler().handle(), pyramid_.levels(),
+                            pyramid_.source_width(), pyramid_.source_height(),    settings.view_proj};
+    for (const VegetationFrameType& t : types)
+      (void)cull_.record(cmd, frustum, camera, *t.type, *t.gpu, &hiz, VegetationPass::kLate);
+    copy_args(cmd, types, 1);
+    resume(cmd);
+    draw_all(cmd);
+    target_.end(cmd);
+  } else {
+    vkCmdFillBuffer(cmd, counts_.handle(), VkDeviceSize(max_types_) * kArgsBytes,
+                    VkDeviceSize(max_types_) * kArgsBytes, 0);
+  }
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                      VK_ACCESS_2_HOST_READ_BIT);
+}
+
+VegetationFrameCounts VegetationFrame::read_counts() const {
+  counts_.invalidate();
+  VegetationFrameCounts c;
+  const auto* bytes = static_cast<const std::byte*>(counts_.mapped());
+  for (std::uint32_t pass = 0; pass < 2; ++pass)
+    for (std::uint32_t t = 0; t < recorded_types_; ++t)
+      for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l) {
+        shader::DrawIndexedCommand a;
+        std::memcpy(&a, bytes + (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes + l * sizeof(a),
+                    sizeof(a));
+        (pass == 0 ? c.early : c.late)[l] += a.instance_count;
+      }
+  return c;
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,67 @@
+// Drawing of vegetation (G6): the generated plant meshes of every LOD in one shared vertex/index
+// buffer, drawn instanced from the culling pass's output with one vkCmdDrawIndexedIndirect per LOD
+// (instance_count written by the GPU). The vertex shader expands the 3x4 camera-relative matrix and
+// reads the tint from its spare row; the fragment shader applies the dithered cross-fade masks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/vegetation_cull.hpp"
+#include "myriad/vegetation/plant_mesh.hpp"
+
+namespace myriad::render {
+
+struct VegetationDrawSettings {
+  glm::mat4 view_proj{1.0f};  // relative to the render origin (reverse-Z)
+  glm::vec3 light_dir{0.4f, 1.0f, 0.3f};
+  float ambient = 0.35f;
+  // Colour = instance id + 1 in RGB (id_base + index in the type's arrays) and the LOD in A, unlit:
+  // lets tests check exactly which instance and level covers each pixel.
+  bool instance_ids = false;
+  std::uint32_t id_base = 0;
+};
+
+class VegetationRenderer {
+ public:
+  // meshes[i] becomes mesh id i (vegetation::make_prefabs numbers them kind * kPlantLodCount + lod).
+  VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes, VkFormat color_format,
+                     VkFormat depth_format);
+
+  const VegetationLodMesh& mesh(std::uint32_t mesh_id) const { return meshes_.at(mesh_id); }
+  std::size_t mesh_count() const { return meshes_.size(); }
+  // The meshes of a prefab's LODs, in the form VegetationCull::upload takes.
+  std::array<VegetationLodMesh, vegetation::kGpuMaxLods> lod_meshes(const vegetation::Prefab& prefab) const;
+
+  // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
+  // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded.
+  std::uint32_t draw(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
+                     const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu) const;
+  // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
+  // (ground, occluders). `instances` needs storage usage.
+  void draw_direct(VkCommandBuffer cmd, const VegetationDrawSettings& settings, std::uint32_t mesh_id,
+                   const gpu::Buffer& instances, std::uint32_t count) const;
+
+  std::size_t gpu_bytes() const { return vertices_.size() + indices_.size(); }
+
+ private:
+  gpu::Context& ctx_;
+  gpu::Pipeline pipeline_;
+  gpu::Buffer vertices_;
+  gpu::Buffer indices_;
+  std::vector<VegetationLodMesh> meshes_;
+};
+
+// The three generated plant kinds' LODs in mesh-id order (kind * kPlantLodCount + lod), matching the
+// prefabs of vegetation::default_plant_types().
+std::vector<vegetation::PlantMesh> default_plant_meshes();
+
+// A RuntimeInstance placing a unit mesh: scaled by `scale` per axis, translated to `position` (relative
+// to the render origin), with an RGB tint. For ground and occluder boxes drawn with draw_direct.
+vegetation::RuntimeInstance static_instance(glm::vec3 position, glm::vec3 scale, glm::u8vec3 tint);
+
+}  // namespace myriad::render
