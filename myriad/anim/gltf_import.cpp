@@ -359,6 +359,7 @@ void import_materials(const Ctx& c, ImportedModel& out, const std::unordered_map
     const tinygltf::Material& gm = m.materials[static_cast<std::size_t>(gi)];
     Material& mat = out.materials[static_cast<std::size_t>(mi)];
     mat.name = gm.name;
+    mat.double_sided = gm.doubleSided;
     const auto& f = gm.pbrMetallicRoughness.baseColorFactor;
     if (f.size() == 4) {
       mat.base_color_factor = glm::vec4(static_cast<float>(f[0]), static_cast<float>(f[1]),

@@ -35,6 +35,7 @@ struct Material {
   std::string name;
   glm::vec4 base_color_factor{1.0f};
   int base_color_texture = -1;  // into ImportedModel::textures
+  bool double_sided = false;    // glTF doubleSided: false means back faces are culled
 };
 
 struct ImportedModel {

@@ -1,0 +1,24 @@
+// From an imported glTF model to the baker's input: every skinned primitive merged into one BakeMesh
+// (bind pose, mesh space), one BakeMaterial per model material and the model's textures. Rejects what
+// the baker cannot bake with an error naming the model and the problem: no skeleton, no animation
+// clip, no triangles, non-finite data.
+#pragma once
+
+#include "myriad/crowd/bake_mesh.hpp"
+
+#include <string>
+#include <vector>
+
+namespace myriad::crowd {
+
+struct BakeSource {
+  BakeMesh mesh;
+  std::vector<BakeMaterial> materials;  // at least one (a white default when the model has none)
+  std::vector<anim::Texture> textures;
+};
+
+// `name` (usually the file) prefixes every error. Primitives without normals get area-weighted vertex
+// normals; primitives without UVs get (0, 0), which samples their material's colour only.
+BakeSource import_for_bake(const anim::ImportedModel& model, const std::string& name);
+
+}  // namespace myriad::crowd

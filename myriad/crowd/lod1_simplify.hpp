@@ -1,0 +1,54 @@
+// LOD1 (SPEC C5): LOD0 simplified per piece (dominant bone × material × connected part) with
+// meshoptimizer, every piece's border locked, so pieces never tear apart and LOD1 keeps LOD0's UVs and
+// texture (it only drops vertices: each LOD1 vertex is an LOD0 vertex). The head pieces get a larger
+// budget (the article: the head's silhouette is what the eye picks out in a crowd); the other pieces'
+// ratio is lowered so the whole stays near `target_ratio` (see simplify_lod1 for the exact split).
+#pragma once
+
+#include "myriad/crowd/bake_mesh.hpp"
+
+#include <vector>
+
+namespace myriad::crowd {
+
+struct Lod1Options {
+  float target_ratio = 0.52f;             // of LOD0 triangles, whole mesh
+  float head_ratio = 0.85f;               // of the head pieces' triangles
+  float max_error = 0.05f;                // meshoptimizer target error, relative to the mesh extents
+  std::vector<std::uint16_t> head_bones;  // joints whose pieces count as the head
+};
+
+struct Lod1Piece {
+  std::uint16_t bone = 0;
+  std::uint16_t material = 0;
+  bool head = false;
+  std::size_t triangles_before = 0;
+  std::size_t target = 0;  // triangles
+  std::size_t triangles_after = 0;
+  float error = 0.0f;                 // meshoptimizer's result error (relative)
+  bool stopped_above_target = false;  // the locked border or the error limit kept it above target
+};
+
+struct Lod1Result {
+  BakeMesh mesh;                           // uvs copied from LOD0
+  std::vector<std::uint32_t> lod0_vertex;  // per LOD1 vertex: the LOD0 vertex it is
+  std::vector<Lod1Piece> pieces;
+  std::size_t pieces_stopped_above_target = 0;
+  float body_ratio = 0.0f;  // the ratio the non-head pieces were given
+  float head_ratio = 0.0f;  // and the head pieces
+};
+
+// The dominant bone of each triangle: the joint with the largest summed weight over its corners.
+std::vector<std::uint16_t> dominant_bones(const BakeMesh& mesh);
+
+// Pieces: triangle -> piece id; triangles of one piece share dominant bone and material and are
+// connected through vertices at equal positions (UV seams do not split a piece).
+std::vector<std::uint32_t> piece_of_triangles(const BakeMesh& mesh, std::size_t& piece_count);
+
+// The joints whose pieces get the head budget: the first joint named like "head" and its descendants,
+// else the joint placed highest in bind pose (root space, +Y up) and its descendants.
+std::vector<std::uint16_t> head_bones(const anim::ImportedModel& model);
+
+Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options);
+
+}  // namespace myriad::crowd
