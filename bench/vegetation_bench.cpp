@@ -90,15 +90,20 @@ void BM_MemoryFloor(benchmark::State& state) {
 BENCHMARK(BM_MemoryFloor)->Unit(benchmark::kMicrosecond);
 
 void BM_CullFlat(benchmark::State& state) {
+  const auto path = static_cast<FlatCullPath>(state.range(0));
   std::vector<std::uint32_t> out(scene().world.instance_count());
   for (auto _ : state)
     for (const auto& type : scene().world.types())
       benchmark::DoNotOptimize(cull_spheres_flat(scene().rel, type.spheres.x.data(), type.spheres.y.data(),
                                                  type.spheres.z.data(), type.spheres.r.data(),
-                                                 type.spheres.size(), out.data()));
+                                                 type.spheres.size(), out.data(), path));
+  state.SetLabel(path == FlatCullPath::kPortable ? "portable" : (flat_cull_has_avx2() ? "avx2" : "portable"));
   per_instance(state);
 }
-BENCHMARK(BM_CullFlat)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_CullFlat)
+    ->Arg(int(FlatCullPath::kPortable))
+    ->Arg(int(FlatCullPath::kAvx2))
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_CullTree(benchmark::State& state) {
   std::vector<VisibleRange> ranges;

@@ -1,6 +1,7 @@
 // `myriad bench vegetation`: a 10 km x 10 km world with >= 10 M plants (1 km and ~100 k in quick mode):
 // bake time, disk bytes per instance, load + expansion throughput, resident bytes per instance, and CPU
-// culling per instance (flat SIMD sphere loop, quadtree) next to the memory floor measured in the same run.
+// culling per instance (flat sphere loop, AVX2 and portable, quadtree) next to the memory floor measured in
+// the same run, and GPU culling throughput on the device at hand (lavapipe: CPU emulation).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -13,6 +14,8 @@
 
 #include "myriad/core/parallel.hpp"
 #include "myriad/core/stopwatch.hpp"
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/vegetation_cull.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "myriad/vegetation/cpu_cull.hpp"
 #include "myriad/vegetation/runtime.hpp"
@@ -108,7 +111,7 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   const glm::mat4 view = glm::lookAt(glm::vec3(0.0f), glm::vec3(0.3f, -0.05f, -1.0f), glm::vec3(0, 1, 0));
   const Frustum rel = Frustum::from_view_proj(perspective(1.0f, 16.0f / 9.0f, 0.1f, 1500.0f) * view);
 
-  std::vector<double> flat_ns, tree_ns, floor_ns;
+  std::vector<double> flat_ns, portable_ns, tree_ns, floor_ns;
   std::vector<std::uint32_t> out(runtime.instance_count());
   std::size_t flat_visible = 0, tree_visible = 0;
   std::vector<VisibleRange> ranges;
@@ -128,6 +131,13 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
     flat_ns.push_back(sw.elapsed_ns() / resident);
 
     sw.restart();
+    for (const auto& type : runtime.types())
+      sink ^= static_cast<std::uint32_t>(
+          cull_spheres_flat(rel, type.spheres.x.data(), type.spheres.y.data(), type.spheres.z.data(),
+                            type.spheres.r.data(), type.spheres.size(), out.data(), FlatCullPath::kPortable));
+    portable_ns.push_back(sw.elapsed_ns() / resident);
+
+    sw.restart();
     tree_visible = 0;
     for (const auto& t : tiles) {
       const Frustum local = local_frustum(rel, t->origin(), camera);
@@ -143,11 +153,36 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   if (sink == 0x12345678u) report.add("unused", 0.0, "");  // keeps the floor loop from being optimised away
   report.add("memory_floor_ns", median(floor_ns), "ns",
              "16 bytes of bounds per instance from RAM, one core (~0.52)");
-  report.add("cull_flat_ns", median(flat_ns), "ns", "target <= 1.0; frustum only, SoA spheres, one core");
+  report.add("cull_flat_ns", median(flat_ns), "ns",
+             std::string("target <= 1.0; frustum only, SoA spheres, one core, ") +
+                 (flat_cull_has_avx2() ? "AVX2 loop" : "portable loop (no AVX2 here)"));
+  report.add("cull_flat_portable_ns", median(portable_ns), "ns",
+             "the portable (auto-vectorized) loop, same data");
   report.add("cull_tree_ns", median(tree_ns), "ns",
              "target below the floor; quadtree + LOD + draw distance, one core");
   report.add("cull_flat_visible", double(flat_visible), "", "frustum only");
   report.add("cull_tree_visible", double(tree_visible), "", "frustum + per-type draw distance per leaf");
+
+  // 4. GPU culling of the same resident view: group test, then per instance hashed LOD with a 10 %
+  // cross-fade band and frustum, appended to per-LOD lists (record + submit + wait, wall clock).
+  gpu::Context ctx;
+  const render::VegetationCull cull(ctx);
+  const std::array<render::VegetationLodMesh, kGpuMaxLods> meshes{
+      {{36, 0, 0}, {24, 36, 0}, {12, 60, 0}, {6, 72, 0}}};
+  std::vector<render::VegetationGpuType> gpu_types;
+  for (const auto& type : runtime.types()) gpu_types.push_back(cull.upload(type, meshes, 0.2f, 0.1f));
+  std::vector<double> gpu_ms;
+  for (int r = 0; r < reps; ++r) {
+    sw.restart();
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      for (std::size_t t = 0; t < gpu_types.size(); ++t)
+        (void)cull.record(cmd, rel, glm::vec3(0.0f), runtime.types()[t], gpu_types[t]);
+    });
+    gpu_ms.push_back(sw.elapsed_ms());
+  }
+  report.add("gpu_cull_instances_per_ms", resident / median(gpu_ms), "instances/ms",
+             (ctx.is_cpu_device() ? "CPU emulation (" : "GPU (") + ctx.device_name() +
+                 "); resident instances / wall time of one cull submission");
 }
 
 }  // namespace myriad::bench

@@ -1,12 +1,18 @@
-// Quadtree traversal, the flat sphere loop and batching. The flat loop first computes a byte mask per
-// block with straight-line arithmetic the compiler vectorizes (an AVX2 clone is picked at load time
-// where the CPU has it), then compacts indices branch-free.
+// Quadtree traversal, the flat sphere loop and batching. The portable flat loop first computes a byte
+// mask per block with straight-line arithmetic the compiler vectorizes, then compacts indices
+// branch-free; the AVX2 loop tests 8 spheres per step and compacts them in registers (a permutation
+// table indexed by the 8-bit visibility mask), touching each input byte once.
 #include "myriad/vegetation/cpu_cull.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define MYRIAD_VEG_AVX2 1
+#endif
 
 #include "myriad/core/packing.hpp"
 
@@ -62,7 +68,83 @@ void sphere_mask(const float* planes, const float* __restrict x, const float* __
   }
 }
 
+#ifdef MYRIAD_VEG_AVX2
+// kCompact[m]: the lanes of the set bits of m, in order (the rest zero), for _mm256_permutevar8x32.
+struct CompactTable {
+  alignas(32) std::uint32_t lanes[256][8];
+  constexpr CompactTable() : lanes{} {
+    for (std::uint32_t m = 0; m < 256; ++m) {
+      std::uint32_t k = 0;
+      for (std::uint32_t b = 0; b < 8; ++b)
+        if (m >> b & 1u) lanes[m][k++] = b;
+    }
+  }
+};
+constexpr CompactTable kCompact;
+
+__attribute__((target("avx2"))) std::size_t cull_flat_avx2(const float* planes, const float* x,
+                                                           const float* y, const float* z, const float* r,
+                                                           std::size_t n, std::uint32_t* out) {
+  __m256 px[6], py[6], pz[6], pd[6];
+  for (int p = 0; p < 6; ++p) {
+    px[p] = _mm256_set1_ps(planes[p * 4 + 0]);
+    py[p] = _mm256_set1_ps(planes[p * 4 + 1]);
+    pz[p] = _mm256_set1_ps(planes[p * 4 + 2]);
+    pd[p] = _mm256_set1_ps(planes[p * 4 + 3]);
+  }
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  std::size_t count = 0, i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 cx = _mm256_loadu_ps(x + i), cy = _mm256_loadu_ps(y + i), cz = _mm256_loadu_ps(z + i);
+    const __m256 nr = _mm256_xor_ps(_mm256_loadu_ps(r + i), sign);
+    __m256 keep = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    for (int p = 0; p < 6; ++p) {
+      // ((nx*x + ny*y) + nz*z) + d, separate multiplies and adds: the scalar expression exactly.
+      const __m256 dist =
+          _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(px[p], cx), _mm256_mul_ps(py[p], cy)),
+                                      _mm256_mul_ps(pz[p], cz)),
+                        pd[p]);
+      keep = _mm256_and_ps(keep, _mm256_cmp_ps(dist, nr, _CMP_NLT_UQ));  // !(dist < -r), NaN kept
+    }
+    const auto mask = static_cast<std::uint32_t>(_mm256_movemask_ps(keep));
+    if (mask == 0) continue;
+    const __m256i base = _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int>(i)));
+    // 8 slots from `count` are free: count <= i and i + 8 <= n.
+    __m256i* dst = reinterpret_cast<__m256i*>(out + count);
+    if (mask == 0xFFu) {
+      _mm256_storeu_si256(dst, base);
+      count += 8;
+      continue;
+    }
+    const __m256i perm = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompact.lanes[mask]));
+    _mm256_storeu_si256(dst, _mm256_permutevar8x32_epi32(base, perm));
+    count += static_cast<std::size_t>(__builtin_popcount(mask));
+  }
+  for (; i < n; ++i) {
+    const float nr = -r[i];
+    bool keep = true;
+    for (int p = 0; p < 6; ++p)
+      keep = keep && !(planes[p * 4] * x[i] + planes[p * 4 + 1] * y[i] + planes[p * 4 + 2] * z[i] +
+                           planes[p * 4 + 3] <
+                       nr);
+    out[count] = static_cast<std::uint32_t>(i);
+    count += keep ? 1 : 0;
+  }
+  return count;
+}
+#endif
+
 }  // namespace
+
+bool flat_cull_has_avx2() {
+#ifdef MYRIAD_VEG_AVX2
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+#else
+  return false;
+#endif
+}
 
 Frustum local_frustum(const Frustum& rel, glm::dvec3 tile_origin, glm::dvec3 camera) {
   Frustum f = rel;
@@ -164,7 +246,7 @@ TreeCullStats cull_group_tree(const Group& g, const Prefab& prefab, const Frustu
 }
 
 std::size_t cull_spheres_flat(const Frustum& frustum, const float* x, const float* y, const float* z,
-                              const float* r, std::size_t n, std::uint32_t* out) {
+                              const float* r, std::size_t n, std::uint32_t* out, FlatCullPath path) {
   float planes[24];
   for (std::size_t p = 0; p < 6; ++p) {
     planes[p * 4 + 0] = frustum.planes[p].normal.x;
@@ -172,6 +254,12 @@ std::size_t cull_spheres_flat(const Frustum& frustum, const float* x, const floa
     planes[p * 4 + 2] = frustum.planes[p].normal.z;
     planes[p * 4 + 3] = frustum.planes[p].d;
   }
+#ifdef MYRIAD_VEG_AVX2
+  if (path != FlatCullPath::kPortable && flat_cull_has_avx2())
+    return cull_flat_avx2(planes, x, y, z, r, n, out);
+#else
+  (void)path;
+#endif
   constexpr std::size_t kBlock = 2048;
   alignas(64) std::uint8_t mask[kBlock];
   std::size_t count = 0;

@@ -84,8 +84,13 @@ struct SphereArrays {
 
 // Writes the indices i (ascending) of spheres with frustum.intersects(sphere_i) into `out` (room for n)
 // and returns their number. Bit-identical to Frustum::intersects (same expression order, no FMA).
+// kAuto takes the AVX2 loop where the CPU has it (checked at run time), else the portable one; kAvx2
+// on a CPU without AVX2 also runs the portable loop.
+enum class FlatCullPath { kAuto, kPortable, kAvx2 };
 std::size_t cull_spheres_flat(const Frustum& frustum, const float* x, const float* y, const float* z,
-                              const float* r, std::size_t n, std::uint32_t* out);
+                              const float* r, std::size_t n, std::uint32_t* out,
+                              FlatCullPath path = FlatCullPath::kAuto);
+bool flat_cull_has_avx2();
 
 // The article's DrawMeshInstanced limit, kept as a compatibility mode.
 inline constexpr std::uint32_t kCompatBatchLimit = 1023;

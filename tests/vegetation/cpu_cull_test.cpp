@@ -151,13 +151,17 @@ TEST(CpuCullFlat, MatchesFrustumIntersectsExactly) {
       }
       s.push_back(sp);
     }
-    std::vector<std::uint32_t> out(n);
-    const std::size_t k = cull_spheres_flat(f, s.x.data(), s.y.data(), s.z.data(), s.r.data(), n, out.data());
     std::vector<std::uint32_t> expect;
     for (std::size_t i = 0; i < n; ++i)
       if (f.intersects(Sphere{{s.x[i], s.y[i], s.z[i]}, s.r[i]})) expect.push_back(std::uint32_t(i));
-    out.resize(k);
-    ASSERT_EQ(out, expect);
+    // Both loops (the AVX2 one runs where the CPU has it; elsewhere kAvx2 is the portable loop again).
+    for (FlatCullPath path : {FlatCullPath::kPortable, FlatCullPath::kAvx2}) {
+      std::vector<std::uint32_t> out(n);
+      const std::size_t k =
+          cull_spheres_flat(f, s.x.data(), s.y.data(), s.z.data(), s.r.data(), n, out.data(), path);
+      out.resize(k);
+      ASSERT_EQ(out, expect) << "path " << int(path);
+    }
   }
 }
 
