@@ -8,6 +8,7 @@
 
 #include "myriad/anim/avatar.hpp"
 #include "myriad/anim/pose.hpp"
+#include "myriad/anim/pose_kernels.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
 
 namespace {
@@ -43,29 +44,42 @@ Skel make_skeleton(std::size_t n) {
   return s;
 }
 
-void BM_LocalToModel67(benchmark::State& state) {
+// Times `step(skeleton)` on a 67-joint skeleton and reports ns per joint.
+template <class Step>
+void per_joint(benchmark::State& state, Step step) {
   Skel s = make_skeleton(67);
   for (auto _ : state) {
-    myriad::anim::local_to_model(s.parents, s.local, s.model);
-    benchmark::DoNotOptimize(s.model.data());
+    step(s);
+    benchmark::ClobberMemory();
   }
   state.counters["ns_per_joint"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * 67.0,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_LocalToModel67(benchmark::State& state) {
+  per_joint(state, [](Skel& s) { myriad::anim::local_to_model(s.parents, s.local, s.model); });
 }
 BENCHMARK(BM_LocalToModel67);
 
 void BM_Palette67(benchmark::State& state) {
-  Skel s = make_skeleton(67);
-  for (auto _ : state) {
-    myriad::anim::build_palette(s.model, s.joints, s.ibm_rows, s.palette);
-    benchmark::DoNotOptimize(s.palette.data());
-  }
-  state.counters["ns_per_joint"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 67.0,
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  per_joint(state, [](Skel& s) { myriad::anim::build_palette(s.model, s.joints, s.ibm_rows, s.palette); });
 }
 BENCHMARK(BM_Palette67);
+
+// The portable 4-wide kernels, for the ratio to the AVX ones that the calls above pick on this CPU.
+void BM_LocalToModel67Portable(benchmark::State& state) {
+  per_joint(state,
+            [](Skel& s) { myriad::anim::kernels::local_to_model_portable(s.parents, s.local, s.model); });
+}
+BENCHMARK(BM_LocalToModel67Portable);
+
+void BM_Palette67Portable(benchmark::State& state) {
+  per_joint(state, [](Skel& s) {
+    myriad::anim::kernels::build_palette_portable(s.model, s.joints, s.ibm_rows, s.palette);
+  });
+}
+BENCHMARK(BM_Palette67Portable);
 
 void BM_CrowdFrame(benchmark::State& state) {
   const myriad::anim::Avatar av = myriad::anim::make_avatar({.clothed = true});

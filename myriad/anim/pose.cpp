@@ -1,5 +1,7 @@
 #include "myriad/anim/pose.hpp"
 
+#include "myriad/anim/pose_kernels.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -106,8 +108,10 @@ inline void compose4_tail(const glm::vec3* s, const glm::quat* q, std::size_t co
 
 }  // namespace
 
-void local_to_model(std::span<const std::int16_t> parents, const LocalPose& local,
-                    std::span<glm::mat4> model) {
+namespace kernels {
+
+void local_to_model_portable(std::span<const std::int16_t> parents, const LocalPose& local,
+                             std::span<glm::mat4> model) {
   const std::size_t n = parents.size();
   const glm::vec3* const ts = local.translation.data();
   const glm::quat* const qs = local.rotation.data();
@@ -140,6 +144,17 @@ void local_to_model(std::span<const std::int16_t> parents, const LocalPose& loca
   }
 }
 
+}  // namespace kernels
+
+void local_to_model(std::span<const std::int16_t> parents, const LocalPose& local,
+                    std::span<glm::mat4> model) {
+  if (kernels::avx_available()) {
+    kernels::local_to_model_avx(parents, local, model);
+  } else {
+    kernels::local_to_model_portable(parents, local, model);
+  }
+}
+
 namespace {
 
 // One palette entry from rows: row r of a * b = sum_k a[k][r] * row_k(b), k = 0..3 with
@@ -152,10 +167,19 @@ inline void palette_entry(const glm::mat4& a, const Mat3x4& b, Mat3x4& out) {
 
 }  // namespace
 
-void build_palette(std::span<const glm::mat4> model, std::span<const std::uint16_t> joints,
-                   std::span<const Mat3x4> inverse_binds, std::span<Mat3x4> palette) {
+void kernels::build_palette_portable(std::span<const glm::mat4> model, std::span<const std::uint16_t> joints,
+                                     std::span<const Mat3x4> inverse_binds, std::span<Mat3x4> palette) {
   for (std::size_t i = 0; i < joints.size(); ++i)
     palette_entry(model[joints[i]], inverse_binds[i], palette[i]);
+}
+
+void build_palette(std::span<const glm::mat4> model, std::span<const std::uint16_t> joints,
+                   std::span<const Mat3x4> inverse_binds, std::span<Mat3x4> palette) {
+  if (kernels::avx_available()) {
+    kernels::build_palette_avx(model, joints, inverse_binds, palette);
+  } else {
+    kernels::build_palette_portable(model, joints, inverse_binds, palette);
+  }
 }
 
 void build_palette(std::span<const glm::mat4> model, std::span<const std::uint16_t> joints,

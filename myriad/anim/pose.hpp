@@ -1,6 +1,8 @@
 // From local transforms to skinning palettes: local-to-model (one forward walk over the depth-first
 // joint order) and palette = model x inverse bind, stored as GPU-ready 3x4 rows. Plus the CPU
-// reference of linear-blend vertex skinning that the GPU shader must reproduce.
+// reference of linear-blend vertex skinning that the GPU shader must reproduce. Both hot loops run
+// in 256-bit AVX lanes when the CPU has AVX and in portable 4-wide lanes otherwise, with the same bits
+// (pose_kernels.hpp).
 #pragma once
 
 #include "myriad/anim/skeleton.hpp"

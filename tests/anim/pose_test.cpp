@@ -3,11 +3,13 @@
 #include "myriad/anim/animator.hpp"
 #include "myriad/anim/avatar.hpp"
 #include "myriad/anim/pose.hpp"
+#include "myriad/anim/pose_kernels.hpp"
 #include "myriad/core/parallel.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 
 namespace myriad::anim {
 namespace {
@@ -61,6 +63,72 @@ TEST(Pose, LocalToModelBitIdenticalToScalarForm) {
       ref[i] = parents[i] == kNoParent ? m : affine_mul(ref[static_cast<std::size_t>(parents[i])], m);
       EXPECT_EQ(std::memcmp(&model[i], &ref[i], sizeof(glm::mat4)), 0) << "n " << n << " joint " << i;
     }
+  }
+}
+
+// A random skeleton (parents anywhere before the child, several roots, non-unit scales) for the
+// kernel comparisons.
+struct RandomPose {
+  std::vector<std::int16_t> parents;
+  LocalPose local;
+  explicit RandomPose(std::size_t n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    local.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      parents.push_back(i == 0 || rng() % 11 == 0 ? kNoParent : static_cast<std::int16_t>(rng() % i));
+      local.translation[i] = {u(rng), u(rng), u(rng)};
+      local.rotation[i] = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+      local.scale[i] = glm::vec3(1.0f + 0.2f * u(rng), 1.0f, 1.0f - 0.1f * u(rng));
+    }
+    local.rotation[n / 2] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);  // exact zeros and signed zeros too
+  }
+};
+
+// The AVX kernels (where the CPU has them) and the portable ones give the same bits, and both the
+// bits of the scalar form, for every block/tail split up to and past the 67-joint benchmark size.
+TEST(Pose, KernelsBitIdentical) {
+  for (std::size_t n : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 21u, 67u, 70u}) {
+    const RandomPose rp(n, static_cast<std::uint32_t>(n));
+    std::vector<glm::mat4> portable(n), fast(n), ref(n);
+    kernels::local_to_model_portable(rp.parents, rp.local, portable);
+    local_to_model(rp.parents, rp.local, fast);
+    if (kernels::avx_available()) {
+      std::vector<glm::mat4> avx(n);
+      kernels::local_to_model_avx(rp.parents, rp.local, avx);
+      EXPECT_EQ(std::memcmp(avx.data(), portable.data(), n * sizeof(glm::mat4)), 0) << "n " << n;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const glm::mat4 m = compose(rp.local.translation[i], rp.local.rotation[i], rp.local.scale[i]);
+      ref[i] = rp.parents[i] == kNoParent ? m : affine_mul(ref[static_cast<std::size_t>(rp.parents[i])], m);
+    }
+    EXPECT_EQ(std::memcmp(portable.data(), ref.data(), n * sizeof(glm::mat4)), 0) << "n " << n;
+    EXPECT_EQ(std::memcmp(fast.data(), ref.data(), n * sizeof(glm::mat4)), 0) << "n " << n;
+
+    // Palettes: a shuffled joint list with repeats, inverse binds of another pose.
+    std::mt19937 rng(static_cast<std::uint32_t>(n) + 100);
+    std::vector<std::uint16_t> joints(n + 3);
+    std::vector<Mat3x4> ibm(joints.size());
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      joints[i] = static_cast<std::uint16_t>(rng() % n);
+      ibm[i] = to_mat3x4(glm::inverse(ref[(i * 5) % n]));
+    }
+    std::vector<Mat3x4> pal_portable(joints.size()), pal_fast(joints.size()), pal_ref(joints.size());
+    kernels::build_palette_portable(ref, joints, ibm, pal_portable);
+    build_palette(ref, joints, ibm, pal_fast);
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      // The reference formula, scalar: row r = sum_k A(r,k) * row_k(B) with row_3(B) = (0, 0, 0, 1).
+      const glm::mat4& a = ref[joints[i]];
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 4; ++c) {
+          const float e3 = c == 3 ? 1.0f : 0.0f;
+          pal_ref[i].rows[r][c] = ibm[i].rows[0][c] * a[0][r] + ibm[i].rows[1][c] * a[1][r] +
+                                  ibm[i].rows[2][c] * a[2][r] + e3 * a[3][r];
+        }
+      }
+    }
+    EXPECT_EQ(std::memcmp(pal_portable.data(), pal_ref.data(), joints.size() * sizeof(Mat3x4)), 0) << n;
+    EXPECT_EQ(std::memcmp(pal_fast.data(), pal_ref.data(), joints.size() * sizeof(Mat3x4)), 0) << n;
   }
 }
 
