@@ -6,6 +6,8 @@
 #include <random>
 
 #include "myriad/vegetation/cpu_cull.hpp"
+#include "myriad/vegetation/runtime.hpp"
+#include "myriad/vegetation/sphere_blocks.hpp"
 #include "myriad/core/packing.hpp"
 #include "test_util.hpp"
 
@@ -117,6 +119,35 @@ TEST_F(CpuCull, DrawDistanceCullsFarLeaves) {
   std::vector<std::uint32_t> stack;
   (void)cull_group_tree(g, p, local_frustum(rel, t.origin(), eye), glm::vec3(eye - t.origin()), out, stack);
   EXPECT_TRUE(out.empty());
+}
+
+TEST_F(CpuCull, BlockedLoopEqualsTheFlatLoop) {
+  // Tree-ordered spheres relative to a render origin 300 m from them, random cameras: whole blocks are
+  // skipped and accepted, the rest cut, and the output is the flat loop's exactly.
+  const glm::dvec3 origin(300.0, 0.0, 300.0);
+  RuntimeWorld world(origin);
+  for (const Tile& t : *tiles_) {
+    auto tile = std::make_shared<const Tile>(t);
+    for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
+      world.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
+  }
+  std::mt19937 rng(11);
+  std::size_t visible = 0;
+  for (int i = 0; i < 12; ++i) {
+    const Cam cam = random_camera(rng);
+    const Frustum rel = local_frustum(cam.rel, origin, cam.eye);
+    for (const auto& type : world.types()) {
+      const SphereBlocks blocks = build_sphere_blocks(type.spheres);
+      const auto& s = type.spheres;
+      std::vector<std::uint32_t> flat(s.size()), blocked(s.size());
+      flat.resize(
+          cull_spheres_flat(rel, s.x.data(), s.y.data(), s.z.data(), s.r.data(), s.size(), flat.data()));
+      blocked.resize(cull_spheres_blocked(rel, s, blocks, blocked.data()));
+      ASSERT_EQ(blocked, flat) << "camera " << i;
+      visible += flat.size();
+    }
+  }
+  EXPECT_GT(visible, 1000u);
 }
 
 TEST(CpuCullLod, CrossFadeBandLiesJustBelowEachSwitch) {
