@@ -17,8 +17,10 @@ void generate_draws(const BatchScene& scene, const CullResult& cull, DrawList& o
   parallel_for(0, chunks, 1, [&](std::size_t cb, std::size_t ce) {
     for (std::size_t c = cb; c < ce; ++c) {
       std::uint32_t count = 0;
-      for (std::size_t i = c * kGrain; i < std::min(n, (c + 1) * kGrain); ++i)
-        count += cull.visible[d.renderer[i]];
+      for (std::size_t i = c * kGrain; i < std::min(n, (c + 1) * kGrain); ++i) {
+        const std::uint32_t r = d.renderer[i];  // kNoRenderer: a free entry of a removed renderer
+        count += r != kNoRenderer ? cull.visible[r] : 0;
+      }
       out.chunk_counts[c + 1] = count;
     }
   });
@@ -29,7 +31,8 @@ void generate_draws(const BatchScene& scene, const CullResult& cull, DrawList& o
     for (std::size_t c = cb; c < ce; ++c) {
       std::size_t w = out.chunk_counts[c];
       for (std::size_t i = c * kGrain; i < std::min(n, (c + 1) * kGrain); ++i) {
-        if (cull.visible[d.renderer[i]] == 0) continue;
+        const std::uint32_t r = d.renderer[i];
+        if (r == kNoRenderer || cull.visible[r] == 0) continue;
         out.items[w++] = {draw_key(d.type[i], d.mesh[i], d.material[i]), d.slot[i]};
       }
     }

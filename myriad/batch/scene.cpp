@@ -40,38 +40,120 @@ std::uint32_t BatchScene::add_renderer(const RendererDesc& d) {
                   "give every property of set '" + sets_.get(dd.type).name + "' or none");
     }
   }
-  const auto r = static_cast<std::uint32_t>(culling_.size());
-  culling_.bounds.push_back(d.bounds);
-  culling_.layer_mask.push_back(d.layer_mask);
-  culling_.lod_group.push_back(d.lod_group);
-  culling_.lod_level.push_back(d.lod_level);
-  culling_.first_draw.push_back(static_cast<std::uint32_t>(draws_.size()));
-  culling_.draw_count.push_back(static_cast<std::uint32_t>(d.draws.size()));
   if (batches_.size() < sets_.size()) {
     const std::size_t old = batches_.size();
     batches_.resize(sets_.size());
+    free_slots_.resize(sets_.size());
     for (std::size_t t = old; t < batches_.size(); ++t) {
       batches_[t].floats_per_instance = sets_.get(static_cast<BatchType>(t)).floats_per_instance();
     }
   }
+  const std::uint32_t r = take_renderer_index();
+  const std::uint32_t first = take_draw_range(d.draws.size());
+  culling_.bounds[r] = d.bounds;
+  culling_.layer_mask[r] = d.layer_mask;
+  culling_.lod_group[r] = d.lod_group;
+  culling_.lod_level[r] = d.lod_level;
+  culling_.first_draw[r] = first;
+  culling_.draw_count[r] = static_cast<std::uint32_t>(d.draws.size());
   const Rows3x4 rows = to_rows(d.object_to_world);
-  for (const DrawDesc& dd : d.draws) {
+  for (std::size_t k = 0; k < d.draws.size(); ++k) {
+    const DrawDesc& dd = d.draws[k];
     Batch& b = batches_[dd.type];
-    const auto slot = static_cast<std::uint32_t>(b.size());
-    b.object_to_world.push_back(rows);
-    b.palette_offset.push_back(d.palette_offset);
+    const std::uint32_t slot = take_slot(dd.type);
+    b.object_to_world[slot] = rows;
+    b.palette_offset[slot] = d.palette_offset;
     const std::vector<float>& defaults = sets_.get(dd.type).defaults;
     const std::span<const float> values =
         dd.properties.empty() ? std::span<const float>(defaults) : dd.properties;
-    b.properties.insert(b.properties.end(), values.begin(), values.end());
+    std::copy(values.begin(), values.end(),
+              b.properties.begin() + std::ptrdiff_t{slot} * b.floats_per_instance);
     mark(dd.type, slot);
-    draws_.renderer.push_back(r);
-    draws_.mesh.push_back(dd.mesh);
-    draws_.material.push_back(dd.material);
-    draws_.type.push_back(dd.type);
-    draws_.slot.push_back(slot);
+    const std::size_t di = first + k;
+    draws_.renderer[di] = r;
+    draws_.mesh[di] = dd.mesh;
+    draws_.material[di] = dd.material;
+    draws_.type[di] = dd.type;
+    draws_.slot[di] = slot;
   }
+  alive_[r] = 1;
+  ++live_;
   return r;
+}
+
+std::uint32_t BatchScene::take_renderer_index() {
+  if (!free_renderers_.empty()) {
+    const std::uint32_t r = free_renderers_.back();
+    free_renderers_.pop_back();
+    return r;
+  }
+  const auto r = static_cast<std::uint32_t>(culling_.size());
+  culling_.bounds.emplace_back();
+  culling_.layer_mask.push_back(0);
+  culling_.lod_group.push_back(kNoLodGroup);
+  culling_.lod_level.push_back(0);
+  culling_.first_draw.push_back(0);
+  culling_.draw_count.push_back(0);
+  alive_.push_back(0);
+  return r;
+}
+
+// Draw instances of a renderer stay contiguous, so a freed range is reused only by a renderer with
+// the same number of draws (renderers mostly come in a few shapes: the parts of one avatar kind).
+std::uint32_t BatchScene::take_draw_range(std::size_t count) {
+  if (count < free_draw_ranges_.size() && !free_draw_ranges_[count].empty()) {
+    const std::uint32_t first = free_draw_ranges_[count].back();
+    free_draw_ranges_[count].pop_back();
+    return first;
+  }
+  const auto first = static_cast<std::uint32_t>(draws_.size());
+  const std::size_t n = draws_.size() + count;
+  draws_.renderer.resize(n, kNoRenderer);
+  draws_.mesh.resize(n, 0);
+  draws_.material.resize(n, 0);
+  draws_.type.resize(n, 0);
+  draws_.slot.resize(n, 0);
+  return first;
+}
+
+std::uint32_t BatchScene::take_slot(BatchType type) {
+  std::vector<std::uint32_t>& free = free_slots_[type];
+  if (!free.empty()) {
+    const std::uint32_t slot = free.back();
+    free.pop_back();
+    return slot;
+  }
+  Batch& b = batches_[type];
+  const auto slot = static_cast<std::uint32_t>(b.size());
+  b.object_to_world.emplace_back();
+  b.palette_offset.push_back(0);
+  b.properties.resize(b.properties.size() + b.floats_per_instance, 0.0f);
+  return slot;
+}
+
+void BatchScene::remove_renderer(std::uint32_t r) {
+  require_alive(r, "BatchScene::remove_renderer");
+  const std::uint32_t first = culling_.first_draw[r];
+  const std::uint32_t count = culling_.draw_count[r];
+  for (std::uint32_t d = first; d < first + count; ++d) {
+    // The slot's old data stays in the batch (and on the GPU) unreferenced until it is reused.
+    free_slots_[draws_.type[d]].push_back(draws_.slot[d]);
+    draws_.renderer[d] = kNoRenderer;
+  }
+  if (count > 0) {
+    if (free_draw_ranges_.size() <= count) free_draw_ranges_.resize(count + 1);
+    free_draw_ranges_[count].push_back(first);
+  }
+  culling_.layer_mask[r] = 0;
+  culling_.lod_group[r] = kNoLodGroup;
+  culling_.draw_count[r] = 0;
+  alive_[r] = 0;
+  --live_;
+  free_renderers_.push_back(r);
+}
+
+void BatchScene::require_alive(std::uint32_t renderer, const char* where) const {
+  if (!alive(renderer)) throw Error("no live renderer with this index", where);
 }
 
 void BatchScene::mark(BatchType type, std::uint32_t slot) {
@@ -86,6 +168,7 @@ void BatchScene::mark(BatchType type, std::uint32_t slot) {
 }
 
 void BatchScene::set_transform(std::uint32_t renderer, const glm::mat4& m, const Sphere& world_bounds) {
+  require_alive(renderer, "BatchScene::set_transform");
   culling_.bounds[renderer] = world_bounds;
   const Rows3x4 rows = to_rows(m);
   const std::uint32_t first = culling_.first_draw[renderer];
@@ -97,6 +180,7 @@ void BatchScene::set_transform(std::uint32_t renderer, const glm::mat4& m, const
 }
 
 void BatchScene::set_palette_offset(std::uint32_t renderer, std::uint32_t offset) {
+  require_alive(renderer, "BatchScene::set_palette_offset");
   const std::uint32_t first = culling_.first_draw[renderer];
   for (std::uint32_t d = first; d < first + culling_.draw_count[renderer]; ++d) {
     batches_[draws_.type[d]].palette_offset[draws_.slot[d]] = offset;
@@ -105,6 +189,7 @@ void BatchScene::set_palette_offset(std::uint32_t renderer, std::uint32_t offset
 }
 
 void BatchScene::set_properties(std::uint32_t renderer, std::uint32_t draw, std::span<const float> values) {
+  require_alive(renderer, "BatchScene::set_properties");
   if (draw >= culling_.draw_count[renderer])
     throw Error("draw index out of range", "BatchScene::set_properties");
   const std::uint32_t d = culling_.first_draw[renderer] + draw;

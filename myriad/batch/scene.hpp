@@ -2,6 +2,9 @@
 // copyable values: culling instances (one per renderer), draw instances (one per renderer x material)
 // and batches (per batch type, the GPU-ready per-instance data: object-to-world 3x4 rows, skinning
 // palette offset, property floats). Writes mark dirty ranges so only changed data is uploaded.
+// Renderers can be removed: their renderer index, draw-instance range and batch slots go on free
+// lists and are reused by later additions, so the arrays (and the GPU buffers sized from them) stay
+// as large as the most renderers alive at once rather than growing with every add/remove.
 #pragma once
 
 #include "myriad/batch/property_set.hpp"
@@ -16,6 +19,8 @@ namespace myriad::batch {
 
 inline constexpr std::uint32_t kNoLodGroup = std::numeric_limits<std::uint32_t>::max();
 inline constexpr std::size_t kMaxLods = 4;
+// DrawLayer::renderer of a draw instance whose renderer was removed (its range awaits reuse).
+inline constexpr std::uint32_t kNoRenderer = std::numeric_limits<std::uint32_t>::max();
 
 // Row-major 3x4 object-to-world matrix (last row 0 0 0 1 implied): 48 bytes, the GPU layout.
 struct Rows3x4 {
@@ -50,7 +55,8 @@ struct RendererDesc {
   std::span<const DrawDesc> draws;   // one per material
 };
 
-// Layer 1: one culling instance per renderer.
+// Layer 1: one culling instance per renderer. A removed renderer's entry stays (index reuse) with
+// layer mask 0 and no draws, so culling never selects it.
 struct CullingLayer {
   std::vector<Sphere> bounds;
   std::vector<std::uint32_t> layer_mask;
@@ -63,7 +69,7 @@ struct CullingLayer {
 
 // Layer 2: one draw instance per renderer x material.
 struct DrawLayer {
-  std::vector<std::uint32_t> renderer;
+  std::vector<std::uint32_t> renderer;  // kNoRenderer for a free entry
   std::vector<std::uint32_t> mesh;
   std::vector<std::uint32_t> material;
   std::vector<BatchType> type;
@@ -96,6 +102,11 @@ class BatchScene {
   // Adds a renderer with its draw instances; returns the renderer index. Throws myriad::Error on an
   // unknown batch type, a bad LOD reference or wrong property counts.
   std::uint32_t add_renderer(const RendererDesc& desc);
+  // Removes a renderer: it is never drawn again and its index, draw instances and batch slots are
+  // reused by later add_renderer calls. Throws myriad::Error on an index that is not alive.
+  void remove_renderer(std::uint32_t renderer);
+  bool alive(std::uint32_t renderer) const { return renderer < alive_.size() && alive_[renderer] != 0; }
+  std::size_t live_renderers() const { return live_; }
 
   void set_transform(std::uint32_t renderer, const glm::mat4& object_to_world, const Sphere& world_bounds);
   void set_palette_offset(std::uint32_t renderer, std::uint32_t offset);
@@ -115,12 +126,21 @@ class BatchScene {
 
  private:
   void mark(BatchType type, std::uint32_t slot);
+  void require_alive(std::uint32_t renderer, const char* where) const;
+  std::uint32_t take_renderer_index();
+  std::uint32_t take_draw_range(std::size_t count);
+  std::uint32_t take_slot(BatchType type);
 
   const PropertySetRegistry& sets_;
   CullingLayer culling_;
   DrawLayer draws_;
   std::vector<Batch> batches_;
   std::vector<LodGroup> lod_groups_;
+  std::vector<std::uint8_t> alive_;  // per renderer index
+  std::size_t live_ = 0;
+  std::vector<std::uint32_t> free_renderers_;
+  std::vector<std::vector<std::uint32_t>> free_draw_ranges_;  // [draw count] -> first draw of free ranges
+  std::vector<std::vector<std::uint32_t>> free_slots_;        // [batch type] -> free slots
 };
 
 }  // namespace myriad::batch
