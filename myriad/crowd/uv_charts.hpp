@@ -1,0 +1,51 @@
+// Chart segmentation for the UV unwrap (SPEC C3): triangles are grouped across smooth edges; an edge
+// is a seam when its dihedral angle exceeds the limit, when it is not shared by exactly two
+// consistently wound triangles, or when it separates two charts after a chart had to be split.
+#pragma once
+
+#include "myriad/crowd/bake_mesh.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace myriad::crowd {
+
+inline constexpr std::uint32_t kNoTriangle = 0xffffffffu;
+
+// Per triangle and edge (edge k runs from corner k to corner k+1): the triangle across a smooth edge,
+// or kNoTriangle where the edge is a seam.
+struct SmoothAdjacency {
+  std::vector<std::uint32_t> across;  // 3 per triangle
+};
+
+SmoothAdjacency smooth_adjacency(const BakeMesh& mesh, float seam_angle_deg);
+
+// Triangle sets connected across smooth edges.
+std::vector<std::vector<std::uint32_t>> grow_charts(const SmoothAdjacency& adjacency,
+                                                    std::size_t triangle_count);
+
+// One chart as its own small mesh: corners of the chart's triangles that meet across a smooth edge
+// inside the chart share a local vertex; everything else is split. `chart_of` maps every mesh
+// triangle to its chart id (`chart` is the id of this one).
+struct ChartMesh {
+  std::vector<std::uint32_t> triangles;      // mesh triangle ids
+  std::vector<std::uint32_t> source_vertex;  // per local vertex: the mesh vertex
+  std::vector<std::uint32_t> indices;        // 3 local vertex ids per chart triangle
+};
+
+ChartMesh make_chart_mesh(const BakeMesh& mesh, const SmoothAdjacency& adjacency,
+                          const std::vector<std::uint32_t>& chart_of, std::uint32_t chart,
+                          const std::vector<std::uint32_t>& triangles);
+
+// Euler characteristic V - E + F of the chart (1 for a disc).
+int euler_characteristic(const ChartMesh& chart);
+
+// Halves a chart that cannot be flattened as a whole: triangles on each side of the plane through
+// its centroid; each half is split further into its connected parts. An open chart is cut across its
+// longest extent (less distortion per half); a closed one along it, across its shortest extent, so a
+// closed tube becomes two nearly developable half tubes rather than two capped cups. Always returns
+// at least two non-empty charts for a chart of two or more triangles.
+std::vector<std::vector<std::uint32_t>> split_chart(const BakeMesh& mesh, const SmoothAdjacency& adjacency,
+                                                    const std::vector<std::uint32_t>& triangles, bool closed);
+
+}  // namespace myriad::crowd

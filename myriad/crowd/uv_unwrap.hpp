@@ -1,0 +1,33 @@
+// Re-unwrapping of a welded mesh (SPEC C3): charts grown across smooth edges with seams only where the
+// dihedral angle exceeds a limit, one parameterization per chart, charts packed into one atlas, and the
+// base colour re-baked per triangle from the original mesh's UVs and textures at the same texel density.
+#pragma once
+
+#include "myriad/crowd/bake_mesh.hpp"
+
+#include <span>
+
+namespace myriad::crowd {
+
+struct UnwrapOptions {
+  float seam_angle_deg = 70.0f;  // edges sharper than this become chart seams
+  int padding_px = 2;            // gutter around each chart in the atlas (texels)
+  float texels_per_unit = 0.0f;  // atlas density; 0 = the original's texel density
+  int max_atlas_size = 4096;     // texels a side; the density is lowered only to fit this
+};
+
+struct UnwrapResult {
+  BakeMesh mesh;                             // split only along chart seams; uvs filled in [0,1]
+  std::vector<std::uint32_t> source_vertex;  // per output vertex: the welded vertex it copies
+  anim::Texture texture;                     // the atlas: base colour × texture of the original
+  std::size_t chart_count = 0;
+  float texels_per_unit = 0.0f;  // the atlas density used
+};
+
+// `welded` and `original` have the same triangles in the same order (welding only merges vertices);
+// `original` carries the source UVs that `materials`/`textures` are sampled through.
+UnwrapResult unwrap_and_rebake(const BakeMesh& welded, const BakeMesh& original,
+                               std::span<const BakeMaterial> materials,
+                               std::span<const anim::Texture> textures, const UnwrapOptions& options);
+
+}  // namespace myriad::crowd

@@ -1,0 +1,184 @@
+// The LOD0 re-unwrap (SPEC C3): UVs inside [0,1] without overlap, seams exactly on sharp edges (and
+// none on a smooth open patch), and the re-baked atlas reproducing the original colours.
+#include "myriad/crowd/uv_unwrap.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/crowd/texture_rebake.hpp"
+#include "myriad/crowd/weld.hpp"
+#include "remesh_test_meshes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <iostream>
+#include <set>
+
+namespace myriad::crowd {
+namespace {
+
+float edge_fn(glm::vec2 a, glm::vec2 b, glm::vec2 p) {
+  return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+}
+
+// Samples a fine grid strictly inside every UV triangle; a sample claimed twice is an overlap.
+std::size_t overlapping_samples(const BakeMesh& mesh, int grid) {
+  std::vector<std::uint8_t> count(static_cast<std::size_t>(grid) * static_cast<std::size_t>(grid), 0);
+  std::size_t overlaps = 0;
+  for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+    glm::vec2 p[3];
+    for (int k = 0; k < 3; ++k)
+      p[k] = mesh.uvs[mesh.indices[3 * t + static_cast<std::size_t>(k)]] * static_cast<float>(grid);
+    if (edge_fn(p[0], p[1], p[2]) < 0.0f) std::swap(p[1], p[2]);
+    const int x0 = std::max(0, static_cast<int>(std::min({p[0].x, p[1].x, p[2].x})));
+    const int x1 = std::min(grid - 1, static_cast<int>(std::max({p[0].x, p[1].x, p[2].x})));
+    const int y0 = std::max(0, static_cast<int>(std::min({p[0].y, p[1].y, p[2].y})));
+    const int y1 = std::min(grid - 1, static_cast<int>(std::max({p[0].y, p[1].y, p[2].y})));
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const glm::vec2 c(static_cast<float>(x) + 0.5f, static_cast<float>(y) + 0.5f);
+        if (edge_fn(p[0], p[1], c) > 0.0f && edge_fn(p[1], p[2], c) > 0.0f && edge_fn(p[2], p[0], c) > 0.0f) {
+          std::uint8_t& n = count[static_cast<std::size_t>(y * grid + x)];
+          if (n++ > 0) ++overlaps;
+        }
+      }
+    }
+  }
+  return overlaps;
+}
+
+void expect_uvs_in_unit_square(const BakeMesh& mesh) {
+  ASSERT_EQ(mesh.uvs.size(), mesh.positions.size());
+  for (const glm::vec2& uv : mesh.uvs) {
+    EXPECT_GE(uv.x, 0.0f);
+    EXPECT_LE(uv.x, 1.0f);
+    EXPECT_GE(uv.y, 0.0f);
+    EXPECT_LE(uv.y, 1.0f);
+  }
+}
+
+// Per input edge shared by two triangles: is it split in the output (a seam), and is it sharp?
+struct EdgeSplit {
+  std::size_t sharp_split = 0, sharp_joined = 0, smooth_split = 0, smooth_joined = 0;
+};
+
+EdgeSplit classify_edges(const BakeMesh& input, const BakeMesh& output, float angle_deg) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> edges;
+  for (std::size_t t = 0; t < input.triangle_count(); ++t) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::uint32_t a = input.indices[3 * t + k], b = input.indices[3 * t + (k + 1) % 3];
+      edges[{std::min(a, b), std::max(a, b)}].push_back(t);
+    }
+  }
+  auto normal = [&](std::size_t t) {
+    const glm::vec3 a = input.positions[input.indices[3 * t]];
+    return glm::normalize(glm::cross(input.positions[input.indices[3 * t + 1]] - a,
+                                     input.positions[input.indices[3 * t + 2]] - a));
+  };
+  auto output_corner = [&](std::size_t t, std::uint32_t input_vertex) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (input.indices[3 * t + k] == input_vertex) return output.indices[3 * t + k];
+    }
+    return 0xffffffffu;
+  };
+  EdgeSplit split;
+  const float cos_limit = std::cos(angle_deg * 3.14159265f / 180.0f);
+  for (const auto& [key, tris] : edges) {
+    if (tris.size() != 2) continue;
+    const bool sharp = glm::dot(normal(tris[0]), normal(tris[1])) < cos_limit;
+    const bool joined = output_corner(tris[0], key.first) == output_corner(tris[1], key.first) &&
+                        output_corner(tris[0], key.second) == output_corner(tris[1], key.second);
+    if (sharp) {
+      ++(joined ? split.sharp_joined : split.sharp_split);
+    } else {
+      ++(joined ? split.smooth_joined : split.smooth_split);
+    }
+  }
+  return split;
+}
+
+const std::vector<BakeMaterial> kFlatColour = {{"paint", glm::vec4(0.8f, 0.4f, 0.2f, 1.0f), -1, false}};
+
+TEST(Unwrap, BoxGetsOneChartPerFaceWithSeamsOnlyOnItsCreases) {
+  const BakeMesh box = test::make_grid_box(6);
+  const UnwrapResult result = unwrap_and_rebake(box, box, kFlatColour, {}, {});
+  EXPECT_EQ(result.chart_count, 6u);
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 512), 0u);
+  const EdgeSplit split = classify_edges(box, result.mesh, 70.0f);
+  EXPECT_EQ(split.sharp_split, 12u * 6u);  // 12 cube edges of 6 grid edges each
+  EXPECT_EQ(split.sharp_joined, 0u);
+  EXPECT_EQ(split.smooth_split, 0u);
+  EXPECT_GT(split.smooth_joined, 0u);
+  // Every output vertex copies its source vertex.
+  ASSERT_EQ(result.source_vertex.size(), result.mesh.vertex_count());
+  for (std::size_t v = 0; v < result.mesh.vertex_count(); ++v) {
+    EXPECT_EQ(result.mesh.positions[v], box.positions[result.source_vertex[v]]);
+  }
+  // 8 corners in 3 charts, 12 edges × 5 inner grid vertices in 2, the rest in 1.
+  EXPECT_EQ(result.mesh.vertex_count(), box.vertex_count() + 8u * 2u + 12u * 5u);
+}
+
+TEST(Unwrap, SmoothOpenPatchStaysOneChartWithoutSplits) {
+  const BakeMesh patch = test::make_height_field(12);
+  const UnwrapResult result = unwrap_and_rebake(patch, patch, kFlatColour, {}, {});
+  EXPECT_EQ(result.chart_count, 1u);
+  EXPECT_EQ(result.mesh.vertex_count(), patch.vertex_count());
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 512), 0u);
+  // A flat colour re-bakes to itself (sRGB-encoded factor) everywhere.
+  const glm::vec4 expected = sample_base_color(kFlatColour[0], {}, glm::vec2(0.0f));
+  for (std::size_t i = 0; i < result.texture.rgba8.size(); i += 4) {
+    ASSERT_NEAR(result.texture.rgba8[i] / 255.0f, expected.r, 1.0f / 255.0f);
+    ASSERT_NEAR(result.texture.rgba8[i + 2] / 255.0f, expected.b, 1.0f / 255.0f);
+  }
+}
+
+TEST(Unwrap, TexturedHumanoidRebakesTheOriginalColoursWithoutOverlap) {
+  const BakeMesh original = test::make_capsule_humanoid();
+  const WeldResult welded = weld(original);
+  ASSERT_LT(welded.mesh.vertex_count(), original.vertex_count());
+  const std::vector<anim::Texture> textures = {test::make_smooth_texture(64)};
+  const std::vector<BakeMaterial> materials = {{"skin", glm::vec4(1.0f, 0.9f, 0.8f, 1.0f), 0, false}};
+  const UnwrapResult result = unwrap_and_rebake(welded.mesh, original, materials, textures, {});
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 1024), 0u);
+  EXPECT_GE(result.chart_count, 6u);  // six closed capsules, each cut at least once
+  const EdgeSplit split = classify_edges(welded.mesh, result.mesh, 70.0f);
+  EXPECT_EQ(split.sharp_joined, 0u);
+  // Closed capsules need cuts: a few vertices more than welded, never many.
+  std::cout << "capsule humanoid: " << original.vertex_count() << " vertices, " << welded.mesh.vertex_count()
+            << " welded, " << result.mesh.vertex_count() << " unwrapped in " << result.chart_count
+            << " charts, atlas " << result.texture.width << "x" << result.texture.height << "\n";
+  EXPECT_LT(result.mesh.vertex_count(), welded.mesh.vertex_count() * 3 / 2);
+  // The atlas keeps the original's texel density.
+  const float density = texel_density(original, materials, textures);
+  EXPECT_NEAR(result.texels_per_unit, density, 1e-3f * density);
+  // Colours at triangle centres match the original's within a few levels.
+  float worst = 0.0f;
+  for (std::size_t t = 0; t < original.triangle_count(); ++t) {
+    glm::vec2 source(0.0f), target(0.0f);
+    for (std::size_t k = 0; k < 3; ++k) {
+      source += original.uvs[original.indices[3 * t + k]] / 3.0f;
+      target += result.mesh.uvs[result.mesh.indices[3 * t + k]] / 3.0f;
+    }
+    const glm::vec4 expected = sample_base_color(materials[0], textures, source);
+    const glm::vec4 baked = sample_texture(result.texture, target);
+    const float e = glm::length(glm::vec3(expected - baked));
+    worst = std::max(worst, e);
+  }
+  EXPECT_LT(worst, 0.06f);
+}
+
+TEST(Unwrap, RejectsMismatchedMeshes) {
+  const BakeMesh box = test::make_grid_box(2);
+  const BakeMesh other = test::make_grid_box(3);
+  EXPECT_THROW(unwrap_and_rebake(box, other, kFlatColour, {}, {}), Error);
+  UnwrapOptions bad;
+  bad.seam_angle_deg = -1.0f;
+  EXPECT_THROW(unwrap_and_rebake(box, box, kFlatColour, {}, bad), Error);
+}
+
+}  // namespace
+}  // namespace myriad::crowd
