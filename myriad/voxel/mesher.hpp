@@ -39,6 +39,10 @@ struct SectionMesh {
   }
 };
 
+// Face mask layout per face axis (x, y, z): rows run along kQuadRowAxis, bits along kQuadBitAxis.
+inline constexpr int kQuadRowAxis[3] = {1, 2, 1};
+inline constexpr int kQuadBitAxis[3] = {2, 0, 0};
+
 // A greedy rectangle of full faces on side `face`, in the face mask's coordinates (inner cells 0..15):
 // layer along the face axis, `height` rows from `row`, `len` bits from `bit` (see MeshScratch::faces).
 struct MeshQuad {

@@ -15,6 +15,9 @@ inline constexpr int kPadCells = kPad * kPad * kPad;
 // Padded coordinates run 0..17; the section's own cells are 1..16. x fastest, then z, then y.
 constexpr int pad_index(int x, int y, int z) { return x + kPad * (z + kPad * y); }
 constexpr int pad_index(glm::ivec3 p) { return pad_index(p.x, p.y, p.z); }
+constexpr glm::ivec3 pad_coord(int index) {
+  return {index % kPad, index / (kPad * kPad), index / kPad % kPad};
+}
 inline constexpr Light16 kOutsideLight = make_light16(0, 0, 0, kLightMax);
 
 struct PaddedBlock {
