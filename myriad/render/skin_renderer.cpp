@@ -1,5 +1,6 @@
 #include "myriad/render/skin_renderer.hpp"
 
+#include <array>
 #include <cstring>
 
 #include "myriad/core/error.hpp"
@@ -40,10 +41,18 @@ SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMes
   gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
 }
 
-SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices) {
+SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)
+    : ctx_(ctx),
+      upload_pipeline_(
+          gpu::make_compute_pipeline(ctx, shaders::skin_palette_upload_comp(),
+                                     {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      sizeof(shader::SkinPaletteUploadPush)})) {
+  if (matrices == 0) throw Error("palette buffer needs at least one matrix", "SkinPalette");
   const VkDeviceSize bytes = matrices * sizeof(anim::Mat3x4);
   device_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-  staging_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
+  // Storage usage too: the compute upload reads staging as a storage buffer.
+  staging_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                         gpu::MemoryKind::kUpload);
 }
 
 void SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count) {
@@ -60,14 +69,38 @@ void SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::size_t firs
   }
 }
 
-void SkinPalette::record_upload(VkCommandBuffer cmd) {
+void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
   if (regions_.empty()) return;
   staging_.flush();
-  vkCmdCopyBuffer(cmd, staging_.handle(), device_.handle(), static_cast<std::uint32_t>(regions_.size()),
-                  regions_.data());
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  // Earlier frames' vertex shaders finish reading the palette before it is overwritten.
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_NONE);
+  if (how == PaletteUpload::kCompute) {
+    record_compute(cmd);
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  } else {
+    vkCmdCopyBuffer(cmd, staging_.handle(), device_.handle(), static_cast<std::uint32_t>(regions_.size()),
+                    regions_.data());
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  }
   regions_.clear();
+}
+
+void SkinPalette::record_compute(VkCommandBuffer cmd) {
+  constexpr VkDeviceSize kRow = sizeof(glm::vec4);
+  const std::array bindings{gpu::storage_buffer(staging_.handle()), gpu::storage_buffer(device_.handle())};
+  for (const VkBufferCopy& r : regions_) {
+    // Staging and device buffers share offsets (write() queues equal src and dst offsets).
+    const shader::SkinPaletteUploadPush push{static_cast<std::uint32_t>(r.dstOffset / kRow),
+                                             static_cast<std::uint32_t>(r.size / kRow)};
+    gpu::bind(ctx_, cmd, upload_pipeline_, bindings, &push, sizeof push);
+    vkCmdDispatch(cmd, (push.row_count + 63) / 64, 1, 1);
+  }
 }
 
 namespace {
@@ -79,14 +112,25 @@ gpu::PipelineLayoutDesc skin_layout() {
 }
 }  // namespace
 
-gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
+namespace {
+gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> fragment,
+                            VkFormat color_format, VkFormat depth_format) {
   gpu::GraphicsPipelineBuilder b;
   b.vertex = shaders::skin_vert();
-  b.fragment = shaders::skin_frag();
+  b.fragment = fragment;
   b.layout = skin_layout();
   b.color_formats = {color_format};
   b.depth_format = depth_format;
   return b.build(ctx);
+}
+}  // namespace
+
+gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
+  return skin_pipeline(ctx, shaders::skin_frag(), color_format, depth_format);
+}
+
+gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
+  return skin_pipeline(ctx, shaders::skin_id_frag(), color_format, depth_format);
 }
 
 gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx) {

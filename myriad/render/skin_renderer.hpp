@@ -1,7 +1,9 @@
 // GPU side of skinned avatars (SPEC B4, B7): mesh parts in one vertex/index arena, every character's
-// palette in one global buffer, and the skin.vert pipelines. Palettes reach the GPU by a staging copy
-// (one vkCmdCopyBuffer, one region per changed range) rather than a compute pass: the data is already
-// in its final layout, so a copy is the least work. Per-instance batch data lives in batch_gpu.hpp.
+// palette in one global buffer, and the skin.vert pipelines. Palettes reach the GPU from a mapped
+// staging buffer either by a copy (vkCmdCopyBuffer, one region per changed range: the default) or by
+// a compute pass (skin_palette_upload.comp); both give the same buffer. The copy is the default
+// because the data is already in its final layout and measured faster (docs/BENCHMARKS.md, batch).
+// Per-instance batch data lives in batch_gpu.hpp.
 #pragma once
 
 #include <cstdint>
@@ -38,24 +40,36 @@ class SkinMeshArena {
   gpu::Buffer vertices_, indices_;
 };
 
+enum class PaletteUpload {
+  kStagingCopy,  // vkCmdCopyBuffer from staging, one region per queued range
+  kCompute,      // skin_palette_upload.comp, one dispatch per queued range
+};
+
 // The global palette buffer (device-local) and its persistently mapped staging twin.
 class SkinPalette {
  public:
   SkinPalette(gpu::Context& ctx, std::size_t matrices);
   // Copies palettes[first, first + count) into staging and queues that range for the next upload.
   void write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count);
-  // Records the queued copies and a barrier making them visible to vertex shaders; clears the queue.
-  void record_upload(VkCommandBuffer cmd);
+  // Records the queued ranges' upload and a barrier making them visible to vertex shaders; clears the
+  // queue. Single-buffered staging: write() only while no submitted upload still reads it.
+  void record_upload(VkCommandBuffer cmd, PaletteUpload how = PaletteUpload::kStagingCopy);
   const gpu::Buffer& buffer() const { return device_; }
   std::size_t pending_regions() const { return regions_.size(); }
 
  private:
+  void record_compute(VkCommandBuffer cmd);
+
+  gpu::Context& ctx_;
   gpu::Buffer device_, staging_;
+  gpu::Pipeline upload_pipeline_;
   std::vector<VkBufferCopy> regions_;
 };
 
-// skin.vert + skin.frag (colour + depth) or skin.vert + skin_capture.frag (points into RGBA32F).
+// skin.vert + skin.frag (colour + depth), skin.vert + skin_id.frag (palette offset per pixel, RGBA8 +
+// depth) or skin.vert + skin_capture.frag (points into RGBA32F).
 gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
+gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
 gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx);
 inline constexpr VkFormat kSkinCaptureFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
 

@@ -1,7 +1,7 @@
 // GPU skinning (SPEC B4, B7) on lavapipe with validation on: avatars' palettes go into the global
 // palette buffer by staging copy, skin.vert skins every vertex of every instance of a batched draw,
 // and the read-back world positions equal anim::skin_position + the instance transform bit for bit.
-// A second check draws the whole batched crowd (indexed, instanced) and sees it in the image.
+// A second check draws the whole batched crowd (indexed, instanced) into an OffscreenTarget and sees it.
 #include <array>
 #include <cstring>
 #include <vector>
@@ -11,6 +11,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/batch_gpu.hpp"
+#include "myriad/render/offscreen_target.hpp"
 #include "myriad/render/skin_renderer.hpp"
 
 namespace myriad::test {
@@ -32,26 +33,20 @@ batch::CullCamera camera(glm::mat4& view_proj) {
 
 float row_dot(const glm::vec4& r, const glm::vec3& p) { return r.x * p.x + r.y * p.y + r.z * p.z + r.w; }
 
-void begin_rendering(VkCommandBuffer cmd, VkImageView color, VkImageView depth, std::uint32_t w,
-                     std::uint32_t h) {
+// The capture pass writes float positions, so it renders into its own RGBA32F image (OffscreenTarget
+// is RGBA8 + depth); every image pass below uses OffscreenTarget.
+void begin_capture(VkCommandBuffer cmd, VkImageView color, std::uint32_t w, std::uint32_t h) {
   VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
   color_att.imageView = color;
   color_att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
   color_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
   color_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
   color_att.clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
-  VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  depth_att.imageView = depth;
-  depth_att.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-  depth_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  depth_att.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  depth_att.clearValue.depthStencil = {0.0f, 0};
   VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
   info.renderArea = {{0, 0}, {w, h}};
   info.layerCount = 1;
   info.colorAttachmentCount = 1;
   info.pColorAttachments = &color_att;
-  info.pDepthAttachment = depth != VK_NULL_HANDLE ? &depth_att : nullptr;
   vkCmdBeginRendering(cmd, &info);
   const VkViewport viewport{0, 0, static_cast<float>(w), static_cast<float>(h), 0, 1};
   const VkRect2D scissor{{0, 0}, {w, h}};
@@ -110,7 +105,7 @@ TEST_F(SkinningTest, VertexShaderSkinningEqualsCpu) {
         cmd, {capture.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
               VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
-    begin_rendering(cmd, capture.view(), VK_NULL_HANDLE, kWidth, height);
+    begin_capture(cmd, capture.view(), kWidth, height);
     std::uint32_t base = 0;
     for (const batch::DrawCommand& d : dl.draws) {
       const render::SkinMeshRange& r = arena.range(d.mesh);
@@ -190,24 +185,12 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
   gpu::upload(ctx(), props, std::span<const float>(b.properties));
   gpu::upload(ctx(), slots, std::span<const std::uint32_t>(crowd.draw_list().instances));
   constexpr std::uint32_t kSize = 128;
-  gpu::Image color(ctx(), {VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT});
-  gpu::Image depth(ctx(),
-                   {VK_FORMAT_D32_SFLOAT, kSize, kSize, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT});
-  const gpu::Pipeline pipeline =
-      render::make_skin_pipeline(ctx(), VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_D32_SFLOAT);
+  render::OffscreenTarget target(ctx(), kSize, kSize);
+  const gpu::Pipeline pipeline = render::make_skin_pipeline(ctx(), render::OffscreenTarget::kColorFormat,
+                                                            render::OffscreenTarget::kDepthFormat);
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
     palette.record_upload(cmd);
-    gpu::image_barrier(
-        cmd, {color.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
-    gpu::image_barrier(
-        cmd, {depth.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-              VK_IMAGE_ASPECT_DEPTH_BIT});
-    begin_rendering(cmd, color.view(), depth.view(), kSize, kSize);
+    target.begin(cmd, glm::vec4(0.0f));
     const render::shader::SkinPush push{view_proj, 0, 0, 0, 0};
     const std::array bindings{gpu::storage_buffer(arena.vertices().handle()),
                               gpu::storage_buffer(palette.buffer().handle()),
@@ -220,15 +203,11 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
       vkCmdDrawIndexed(cmd, r.index_count, d.instance_count, r.first_index,
                        static_cast<std::int32_t>(r.first_vertex), d.first_instance);
     }
-    vkCmdEndRendering(cmd);
-    gpu::image_barrier(
-        cmd, {color.handle(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT});
+    target.end(cmd);
   });
-  const std::vector<std::byte> px = gpu::read_image(ctx(), color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  const std::vector<std::uint8_t> px = target.read_color();
   std::size_t covered = 0;
-  for (std::size_t i = 0; i < px.size(); i += 4) covered += px[i + 3] != std::byte{0} ? 1 : 0;
+  for (std::size_t i = 0; i < px.size(); i += 4) covered += px[i + 3] != 0 ? 1 : 0;
   EXPECT_EQ(crowd.draw_list().draws.size(), anim::kAvatarBodyParts);
   EXPECT_GT(covered, 500u);  // four avatars fill a good part of the 128x128 view
   EXPECT_LT(covered, std::size_t{kSize} * kSize);

@@ -18,6 +18,7 @@ layout(push_constant, scalar) uniform Push { SkinPush pc; };
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec4 out_color;
 layout(location = 2) flat out vec3 out_capture;
+layout(location = 3) flat out uint out_palette_offset;  // skin_id.frag: which avatar
 
 float row_dot(vec4 r, vec3 p) {
   precise float d = r.x * p.x + r.y * p.y + r.z * p.z + r.w;
@@ -42,6 +43,7 @@ void main() {
   const uint p = inst.property_offset;
   out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
   out_capture = world;
+  out_palette_offset = inst.palette_offset;
   if (pc.capture_width != 0u) {
     const uint k = pc.capture_base + uint(gl_InstanceIndex - gl_BaseInstanceARB) * pc.capture_vertex_count +
                    uint(gl_VertexIndex - gl_BaseVertexARB);

@@ -28,12 +28,18 @@ struct SkinPush {
   uint capture_base;
   uint capture_vertex_count;
 };
+// skin_palette_upload.comp: rows [first_row, first_row + row_count) of the palette (3 rows a matrix).
+struct SkinPaletteUploadPush {
+  uint first_row;
+  uint row_count;
+};
 MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
 static_assert(sizeof(myriad::render::shader::SkinVertex) == 48);
 static_assert(sizeof(myriad::render::shader::SkinInstance) == 56);
 static_assert(sizeof(myriad::render::shader::SkinPush) == 80);
+static_assert(sizeof(myriad::render::shader::SkinPaletteUploadPush) == 8);
 #endif
 
 #endif

@@ -1,0 +1,17 @@
+#version 460
+// Palette upload by compute (SPEC B7): copies one range of palette rows (vec4) from the mapped
+// staging buffer into the global palette buffer, one row per invocation. The staging copy
+// (vkCmdCopyBuffer) does the same; SkinPalette offers both and benchmarks compare them.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "skin_layout.h"
+
+layout(local_size_x = 64) in;
+layout(binding = 0, scalar) readonly buffer Staging { vec4 staging_rows[]; };
+layout(binding = 1, scalar) writeonly buffer Palette { vec4 palette_rows[]; };
+layout(push_constant, scalar) uniform Push { SkinPaletteUploadPush pc; };
+
+void main() {
+  const uint i = gl_GlobalInvocationID.x;
+  if (i < pc.row_count) palette_rows[pc.first_row + i] = staging_rows[pc.first_row + i];
+}
