@@ -1,6 +1,7 @@
 // The "batch" suite of `myriad bench`: skeleton math per joint (local-to-model, palette) next to
 // ozz-animation's figures, the B8 matrix ratios from skeleton dedup, and one frame of 1,000 clothed
-// avatars (sampling + pose + palettes + culling + draw generation) with draw and matrix counts.
+// avatars (sampling + pose + palettes + culling + draw generation) with draw and matrix counts, and
+// the palette upload of those avatars into the global buffer by staging copy and by compute pass.
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -12,6 +13,8 @@
 #include "myriad/core/frustum.hpp"
 #include "myriad/core/parallel.hpp"
 #include "myriad/core/stopwatch.hpp"
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/skin_renderer.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {
@@ -141,6 +144,27 @@ void run_batch_suite(Report& report, const SuiteOptions& options) {
   report.add("avatars" + n + "_draws_after_batching", static_cast<double>(stats.draws), "");
   report.add("avatars" + n + "_matrices_before_dedup", static_cast<double>(stats.matrices_without_dedup), "");
   report.add("avatars" + n + "_matrices_after_dedup", static_cast<double>(stats.matrices), "");
+  // B7: the frame's palettes into the global palette buffer, both ways (the staging write is shared
+  // and left out; submit to completion is timed).
+  {
+    gpu::Context ctx;
+    const std::string device = ctx.is_cpu_device() ? "wall clock, CPU emulation (" + ctx.device_name() + ")"
+                                                   : "wall clock (" + ctx.device_name() + ")";
+    render::SkinPalette palette(ctx, crowd.palettes().size());
+    for (const render::PaletteUpload how :
+         {render::PaletteUpload::kStagingCopy, render::PaletteUpload::kCompute}) {
+      std::vector<double> upload_ms;
+      for (int r = 0; r < reps + 1; ++r) {  // the first upload warms the pipeline and caches
+        palette.write(crowd.palettes(), 0, crowd.palettes().size());
+        Stopwatch w;
+        ctx.submit_and_wait([&](VkCommandBuffer cmd) { palette.record_upload(cmd, how); });
+        if (r > 0) upload_ms.push_back(w.elapsed_ms());
+      }
+      const bool copy = how == render::PaletteUpload::kStagingCopy;
+      report.add(copy ? "palette_upload_copy_ms" : "palette_upload_compute_ms", median(upload_ms), "ms",
+                 device + ", " + std::to_string(crowd.palettes().size()) + " matrices");
+    }
+  }
   std::size_t throttled_matrices = 0;
   constexpr int kFrames = 8;  // the longest default throttle interval
   for (int f = 0; f < kFrames; ++f) throttled_matrices += throttled.frame(cam, 1.0f / 60.0f).matrices;
