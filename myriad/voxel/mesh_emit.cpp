@@ -77,9 +77,22 @@ struct FrontWindow {
   alignas(16) std::uint64_t cell[kStride * kStride];
 };
 
+// window_cell's part decided by the shade flags (3 bits): which light passes and which counts are set.
+struct WindowFlagParts {
+  std::uint64_t light_mask[8], counts[8];
+};
+inline constexpr WindowFlagParts kWindowFlagParts = [] {
+  WindowFlagParts t{};
+  for (unsigned f = 0; f < 8; ++f) {
+    t.light_mask[f] = f & kShadeOpaque ? 0 : ~std::uint64_t(0);
+    t.counts[f] =
+        (f & kShadeOpaque ? 0 : FrontWindow::kLetsLight) | (f & kShadeOccluder ? FrontWindow::kOccludes : 0);
+  }
+  return t;
+}();
+
 inline std::uint64_t window_cell(std::uint8_t flags, Light16 light) {
-  const std::uint64_t lit = flags & kShadeOpaque ? 0 : spread_light(light) | FrontWindow::kLetsLight;
-  return lit | (flags & kShadeOccluder ? FrontWindow::kOccludes : 0);
+  return (spread_light(light) & kWindowFlagParts.light_mask[flags & 7]) | kWindowFlagParts.counts[flags & 7];
 }
 
 // Packed light from a window sum of `count` cells (bits 8-10) at AO level `ao` (shade_channel per lane).
