@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
 #ifdef MYRIAD_HAS_VEGETATION
   commands.push_back(myriad::app::add_veg_command(app));
 #endif
+#ifdef MYRIAD_HAS_CROWD
+  commands.push_back(myriad::app::add_crowd_command(app));
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,10 @@
 
 namespace myriad::bench {
 
+#ifdef MYRIAD_HAS_CROWD
+void run_crowd_bake_suite(Report& report, const SuiteOptions& options);  // crowd_suite.cpp
+#endif
+
 // A suite is listed when its module is part of the build (bench/CMakeLists.txt defines MYRIAD_HAS_<M>).
 std::vector<Suite> all_suites() {
   return {
@@ -17,6 +21,11 @@ std::vector<Suite> all_suites() {
 #ifdef MYRIAD_HAS_VEGETATION
       {"vegetation", "10 km world: bake, tiles on disk, load + expansion, CPU culling vs memory floor",
        &run_vegetation_suite},
+#endif
+#ifdef MYRIAD_HAS_CROWD
+      {"crowd-bake",
+       "crowd LOD baker per model: vertices/triangles per LOD, VAT bytes, holes/loss, stage times",
+       &run_crowd_bake_suite},
 #endif
   };
 }

@@ -1,0 +1,131 @@
+// `myriad crowd bake` bakes a skinned, animated model (glTF, or the built-in procedural enemy) into a
+// .crowd file: welded LOD0, LOD1, LOD2, the VAT of the used columns, with a progress bar, a report and
+// hole-check contact sheets next to the output. `myriad crowd info` describes a .crowd file.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "commands.hpp"
+#include "myriad/core/error.hpp"
+#include "myriad/crowd/crowd_file.hpp"
+#include "myriad/crowd/enemy.hpp"
+#include "myriad/crowd/pipeline.hpp"
+
+namespace myriad::app {
+namespace {
+
+struct CrowdBakeOptions {
+  std::string input;
+  std::string out;
+  float fps = 30.0f;
+  float weld_angle = 25.0f;
+  float lod1_ratio = 0.52f;
+  int lod2_triangles = 300;
+  float hole_limit = 0.01f;
+  float loss_limit = 0.06f;
+  bool sheets = true;
+};
+
+void progress_bar(const std::string& stage, int done, int total) {
+  const int width = 32;
+  const int filled = total ? done * width / total : width;
+  std::fprintf(stderr, "\r  [%.*s%*s] %d/%d %-20s", filled, "################################",
+               width - filled, "", done, total, stage.c_str());
+  if (done == total) std::fprintf(stderr, "\n");
+}
+
+int run_crowd_bake(const CrowdBakeOptions& o) {
+  if (!(o.fps > 0.0f && o.fps <= 240.0f)) throw Error("frame rate must be in (0, 240]", "--fps");
+  if (!(o.weld_angle >= 0.0f && o.weld_angle <= 180.0f))
+    throw Error("weld angle must be in [0, 180]", "--weld-angle");
+  if (!(o.lod1_ratio > 0.0f && o.lod1_ratio <= 1.0f))
+    throw Error("LOD1 ratio must be in (0, 1]", "--lod1-ratio");
+  if (o.lod2_triangles < 12 || o.lod2_triangles > 100000)
+    throw Error("LOD2 triangle target must be in [12, 100000]", "--lod2-triangles");
+  const bool procedural = o.input == "enemy";
+  const anim::ImportedModel model = procedural ? crowd::make_enemy() : anim::import_gltf(o.input);
+  const std::string name = procedural ? "enemy" : std::filesystem::path(o.input).filename().string();
+  crowd::BakeOptions options;
+  options.vat.fps = o.fps;
+  options.weld.normal_angle_deg = o.weld_angle;
+  options.lod1.target_ratio = o.lod1_ratio;
+  options.lod2.target_triangles = o.lod2_triangles;
+  options.holes.hole_limit = o.hole_limit;
+  options.holes.loss_limit = o.loss_limit;
+  const std::filesystem::path out(o.out);
+  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  if (o.sheets) options.contact_sheets = out.parent_path() / out.stem();
+  std::printf("baking %s into %s\n", name.c_str(), o.out.c_str());
+  std::fflush(stdout);  // before the progress bar on stderr
+  const crowd::BakeOutput baked = crowd::bake_crowd(model, name, options, &progress_bar);
+  std::printf("%s", crowd::format_report(baked.report, options.holes).c_str());
+  if (o.sheets)
+    std::printf("  contact sheets: %s_lod1.png, %s_lod2.png\n", options.contact_sheets.string().c_str(),
+                options.contact_sheets.string().c_str());
+  if (!baked.report.passed) {
+    std::fprintf(stderr, "myriad: error: %s was not written: %s\n", o.out.c_str(),
+                 baked.report.failure.c_str());
+    return 1;
+  }
+  crowd::write_crowd(out, baked.file);
+  std::printf("wrote %s (%ju bytes)\n", o.out.c_str(),
+              static_cast<std::uintmax_t>(std::filesystem::file_size(out)));
+  return 0;
+}
+
+int run_crowd_info(const std::string& path) {
+  const crowd::CrowdFile f = crowd::read_crowd(path);
+  std::printf("%s: crowd file version %u, model '%s'\n", path.c_str(), crowd::kCrowdVersion, f.name.c_str());
+  std::printf(
+      "  bind bounds (%.3f %.3f %.3f) - (%.3f %.3f %.3f), animated (%.3f %.3f %.3f) - (%.3f %.3f %.3f)\n",
+      double(f.bind_min.x), double(f.bind_min.y), double(f.bind_min.z), double(f.bind_max.x),
+      double(f.bind_max.y), double(f.bind_max.z), double(f.animated_min.x), double(f.animated_min.y),
+      double(f.animated_min.z), double(f.animated_max.x), double(f.animated_max.y), double(f.animated_max.z));
+  for (std::size_t i = 0; i < f.lods.size(); ++i) {
+    std::printf("  LOD%zu: %zu vertices, %zu triangles, texture %u\n", i, f.lods[i].vertex_count(),
+                f.lods[i].triangle_count(), f.lods[i].texture);
+  }
+  std::printf("  VAT: %u columns (%u skinned, %u attached) x %u rows at %.1f fps, %zu bytes\n", f.columns,
+              f.skinned_columns, f.columns - f.skinned_columns, f.rows, double(f.fps),
+              f.texels.size() * sizeof(glm::u16vec4));
+  for (const crowd::VatClip& c : f.clips) {
+    std::printf("    clip '%s': %.3f s, rows %u..%u\n", c.name.c_str(), double(c.duration), c.first_row,
+                c.first_row + c.frames - 1);
+  }
+  for (const anim::Texture& t : f.textures)
+    std::printf("  texture '%s': %u x %u\n", t.name.c_str(), t.width, t.height);
+  for (const crowd::CrowdMaterial& m : f.materials) {
+    std::printf("  material '%s': %s\n", m.name.c_str(),
+                m.double_sided ? "double-sided" : "back faces culled");
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_crowd_command(CLI::App& app) {
+  auto o = std::make_shared<CrowdBakeOptions>();
+  auto info_path = std::make_shared<std::string>();
+  CLI::App* crowd = app.add_subcommand("crowd", "Crowd LOD baking (VAT, LOD1, LOD2, hole check)");
+  crowd->require_subcommand(1);
+  CLI::App* bake = crowd->add_subcommand("bake", "Bake a skinned glTF model (or 'enemy') into a .crowd file");
+  bake->add_option("input", o->input, "model.glb / model.gltf, or 'enemy' for the procedural enemy")
+      ->required();
+  bake->add_option("-o,--out", o->out, "Output .crowd file")->required();
+  bake->add_option("--fps", o->fps, "VAT sample rate");
+  bake->add_option("--weld-angle", o->weld_angle, "Largest normal angle (degrees) that LOD0 welding merges");
+  bake->add_option("--lod1-ratio", o->lod1_ratio, "LOD1 triangles as a fraction of LOD0");
+  bake->add_option("--lod2-triangles", o->lod2_triangles, "LOD2 triangle target (the article: 200-460)");
+  bake->add_option("--hole-limit", o->hole_limit, "Largest fraction of hole pixels per view");
+  bake->add_option("--loss-limit", o->loss_limit, "Largest fraction of loss pixels per view");
+  bake->add_flag("!--no-sheets", o->sheets, "Do not write the contact sheet PNGs");
+  CLI::App* info = crowd->add_subcommand("info", "Describe a .crowd file");
+  info->add_option("file", *info_path, "The .crowd file")->required();
+  return {crowd, [o, info_path, bake, info]() -> int {
+            if (bake->parsed()) return run_crowd_bake(*o);
+            if (info->parsed()) return run_crowd_info(*info_path);
+            return 1;
+          }};
+}
+
+}  // namespace myriad::app

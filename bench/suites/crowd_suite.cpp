@@ -1,0 +1,100 @@
+// `myriad bench crowd-bake`: the crowd LOD baker per model (the procedural enemy always; Fox.glb and
+// cesium_man.gltf when the shared assets are found via $MYRIAD_ASSETS or ../shared/assets): vertices
+// and triangles per LOD (SPEC C2 counts both), VAT bytes before/after keeping only used columns (C4),
+// holes and loss per LOD (C7) and the bake time per stage (medians over the repetitions).
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/crowd/enemy.hpp"
+#include "myriad/crowd/pipeline.hpp"
+#include "suite.hpp"
+
+namespace myriad::bench {
+
+namespace {
+
+std::filesystem::path assets_dir() {
+  if (const char* env = std::getenv("MYRIAD_ASSETS")) return env;
+  return std::filesystem::path("..") / "shared" / "assets";
+}
+
+void bake_model(Report& report, const SuiteOptions& options, const std::string& key,
+                const anim::ImportedModel& model) {
+  const int reps = std::max(1, options.repetitions);
+  crowd::BakeOptions bake;
+  std::map<std::string, std::vector<double>> stage_ms;
+  std::vector<double> total_ms;
+  crowd::BakeReport last;
+  for (int r = 0; r < reps; ++r) {
+    const crowd::BakeOutput out = crowd::bake_crowd(model, key, bake);
+    double total = 0.0;
+    for (const crowd::StageTime& t : out.report.times) {
+      stage_ms[t.stage].push_back(t.ms);
+      total += t.ms;
+    }
+    total_ms.push_back(total);
+    last = out.report;
+  }
+  const std::string k = key + "_";
+  report.add(k + "original_vertices", double(last.original_vertices), "");
+  report.add(k + "original_triangles", double(last.original_triangles), "");
+  report.add(k + "welded_vertices", double(last.welded_vertices), "",
+             "article: skeleton 1,521 -> 1,090; others -19..29 %");
+  const char* lod_names[3] = {"lod0", "lod1", "lod2"};
+  for (int i = 0; i < 3; ++i) {
+    const crowd::LodReport& l = last.lods[i];
+    report.add(k + lod_names[i] + "_vertices", double(l.vertices), "");
+    report.add(k + lod_names[i] + "_triangles", double(l.triangles), "",
+               i == 1 ? "~52 % of LOD0" : (i == 2 ? "target 300 (200-460)" : ""));
+    if (l.checked) {
+      report.add(k + lod_names[i] + "_holes_pct", double(l.holes.worst_holes) * 100.0, "%", "limit 1 %");
+      report.add(k + lod_names[i] + "_loss_pct", double(l.holes.worst_loss) * 100.0, "%", "limit 4-6 %");
+      report.add(k + lod_names[i] + "_attempts", double(l.attempts), "");
+    }
+  }
+  report.add(k + "lod1_pieces_stopped", double(last.lod1_pieces_stopped), "",
+             "pieces held above target by locked borders or the error limit");
+  report.add(k + "vat_columns", double(last.vat_columns), "");
+  report.add(k + "vat_bytes_before_bytes", double(last.vat_bytes_before), "bytes",
+             "one column per vertex of every LOD");
+  report.add(k + "vat_bytes_after_bytes", double(last.vat_bytes_after), "bytes", "used columns only");
+  report.add(k + "vat_saved_pct",
+             last.vat_bytes_before
+                 ? 100.0 * (1.0 - double(last.vat_bytes_after) / double(last.vat_bytes_before))
+                 : 0.0,
+             "%", "article: 40-60 %");
+  report.add(k + "passed", last.passed ? 1.0 : 0.0, "", last.failure);
+  for (const crowd::StageTime& t : last.times) {
+    std::string stage = t.stage;
+    std::replace(stage.begin(), stage.end(), ' ', '_');
+    report.add(k + stage + "_ms", median(stage_ms[t.stage]), "ms");
+  }
+  report.add(k + "bake_ms", median(total_ms), "ms", "all stages");
+}
+
+}  // namespace
+
+void run_crowd_bake_suite(Report& report, const SuiteOptions& options) {
+  bake_model(report, options, "enemy", crowd::make_enemy());
+  if (options.quick) return;
+  for (const char* file : {"Fox.glb", "cesium_man.gltf"}) {
+    const std::filesystem::path path = assets_dir() / file;
+    if (!std::filesystem::exists(path)) {
+      std::fprintf(stderr, "crowd-bake: %s not found (set MYRIAD_ASSETS); skipped\n", path.string().c_str());
+      continue;
+    }
+    std::string key = std::filesystem::path(file).stem().string();
+    std::transform(key.begin(), key.end(), key.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    bake_model(report, options, key, anim::import_gltf(path));
+  }
+}
+
+}  // namespace myriad::bench
