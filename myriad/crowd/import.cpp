@@ -2,7 +2,9 @@
 
 #include "myriad/core/error.hpp"
 
+#include <array>
 #include <cmath>
+#include <map>
 
 namespace myriad::crowd {
 namespace {
@@ -24,6 +26,24 @@ std::vector<glm::vec3> vertex_normals(const anim::SkinnedMesh& m) {
     v = len > 0.0f ? v / len : glm::vec3(0.0f, 1.0f, 0.0f);
   }
   return n;
+}
+
+// Edges are keyed by their two corner positions, so UV and normal seams do not count as borders.
+void count_topology(BakeSource& s) {
+  const BakeMesh& m = s.mesh;
+  using Corner = std::array<float, 3>;
+  std::map<std::pair<Corner, Corner>, int> uses;
+  for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+    const glm::vec3 p[3] = {m.positions[m.indices[3 * t]], m.positions[m.indices[3 * t + 1]],
+                            m.positions[m.indices[3 * t + 2]]};
+    if (glm::length(glm::cross(p[1] - p[0], p[2] - p[0])) == 0.0f) ++s.degenerate_triangles;
+    for (int e = 0; e < 3; ++e) {
+      Corner a{p[e].x, p[e].y, p[e].z}, b{p[(e + 1) % 3].x, p[(e + 1) % 3].y, p[(e + 1) % 3].z};
+      if (b < a) std::swap(a, b);
+      ++uses[{a, b}];
+    }
+  }
+  for (const auto& [edge, n] : uses) s.non_manifold_edges += n > 2 ? 1 : 0;
 }
 
 }  // namespace
@@ -98,6 +118,10 @@ BakeSource import_for_bake(const anim::ImportedModel& model, const std::string& 
   }
   if (mesh.indices.empty()) throw Error("model has no triangles in its skinned meshes", name);
   validate(mesh, out.materials.size(), name.c_str());
+  count_topology(out);
+  if (out.degenerate_triangles == mesh.triangle_count()) {
+    throw Error("every triangle has zero area: the model has no surface to bake", name);
+  }
   out.textures = model.textures;
   return out;
 }

@@ -1,7 +1,7 @@
 // From an imported glTF model to the baker's input: every skinned primitive merged into one BakeMesh
 // (bind pose, mesh space), one BakeMaterial per model material and the model's textures. Rejects what
 // the baker cannot bake with an error naming the model and the problem: no skeleton, no animation
-// clip, no triangles, non-finite data.
+// clip, no triangles, non-finite data, or a surface of zero area (every triangle degenerate).
 #pragma once
 
 #include "myriad/crowd/bake_mesh.hpp"
@@ -15,6 +15,10 @@ struct BakeSource {
   BakeMesh mesh;
   std::vector<BakeMaterial> materials;  // at least one (a white default when the model has none)
   std::vector<anim::Texture> textures;
+  // Topology diagnostics (reported, not fatal: every stage copes with them). Non-manifold edges: edges
+  // (by position) shared by more than two triangles. Degenerate triangles: zero area.
+  std::size_t non_manifold_edges = 0;
+  std::size_t degenerate_triangles = 0;
 };
 
 // `name` (usually the file) prefixes every error. Primitives without normals get area-weighted vertex

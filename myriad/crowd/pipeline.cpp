@@ -67,6 +67,8 @@ BakeOutput bake_crowd(const anim::ImportedModel& model, const std::string& name,
   };
   rep.original_vertices = src.mesh.vertex_count();
   rep.original_triangles = src.mesh.triangle_count();
+  rep.non_manifold_edges = src.non_manifold_edges;
+  rep.degenerate_triangles = src.degenerate_triangles;
   stage_done("import");
 
   const WeldResult welded = weld(src.mesh, options.weld);

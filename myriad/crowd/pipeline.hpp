@@ -50,6 +50,8 @@ struct BakeReport {
   std::string name;
   std::size_t original_vertices = 0;
   std::size_t original_triangles = 0;
+  std::size_t non_manifold_edges = 0;    // of the original, by position (reported, not fatal)
+  std::size_t degenerate_triangles = 0;  // of the original, zero area
   std::size_t welded_vertices = 0;
   std::size_t charts = 0;
   LodReport lods[3];

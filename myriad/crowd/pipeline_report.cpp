@@ -13,7 +13,8 @@ std::string format_report(const BakeReport& r, const HoleCheckOptions& limits) {
     s += buf;
   };
   line("crowd bake of %s: %s\n", r.name.c_str(), r.passed ? "passed" : "FAILED");
-  line("  original   %6zu vertices %6zu triangles\n", r.original_vertices, r.original_triangles);
+  line("  original   %6zu vertices %6zu triangles (%zu non-manifold edges, %zu zero-area triangles)\n",
+       r.original_vertices, r.original_triangles, r.non_manifold_edges, r.degenerate_triangles);
   line("  welded     %6zu vertices (%.1f %% fewer), %zu charts after unwrapping\n", r.welded_vertices,
        r.original_vertices ? 100.0 * (1.0 - double(r.welded_vertices) / double(r.original_vertices)) : 0.0,
        r.charts);

@@ -56,6 +56,28 @@ TEST(Import, RejectsModelsTheBakerCannotUse) {
   anim::ImportedModel nan = model;
   nan.meshes[0].positions[3].y = std::nanf("");
   EXPECT_NE(error_of(nan).find("non-finite position"), std::string::npos) << error_of(nan);
+  anim::ImportedModel flat = model;  // every triangle collapsed onto one point
+  for (anim::SkinnedMesh& m : flat.meshes)
+    m.positions.assign(m.positions.size(), glm::vec3(1.0f, 2.0f, 3.0f));
+  EXPECT_NE(error_of(flat).find("zero area"), std::string::npos) << error_of(flat);
+}
+
+TEST(Import, CountsNonManifoldEdgesAndDegenerateTriangles) {
+  anim::ImportedModel model = load_shared_model("Fox.glb");
+  const BakeSource clean = import_for_bake(model, "Fox.glb");
+  // A fin: a copy of triangle 0 turned around its first edge makes that edge shared by three triangles.
+  anim::SkinnedMesh& m = model.meshes[0];
+  const std::uint32_t a = m.indices[0], b = m.indices[1], c = m.indices[2];
+  m.positions.push_back(m.positions[c] + glm::vec3(0.0f, 0.0f, 1.0f));
+  if (!m.normals.empty()) m.normals.push_back(m.normals[c]);  // Fox stores none
+  if (!m.uvs.empty()) m.uvs.push_back(m.uvs[c]);
+  m.joints.push_back(m.joints[c]);
+  m.weights.push_back(m.weights[c]);
+  const auto fin = static_cast<std::uint32_t>(m.positions.size() - 1);
+  m.indices.insert(m.indices.end(), {b, a, fin, a, a, b});  // the fin and one degenerate triangle
+  const BakeSource s = import_for_bake(model, "Fox.glb");
+  EXPECT_EQ(s.non_manifold_edges, clean.non_manifold_edges + 1);
+  EXPECT_EQ(s.degenerate_triangles, clean.degenerate_triangles + 1);
 }
 
 }  // namespace
