@@ -1,0 +1,51 @@
+#include "myriad/crowd/entity_cull.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/core/packing.hpp"
+
+#include <string>
+
+namespace myriad::crowd {
+
+std::uint32_t pack_yaw_scale(float yaw, float scale) {
+  return std::uint32_t(pack_half(yaw)) | (std::uint32_t(pack_half(scale)) << 16);
+}
+float entity_yaw(const CrowdEntity& e) { return unpack_half(std::uint16_t(e.yaw_scale & 0xffffu)); }
+float entity_scale(const CrowdEntity& e) { return unpack_half(std::uint16_t(e.yaw_scale >> 16)); }
+
+CrowdTypeBounds type_bounds(const Aabb& local_bounds) {
+  const glm::vec3 c = local_bounds.center();
+  const float local_radius = glm::length(local_bounds.half_extent());
+  return {glm::length(c) + local_radius, entity_diameter(local_bounds, 1.0f)};
+}
+
+void cull_entities(std::span<const CrowdEntity> entities, std::span<const CrowdTypeBounds> types,
+                   const CrowdCullParams& params, CrowdCullResult& out) {
+  out.slots.resize(types.size() * kCrowdLodCount);
+  for (auto& slot : out.slots) slot.clear();
+  out.visible = 0;
+  out.culled = 0;
+  for (std::uint32_t i = 0; i < entities.size(); ++i) {
+    const CrowdEntity& e = entities[i];
+    const std::uint32_t type = entity_type(e);
+    if (type >= types.size()) {
+      throw Error("crowd entity " + std::to_string(i) + " has type " + std::to_string(type) + " but only " +
+                  std::to_string(types.size()) + " types exist");
+    }
+    const float scale = entity_scale(e);
+    // Same operations, same order as crowd_cull.comp.
+    const Sphere sphere{e.position, types[type].bound_radius * scale};
+    if (!params.frustum.intersects(sphere)) {
+      ++out.culled;
+      continue;
+    }
+    const glm::vec3 d = e.position - params.camera;
+    const float distance_sq = d.x * d.x + d.y * d.y + d.z * d.z;
+    const float diameter = types[type].diameter * scale;
+    const int level = select_level(params.curve, distance_sq, diameter, params.forced_level);
+    out.slots[type * kCrowdLodCount + std::uint32_t(level)].push_back(i);
+    ++out.visible;
+  }
+}
+
+}  // namespace myriad::crowd

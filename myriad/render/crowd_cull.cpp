@@ -1,0 +1,88 @@
+#include "myriad/render/crowd_cull.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/shaders/crowd_layout.h"
+#include "myriad_render_shaders.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace myriad::render {
+
+namespace {
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+}
+
+CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> types,
+                     std::span<const CrowdLodRange> lods, std::span<const std::uint32_t> type_counts)
+    : ctx_(ctx),
+      pipeline_(
+          gpu::make_compute_pipeline(ctx, shaders::crowd_cull_comp(),
+                                     {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      sizeof(shader::CrowdCullPush)})),
+      type_count_(std::uint32_t(types.size())),
+      slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount) {
+  if (types.empty() || lods.size() != slot_count_ || type_counts.size() != types.size()) {
+    throw Error("crowd culling: needs at least one type, " + std::to_string(crowd::kCrowdLodCount) +
+                " LOD ranges per type and one entity count per type (got " + std::to_string(types.size()) +
+                " types, " + std::to_string(lods.size()) + " ranges, " + std::to_string(type_counts.size()) +
+                " counts)");
+  }
+  std::vector<shader::CrowdTypeGpu> gpu_types;
+  std::vector<shader::DrawIndexedCommand> commands;
+  for (std::uint32_t t = 0; t < type_count_; ++t) {
+    gpu_types.push_back({types[t].bound_radius, types[t].diameter, 0u, 0u});
+    for (std::uint32_t level = 0; level < crowd::kCrowdLodCount; ++level) {
+      const CrowdLodRange& lod = lods[t * crowd::kCrowdLodCount + level];
+      commands.push_back({lod.index_count, 0u, lod.first_index, lod.vertex_offset, list_capacity_});
+      list_capacity_ += type_counts[t];
+    }
+  }
+  types_ = gpu::Buffer(ctx, sizeof(shader::CrowdTypeGpu) * gpu_types.size(), kStorage,
+                       gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, types_, std::span<const shader::CrowdTypeGpu>(gpu_types));
+  const VkDeviceSize command_bytes = sizeof(shader::DrawIndexedCommand) * commands.size();
+  command_template_ = gpu::Buffer(ctx, command_bytes, kStorage, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, command_template_, std::span<const shader::DrawIndexedCommand>(commands));
+  commands_ = gpu::Buffer(ctx, command_bytes, kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                          gpu::MemoryKind::kDeviceLocal);
+  visible_ = gpu::Buffer(ctx, sizeof(std::uint32_t) * std::max(list_capacity_, 1u), kStorage,
+                         gpu::MemoryKind::kDeviceLocal);
+}
+
+void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::uint32_t entity_count,
+                       const crowd::CrowdCullParams& params) const {
+  // Last frame's indirect and vertex reads finish before the commands and list are rewritten.
+  gpu::memory_barrier(
+      cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
+      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE);
+  const VkBufferCopy copy{0, 0, commands_.size()};
+  vkCmdCopyBuffer(cmd, command_template_.handle(), commands_.handle(), 1, &copy);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+
+  shader::CrowdCullPush push{};
+  for (int i = 0; i < kFrustumPlaneCount; ++i)
+    push.planes[i] = params.frustum.planes[std::size_t(i)].as_vec4();
+  push.camera = params.camera;
+  push.switch_ratio = glm::vec2(params.curve.switch_ratio[0], params.curve.switch_ratio[1]);
+  push.entity_count = entity_count;
+  push.type_count = type_count_;
+  push.forced_level = params.forced_level;
+  const std::array bindings{gpu::storage_buffer(entities.handle()), gpu::storage_buffer(types_.handle()),
+                            gpu::storage_buffer(commands_.handle()), gpu::storage_buffer(visible_.handle())};
+  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  if (entity_count > 0) vkCmdDispatch(cmd, (entity_count + 63) / 64, 1, 1);
+
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                          VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+}  // namespace myriad::render

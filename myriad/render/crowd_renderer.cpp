@@ -1,0 +1,183 @@
+#include "myriad/render/crowd_renderer.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/crowd/vat_sampling.hpp"
+#include "myriad/render/shaders/crowd_layout.h"
+#include "myriad_render_shaders.hpp"
+
+#include <string>
+
+namespace myriad::render {
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+
+template <class T>
+gpu::Buffer make_filled(gpu::Context& ctx, std::span<const T> data, VkBufferUsageFlags usage) {
+  gpu::Buffer buffer(ctx, std::max<VkDeviceSize>(data.size_bytes(), 16), usage,
+                     gpu::MemoryKind::kDeviceLocal);
+  if (!data.empty()) gpu::upload(ctx, buffer, data);
+  return buffer;
+}
+
+gpu::Pipeline make_pipeline(const gpu::Context& ctx, VkFormat color, VkFormat depth, VkCullModeFlags cull) {
+  gpu::GraphicsPipelineBuilder b;
+  b.vertex = shaders::crowd_vat_vert();
+  b.fragment = shaders::crowd_vat_frag();
+  b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+              sizeof(shader::CrowdDrawPush)};
+  b.color_formats = {color};
+  b.depth_format = depth;
+  b.cull_mode = cull;
+  return b.build(ctx);
+}
+
+void check_type(const crowd::CrowdFile& f, std::size_t t) {
+  const std::string what = "crowd type " + std::to_string(t) + " (" + f.name + ")";
+  if (f.lods.size() != crowd::kCrowdLodCount) {
+    throw Error(what + ": has " + std::to_string(f.lods.size()) + " LODs, the renderer needs " +
+                std::to_string(crowd::kCrowdLodCount));
+  }
+  if (f.clips.empty() || f.columns == 0 || f.texels.size() != std::size_t(f.rows) * f.columns) {
+    throw Error(what + ": VAT has no clips or its texel count does not match rows x columns");
+  }
+  for (const crowd::CrowdLod& lod : f.lods) {
+    if (lod.texture >= f.textures.size()) throw Error(what + ": an LOD names a missing texture");
+    for (std::uint32_t c : lod.columns) {
+      if (c >= f.columns) throw Error(what + ": an LOD vertex names VAT column " + std::to_string(c));
+    }
+  }
+}
+
+}  // namespace
+
+CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
+                             std::span<const crowd::CrowdEntity> entities, VkFormat color_format,
+                             VkFormat depth_format)
+    : ctx_(ctx), entity_count_(std::uint32_t(entities.size())) {
+  if (types.empty()) throw Error("crowd renderer: no enemy types");
+  std::vector<shader::CrowdTypeDrawGpu> type_draw;
+  std::vector<crowd::VatClipRuntime> clips;
+  std::vector<std::uint32_t> texels;
+  std::vector<shader::CrowdVertexGpu> vertices;
+  std::vector<std::uint32_t> indices;
+  std::vector<CrowdLodRange> ranges;
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    const crowd::CrowdFile& f = types[t];
+    check_type(f, t);
+    Aabb bounds{f.animated_min, f.animated_max};
+    bounds.expand(Aabb{f.bind_min, f.bind_max});
+    bounds_.push_back(crowd::type_bounds(bounds));
+    bool double_sided = false;
+    for (const crowd::CrowdMaterial& m : f.materials) double_sided = double_sided || m.double_sided;
+    type_double_sided_.push_back(double_sided);
+    type_draw.push_back({std::uint32_t(texels.size() / 2), f.columns, std::uint32_t(clips.size()),
+                         std::uint32_t(f.clips.size())});
+    for (const crowd::VatClip& c : f.clips) clips.push_back(crowd::runtime_clip(c, f.fps));
+    const std::vector<std::uint32_t> packed = crowd::pack_vat_texels(f.texels);
+    texels.insert(texels.end(), packed.begin(), packed.end());
+    for (const crowd::CrowdLod& lod : f.lods) {
+      const CrowdLodRange range{std::uint32_t(lod.indices.size()), std::uint32_t(indices.size()),
+                                std::int32_t(vertices.size())};
+      ranges.push_back(range);
+      lods_.push_back(
+          {range, std::uint32_t(lod.vertex_count()), std::uint32_t(textures_.size() + lod.texture)});
+      for (std::size_t v = 0; v < lod.vertex_count(); ++v) {
+        vertices.push_back({lod.columns[v], lod.uvs.empty() ? glm::vec2(0.0f) : lod.uvs[v]});
+      }
+      indices.insert(indices.end(), lod.indices.begin(), lod.indices.end());
+    }
+    for (const anim::Texture& tex : f.textures) {
+      gpu::Image image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, tex.width, tex.height, 1, VK_IMAGE_USAGE_SAMPLED_BIT});
+      gpu::upload_image(ctx, image, std::as_bytes(std::span(tex.rgba8)),
+                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+      textures_.push_back(std::move(image));
+    }
+  }
+  std::vector<std::uint32_t> type_counts(types.size(), 0u);
+  for (std::size_t i = 0; i < entities.size(); ++i) {
+    const std::uint32_t type = crowd::entity_type(entities[i]);
+    if (type >= types.size()) {
+      throw Error("crowd entity " + std::to_string(i) + " names type " + std::to_string(type) + " of " +
+                  std::to_string(types.size()));
+    }
+    ++type_counts[type];
+  }
+  cull_ = std::make_unique<CrowdCull>(ctx, bounds_, ranges, type_counts);
+  entities_ = make_filled(ctx, entities, kStorage);
+  types_ = make_filled(ctx, std::span<const shader::CrowdTypeDrawGpu>(type_draw), kStorage);
+  clips_ = make_filled(ctx, std::span<const crowd::VatClipRuntime>(clips), kStorage);
+  texels_ = make_filled(ctx, std::span<const std::uint32_t>(texels), kStorage);
+  vertices_ = make_filled(ctx, std::span<const shader::CrowdVertexGpu>(vertices), kStorage);
+  indices_ = make_filled(ctx, std::span<const std::uint32_t>(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+  sampler_ = gpu::make_linear_sampler(ctx, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
+  pipeline_culled_ = make_pipeline(ctx, color_format, depth_format, VK_CULL_MODE_BACK_BIT);
+  pipeline_double_sided_ = make_pipeline(ctx, color_format, depth_format, VK_CULL_MODE_NONE);
+}
+
+void CrowdRenderer::set_entities(std::span<const crowd::CrowdEntity> entities) {
+  if (entities.size() != entity_count_) {
+    throw Error("crowd renderer: set_entities got " + std::to_string(entities.size()) +
+                " entities, expected " + std::to_string(entity_count_));
+  }
+  gpu::upload(ctx_, entities_, entities);
+}
+
+void CrowdRenderer::record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const {
+  cull_->record(cmd, entities_, entity_count_, params);
+}
+
+void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options) const {
+  vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
+  shader::CrowdDrawPush push{};
+  push.view_proj = options.view_proj;
+  push.sun_direction = glm::vec4(glm::normalize(options.sun_direction), options.ambient);
+  push.time = options.time;
+  push.lod_colors = options.lod_colors ? 1u : 0u;
+  for (std::uint32_t slot = 0; slot < cull_->slot_count(); ++slot) {
+    const LodInfo& lod = lods_[slot];
+    if (lod.range.index_count == 0) continue;
+    push.type = slot / crowd::kCrowdLodCount;
+    push.lod = slot % crowd::kCrowdLodCount;
+    const gpu::Pipeline& pipeline = type_double_sided_[push.type] ? pipeline_double_sided_ : pipeline_culled_;
+    const std::array bindings{gpu::storage_buffer(entities_.handle()),
+                              gpu::storage_buffer(cull_->visible().handle()),
+                              gpu::storage_buffer(types_.handle()),
+                              gpu::storage_buffer(clips_.handle()),
+                              gpu::storage_buffer(texels_.handle()),
+                              gpu::storage_buffer(vertices_.handle()),
+                              gpu::sampled_image(sampler_.handle(), textures_[lod.texture].view(),
+                                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+    gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
+    // One command per slot; an empty slot draws zero instances.
+    vkCmdDrawIndexedIndirect(cmd, cull_->commands().handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
+                             sizeof(shader::DrawIndexedCommand));
+  }
+}
+
+CrowdFrameStats CrowdRenderer::read_stats() const {
+  const auto commands =
+      gpu::read_buffer_as<shader::DrawIndexedCommand>(ctx_, cull_->commands(), cull_->slot_count());
+  CrowdFrameStats stats;
+  for (std::uint32_t slot = 0; slot < commands.size(); ++slot) {
+    const std::uint32_t level = slot % crowd::kCrowdLodCount;
+    const std::uint64_t n = commands[slot].instance_count;
+    stats.entities[level] += n;
+    stats.vertices[level] += n * lods_[slot].vertex_count;
+    stats.triangles[level] += n * (commands[slot].index_count / 3);
+  }
+  return stats;
+}
+
+std::uint64_t CrowdRenderer::gpu_bytes() const {
+  std::uint64_t bytes = entities_.size() + types_.size() + clips_.size() + texels_.size() + vertices_.size() +
+                        indices_.size() + cull_->commands().size() + cull_->visible().size();
+  for (const gpu::Image& image : textures_) bytes += std::uint64_t(image.width()) * image.height() * 4;
+  return bytes;
+}
+
+}  // namespace myriad::render

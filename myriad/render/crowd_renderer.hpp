@@ -1,0 +1,81 @@
+// VAT crowd rendering (SPEC C1, C2, C8): every enemy type's LOD meshes in one vertex/index arena, all
+// VATs and clip tables in shared storage buffers, the entities in one buffer. Per frame one culling
+// pass (CrowdCull) picks visibility and LOD per entity, then one indexed indirect draw per (type, LOD)
+// slot draws that slot's visible entities instanced, each vertex animated from its VAT column.
+#pragma once
+
+#include "myriad/crowd/crowd_file.hpp"
+#include "myriad/crowd/entity_cull.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/image.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/crowd_cull.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace myriad::render {
+
+// What one frame drew, read back from the culling pass's draw commands (C2: vertices and triangles).
+struct CrowdFrameStats {
+  std::array<std::uint64_t, crowd::kCrowdLodCount> entities{};
+  std::array<std::uint64_t, crowd::kCrowdLodCount> vertices{};
+  std::array<std::uint64_t, crowd::kCrowdLodCount> triangles{};
+  std::uint64_t total_entities() const { return entities[0] + entities[1] + entities[2]; }
+  std::uint64_t total_vertices() const { return vertices[0] + vertices[1] + vertices[2]; }
+  std::uint64_t total_triangles() const { return triangles[0] + triangles[1] + triangles[2]; }
+};
+
+struct CrowdDrawOptions {
+  glm::mat4 view_proj{1.0f};
+  glm::vec3 sun_direction{0.4f, 0.8f, 0.3f};  // towards the light
+  float ambient = 0.35f;
+  float time = 0.0f;  // global clock, seconds
+  bool lod_colors = false;
+};
+
+class CrowdRenderer {
+ public:
+  // Every type needs exactly three LODs; entities name their type (CrowdEntity::type_clip).
+  CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
+                std::span<const crowd::CrowdEntity> entities, VkFormat color_format, VkFormat depth_format);
+
+  // Replaces the entities' state (same count): a staging upload that waits (setup, tests, tools).
+  void set_entities(std::span<const crowd::CrowdEntity> entities);
+
+  // Outside rendering: culling and LOD choice for this frame's camera.
+  void record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const;
+  // Inside dynamic rendering (colour + depth of the formats given at construction).
+  void record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options) const;
+
+  // After the frame's submission completed.
+  CrowdFrameStats read_stats() const;
+
+  const CrowdCull& cull() const { return *cull_; }
+  std::span<const crowd::CrowdTypeBounds> type_bounds() const { return bounds_; }
+  std::uint32_t entity_count() const { return entity_count_; }
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  struct LodInfo {
+    CrowdLodRange range;
+    std::uint32_t vertex_count = 0;
+    std::uint32_t texture = 0;  // into textures_
+  };
+
+  gpu::Context& ctx_;
+  std::uint32_t entity_count_ = 0;
+  std::vector<crowd::CrowdTypeBounds> bounds_;
+  std::vector<LodInfo> lods_;            // type·3 + level
+  std::vector<bool> type_double_sided_;  // any material without back-face culling
+  std::unique_ptr<CrowdCull> cull_;
+  gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
+  std::vector<gpu::Image> textures_;
+  gpu::Sampler sampler_;
+  gpu::Pipeline pipeline_culled_, pipeline_double_sided_;
+};
+
+}  // namespace myriad::render

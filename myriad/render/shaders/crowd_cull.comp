@@ -1,0 +1,45 @@
+#version 460
+// Per-entity culling and LOD choice for VAT crowds (SPEC C8): frustum test of a yaw-invariant bounding
+// sphere, LOD from the squared camera distance against diameter-scaled switch distances, and an append
+// to the (type, LOD) draw slot. Same expressions, same order as crowd::cull_entities (CPU reference).
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "crowd_layout.h"
+#include "frustum.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(binding = 0, scalar) readonly buffer Entities { CrowdEntityGpu entities[]; };
+layout(binding = 1, scalar) readonly buffer Types { CrowdTypeGpu types[]; };
+layout(binding = 2, scalar) buffer Commands { DrawIndexedCommand commands[]; };
+layout(binding = 3, scalar) writeonly buffer Visible { uint visible[]; };
+
+layout(push_constant, scalar) uniform Push { CrowdCullPush pc; };
+
+int select_level(float distance_sq, float diameter) {
+  if (pc.forced_level >= 0) return min(pc.forced_level, CROWD_LOD_COUNT - 1);
+  int level = 0;
+  for (int k = 0; k < CROWD_LOD_COUNT - 1; ++k) {
+    precise float switch_distance = diameter * pc.switch_ratio[k];
+    precise float switch_sq = switch_distance * switch_distance;
+    if (distance_sq >= switch_sq) ++level;
+  }
+  return level;
+}
+
+void main() {
+  uint id = gl_GlobalInvocationID.x;
+  if (id >= pc.entity_count) return;
+  CrowdEntityGpu e = entities[id];
+  uint type = e.type_clip & 0xffffu;
+  if (type >= pc.type_count) return;  // the CPU side rejects such entities before upload
+  float scale = unpackHalf2x16(e.yaw_scale).y;
+  precise float radius = types[type].bound_radius * scale;
+  if (!frustum_intersects_sphere(pc.planes, vec4(e.position, radius))) return;
+  precise vec3 d = e.position - pc.camera;
+  precise float distance_sq = d.x * d.x + d.y * d.y + d.z * d.z;
+  precise float diameter = types[type].diameter * scale;
+  uint slot = type * CROWD_LOD_COUNT + uint(select_level(distance_sq, diameter));
+  uint index = atomicAdd(commands[slot].instance_count, 1u);
+  visible[commands[slot].first_instance + index] = id;
+}

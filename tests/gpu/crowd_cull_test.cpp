@@ -1,0 +1,124 @@
+// VAT crowd culling on the GPU (SPEC C8): per-entity LOD choice and frustum visibility equal the CPU
+// reference crowd::cull_entities for every entity — including entities placed right at the LOD switch
+// distances — for several cameras and for the forced-LOD modes.
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "gpu_fixture.hpp"
+#include "myriad/crowd/entity_cull.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/render/crowd_cull.hpp"
+#include "myriad/render/shaders/crowd_layout.h"
+
+namespace myriad::test {
+namespace {
+
+using render::shader::DrawIndexedCommand;
+
+constexpr std::uint32_t kTypes = 3;
+
+struct Crowd {
+  std::vector<crowd::CrowdEntity> entities;
+  std::vector<crowd::CrowdTypeBounds> types;
+  std::vector<std::uint32_t> type_counts = std::vector<std::uint32_t>(kTypes, 0u);
+};
+
+// Random entities over a 600 m square, plus a ring of entities at the reference switch distances
+// from `ring_centre` so boundary rounding is exercised.
+Crowd make_crowd(const crowd::LodCurve& curve, glm::vec3 ring_centre) {
+  Crowd c;
+  const Aabb shapes[kTypes] = {{{-0.3f, 0.0f, -0.2f}, {0.3f, 1.8f, 0.2f}},
+                               {{-0.8f, 0.0f, -1.2f}, {0.8f, 1.4f, 1.2f}},
+                               {{-0.2f, 0.0f, -0.2f}, {0.2f, 2.6f, 0.4f}}};
+  for (const Aabb& s : shapes) c.types.push_back(crowd::type_bounds(s));
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> pos(-300.0f, 300.0f);
+  std::uniform_real_distribution<float> scale(0.5f, 3.0f);
+  std::uniform_real_distribution<float> angle(0.0f, 6.2831853f);
+  auto add = [&](glm::vec3 p, std::uint32_t type, float s) {
+    crowd::CrowdEntity e;
+    e.position = p;
+    e.yaw_scale = crowd::pack_yaw_scale(angle(rng), s);
+    e.type_clip = type | (std::uint32_t(rng() % 2) << 16);
+    c.entities.push_back(e);
+    ++c.type_counts[type];
+  };
+  for (int i = 0; i < 3000; ++i) add({pos(rng), 0.0f, pos(rng)}, std::uint32_t(rng() % kTypes), scale(rng));
+  for (int i = 0; i < 400; ++i) {
+    const std::uint32_t type = std::uint32_t(i) % kTypes;
+    const float s = crowd::entity_scale(c.entities[std::size_t(i)]);
+    const float switch_distance = c.types[type].diameter * s * curve.switch_ratio[std::size_t(i / 3) % 2];
+    const float a = angle(rng);
+    const float d = std::nextafter(switch_distance, (i % 2) ? 0.0f : 1e9f);
+    add(ring_centre + glm::vec3(std::cos(a) * d, 0.0f, std::sin(a) * d), type, s);
+  }
+  return c;
+}
+
+class CrowdCullTest : public GpuTest {};
+
+TEST_F(CrowdCullTest, LodAndVisibilityMatchCpuReference) {
+  crowd::LodCurveParams lod_params;
+  lod_params.screen_height = 1080.0f;
+  const crowd::LodCurve curve = crowd::LodCurve::solve(lod_params);
+  const glm::vec3 eye_close{20.0f, 3.0f, 40.0f};
+  Crowd c = make_crowd(curve, eye_close);
+
+  std::vector<render::CrowdLodRange> lods;
+  for (std::uint32_t i = 0; i < kTypes * crowd::kCrowdLodCount; ++i)
+    lods.push_back({300u - i * 10u, i * 400u, int(i)});
+  render::CrowdCull cull(ctx(), c.types, lods, c.type_counts);
+  gpu::Buffer entities(ctx(), c.entities.size() * sizeof(crowd::CrowdEntity),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx(), entities, std::span<const crowd::CrowdEntity>(c.entities));
+
+  struct View {
+    glm::vec3 eye, target;
+    int forced;
+  };
+  const View views[] = {{{0.0f, 380.0f, -420.0f}, {0.0f, 0.0f, 0.0f}, -1},  // whole map
+                        {eye_close, {60.0f, 0.0f, 90.0f}, -1},              // close-up into the crowd
+                        {{0.0f, 380.0f, -420.0f}, {0.0f, 0.0f, 0.0f}, 0},
+                        {{0.0f, 380.0f, -420.0f}, {0.0f, 0.0f, 0.0f}, 1},
+                        {eye_close, {60.0f, 0.0f, 90.0f}, 2}};
+  for (const View& v : views) {
+    crowd::CrowdCullParams params;
+    params.frustum =
+        Frustum::from_view_proj(perspective(glm::radians(50.0f), 16.0f / 9.0f, 0.5f, 2000.0f, true) *
+                                    glm::lookAt(v.eye, v.target, kWorldUp),
+                                DepthConvention::kReverseZ);
+    params.camera = v.eye;
+    params.curve = curve;
+    params.forced_level = v.forced;
+    crowd::CrowdCullResult expected;
+    crowd::cull_entities(c.entities, c.types, params, expected);
+    ASSERT_GT(expected.visible, 100u);
+    ASSERT_GT(expected.culled, 100u);
+
+    ctx().submit_and_wait(
+        [&](VkCommandBuffer cmd) { cull.record(cmd, entities, std::uint32_t(c.entities.size()), params); });
+    const auto commands = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), cull.commands(), cull.slot_count());
+    const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx(), cull.visible(), cull.list_capacity());
+    std::uint32_t levels_used = 0;
+    for (std::uint32_t slot = 0; slot < cull.slot_count(); ++slot) {
+      const DrawIndexedCommand& cmd = commands[slot];
+      EXPECT_EQ(cmd.index_count, lods[slot].index_count);
+      EXPECT_EQ(cmd.first_index, lods[slot].first_index);
+      EXPECT_EQ(cmd.vertex_offset, lods[slot].vertex_offset);
+      std::vector<std::uint32_t> got(visible.begin() + cmd.first_instance,
+                                     visible.begin() + cmd.first_instance + cmd.instance_count);
+      std::sort(got.begin(), got.end());
+      ASSERT_EQ(got, expected.slots[slot]) << "slot " << slot << " forced " << v.forced;
+      if (!got.empty()) levels_used |= 1u << (slot % crowd::kCrowdLodCount);
+    }
+    if (v.forced >= 0) {
+      EXPECT_EQ(levels_used, 1u << v.forced);
+    } else {
+      EXPECT_EQ(levels_used, 7u) << "per-entity LOD uses every level in these views";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace myriad::test
