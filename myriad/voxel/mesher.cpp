@@ -35,13 +35,18 @@ void build_rows(const PaddedBlock& b, MeshScratch& s) {
   for (int py = 0; py < kPad; ++py)
     for (int pz = 0; pz < kPad; ++pz) {
       const int row = pad_index(0, py, pz);
-      const __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i*>(form + row + 1));
-      std::uint32_t cube = std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(f, full))) << 1;
-      std::uint32_t nonzero = (~std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(f, zero))) & kInner) << 1;
-      const std::uint8_t f0 = form[row], f17 = form[row + kPad - 1];
-      cube |= std::uint32_t(f0 == kFormFull) | std::uint32_t(f17 == kFormFull) << (kPad - 1);
-      nonzero |= std::uint32_t(f0 != kFormEmpty) | std::uint32_t(f17 != kFormEmpty) << (kPad - 1);
-      std::uint32_t candidates = nonzero & ~cube;
+      // Bytes 0-15 and 2-17 of the 18-byte row: two overlapping loads cover it without scalar edges.
+      const __m128i fa = _mm_loadu_si128(reinterpret_cast<const __m128i*>(form + row));
+      const __m128i fb = _mm_loadu_si128(reinterpret_cast<const __m128i*>(form + row + 2));
+      const __m128i full_a = _mm_cmpeq_epi8(fa, full), full_b = _mm_cmpeq_epi8(fb, full);
+      const __m128i ends_a = _mm_or_si128(full_a, _mm_cmpeq_epi8(fa, zero));
+      const __m128i ends_b = _mm_or_si128(full_b, _mm_cmpeq_epi8(fb, zero));
+      auto row_bits = [](__m128i lo, __m128i hi) {  // bits 0-15 from lo, 16-17 from bytes 14-15 of hi
+        return std::uint32_t(_mm_movemask_epi8(lo)) | (std::uint32_t(_mm_movemask_epi8(hi)) & 0xC000u) << 2;
+      };
+      const std::uint32_t cube = row_bits(full_a, full_b);
+      // Neither empty nor a full cube.
+      std::uint32_t candidates = ~row_bits(ends_a, ends_b) & ((1u << kPad) - 1u);
       std::uint32_t partial = 0;
       while (candidates) {
         const int px = std::countr_zero(candidates);
