@@ -43,10 +43,8 @@ VoxelSurface thickened_voxel_surface(const std::vector<glm::vec3>& positions,
                 "Lod2Options::voxel_size", "use a smaller voxel size");
   }
   VoxelSurface surface;
-  surface.positions.resize(out_points.size());
-  for (std::size_t i = 0; i < out_points.size(); ++i) {
-    surface.positions[i] = glm::vec3(out_points[i].x(), out_points[i].y(), out_points[i].z());
-  }
+  surface.positions.reserve(out_points.size());
+  for (const openvdb::Vec3s& p : out_points) surface.positions.emplace_back(p.x(), p.y(), p.z());
   surface.indices.reserve(out_triangles.size() * 3 + out_quads.size() * 6);
   for (const openvdb::Vec3I& t : out_triangles)
     surface.indices.insert(surface.indices.end(), {t[0], t[1], t[2]});

@@ -63,7 +63,7 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
   layout.texels_per_unit = atlas.texels_per_unit;
   layout.chart_count = charts.size();
   BakeMesh& out = layout.mesh;
-  out.indices.resize(mesh.indices.size());
+  out.indices.assign(mesh.indices.size(), 0u);
   out.triangle_material = mesh.triangle_material;
   for (std::size_t c = 0; c < charts.size(); ++c) {
     const auto base = static_cast<std::uint32_t>(layout.source_vertex.size());
