@@ -79,6 +79,7 @@ BakeMesh jittered_grid(std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> jitter(-20.0f, 20.0f);
   BakeMesh m;
+  constexpr int kQuadTriangles[2][3] = {{0, 1, 2}, {0, 2, 3}};
   const int n = 8;
   for (int y = 0; y < n; ++y) {
     for (int x = 0; x < n; ++x) {
@@ -86,7 +87,7 @@ BakeMesh jittered_grid(std::uint32_t seed) {
                               {float(x + 1), float(y), 0.1f * float((x + 1) * y % 3)},
                               {float(x + 1), float(y + 1), 0.1f * float((x + 1) * (y + 1) % 3)},
                               {float(x), float(y + 1), 0.1f * float(x * (y + 1) % 3)}};
-      for (const int* tri : {std::array<int, 3>{0, 1, 2}.data(), std::array<int, 3>{0, 2, 3}.data()}) {
+      for (const auto& tri : kQuadTriangles) {
         for (int k = 0; k < 3; ++k) {
           const float a = jitter(rng), b = jitter(rng);
           m.indices.push_back(static_cast<std::uint32_t>(m.positions.size()));
