@@ -12,6 +12,15 @@ void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAcce
 // Full barrier: everything before completes and is visible to everything after (setup paths only).
 void full_barrier(VkCommandBuffer cmd);
 
+// The three barriers of a compute pass that rewrites indirect-draw inputs (GPU culling), in order:
+// earlier indirect-draw and vertex-shader reads of the outputs finish before transfers or compute
+// rewrite them (execution only: nothing was written)...
+void before_output_reset(VkCommandBuffer cmd);
+// ...the reset's transfer writes (fill/update) are visible to the compute pass...
+void after_output_reset(VkCommandBuffer cmd);
+// ...and the compute pass's writes are visible to indirect draws, vertex shaders and copies.
+void after_cull_dispatch(VkCommandBuffer cmd);
+
 struct ImageTransition {
   VkImage image = VK_NULL_HANDLE;
   VkImageLayout old_layout = VK_IMAGE_LAYOUT_UNDEFINED;

@@ -43,13 +43,9 @@ void PageCuller::record(VkCommandBuffer cmd, const Frustum& frustum, float slice
   if (initial.size_bytes() > 65536)
     throw Error("more arenas than one vkCmdUpdateBuffer can reset", "PageCuller");
   // Earlier indirect and vertex reads finish before the draws and visible list are rewritten.
-  gpu::memory_barrier(
-      cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
-      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE);
+  gpu::before_output_reset(cmd);
   if (!initial.empty()) vkCmdUpdateBuffer(cmd, draws.handle(), 0, initial.size_bytes(), initial.data());
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  gpu::after_output_reset(cmd);
 
   shader::CullPagesPush push{};
   for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
@@ -60,11 +56,7 @@ void PageCuller::record(VkCommandBuffer cmd, const Frustum& frustum, float slice
                             gpu::storage_buffer(draws.handle()), gpu::storage_buffer(visible.handle())};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   vkCmdDispatch(cmd, (page_count + 63) / 64, 1, 1);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                          VK_PIPELINE_STAGE_2_COPY_BIT,
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                          VK_ACCESS_2_TRANSFER_READ_BIT);
+  gpu::after_cull_dispatch(cmd);
 }
 
 }  // namespace myriad::render

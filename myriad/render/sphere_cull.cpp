@@ -20,13 +20,9 @@ void SphereCull::record(VkCommandBuffer cmd, const Frustum& frustum, const gpu::
                         std::uint32_t sphere_count, const gpu::Buffer& commands, const gpu::Buffer& count,
                         std::uint32_t index_count, std::uint32_t first_index) const {
   // Previous indirect reads of the outputs finish before they are cleared and rewritten.
-  gpu::memory_barrier(
-      cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
-      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE);
+  gpu::before_output_reset(cmd);
   vkCmdFillBuffer(cmd, count.handle(), 0, sizeof(std::uint32_t), 0);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  gpu::after_output_reset(cmd);
 
   shader::CullSpheresPush push{};
   for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
@@ -38,11 +34,7 @@ void SphereCull::record(VkCommandBuffer cmd, const Frustum& frustum, const gpu::
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   vkCmdDispatch(cmd, (sphere_count + 63) / 64, 1, 1);
 
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                          VK_PIPELINE_STAGE_2_COPY_BIT,
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                          VK_ACCESS_2_TRANSFER_READ_BIT);
+  gpu::after_cull_dispatch(cmd);
 }
 
 }  // namespace myriad::render
