@@ -10,6 +10,10 @@
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/smoke_scene.hpp"
 #include "myriad/render/voxel_scene.hpp"
+#ifdef MYRIAD_HAS_CROWD
+#include "myriad/crowd/enemy_roster.hpp"
+#include "myriad/render/crowd_scene.hpp"
+#endif
 
 namespace myriad::app {
 namespace {
@@ -26,6 +30,9 @@ struct RenderOptions {
   bool no_merge = false;
   bool light_only = false;
   bool no_vegetation = false;
+  bool lod_colors = false;
+  std::uint32_t entities = 3000;
+  std::vector<std::string> crowd_files;
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -121,6 +128,54 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   return 0;
 }
 
+#ifdef MYRIAD_HAS_CROWD
+const char* lod_mode_name(int mode) {
+  static const char* names[4] = {"per_entity_lod", "forced_lod0", "forced_lod1", "forced_lod2"};
+  return names[mode + 1];
+}
+
+// The VAT crowd: baked .crowd files (--crowd) or the built-in enemy types baked here, rendered from
+// the whole-map and close-up views with per-entity LOD; the stats add the forced-LOD counts.
+int render_crowd(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
+  std::vector<crowd::CrowdFile> types;
+  for (const std::string& file : options.crowd_files) types.push_back(crowd::read_crowd(file));
+  if (types.empty()) {
+    std::printf("      baking the built-in enemy types\n");
+    types = crowd::bake_builtin_enemy_types();
+  }
+  render::CrowdSceneOptions scene;
+  scene.width = options.width;
+  scene.height = options.height;
+  scene.entities = options.entities;
+  scene.seed = options.seed;
+  scene.views = options.views;
+  scene.lod_colors = options.lod_colors;
+  const render::CrowdSceneResult r = render::render_crowd_scene(ctx, types, scene);
+  if (r.frames.empty())
+    throw Error("no camera preset matched --view", "myriad render", "use whole_map or close_up");
+  stats["entities"] = options.entities;
+  stats["types"] = types.size();
+  stats["gpu_memory_bytes"] = {{"crowd", r.gpu_bytes}};
+  for (const render::CrowdSceneFrame& f : r.frames) {
+    if (f.mode < 0) {
+      const fs::path png = fs::path(options.out) / ("crowd_" + f.view + ".png");
+      write_png_rgba8(png, options.width, options.height, f.rgba);
+      std::printf("      wrote %s\n", png.c_str());
+    }
+    nlohmann::ordered_json& v = stats["views"][f.view][lod_mode_name(f.mode)];
+    v["visible"] = f.stats.total_entities();
+    v["culled"] = options.entities - f.stats.total_entities();
+    v["entities_per_lod"] = f.stats.entities;
+    v["vertices_per_lod"] = f.stats.vertices;
+    v["triangles_per_lod"] = f.stats.triangles;
+    v["triangles"] = f.stats.total_triangles();
+    v["draws"] = 3 * types.size();
+    v["frame_ms"] = f.frame_ms;
+  }
+  return 0;
+}
+#endif
+
 int run_render(const RenderOptions& options) {
   if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
     throw Error("image size must be between 1 and 16384 pixels per side", "--width/--height");
@@ -137,8 +192,16 @@ int run_render(const RenderOptions& options) {
   stats["width"] = options.width;
   stats["height"] = options.height;
   stats["frame_ms_source"] = ctx.is_cpu_device() ? "wall-clock (CPU emulation)" : "wall-clock";
-  const int rc =
-      options.scene == "smoke" ? render_smoke(ctx, options, stats) : render_voxel(ctx, options, stats);
+  int rc = 0;
+  if (options.scene == "smoke") {
+    rc = render_smoke(ctx, options, stats);
+#ifdef MYRIAD_HAS_CROWD
+  } else if (options.scene == "crowd") {
+    rc = render_crowd(ctx, options, stats);
+#endif
+  } else {
+    rc = render_voxel(ctx, options, stats);
+  }
   std::printf("[3/3] writing stats to %s/\n", options.out.c_str());
   const int finish_rc = finish(ctx, options, stats);
   return rc != 0 ? rc : finish_rc;
@@ -149,10 +212,22 @@ int run_render(const RenderOptions& options) {
 Command add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* sub = app.add_subcommand("render", "Render a scene headless to PNG + stats JSON");
-  sub->add_option("--scene", options->scene, "Scene: voxel (the generated world) or smoke (GPU pattern test)")
-      ->check(CLI::IsMember({"voxel", "smoke"}));
+  std::vector<std::string> scenes{"voxel", "smoke"};
+#ifdef MYRIAD_HAS_CROWD
+  scenes.push_back("crowd");
+  sub->add_option("--crowd", options->crowd_files,
+                  "Crowd: baked .crowd files (default: the built-in enemies)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--entities", options->entities, "Crowd: number of entities")
+      ->check(CLI::Range(1u, 1000000u));
+  sub->add_flag("--lod-colors", options->lod_colors, "Crowd: colour entities by LOD level");
+#endif
+  sub->add_option("--scene", options->scene,
+                  "Scene: voxel (the generated world), crowd (VAT enemies) or smoke (GPU pattern test)")
+      ->check(CLI::IsMember(scenes));
   sub->add_option("--view", options->views,
-                  "Camera presets to render (voxel: overview, ground, sliced; default all)");
+                  "Camera presets to render (voxel: overview, ground, sliced; crowd: whole_map, close_up; "
+                  "default all)");
   sub->add_option("--seed", options->seed, "World seed");
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");

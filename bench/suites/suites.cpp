@@ -4,6 +4,7 @@ namespace myriad::bench {
 
 #ifdef MYRIAD_HAS_CROWD
 void run_crowd_bake_suite(Report& report, const SuiteOptions& options);  // crowd_suite.cpp
+void run_crowd_suite(Report& report, const SuiteOptions& options);       // crowd_runtime_suite.cpp
 #endif
 
 // A suite is listed when its module is part of the build (bench/CMakeLists.txt defines MYRIAD_HAS_<M>).
@@ -26,6 +27,8 @@ std::vector<Suite> all_suites() {
       {"crowd-bake",
        "crowd LOD baker per model: vertices/triangles per LOD, VAT bytes, holes/loss, stage times",
        &run_crowd_bake_suite},
+      {"crowd", "3,000 VAT enemies: per-entity LOD vs forced LOD, triangles/vertices drawn, frame time ratio",
+       &run_crowd_suite},
 #endif
   };
 }

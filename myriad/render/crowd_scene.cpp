@@ -20,7 +20,7 @@ struct CrowdView {
 // Whole map: high above one edge, the whole square in view. Close-up: eye height in the crowd.
 std::vector<CrowdView> crowd_views(float map_size) {
   const float h = map_size * 0.5f;
-  return {{"whole_map", {0.0f, map_size * 0.55f, -h * 1.45f}, {0.0f, 0.0f, h * 0.1f}, 50.0f},
+  return {{"whole_map", {0.0f, map_size * 0.3f, -h * 1.15f}, {0.0f, 0.0f, h * 0.2f}, 50.0f},
           {"close_up", {-6.0f, 2.2f, -h * 0.2f}, {4.0f, 1.0f, -h * 0.2f + 20.0f}, 60.0f}};
 }
 
