@@ -10,9 +10,9 @@
 #include "myriad/core/frustum.hpp"
 #include "myriad/core/packing.hpp"
 #include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/gpu/sync.hpp"
+#include "myriad/render/offscreen_target.hpp"
 #include "myriad/render/sphere_cull.hpp"
 #include "myriad_test_shaders.hpp"
 #include "rects_layout.h"
@@ -68,68 +68,29 @@ TEST_F(IndirectDrawTest, DrawIndexedIndirectCountMatchesCpuPrediction) {
   gpu::upload(ctx(), sphere_buf, std::span<const glm::vec4>(spheres));
   gpu::upload(ctx(), index_buf, std::span<const std::uint32_t>(quad));
 
-  gpu::Image color(ctx(), {VK_FORMAT_R8G8B8A8_UNORM, kSize, kSize, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT});
-  gpu::Image depth(ctx(),
-                   {VK_FORMAT_D32_SFLOAT, kSize, kSize, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT});
+  render::OffscreenTarget target(ctx(), kSize, kSize);
   render::SphereCull cull(ctx());
   gpu::GraphicsPipelineBuilder builder;
   builder.vertex = shaders::rects_vert();
   builder.fragment = shaders::rects_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(TestRectPush)};
-  builder.color_formats = {VK_FORMAT_R8G8B8A8_UNORM};
-  builder.depth_format = VK_FORMAT_D32_SFLOAT;
+  builder.color_formats = {render::OffscreenTarget::kColorFormat};
+  builder.depth_format = render::OffscreenTarget::kDepthFormat;
   builder.cull_mode = VK_CULL_MODE_NONE;
   const gpu::Pipeline pipeline = builder.build(ctx());
 
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
     cull.record(cmd, frustum, sphere_buf, kRects, commands, count, 6);
-    gpu::image_barrier(
-        cmd, {color.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
-    gpu::image_barrier(
-        cmd, {depth.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
-              VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-              VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-              VK_IMAGE_ASPECT_DEPTH_BIT});
-    VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    color_att.imageView = color.view();
-    color_att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    color_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    const glm::vec4 clear = unpack_rgba8(kClear);
-    color_att.clearValue.color = {{clear.r, clear.g, clear.b, clear.a}};
-    VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depth_att.imageView = depth.view();
-    depth_att.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depth_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    depth_att.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    depth_att.clearValue.depthStencil = {0.0f, 0};
-    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, {kSize, kSize}};
-    info.layerCount = 1;
-    info.colorAttachmentCount = 1;
-    info.pColorAttachments = &color_att;
-    info.pDepthAttachment = &depth_att;
-    vkCmdBeginRendering(cmd, &info);
-    const VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
-    const VkRect2D scissor{{0, 0}, {kSize, kSize}};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    target.begin(cmd, unpack_rgba8(kClear));
     const TestRectPush push{glm::vec2(float(kSize))};
     const std::array bindings{gpu::storage_buffer(rect_buf.handle())};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof(push));
     vkCmdBindIndexBuffer(cmd, index_buf.handle(), 0, VK_INDEX_TYPE_UINT32);
     vkCmdDrawIndexedIndirectCount(cmd, commands.handle(), 0, count.handle(), 0, kRects,
                                   sizeof(DrawIndexedCommand));
-    vkCmdEndRendering(cmd);
-    gpu::image_barrier(
-        cmd, {color.handle(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT});
+    target.end(cmd);
   });
-  const std::vector<std::byte> bytes = gpu::read_image(ctx(), color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+  const std::vector<std::uint8_t> bytes = target.read_color();
 
   // CPU prediction: among the rectangles the CPU frustum keeps, the nearest covering each pixel centre.
   std::vector<std::uint32_t> expected(kSize * kSize, kClear);
