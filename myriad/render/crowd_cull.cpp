@@ -55,15 +55,10 @@ CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> 
 
 void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::uint32_t entity_count,
                        const crowd::CrowdCullParams& params) const {
-  // Last frame's indirect and vertex reads finish before the commands and list are rewritten.
-  gpu::memory_barrier(
-      cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
-      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE);
+  gpu::before_output_reset(cmd);
   const VkBufferCopy copy{0, 0, commands_.size()};
   vkCmdCopyBuffer(cmd, command_template_.handle(), commands_.handle(), 1, &copy);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  gpu::after_output_reset(cmd);
 
   shader::CrowdCullPush push{};
   for (int i = 0; i < kFrustumPlaneCount; ++i)
@@ -78,11 +73,7 @@ void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::ui
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   if (entity_count > 0) vkCmdDispatch(cmd, (entity_count + 63) / 64, 1, 1);
 
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                          VK_PIPELINE_STAGE_2_COPY_BIT,
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                          VK_ACCESS_2_TRANSFER_READ_BIT);
+  gpu::after_cull_dispatch(cmd);
 }
 
 }  // namespace myriad::render
