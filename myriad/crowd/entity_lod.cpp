@@ -25,7 +25,7 @@ LodCurve LodCurve::solve(const LodCurveParams& p) {
   }
   LodCurve curve;
   const double c_ref =
-      lod_constant(p.reference_fov_y_radians, p.reference_screen_height, p.reference_screen_height);
+      double(lod_constant(p.reference_fov_y_radians, p.reference_screen_height, p.reference_screen_height));
   // LOD(d1) = 1 and LOD(d2) = 2 for the reference entity on the reference camera.
   const double x1 = std::log2(double(p.lod1_distance) * c_ref / double(p.reference_diameter));
   const double x2 = std::log2(double(p.lod2_distance) * c_ref / double(p.reference_diameter));

@@ -155,8 +155,8 @@ Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
   for (const Lod1Piece& p : r.pieces) head_tris += p.head ? p.triangles_before : 0;
   const double total = static_cast<double>(lod0.triangle_count());
   const double head = static_cast<double>(head_tris), body = total - head;
-  const double target = options.target_ratio;
-  double head_ratio = std::max<double>(options.head_ratio, target);
+  const double target = static_cast<double>(options.target_ratio);
+  double head_ratio = std::max(static_cast<double>(options.head_ratio), target);
   double body_ratio = target;
   if (body > 0.0 && head > 0.0) {
     body_ratio = std::clamp((target * total - head_ratio * head) / body, 0.75 * target, 1.0);
