@@ -6,21 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "myriad/core/stopwatch.hpp"
 #include "myriad/crowd/enemy_roster.hpp"
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/crowd_scene.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {
-
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-}  // namespace
 
 void run_crowd_suite(Report& report, const SuiteOptions& options) {
   gpu::Context ctx;

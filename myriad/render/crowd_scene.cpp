@@ -74,14 +74,14 @@ CrowdSceneResult render_crowd_scene(gpu::Context& ctx, std::span<const crowd::Cr
     const float fov = glm::radians(view.fov_degrees);
     const glm::mat4 view_proj =
         perspective_infinite_reverse_z(fov, aspect, 0.1f) * glm::lookAt(view.eye, view.target, kWorldUp);
+    crowd::CrowdCullParams params;
+    params.frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+    params.camera = view.eye;
+    // The curve follows the view's field of view; the distances stay those of the reference camera.
+    crowd::LodCurveParams this_camera = lod;
+    this_camera.fov_y_radians = fov;
+    params.curve = crowd::LodCurve::solve(this_camera);
     for (int mode : options.modes) {
-      crowd::CrowdCullParams params;
-      params.frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
-      params.camera = view.eye;
-      // The curve follows the view's field of view; the distances stay those of the reference camera.
-      crowd::LodCurveParams this_camera = lod;
-      this_camera.fov_y_radians = fov;
-      params.curve = crowd::LodCurve::solve(this_camera);
       params.forced_level = mode;
       CrowdDrawOptions draw;
       draw.view_proj = view_proj;

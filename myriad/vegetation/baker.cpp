@@ -221,37 +221,37 @@ float Heightfield::slope(double x, double z) const {
 }
 
 std::vector<PlantType> default_plant_types() {
-  std::vector<PlantType> t(3);
-  t[0].name = "tree";
-  t[0].kind = PlantKind::kTree;
-  t[0].spacing = 9.0f;
-  t[0].density = 0.7f;
-  t[0].noise_wavelength = 400.0f;
-  t[0].noise_threshold = 0.45f;
-  t[0].max_slope = 0.6f;
-  t[0].scale_min = 0.7f;
-  t[0].scale_max = 1.4f;
-  t[0].tint = {90, 140, 70};
-  t[0].lod_distances = {60.0f, 150.0f, 400.0f, 1200.0f};
-  t[1].name = "bush";
-  t[1].kind = PlantKind::kBush;
-  t[1].spacing = 5.0f;
-  t[1].density = 0.6f;
-  t[1].noise_wavelength = 250.0f;
-  t[1].noise_threshold = 0.4f;
-  t[1].max_slope = 0.8f;
-  t[1].tint = {80, 120, 60};
-  t[1].lod_distances = {30.0f, 80.0f, 200.0f, 600.0f};
-  t[2].name = "grass";
-  t[2].kind = PlantKind::kGrass;
-  t[2].spacing = 2.5f;
-  t[2].density = 0.9f;
-  t[2].noise_wavelength = 150.0f;
-  t[2].noise_threshold = 0.3f;
-  t[2].max_slope = 1.0f;
-  t[2].tint = {110, 160, 70};
-  t[2].lod_distances = {15.0f, 40.0f, 80.0f, 150.0f};
-  return t;
+  return {
+      {.name = "tree",
+       .kind = PlantKind::kTree,
+       .spacing = 9.0f,
+       .density = 0.7f,
+       .noise_wavelength = 400.0f,
+       .noise_threshold = 0.45f,
+       .max_slope = 0.6f,
+       .scale_min = 0.7f,
+       .scale_max = 1.4f,
+       .tint = {90, 140, 70},
+       .lod_distances = {60.0f, 150.0f, 400.0f, 1200.0f}},
+      {.name = "bush",
+       .kind = PlantKind::kBush,
+       .spacing = 5.0f,
+       .density = 0.6f,
+       .noise_wavelength = 250.0f,
+       .noise_threshold = 0.4f,
+       .max_slope = 0.8f,
+       .tint = {80, 120, 60},
+       .lod_distances = {30.0f, 80.0f, 200.0f, 600.0f}},
+      {.name = "grass",
+       .kind = PlantKind::kGrass,
+       .spacing = 2.5f,
+       .density = 0.9f,
+       .noise_wavelength = 150.0f,
+       .noise_threshold = 0.3f,
+       .max_slope = 1.0f,
+       .tint = {110, 160, 70},
+       .lod_distances = {15.0f, 40.0f, 80.0f, 150.0f}},
+  };
 }
 
 std::vector<Prefab> make_prefabs(std::span<const PlantType> types) {

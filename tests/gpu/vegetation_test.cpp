@@ -183,8 +183,9 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
   render::VegetationCull cull(ctx());
   const std::array<render::VegetationLodMesh, 4> meshes{};
   const render::VegetationGpuType g = cull.upload(type, meshes, 0.0f);
-  auto run = [&](const render::VegetationHiz* h) {
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, type, g, h); });
+  auto run_pass = [&](const render::VegetationHiz* h, render::VegetationPass pass) {
+    ctx().submit_and_wait(
+        [&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, type, g, h, pass); });
     const auto args = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), g.args, kGpuMaxLods);
     const auto lists =
         gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * kGpuMaxLods);
@@ -195,6 +196,7 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
     std::sort(out.begin(), out.end());
     return out;
   };
+  auto run = [&](const render::VegetationHiz* h) { return run_pass(h, render::VegetationPass::kSingle); };
   const auto without = run(nullptr);
   const auto with = run(&hiz);
   ASSERT_GT(without.size(), 3000u);
@@ -218,19 +220,6 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
 
   // Two-phase: a late pass with the wall records visibility; the next frame's early pass takes exactly
   // those, and its late pass adds nothing while the wall stands.
-  auto run_pass = [&](const render::VegetationHiz* h, render::VegetationPass pass) {
-    ctx().submit_and_wait(
-        [&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, type, g, h, pass); });
-    const auto args = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), g.args, kGpuMaxLods);
-    const auto lists =
-        gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * kGpuMaxLods);
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t l = 0; l < kGpuMaxLods; ++l)
-      out.insert(out.end(), lists.begin() + l * g.capacity,
-                 lists.begin() + l * g.capacity + args[l].instance_count);
-    std::sort(out.begin(), out.end());
-    return out;
-  };
   EXPECT_TRUE(run_pass(nullptr, render::VegetationPass::kEarly).empty());  // nothing was visible before
   EXPECT_EQ(run_pass(&hiz, render::VegetationPass::kLate), with);
   EXPECT_EQ(run_pass(nullptr, render::VegetationPass::kEarly), with);

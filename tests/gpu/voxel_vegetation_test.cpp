@@ -80,24 +80,22 @@ TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {
   // Looking away from the world.
   const Frame away = camera(glm::vec3(-10.0f, 5.0f, -10.0f), glm::vec3(-50.0f, 5.0f, -50.0f));
   render::OffscreenTarget target(ctx(), 64, 64);
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-    veg.prepare(cmd, away.view_proj, away.eye, 1e30f, 1.0f);
-    target.begin(cmd, glm::vec4(0.0f));
-    veg.draw(cmd, away.view_proj, away.eye, glm::vec3(0, 1, 0), 1e30f);
-    target.end(cmd);
-  });
+  auto render_frame = [&](const Frame& f) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      veg.prepare(cmd, f.view_proj, f.eye, 1e30f, 1.0f);
+      target.begin(cmd, glm::vec4(0.0f));
+      veg.draw(cmd, f.view_proj, f.eye, glm::vec3(0, 1, 0), 1e30f);
+      target.end(cmd);
+    });
+  };
+  render_frame(away);
   EXPECT_TRUE(veg.stats().skipped);
   EXPECT_EQ(veg.stats().dispatches, 0u);
   EXPECT_EQ(veg.stats().draws, 0u);
   EXPECT_GT(veg.stats().group_tests, 0u);
   // Looking at it: culled, drawn, the tree counted.
   const Frame at = camera(glm::vec3(-6.0f, 8.0f, -6.0f), glm::vec3(8.0f, 2.0f, 8.0f));
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-    veg.prepare(cmd, at.view_proj, at.eye, 1e30f, 1.0f);
-    target.begin(cmd, glm::vec4(0.0f));
-    veg.draw(cmd, at.view_proj, at.eye, glm::vec3(0, 1, 0), 1e30f);
-    target.end(cmd);
-  });
+  render_frame(at);
   EXPECT_FALSE(veg.stats().skipped);
   EXPECT_EQ(veg.stats().draws, 3u);
   const auto counts = veg.read_counts();
