@@ -85,7 +85,9 @@ endfunction()
 # myriad_keep_available(<out_var> file...): drops files whose name starts with a prefix that names a
 # CPU module absent from the build (MYRIAD_SKIP_MODULES), e.g. terrain_* needs voxel, skin_* needs anim.
 function(myriad_keep_available out_var)
-  set(prefix_module terrain:voxel voxel:voxel veg:vegetation skin:anim avatar:batch batch:batch crowd:crowd)
+  # world_* (the default scene) needs every CPU module.
+  set(prefix_module terrain:voxel voxel:voxel veg:vegetation skin:anim avatar:batch batch:batch crowd:crowd
+      world:voxel world:vegetation world:anim world:batch world:crowd)
   set(kept "")
   foreach(src ${ARGN})
     get_filename_component(name ${src} NAME)

@@ -18,5 +18,6 @@ Command add_bench_command(CLI::App& app);
 Command add_render_command(CLI::App& app);
 Command add_veg_command(CLI::App& app);
 Command add_crowd_command(CLI::App& app);
+Command add_view_command(CLI::App& app);
 
 }  // namespace myriad::app

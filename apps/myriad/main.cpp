@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
 #ifdef MYRIAD_HAS_CROWD
   commands.push_back(myriad::app::add_crowd_command(app));
 #endif
+#ifdef MYRIAD_HAS_VIEW
+  commands.push_back(myriad::app::add_view_command(app));
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
