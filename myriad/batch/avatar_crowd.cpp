@@ -47,8 +47,8 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& avatar, const AvatarCrowdOptions& o
   std::vector<DrawDesc> draw(1);
   for (std::size_t a = 0; a < n; ++a) {
     const auto seed = static_cast<std::uint32_t>(a) * 7919u + options.seed;
-    positions_[a] = glm::vec3(static_cast<float>(a % side) * options.spacing, 0.0f,
-                              -static_cast<float>(a / side) * options.spacing);
+    positions_[a] = options.origin + glm::vec3(static_cast<float>(a % side) * options.spacing, 0.0f,
+                                               -static_cast<float>(a / side) * options.spacing);
     animator_->set_clip(a, static_cast<std::uint32_t>(a % clips_.size()), hash01(seed) * clips_[0].duration);
     const glm::mat4 world = glm::translate(glm::mat4(1.0f), positions_[a]);
     const float tone = 0.3f + 0.6f * hash01(seed + 1);

@@ -16,6 +16,7 @@ namespace myriad::batch {
 struct AvatarCrowdOptions {
   std::size_t avatars = 1000;
   float spacing = 2.0f;    // grid spacing in metres
+  glm::vec3 origin{0.0f};  // position of avatar 0; rows run along +X, then -Z
   std::uint32_t seed = 1;  // per-avatar property values and animation phases
   bool throttle = false;   // use `throttle` to skip far avatars' updates
   anim::UpdateThrottle throttle_rules;

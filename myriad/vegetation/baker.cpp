@@ -79,6 +79,9 @@ void scatter_tile(const BakeOptions& o, TileWork& t) {
         const double pz = (double(cz) + 0.25 + 0.5 * double(unit(h1))) * sp;
         if (px < xs || px >= x1 || pz < zs || pz >= z1) continue;
         if (unit(h2) >= type.density) continue;
+        if (std::any_of(o.clearings.begin(), o.clearings.end(),
+                        [&](const Clearing& c) { return c.contains(px, pz); }))
+          continue;
         const float n = fbm(tseed ^ 0xabcdefull, px / double(type.noise_wavelength),
                             pz / double(type.noise_wavelength), 3);
         if (n <= type.noise_threshold) continue;

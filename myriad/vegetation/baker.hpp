@@ -46,6 +46,12 @@ struct PlantType {
 // Tree, bush and grass with sensible spacing and LOD distances.
 std::vector<PlantType> default_plant_types();
 
+// An XZ rectangle the procedural scatter leaves bare (a building site, a plaza, a battlefield).
+struct Clearing {
+  glm::dvec2 min{0.0}, max{0.0};
+  bool contains(double x, double z) const { return x >= min.x && x < max.x && z >= min.y && z < max.y; }
+};
+
 struct BakeOptions {
   std::uint64_t seed = 1;
   float tile_size = 200.0f;
@@ -57,6 +63,7 @@ struct BakeOptions {
   // A tile's group with fewer instances than this joins the same type's group of a 4-neighbour tile
   // (the largest one) when one exists; 0 disables merging.
   std::uint32_t merge_below = 8;
+  std::vector<Clearing> clearings;  // procedural scatter only: no plant inside these
 };
 
 // An instance in world coordinates (CSV input); `type` indexes BakeOptions::types.

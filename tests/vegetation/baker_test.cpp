@@ -99,6 +99,35 @@ TEST(Baker, TileSizeIsConfigurableAndDoesNotChangeThePlants) {
   expect_same_points(world_points(ta), world_points(tb));
 }
 
+TEST(Baker, ClearingsStayBareAndTheRestIsUnchanged) {
+  BakeOptions open = test::small_world(400.0);
+  open.merge_below = 0;
+  BakeOptions cleared = open;
+  const Clearing clearing{{50.0, 120.0}, {230.0, 260.0}};
+  cleared.clearings = {clearing};
+  const auto all = world_points(bake_tiles(open)), rest = world_points(bake_tiles(cleared));
+  std::size_t inside = 0;
+  for (const auto& [type, points] : all) {
+    std::vector<glm::dvec2> outside;
+    for (const glm::dvec2& p : points) {
+      // Positions are quantized in tiles: keep a 1 cm margin at the clearing's border.
+      const bool in = clearing.contains(p.x, p.y);
+      const bool near_edge = std::abs(p.x - clearing.min.x) < 0.01 || std::abs(p.x - clearing.max.x) < 0.01 ||
+                             std::abs(p.y - clearing.min.y) < 0.01 || std::abs(p.y - clearing.max.y) < 0.01;
+      if (near_edge) continue;
+      if (in) {
+        ++inside;
+      } else {
+        outside.push_back(p);
+      }
+    }
+    for (const glm::dvec2& p : rest.at(type)) EXPECT_FALSE(clearing.contains(p.x + 0.01, p.y + 0.01) &&
+                                                            clearing.contains(p.x - 0.01, p.y - 0.01));
+    EXPECT_GE(rest.at(type).size(), outside.size());
+  }
+  EXPECT_GT(inside, 100u);
+}
+
 TEST(Baker, TinyGroupsMergeIntoTheLargestNeighbour) {
   BakeOptions o = test::small_world(400.0);
   o.merge_below = 8;
