@@ -14,6 +14,9 @@
 #include "myriad/crowd/enemy_roster.hpp"
 #include "myriad/render/crowd_scene.hpp"
 #endif
+#ifdef MYRIAD_HAS_WORLD
+#include "render_world.hpp"
+#endif
 
 namespace myriad::app {
 namespace {
@@ -21,7 +24,11 @@ namespace {
 namespace fs = std::filesystem;
 
 struct RenderOptions {
+#ifdef MYRIAD_HAS_WORLD
+  std::string scene = "world";
+#else
   std::string scene = "voxel";
+#endif
   std::string out = "out";
   std::uint32_t width = 1280;
   std::uint32_t height = 720;
@@ -33,6 +40,11 @@ struct RenderOptions {
   bool lod_colors = false;
   std::uint32_t entities = 3000;
   std::vector<std::string> crowd_files;
+  float vegetation_size = 4096.0f;
+  std::uint32_t avatars = 100;
+  std::uint32_t shadow_map_size = 2048;
+  std::string cache_dir;
+  bool no_coverage = false;
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -199,6 +211,23 @@ int run_render(const RenderOptions& options) {
   } else if (options.scene == "crowd") {
     rc = render_crowd(ctx, options, stats);
 #endif
+#ifdef MYRIAD_HAS_WORLD
+  } else if (options.scene == "world") {
+    WorldRenderOptions w;
+    w.out = options.out;
+    w.width = options.width;
+    w.height = options.height;
+    w.views = options.views;
+    w.seed = options.seed;
+    w.vegetation_size = options.vegetation_size;
+    w.entities = options.entities;
+    w.avatars = options.avatars;
+    w.shadow_map_size = options.shadow_map_size;
+    w.cache_dir = options.cache_dir;
+    w.coverage = !options.no_coverage;
+    w.lod_colors = options.lod_colors;
+    rc = render_world(ctx, w, stats);
+#endif
   } else {
     rc = render_voxel(ctx, options, stats);
   }
@@ -213,21 +242,33 @@ Command add_render_command(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   CLI::App* sub = app.add_subcommand("render", "Render a scene headless to PNG + stats JSON");
   std::vector<std::string> scenes{"voxel", "smoke"};
+#ifdef MYRIAD_HAS_WORLD
+  scenes.insert(scenes.begin(), "world");
+  sub->add_option("--vegetation-size", options->vegetation_size, "World: vegetation field edge in metres")
+      ->check(CLI::Range(512.0f, 16384.0f));
+  sub->add_option("--avatars", options->avatars, "World: number of clothed avatars")
+      ->check(CLI::Range(0u, 10000u));
+  sub->add_option("--shadow-map", options->shadow_map_size, "World: shadow map texels per side (0 = off)")
+      ->check(CLI::Range(0u, 8192u));
+  sub->add_option("--cache", options->cache_dir, "World: folder for the baked vegetation tiles");
+  sub->add_flag("--no-coverage", options->no_coverage, "World: skip the per-system coverage (ID/mask) pass");
+#endif
 #ifdef MYRIAD_HAS_CROWD
   scenes.push_back("crowd");
   sub->add_option("--crowd", options->crowd_files,
                   "Crowd: baked .crowd files (default: the built-in enemies)")
       ->check(CLI::ExistingFile);
-  sub->add_option("--entities", options->entities, "Crowd: number of entities")
+  sub->add_option("--entities", options->entities, "Crowd and world: number of VAT enemies")
       ->check(CLI::Range(1u, 1000000u));
-  sub->add_flag("--lod-colors", options->lod_colors, "Crowd: colour entities by LOD level");
+  sub->add_flag("--lod-colors", options->lod_colors, "Crowd and world: colour enemies by LOD level");
 #endif
   sub->add_option("--scene", options->scene,
-                  "Scene: voxel (the generated world), crowd (VAT enemies) or smoke (GPU pattern test)")
+                  "Scene: world (the default scene: every system), voxel (the voxel world alone), crowd (VAT "
+                  "enemies) or smoke (GPU pattern test)")
       ->check(CLI::IsMember(scenes));
   sub->add_option("--view", options->views,
-                  "Camera presets to render (voxel: overview, ground, sliced; crowd: whole_map, close_up; "
-                  "default all)");
+                  "Camera presets to render (world: overview, ground, crowd_close_up, sliced; voxel: overview, "
+                  "ground, sliced; crowd: whole_map, close_up; default all)");
   sub->add_option("--seed", options->seed, "World seed");
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");

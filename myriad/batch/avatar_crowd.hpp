@@ -42,6 +42,7 @@ class AvatarCrowd {
   CrowdFrameStats frame(const CullCamera& camera, float dt);
 
   const BatchScene& scene() const { return *scene_; }
+  BatchScene& scene() { return *scene_; }  // e.g. to collect dirty ranges for the GPU copy
   const anim::Dedup& dedup() const { return dedup_; }
   const anim::Animator& animator() const { return *animator_; }
   std::span<const anim::Mat3x4> palettes() const { return palettes_; }

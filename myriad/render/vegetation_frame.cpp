@@ -82,12 +82,13 @@ void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& 
                              bool occlusion, glm::vec4 clear) {
   if (types.size() > max_types_) throw Error("VegetationFrame: more runtime types than max_types");
   recorded_types_ = static_cast<std::uint32_t>(types.size());
+  recorded_draws_ = 0;
   const Frustum frustum = Frustum::from_view_proj(settings.view_proj, DepthConvention::kReverseZ);
   auto draw_all = [&](VkCommandBuffer c) {
     for (const VegetationFrameType& t : types) {
       VegetationDrawSettings s = settings;
       s.id_base = t.id_base;
-      (void)renderer_.draw(c, s, *t.gpu);
+      recorded_draws_ += renderer_.draw(c, s, *t.gpu);
     }
   };
   // Phase 1 (or the only pass).
@@ -122,6 +123,7 @@ void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& 
 VegetationFrameCounts VegetationFrame::read_counts() const {
   counts_.invalidate();
   VegetationFrameCounts c;
+  c.draws = recorded_draws_;
   const auto* bytes = static_cast<const std::byte*>(counts_.mapped());
   for (std::uint32_t pass = 0; pass < 2; ++pass)
     for (std::uint32_t t = 0; t < recorded_types_; ++t)
@@ -130,6 +132,8 @@ VegetationFrameCounts VegetationFrame::read_counts() const {
         std::memcpy(&a, bytes + (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes + l * sizeof(a),
                     sizeof(a));
         (pass == 0 ? c.early : c.late)[l] += a.instance_count;
+        c.indices += std::uint64_t(a.instance_count) * a.index_count;
+        c.triangles += std::uint64_t(a.instance_count) * (a.index_count / 3);
       }
   return c;
 }

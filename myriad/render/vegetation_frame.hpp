@@ -26,6 +26,9 @@ struct VegetationFrameType {
 struct VegetationFrameCounts {
   std::array<std::uint64_t, vegetation::kGpuMaxLods> early{};  // phase 1 (or the single pass)
   std::array<std::uint64_t, vegetation::kGpuMaxLods> late{};   // phase 2
+  std::uint64_t triangles = 0;  // both phases: instances x their LOD mesh's triangles
+  std::uint64_t indices = 0;    // both phases: index count x instances (vertex shader invocations)
+  std::uint32_t draws = 0;      // indexed indirect draws recorded
   std::uint64_t total() const;
 };
 
@@ -59,6 +62,7 @@ class VegetationFrame {
   gpu::Buffer counts_;  // readback: DrawIndexedCommand[2][max_types][kGpuMaxLods]
   std::uint32_t max_types_;
   std::uint32_t recorded_types_ = 0;
+  std::uint32_t recorded_draws_ = 0;
 };
 
 }  // namespace myriad::render

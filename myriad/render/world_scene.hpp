@@ -1,8 +1,10 @@
 // The default scene (SPEC X3): the 256 x 64 x 256 voxel world with its grass and trees, a streamed
 // vegetation field around it (4 km x 4 km, over 2 million plants), a crowd of 3,000 VAT enemies and
-// 100 clothed skinned avatars, lit by one directional light with a shadow map. Everything is
-// generated (the vegetation tiles are baked into a cache folder on first use); one frame loop runs
-// every system's culling and drawing.
+// 100 clothed skinned avatars, lit by one directional light. Everything is generated (the vegetation
+// tiles are baked into a cache folder on first use); one frame loop runs every system's culling and
+// drawing. World layout (metres, +Y up): the voxel world fills [0, 256] x [0, 64] x [0, 256]; the
+// plain around it is flat at y = 0; the crowd roams a 320 m square south of it (-Z) and the avatars
+// stand on a plaza between the two.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "myriad/gpu/context.hpp"
@@ -23,7 +26,7 @@ struct WorldSceneOptions {
   std::uint32_t crowd_entities = 3000;   // VAT enemies
   std::uint32_t avatars = 100;           // clothed skinned avatars
   std::uint32_t shadow_map_size = 2048;  // texels per side; 0 = no shadows
-  // Baked vegetation tiles are kept here (per seed and size) and reused by later runs.
+  // Baked vegetation tiles are kept here (per seed) and reused by later runs with the same inputs.
   std::filesystem::path cache_dir = std::filesystem::temp_directory_path() / "myriad-cache";
 };
 
@@ -33,7 +36,78 @@ using SceneProgress = std::function<void(const std::string&, int, int)>;
 // Named camera presets of the default scene: "overview", "ground", "crowd_close_up", "sliced".
 std::vector<std::pair<std::string, SceneCamera>> world_camera_presets();
 
-std::unique_ptr<FrameScene> make_world_scene(gpu::Context& ctx, const WorldSceneOptions& options,
+// The systems of the scene, as bits (coverage masks, SystemMask).
+enum WorldSystem : std::uint32_t {
+  kSystemTerrain = 1u << 0,          // voxel terrain
+  kSystemVoxelVegetation = 1u << 1,  // the voxel world's grass and trees
+  kSystemVegetation = 1u << 2,       // the streamed vegetation field
+  kSystemCrowd = 1u << 3,            // VAT enemies
+  kSystemAvatars = 1u << 4,          // skinned avatars (and their blob shadows)
+  kSystemGround = 1u << 5,           // the plain under everything
+  kAllSystems = 0x3Fu,
+};
+inline constexpr std::uint32_t kWorldSystemCount = 6;
+const char* world_system_name(std::uint32_t index);  // "terrain", "voxel_vegetation", ...
+
+// One system's share of the last finished frame.
+struct SystemFrameStats {
+  std::uint64_t objects = 0;  // candidates: pages, instances, entities, avatars
+  std::uint64_t visible = 0;  // drawn after culling
+  std::uint64_t draws = 0;
+  std::uint64_t pipeline_binds = 0;
+  std::uint64_t vertices = 0;  // vertex shader invocations of the draws (indexed: indices drawn)
+  std::uint64_t triangles = 0;
+  std::uint64_t gpu_bytes = 0;
+};
+
+struct WorldFrameStats {
+  std::uint64_t frame = 0;
+  SystemFrameStats systems[kWorldSystemCount];
+  std::uint64_t shadow_draws = 0;
+  std::uint64_t shadow_map_bytes = 0;
+  std::uint64_t vegetation_planted = 0, vegetation_resident = 0, vegetation_refreshes = 0;
+  std::uint64_t voxel_edits = 0;
+  double cpu_update_ms = 0.0, cpu_streaming_ms = 0.0, cpu_avatars_ms = 0.0, cpu_crowd_ms = 0.0,
+         cpu_edit_ms = 0.0, cpu_record_ms = 0.0;
+  std::vector<std::pair<std::string, double>> gpu_ms;  // GPU timestamps per pass (empty on CPU devices)
+};
+
+// Construction times (ms).
+struct WorldBuildStats {
+  double voxel_generate_ms = 0.0, voxel_light_ms = 0.0, voxel_mesh_ms = 0.0, voxel_upload_ms = 0.0;
+  double vegetation_ms = 0.0, crowd_bake_ms = 0.0, crowd_upload_ms = 0.0, avatars_ms = 0.0;
+  std::uint64_t terrain_sections = 0, voxel_grass = 0, voxel_trees = 0;
+};
+
+class WorldScene final : public FrameScene {
+ public:
+  WorldScene(gpu::Context& ctx, const WorldSceneOptions& options, const SceneProgress& progress = {});
+  ~WorldScene() override;
+
+  void update(double dt, const SceneCamera& camera, const FrameSettings& settings) override;
+  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameSettings& settings,
+              OffscreenTarget& target) override;
+  void finish_frame() override;
+  std::vector<std::string> stats_lines() const override;
+
+  // Streams the vegetation around `camera` until nothing is pending (headless renders, tests).
+  void settle(const SceneCamera& camera);
+  // Only the systems in `mask` are drawn (shadow casters included); the frame is otherwise the same.
+  void set_system_mask(std::uint32_t mask);
+  // Turns on voxel edits during update(): every `every_frames` frames one voxel near the centre of
+  // the world is dug out or filled back in (re-lit and re-meshed incrementally).
+  void set_edit_interval(std::uint32_t every_frames);
+
+  const WorldFrameStats& frame_stats() const;
+  const WorldBuildStats& build_stats() const;
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+std::unique_ptr<WorldScene> make_world_scene(gpu::Context& ctx, const WorldSceneOptions& options,
                                              const SceneProgress& progress = {});
 
 }  // namespace myriad::render

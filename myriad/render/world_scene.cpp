@@ -1,0 +1,157 @@
+// Construction of the default scene: each system generated, baked or loaded and uploaded once.
+#include "myriad/render/world_scene.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/crowd/enemy_roster.hpp"
+#include "myriad/render/crowd_scene.hpp"
+#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/world_scene_impl.hpp"
+#include "myriad/voxel/generator.hpp"
+#include "myriad/voxel/light.hpp"
+#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/vegetation.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr int kBuildSteps = 4;
+
+}  // namespace
+
+const char* world_system_name(std::uint32_t index) {
+  static const char* names[kWorldSystemCount] = {"terrain", "voxel_vegetation", "vegetation",
+                                                 "crowd",   "avatars",          "ground"};
+  return index < kWorldSystemCount ? names[index] : "unknown";
+}
+
+std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
+  const glm::vec3 s(kVoxelWorldSize);
+  SceneCamera sliced = SceneCamera::look_at({-0.15f * s.x, 2.2f * s.y, -0.15f * s.z}, s * glm::vec3(0.5f, 0.3f, 0.5f));
+  sliced.slice_height = 0.4f * s.y;
+  return {
+      // High above the south-west corner: the crowd in front, the voxel world behind, the field to the horizon.
+      {"overview", SceneCamera::look_at({-260.0f, 230.0f, -640.0f}, {140.0f, 0.0f, -60.0f})},
+      // Eye height south of the plaza, looking north over the avatars at the voxel world.
+      {"ground", SceneCamera::look_at({108.0f, 1.7f, -180.0f}, {112.0f, 6.0f, 0.0f})},
+      // Inside the crowd, looking along it.
+      {"crowd_close_up", SceneCamera::look_at({128.0f, 2.2f, -440.0f}, {132.0f, 1.0f, -400.0f}, 1.05f)},
+      // The voxel world cut at 40 % of its height (V14).
+      {"sliced", sliced},
+  };
+}
+
+void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
+  if (progress) progress("generating, lighting and meshing the voxel world", 1, kBuildSteps);
+  Stopwatch clock;
+  world = std::make_unique<voxel::World>(voxel::generate_world(kVoxelWorldSize, voxel::GeneratorParams{options.seed}));
+  build.voxel_generate_ms = clock.elapsed_ms();
+  clock.restart();
+  voxel::compute_light(*world);
+  build.voxel_light_ms = clock.elapsed_ms();
+  clock.restart();
+  mesher.mesh_all(*world, {}, meshes);
+  build.voxel_mesh_ms = clock.elapsed_ms();
+  clock.restart();
+  terrain = std::make_unique<TerrainRenderer>(ctx, world->sections(), OffscreenTarget::kColorFormat,
+                                              OffscreenTarget::kDepthFormat);
+  for (int s = 0; s < int(meshes.size()); ++s) {
+    terrain->set_section(s, glm::vec3(world->section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
+    if (!meshes[std::size_t(s)].indices.empty()) ++build.terrain_sections;
+    meshes[std::size_t(s)] = {};  // no CPU copy of the geometry after upload (V7)
+  }
+  std::vector<voxel::SectionVegetation> plants;
+  voxel::place_all_vegetation(*world, options.seed, plants);
+  voxel_vegetation = std::make_unique<VoxelVegetationRenderer>(ctx, world->sections(), OffscreenTarget::kColorFormat,
+                                                               OffscreenTarget::kDepthFormat);
+  for (int s = 0; s < int(plants.size()); ++s) {
+    voxel_vegetation->set_section(s, plants[std::size_t(s)]);
+    build.voxel_grass += plants[std::size_t(s)].grass.size();
+    build.voxel_trees += plants[std::size_t(s)].trees.size();
+  }
+  build.voxel_upload_ms = clock.elapsed_ms();
+  // The soak edits dig at the top of a column near the centre.
+  glm::ivec3 p(kVoxelWorldSize.x / 2 + 3, kVoxelWorldSize.y - 1, kVoxelWorldSize.z / 2 - 5);
+  while (p.y > 0 && world->material(p) == voxel::kAir) --p.y;
+  edit_site.cell = p;
+}
+
+void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
+  if (progress) progress("vegetation field: baking (first run) and streaming", 2, kBuildSteps);
+  Stopwatch clock;
+  const double half = double(options.vegetation_size) * 0.5;
+  const glm::dvec2 centre(kVoxelWorldSize.x * 0.5, kVoxelWorldSize.z * 0.5);
+  VegetationFieldOptions o;
+  o.seed = options.seed;
+  o.min = centre - glm::dvec2(half);
+  o.max = centre + glm::dvec2(half);
+  o.cache_dir = options.cache_dir;
+  // Bare ground under the voxel world and where the crowd and the avatars stand.
+  const glm::dvec3 crowd_centre(kCrowdCentre);
+  const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;
+  o.clearings = {{{-2.0, -2.0}, {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}},
+                 {{crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
+                  {crowd_centre.x + crowd_half, double(kAvatarOrigin.z) + 12.0}}};
+  field = std::make_unique<VegetationField>(ctx, o, [&](const std::string& m) {
+    if (progress) progress(m, 2, kBuildSteps);
+  });
+  build.vegetation_ms = clock.elapsed_ms();
+}
+
+void WorldScene::Impl::build_crowd(const SceneProgress& progress) {
+  if (progress) progress("baking the enemy types and placing the crowd", 3, kBuildSteps);
+  Stopwatch clock;
+  enemy_types = crowd::bake_builtin_enemy_types();
+  build.crowd_bake_ms = clock.elapsed_ms();
+  clock.restart();
+  entities = scatter_crowd(options.crowd_entities, std::uint32_t(enemy_types.size()), kCrowdMapSize, options.seed);
+  for (crowd::CrowdEntity& e : entities) e.position += kCrowdCentre;
+  crowd = std::make_unique<CrowdRenderer>(ctx, enemy_types, entities, OffscreenTarget::kColorFormat,
+                                          OffscreenTarget::kDepthFormat);
+  build.crowd_upload_ms = clock.elapsed_ms();
+}
+
+void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
+  if (progress) progress("building the clothed avatars", 4, kBuildSteps);
+  Stopwatch clock;
+  if (options.avatars > 0) {
+    avatars = std::make_unique<WorldAvatars>(ctx, options.avatars, kAvatarOrigin, kAvatarSpacing,
+                                             OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+  }
+  build.avatars_ms = clock.elapsed_ms();
+}
+
+WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options, const SceneProgress& progress)
+    : impl_(std::make_unique<Impl>(ctx, options)) {
+  if (!(options.vegetation_size >= 512.0f) || options.vegetation_size > 16384.0f)
+    throw Error("the vegetation field must be 512 to 16384 m across", "WorldSceneOptions::vegetation_size");
+  if (options.crowd_entities == 0 || options.crowd_entities > 1000000u)
+    throw Error("the crowd needs 1 to 1,000,000 entities", "WorldSceneOptions::crowd_entities");
+  if (options.avatars > 10000u) throw Error("at most 10,000 avatars", "WorldSceneOptions::avatars");
+  impl_->build_voxel_world(progress);
+  impl_->build_vegetation(progress);
+  impl_->build_crowd(progress);
+  impl_->build_avatars(progress);
+  impl_->timer = std::make_unique<gpu::GpuTimer>(ctx);
+  impl_->stats.vegetation_planted = impl_->field->stats().planted;
+}
+
+WorldScene::~WorldScene() = default;
+
+void WorldScene::set_system_mask(std::uint32_t mask) { impl_->mask = mask & kAllSystems; }
+void WorldScene::set_edit_interval(std::uint32_t every_frames) { impl_->edit_every = every_frames; }
+const WorldFrameStats& WorldScene::frame_stats() const { return impl_->stats; }
+const WorldBuildStats& WorldScene::build_stats() const { return impl_->build; }
+
+std::uint64_t WorldScene::gpu_bytes() const {
+  std::uint64_t bytes = 0;
+  for (const SystemFrameStats& s : impl_->stats.systems) bytes += s.gpu_bytes;
+  return bytes + impl_->stats.shadow_map_bytes;
+}
+
+std::unique_ptr<WorldScene> make_world_scene(gpu::Context& ctx, const WorldSceneOptions& options,
+                                             const SceneProgress& progress) {
+  return std::make_unique<WorldScene>(ctx, options, progress);
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,253 @@
+// The default scene's frame loop: CPU update (streaming, crowd walk, avatar animation, voxel edits),
+// then one command buffer: uploads, every system's culling, one rendering pass with the vegetation
+// frame's two-phase occlusion around all opaque geometry.
+#include <cstdio>
+
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/world_scene.hpp"
+#include "myriad/render/world_scene_impl.hpp"
+#include "myriad/voxel/edit.hpp"
+#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/vegetation.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr float kWalkSpeed = 1.1f;  // metres per second at playback speed 1 and scale 1
+
+batch::CullCamera avatar_camera(const SceneCamera& camera, float aspect) {
+  batch::CullCamera c;
+  c.frustum = Frustum::from_view_proj(camera.view_proj(aspect), DepthConvention::kReverseZ);
+  c.position = camera.eye;
+  c.lod_scale = 1.0f / (2.0f * std::tan(0.5f * camera.fov_y));
+  return c;
+}
+
+}  // namespace
+
+void WorldScene::Impl::move_crowd(float dt) {
+  // Walkers (clip 0) step forward along their yaw and wrap around the crowd's square.
+  const float half = kCrowdMapSize * 0.5f;
+  for (crowd::CrowdEntity& e : entities) {
+    if ((e.type_clip >> 16) != 0) continue;
+    const float yaw = crowd::entity_yaw(e);
+    const float step = kWalkSpeed * e.speed * crowd::entity_scale(e) * dt;
+    glm::vec3 local = e.position - kCrowdCentre + step * glm::vec3(std::sin(yaw), 0.0f, std::cos(yaw));
+    local.x = local.x > half ? local.x - 2.0f * half : (local.x < -half ? local.x + 2.0f * half : local.x);
+    local.z = local.z > half ? local.z - 2.0f * half : (local.z < -half ? local.z + 2.0f * half : local.z);
+    e.position = kCrowdCentre + local;
+  }
+  crowd->set_entities(entities);
+}
+
+void WorldScene::Impl::apply_voxel_edit() {
+  VoxelEditSite& site = edit_site;
+  if (!site.dug) {
+    site.material = world->material(site.cell);
+    site.form = world->form(site.cell);
+  }
+  const voxel::EditResult r = site.dug ? voxel::edit_voxel(*world, site.cell, site.material, site.form)
+                                       : voxel::edit_voxel(*world, site.cell, voxel::kAir, 0);
+  site.dug = !site.dug;
+  // Only the dirty sections hold a mesh while they are uploaded; the scratch is emptied afterwards.
+  meshes.resize(std::size_t(world->section_count()));
+  mesher.mesh_sections(*world, r.dirty_sections, {}, meshes);
+  voxel::SectionVegetation plants;
+  for (const int s : r.dirty_sections) {
+    terrain->set_section(s, glm::vec3(world->section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
+    meshes[std::size_t(s)] = {};
+    voxel::place_vegetation(*world, world->section_coord(s), options.seed, plants);
+    voxel_vegetation->set_section(s, plants);
+  }
+  ++edits;
+}
+
+void WorldScene::update(double dt, const SceneCamera& camera, const FrameSettings& settings) {
+  Impl& m = *impl_;
+  Stopwatch total;
+  const float step = settings.paused ? 0.0f : static_cast<float>(std::max(dt, 0.0));
+  m.time += double(step);
+  Stopwatch clock;
+  m.field->update(camera.eye);
+  m.stats.cpu_streaming_ms = clock.elapsed_ms();
+  clock.restart();
+  if (step > 0.0f) m.move_crowd(step);
+  m.stats.cpu_crowd_ms = clock.elapsed_ms();
+  clock.restart();
+  // The avatars' culling uses a 16:9 frustum; the frame's own aspect only widens or narrows it slightly.
+  if (m.avatars) m.avatars->update(avatar_camera(camera, 16.0f / 9.0f), step);
+  m.stats.cpu_avatars_ms = clock.elapsed_ms();
+  clock.restart();
+  if (m.edit_every > 0 && !settings.paused && (m.stats.frame + 1) % m.edit_every == 0) m.apply_voxel_edit();
+  m.stats.cpu_edit_ms = clock.elapsed_ms();
+  m.stats.cpu_update_ms = total.elapsed_ms();
+}
+
+void WorldScene::settle(const SceneCamera& camera) { impl_->field->settle(camera.eye); }
+
+void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameSettings& settings,
+                        OffscreenTarget& target) {
+  Impl& m = *impl_;
+  Stopwatch clock;
+  const float aspect = float(target.width()) / float(target.height());
+  const glm::mat4 view_proj = camera.view_proj(aspect);
+  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  const float time = static_cast<float>(m.time);
+  const std::uint32_t mask = m.mask;
+  m.timer->begin_frame(cmd);
+
+  // Uploads and culling, outside rendering.
+  if (m.avatars && (mask & kSystemAvatars)) m.avatars->record_upload(cmd);
+  if (mask & kSystemTerrain) m.terrain->prepare(cmd, view_proj, camera.slice_height);
+  m.voxel_vegetation_recorded = (mask & kSystemVoxelVegetation) != 0;
+  if (m.voxel_vegetation_recorded)
+    m.voxel_vegetation->prepare(cmd, view_proj, camera.eye, camera.slice_height, time);
+  crowd::CrowdCullParams crowd_params;
+  if (mask & kSystemCrowd) {
+    crowd::LodCurveParams lod;
+    lod.screen_height = float(target.height());
+    lod.fov_y_radians = camera.fov_y;
+    lod.reference_diameter = m.crowd->type_bounds()[0].diameter;
+    crowd_params.frustum = frustum;
+    crowd_params.camera = camera.eye;
+    crowd_params.curve = crowd::LodCurve::solve(lod);
+    m.crowd->record_cull(cmd, crowd_params);
+  }
+  m.timer->mark(cmd, "cull");
+
+  VegetationDrawSettings veg;
+  veg.view_proj = view_proj;
+  veg.light_dir = m.to_light;
+  auto opaque = [&](VkCommandBuffer c, const VegetationDrawSettings& s) {
+    if (mask & kSystemGround) m.field->draw_ground(c, s);
+    if (mask & kSystemTerrain) m.terrain->draw(c, view_proj, m.to_light, camera.slice_height);
+    if (m.voxel_vegetation_recorded)
+      m.voxel_vegetation->draw(c, view_proj, camera.eye, m.to_light, camera.slice_height);
+    if (mask & kSystemCrowd) {
+      CrowdDrawOptions draw;
+      draw.view_proj = view_proj;
+      draw.sun_direction = m.to_light;
+      draw.time = time;
+      draw.lod_colors = settings.lod_colors;
+      m.crowd->record_draw(c, draw);
+    }
+    if (m.avatars && (mask & kSystemAvatars)) {
+      m.avatars->draw(c, view_proj);
+      // Decals last: blended over every opaque surface drawn so far.
+      m.avatars->draw_blobs(c, view_proj);
+    }
+  };
+  if (mask & kSystemVegetation) {
+    m.field->record(cmd, veg, camera.eye, target, opaque, kSkyColor);
+  } else {
+    target.begin(cmd, kSkyColor);
+    opaque(cmd, veg);
+    target.end(cmd);
+  }
+  m.timer->mark(cmd, "draw");
+  m.recorded = true;
+  m.stats.cpu_record_ms = clock.elapsed_ms();
+}
+
+void WorldScene::finish_frame() {
+  Impl& m = *impl_;
+  if (!m.recorded) return;
+  m.recorded = false;
+  WorldFrameStats& st = m.stats;
+  ++st.frame;
+  st.voxel_edits = m.edits;
+  st.gpu_ms.clear();
+  for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
+  for (SystemFrameStats& s : st.systems) s = {};
+
+  SystemFrameStats& terrain = st.systems[0];
+  const TerrainFrameStats& tf = m.terrain->frame_stats();
+  const TerrainMemory tm = m.terrain->memory();
+  terrain.objects = tf.pages;
+  terrain.draws = tf.arenas_drawn;
+  terrain.pipeline_binds = tf.pipeline_binds;
+  terrain.gpu_bytes = tm.vertex_bytes + tm.index_bytes + tm.page_bytes;
+
+  SystemFrameStats& voxel_veg = st.systems[1];
+  voxel_veg.objects = m.build.voxel_grass + m.build.voxel_trees;
+  voxel_veg.gpu_bytes = m.voxel_vegetation->gpu_bytes();
+  if (m.voxel_vegetation_recorded) {
+    const VoxelVegetationCounts c = m.voxel_vegetation->read_counts();
+    voxel_veg.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
+    voxel_veg.draws = m.voxel_vegetation->stats().draws;
+    voxel_veg.pipeline_binds = m.voxel_vegetation->stats().pipeline_binds;
+  }
+
+  m.field->finish_frame();
+  const VegetationFieldStats& fs = m.field->stats();
+  SystemFrameStats& veg = st.systems[2];
+  veg.objects = fs.resident;
+  if (m.mask & kSystemVegetation) {
+    veg.visible = fs.drawn.total();
+    veg.draws = fs.drawn.draws;
+    veg.pipeline_binds = fs.drawn.draws;  // VegetationRenderer binds once per draw
+    veg.vertices = fs.drawn.indices;
+    veg.triangles = fs.drawn.triangles;
+  }
+  veg.gpu_bytes = m.field->gpu_bytes();
+  st.vegetation_planted = fs.planted;
+  st.vegetation_resident = fs.resident;
+  st.vegetation_refreshes = fs.refreshes;
+
+  SystemFrameStats& crowd = st.systems[3];
+  crowd.objects = m.entities.size();
+  crowd.gpu_bytes = m.crowd->gpu_bytes();
+  if (m.mask & kSystemCrowd) {
+    const CrowdFrameStats c = m.crowd->read_stats();
+    crowd.visible = c.total_entities();
+    crowd.vertices = c.total_vertices();
+    crowd.triangles = c.total_triangles();
+    crowd.draws = m.crowd->cull().slot_count();
+    crowd.pipeline_binds = m.crowd->cull().slot_count();
+  }
+
+  SystemFrameStats& avatars = st.systems[4];
+  if (m.avatars) {
+    const WorldAvatarStats& a = m.avatars->stats();
+    avatars.objects = a.avatars;
+    avatars.gpu_bytes = m.avatars->gpu_bytes();
+    if (m.mask & kSystemAvatars) {
+      avatars.visible = a.visible;
+      avatars.draws = a.draws + 1;  // + the blob shadows' one instanced draw
+      avatars.pipeline_binds = a.pipeline_binds + 1;
+      avatars.vertices = a.vertices;
+      avatars.triangles = a.triangles;
+    }
+  }
+
+  SystemFrameStats& ground = st.systems[5];
+  ground.objects = 1;
+  if (m.mask & kSystemGround) {
+    ground.visible = ground.draws = ground.pipeline_binds = 1;
+  }
+}
+
+std::vector<std::string> WorldScene::stats_lines() const {
+  const WorldFrameStats& st = impl_->stats;
+  std::vector<std::string> lines;
+  char buffer[160];
+  for (std::uint32_t i = 0; i < kWorldSystemCount; ++i) {
+    const SystemFrameStats& s = st.systems[i];
+    std::snprintf(buffer, sizeof buffer, "%-16s %9llu / %-9llu draws %4llu  tris %9llu", world_system_name(i),
+                  static_cast<unsigned long long>(s.visible), static_cast<unsigned long long>(s.objects),
+                  static_cast<unsigned long long>(s.draws), static_cast<unsigned long long>(s.triangles));
+    lines.emplace_back(buffer);
+  }
+  std::snprintf(buffer, sizeof buffer, "vegetation: %llu planted, %llu resident; edits %llu",
+                static_cast<unsigned long long>(st.vegetation_planted),
+                static_cast<unsigned long long>(st.vegetation_resident),
+                static_cast<unsigned long long>(st.voxel_edits));
+  lines.emplace_back(buffer);
+  std::snprintf(buffer, sizeof buffer, "cpu ms: update %.2f (stream %.2f, avatars %.2f) record %.2f",
+                st.cpu_update_ms, st.cpu_streaming_ms, st.cpu_avatars_ms, st.cpu_record_ms);
+  lines.emplace_back(buffer);
+  return lines;
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,83 @@
+// WorldScene's state, shared by its construction (world_scene.cpp) and its frame loop
+// (world_scene_frame.cpp). Not part of the public interface.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "myriad/crowd/crowd_file.hpp"
+#include "myriad/crowd/entity_lod.hpp"
+#include "myriad/gpu/timing.hpp"
+#include "myriad/render/crowd_renderer.hpp"
+#include "myriad/render/terrain_renderer.hpp"
+#include "myriad/render/voxel_vegetation.hpp"
+#include "myriad/render/world_avatars.hpp"
+#include "myriad/render/world_scene.hpp"
+#include "myriad/render/world_vegetation_field.hpp"
+#include "myriad/voxel/world.hpp"
+#include "myriad/voxel/world_mesher.hpp"
+
+namespace myriad::render {
+
+// World layout (metres): see world_scene.hpp.
+inline constexpr glm::ivec3 kVoxelWorldSize{256, 64, 256};
+inline constexpr float kCrowdMapSize = 320.0f;
+inline constexpr glm::vec3 kCrowdCentre{128.0f, 0.0f, -330.0f};
+inline constexpr glm::vec3 kAvatarOrigin{100.0f, 0.0f, -140.0f};
+inline constexpr float kAvatarSpacing = 1.6f;
+inline constexpr glm::vec4 kSkyColor{0.62f, 0.76f, 0.92f, 1.0f};
+
+// A voxel the soak edits dig out and put back: where, and what was there.
+struct VoxelEditSite {
+  glm::ivec3 cell{0};
+  std::uint8_t material = 0, form = 0;
+  bool dug = false;
+};
+
+struct WorldScene::Impl {
+  Impl(gpu::Context& c, const WorldSceneOptions& o) : ctx(c), options(o) {}
+
+  gpu::Context& ctx;
+  WorldSceneOptions options;
+  WorldBuildStats build;
+  WorldFrameStats stats;
+  std::uint32_t mask = kAllSystems;
+  glm::vec3 to_light = glm::normalize(glm::vec3(0.35f, 0.85f, 0.25f));
+
+  // Voxel world.
+  std::unique_ptr<voxel::World> world;
+  voxel::WorldMesher mesher;
+  std::vector<voxel::SectionMesh> meshes;  // scratch: only edited sections hold a mesh, until uploaded
+  std::unique_ptr<TerrainRenderer> terrain;
+  std::unique_ptr<VoxelVegetationRenderer> voxel_vegetation;
+  std::uint32_t edit_every = 0;
+  std::uint64_t edits = 0;
+  VoxelEditSite edit_site;
+
+  // Vegetation field.
+  std::unique_ptr<VegetationField> field;
+
+  // Crowd.
+  std::vector<crowd::CrowdFile> enemy_types;
+  std::vector<crowd::CrowdEntity> entities;
+  std::unique_ptr<CrowdRenderer> crowd;
+
+  // Avatars.
+  std::unique_ptr<WorldAvatars> avatars;
+
+  std::unique_ptr<gpu::GpuTimer> timer;
+  double time = 0.0;  // scene clock, seconds
+  bool recorded = false;
+  bool voxel_vegetation_recorded = false;
+
+  void build_voxel_world(const SceneProgress& progress);
+  void build_vegetation(const SceneProgress& progress);
+  void build_crowd(const SceneProgress& progress);
+  void build_avatars(const SceneProgress& progress);
+
+  void move_crowd(float dt);
+  void apply_voxel_edit();
+};
+
+}  // namespace myriad::render

@@ -1,0 +1,174 @@
+#include "myriad/render/world_vegetation_field.hpp"
+
+#include <array>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "myriad/core/binary_io.hpp"
+#include "myriad/core/error.hpp"
+
+namespace myriad::render {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCompleteMarker = "bake_complete.txt";
+
+// A flat grid over the field (normals up), `cells` x `cells` quads: fine enough for the shadow map's
+// receivers to interpolate depth well, coarse enough to cost nothing.
+vegetation::PlantMesh ground_grid(glm::dvec2 min, glm::dvec2 max, std::uint32_t cells) {
+  vegetation::PlantMesh m;
+  const std::uint32_t n = cells + 1;
+  for (std::uint32_t j = 0; j < n; ++j)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const double x = min.x + (max.x - min.x) * double(i) / double(cells);
+      const double z = min.y + (max.y - min.y) * double(j) / double(cells);
+      m.positions.push_back(glm::vec3(float(x), 0.0f, float(z)));
+      m.normals.push_back(kWorldUp);
+    }
+  for (std::uint32_t j = 0; j < cells; ++j)
+    for (std::uint32_t i = 0; i < cells; ++i) {
+      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+      m.indices.insert(m.indices.end(), {a, c, d, a, d, b});  // counter-clockwise seen from above
+    }
+  return m;
+}
+
+// The bake is reused when its marker names the same inputs; otherwise it is baked again.
+std::string bake_signature(const VegetationFieldOptions& o) {
+  std::string s = "seed " + std::to_string(o.seed) + " extent " + std::to_string(o.min.x) + " " +
+                  std::to_string(o.min.y) + " " + std::to_string(o.max.x) + " " + std::to_string(o.max.y) +
+                  " tile " + std::to_string(o.tile_size);
+  for (const vegetation::Clearing& c : o.clearings)
+    s += " clearing " + std::to_string(c.min.x) + " " + std::to_string(c.min.y) + " " + std::to_string(c.max.x) +
+         " " + std::to_string(c.max.y);
+  return s + " format 1";
+}
+
+std::uint64_t ensure_baked(const VegetationFieldOptions& o, const fs::path& dir,
+                           const std::function<void(const std::string&)>& progress) {
+  const std::string signature = bake_signature(o);
+  const fs::path marker = dir / kCompleteMarker;
+  if (fs::exists(marker)) {
+    std::ifstream in(marker);
+    std::string line;
+    std::uint64_t count = 0;
+    if (std::getline(in, line) && line == signature && (in >> count)) return count;
+  }
+  if (progress) progress("baking the vegetation field into " + dir.string());
+  vegetation::BakeOptions bake;
+  bake.seed = o.seed;
+  bake.tile_size = o.tile_size;
+  bake.world_min = o.min;
+  bake.world_max = o.max;
+  bake.terrain.amplitude = 0.0f;  // the default scene's ground is flat
+  bake.clearings = o.clearings;
+  const vegetation::BakeSummary summary = vegetation::bake_to_directory(bake, dir);
+  const std::string text = signature + "\n" + std::to_string(summary.instances) + "\n";
+  write_file_atomic(marker, std::as_bytes(std::span(text.data(), text.size())));
+  return summary.instances;
+}
+
+}  // namespace
+
+VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions& options,
+                                 const std::function<void(const std::string&)>& progress)
+    : ctx_(ctx), options_(options) {
+  if (!(options.max.x > options.min.x) || !(options.max.y > options.min.y))
+    throw Error("the vegetation field needs a positive extent", "VegetationFieldOptions");
+  const fs::path dir = options.cache_dir / ("vegetation_" + std::to_string(options.seed));
+  stats_.planted = ensure_baked(options, dir, progress);
+
+  vegetation::StreamingOptions streaming;
+  streaming.directory = dir;
+  streaming.tile_size = options.tile_size;
+  streaming.load_radius = options.load_radius;
+  streaming.hysteresis = options.hysteresis;
+  streaming.rebase_distance = 0.0;
+  streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
+  stats_.tiles = streamer_->available().size();
+
+  std::vector<vegetation::PlantMesh> meshes = default_plant_meshes();
+  meshes.push_back(ground_grid(options.min, options.max, 64));
+  ground_mesh_ = static_cast<std::uint32_t>(meshes.size() - 1);
+  cull_ = std::make_unique<VegetationCull>(ctx);
+  renderer_ = std::make_unique<VegetationRenderer>(ctx, meshes, OffscreenTarget::kColorFormat,
+                                                   OffscreenTarget::kDepthFormat);
+  const std::array ground{static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {104, 112, 72})};
+  ground_ = gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
+}
+
+void VegetationField::refresh_gpu() {
+  // Rebuilt from scratch: the old buffers are released first so memory does not double up.
+  frame_types_.clear();
+  gpu_types_.clear();
+  for (const auto& type : streamer_->world().types()) {
+    if (type.instances.empty()) continue;
+    gpu_types_.push_back(cull_->upload(type, renderer_->lod_meshes(type.prefab), 0.2f, 0.1f));
+  }
+  std::uint32_t id_base = 0, g = 0;
+  for (const auto& type : streamer_->world().types()) {
+    if (type.instances.empty()) continue;
+    frame_types_.push_back({&type, &gpu_types_[g++], id_base});
+    id_base += static_cast<std::uint32_t>(type.instances.size());
+  }
+  stats_.resident = streamer_->world().instance_count();
+  stats_.resident_tiles = streamer_->resident_tiles().size();
+  ++stats_.refreshes;
+  stale_ = false;
+  stale_frames_ = 0;
+}
+
+void VegetationField::update(glm::vec3 camera, std::uint32_t max_stale_frames) {
+  const vegetation::StreamingFrame f = streamer_->update(glm::dvec3(camera));
+  if (f.uploaded_instances > 0 || f.unloaded > 0) stale_ = true;
+  if (!stale_) return;
+  ++stale_frames_;
+  if (streamer_->idle() || stale_frames_ >= max_stale_frames) refresh_gpu();
+}
+
+void VegetationField::settle(glm::vec3 camera) {
+  bool changed = false;
+  for (;;) {
+    const vegetation::StreamingFrame f = streamer_->update(glm::dvec3(camera));
+    changed = changed || f.uploaded_instances > 0 || f.unloaded > 0;
+    if (streamer_->idle()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (changed || stale_ || stats_.refreshes == 0) refresh_gpu();
+  for (const vegetation::TileFailure& failure : streamer_->failures())
+    throw Error("vegetation tile failed to load: " + failure.message, "vegetation cache");
+}
+
+void VegetationField::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
+                             OffscreenTarget& target, const VegetationFrame::OpaqueFn& opaque,
+                             glm::vec4 clear) {
+  if (!frame_ || frame_target_ != &target || frame_->pyramid().source_width() != target.width() ||
+      frame_->pyramid().source_height() != target.height()) {
+    frame_ = std::make_unique<VegetationFrame>(ctx_, *cull_, *renderer_, target);
+    frame_target_ = &target;
+  }
+  frame_->record(cmd, settings, camera, frame_types_, opaque, true, clear);
+  recorded_ = true;
+}
+
+void VegetationField::draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings) const {
+  renderer_->draw_direct(cmd, settings, ground_mesh_, ground_, 1);
+}
+
+void VegetationField::finish_frame() {
+  if (recorded_) stats_.drawn = frame_->read_counts();
+}
+
+std::uint64_t VegetationField::gpu_bytes() const {
+  std::uint64_t bytes = renderer_->gpu_bytes() + ground_.size();
+  for (const VegetationGpuType& g : gpu_types_) {
+    bytes += g.spheres.size() + g.hashes.size() + g.instances.size() + g.params.size() + g.lists.size() +
+             g.args.size() + g.hiz.size() + g.visibility.size();
+  }
+  return bytes;
+}
+
+}  // namespace myriad::render
