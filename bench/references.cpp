@@ -1,0 +1,120 @@
+#include "references.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace myriad::bench {
+namespace {
+
+constexpr Comparison kMax = Comparison::kAtMost;
+constexpr Comparison kMin = Comparison::kAtLeast;
+
+// Only numbers the articles or SPEC.md state as something to reach; article figures measured on other
+// content or hardware (vertex counts of the article's world, its FPS) stay free-text references.
+const std::array<Target, 20> kTargets{{
+    // article 000 / SPEC V: the reference world on 2 cores.
+    {"voxel.mesh_cold_ms", kMax, 25.0, "", "voxel target: cold meshing of 1024 sections on 2 cores", true},
+    {"voxel.cube_section_us", kMax, 6.0, "", "voxel target: all-cube section, culling + greedy", false},
+    {"voxel-gpu.pipeline_binds_overview", kMax, 18.0, "", "article 000: ~18 binds for the whole world",
+     false},
+    // article 003 / SPEC B8.
+    {"batch.local_to_model_ns_per_joint", kMax, 6.5, "", "article 003: ozz-animation ~6.5 ns/joint", false},
+    {"batch.palette_ns_per_joint", kMax, 5.7, "", "article 003: ozz-animation 3.6-5.7 ns/joint", false},
+    {"batch.matrices_bare_ratio", kMin, 2.0, "", "SPEC B8: 2x fewer skinning matrices, bare avatar", false},
+    {"batch.matrices_clothed_ratio", kMin, 4.0, "", "SPEC B8: over 4x fewer with clothes", false},
+    // article 002 / SPEC G and the vegetation issue.
+    {"vegetation.instances", kMin, 10e6, "", "SPEC G: tens of millions of instances over 10 km", true},
+    {"vegetation.disk_bytes_per_instance", kMax, 16.0, "", "vegetation target: compact tiles (G2)", false},
+    {"vegetation.cull_flat_ns", kMax, 1.0, "", "vegetation target: flat CPU culling", false},
+    {"vegetation.cull_flat_blocked_ns", kMax, 1.0, "", "vegetation target: flat CPU culling", false},
+    {"vegetation.cull_tree_ns", kMax, 1.0, "vegetation.memory_floor_ns",
+     "vegetation target: quadtree culling below the memory floor", false},
+    // article 004 / SPEC C.
+    {"crowd-bake.*_lod1_holes_pct", kMax, 1.0, "", "SPEC C7: holes <= 1 %", false},
+    {"crowd-bake.*_lod2_holes_pct", kMax, 1.0, "", "SPEC C7: holes <= 1 %", false},
+    {"crowd-bake.*_lod1_loss_pct", kMax, 6.0, "", "SPEC C7: loss 4-6 %", false},
+    {"crowd-bake.*_lod2_loss_pct", kMax, 6.0, "", "SPEC C7: loss 4-6 %", false},
+    {"crowd-bake.*_lod2_triangles", kMax, 460.0, "", "SPEC C6: 200-460 triangles", false},
+    {"crowd-bake.*_vat_saved_pct", kMin, 40.0, "", "SPEC C4: 40-60 % less animation memory", false},
+    {"crowd.frame_ratio_per_entity_vs_lod0", kMax, 0.69, "", "article 004: 90 -> 130 FPS (whole map)", false},
+    {"crowd.closeup_frame_ratio_per_entity_vs_lod0", kMax, 0.52, "", "article 004: 62 -> 120 FPS (close-up)",
+     false},
+}};
+
+}  // namespace
+
+std::span<const Target> reference_targets() { return kTargets; }
+
+std::string format_value(double value) {
+  char buffer[48];
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0.0 ? "inf" : "-inf";
+  const bool whole = value == std::floor(value) && std::abs(value) < 1e12;
+  std::snprintf(buffer, sizeof(buffer), whole ? "%.0f" : "%.4g", value);
+  return buffer;
+}
+
+bool key_matches(std::string_view pattern, std::string_view key) {
+  // Classic wildcard matching with one backtrack point: '*' is the only special character.
+  std::size_t p = 0, k = 0, star = std::string_view::npos, resume = 0;
+  while (k < key.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = k;
+    } else if (p < pattern.size() && pattern[p] == key[k]) {
+      ++p;
+      ++k;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      k = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+const Target* find_target(std::span<const Target> targets, std::string_view key) {
+  for (const Target& t : targets) {
+    if (key_matches(t.key, key)) return &t;
+  }
+  return nullptr;
+}
+
+Verdict judge(const Target& target, double value, const FigureLookup& lookup, bool quick) {
+  Verdict verdict;
+  double threshold = target.value;
+  if (!target.relative_to.empty()) {
+    const std::optional<double> base = lookup ? lookup(target.relative_to) : std::nullopt;
+    if (!base || !std::isfinite(*base)) return verdict;
+    threshold *= *base;
+  }
+  verdict.threshold = threshold;
+  if (!std::isfinite(value) || (quick && target.full_run_only)) return verdict;
+  verdict.met = target.comparison == Comparison::kAtMost ? value <= threshold : value >= threshold;
+  return verdict;
+}
+
+const char* comparison_symbol(Comparison comparison, bool ascii) {
+  if (comparison == Comparison::kAtMost) return ascii ? "<=" : "\xE2\x89\xA4";
+  return ascii ? ">=" : "\xE2\x89\xA5";
+}
+
+std::string describe_target(const Target& target, std::string_view unit, bool ascii) {
+  // Appended piece by piece: GCC 12 warns (-Wrestrict) on "literal" + std::string temporaries.
+  std::string text = comparison_symbol(target.comparison, ascii);
+  text += ' ';
+  text += format_value(target.value);
+  if (!target.relative_to.empty()) {
+    text += ascii ? " x " : " \xC3\x97 ";
+    text += target.relative_to;
+  } else if (!unit.empty()) {
+    text += ' ';
+    text += unit;
+  }
+  return text;
+}
+
+}  // namespace myriad::bench
