@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 namespace myriad::gpu {
 namespace {
@@ -91,6 +92,34 @@ std::vector<std::string> missing_features(VkPhysicalDevice device, const DeviceC
   return missing;
 }
 
+// The first queue family with graphics and compute: the one queue Myriad uses.
+std::optional<std::uint32_t> graphics_compute_family(VkPhysicalDevice device) {
+  std::uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &families, fams.data());
+  for (std::uint32_t i = 0; i < families; ++i) {
+    if ((fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) return i;
+  }
+  return std::nullopt;
+}
+
+// What keeps a device from presenting to a window (empty when it can, or when not asked to).
+std::vector<std::string> missing_presentation(VkInstance instance, VkPhysicalDevice device,
+                                              const DeviceCapabilities& caps, const ContextOptions& options) {
+  std::vector<std::string> missing;
+  if (!options.presentation) return missing;
+  if (std::find(caps.extensions.begin(), caps.extensions.end(), VK_KHR_SWAPCHAIN_EXTENSION_NAME) ==
+      caps.extensions.end()) {
+    missing.emplace_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  }
+  const std::optional<std::uint32_t> family = graphics_compute_family(device);
+  if (options.can_present && family && !options.can_present(instance, device, *family)) {
+    missing.emplace_back("presentation to this window system from the graphics queue");
+  }
+  return missing;
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
@@ -129,7 +158,7 @@ Context::Context(const ContextOptions& options) {
     }
   }
   try {
-    create_instance(options.validation);
+    create_instance(options);
     choose_device(options);
     create_device(options);
   } catch (...) {
@@ -160,7 +189,8 @@ void Context::destroy() noexcept {
   }
 }
 
-void Context::create_instance(bool validation) {
+void Context::create_instance(const ContextOptions& options) {
+  const bool validation = options.validation;
   std::uint32_t version = 0;
   if (vkEnumerateInstanceVersion(&version) != VK_SUCCESS || version < VK_API_VERSION_1_3) {
     throw Error("the Vulkan loader does not offer Vulkan 1.3", "",
@@ -185,6 +215,21 @@ void Context::create_instance(bool validation) {
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
   validation_ = validation;
+  if (!options.instance_extensions.empty()) {
+    std::uint32_t count = 0;
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> props(count);
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, props.data());
+    for (const std::string& name : options.instance_extensions) {
+      const bool found = std::any_of(props.begin(), props.end(),
+                                     [&](const VkExtensionProperties& p) { return name == p.extensionName; });
+      if (!found) {
+        throw Error("the Vulkan loader lacks the instance extension " + name + " needed to open a window", "",
+                    "install a Vulkan driver with window-system support (mesa-vulkan-drivers)");
+      }
+      extensions.push_back(name.c_str());
+    }
+  }
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "myriad";
@@ -265,7 +310,8 @@ void Context::choose_device(const ContextOptions& options) {
   });
 
   for (std::size_t i : order) {
-    if (missing_features(devices[i], caps[i], options.extra_required).empty()) {
+    if (missing_features(devices[i], caps[i], options.extra_required).empty() &&
+        missing_presentation(instance_, devices[i], caps[i], options).empty()) {
       physical_ = devices[i];
       caps_ = std::move(caps[i]);
       device_name_ = caps_.properties.deviceName;
@@ -273,26 +319,22 @@ void Context::choose_device(const ContextOptions& options) {
     }
   }
   const std::size_t best = order.front();
+  std::vector<std::string> missing = missing_features(devices[best], caps[best], options.extra_required);
+  if (missing.empty()) {
+    throw Error(std::string("Vulkan device '") + caps[best].properties.deviceName +
+                    "' cannot present to a window: it lacks " +
+                    join(missing_presentation(instance_, devices[best], caps[best], options)),
+                "device selection", "run headless (`myriad render`) or use a device that can present");
+  }
   throw Error(std::string("Vulkan device '") + caps[best].properties.deviceName +
-                  "' lacks required features: " +
-                  join(missing_features(devices[best], caps[best], options.extra_required)),
+                  "' lacks required features: " + join(missing),
               "device selection", "use a Vulkan 1.3 device with these features (see `myriad info`)");
 }
 
 void Context::create_device(const ContextOptions& options) {
-  std::uint32_t families = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, nullptr);
-  std::vector<VkQueueFamilyProperties> fams(families);
-  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &families, fams.data());
-  bool found = false;
-  for (std::uint32_t i = 0; i < families; ++i) {
-    if ((fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) && (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
-      queue_family_ = i;
-      found = true;
-      break;
-    }
-  }
-  if (!found) throw Error("the Vulkan device has no graphics+compute queue", device_name_);
+  const std::optional<std::uint32_t> family = graphics_compute_family(physical_);
+  if (!family) throw Error("the Vulkan device has no graphics+compute queue", device_name_);
+  queue_family_ = *family;
 
   FeatureChain enabled;
   std::vector<const char*> extensions;
@@ -301,6 +343,8 @@ void Context::create_device(const ContextOptions& options) {
     if (f.kind == FeatureKind::kFeature) enable_feature(f.name, enabled);
   }
   for (const std::string& name : options.extra_required) enable_feature(name.c_str(), enabled);
+  if (options.presentation) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  presentation_ = options.presentation;
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

@@ -23,6 +23,12 @@ struct ContextOptions {
   std::string device;
   // Extra features to require (test hook, names as in features.hpp or core feature names).
   std::vector<std::string> extra_required;
+  // Presentation to a window (the viewer): instance extensions the window system needs (surface
+  // extensions), and with `presentation` the device must offer VK_KHR_swapchain (enabled) and its
+  // queue must pass `can_present` when given. Headless contexts leave these empty.
+  std::vector<std::string> instance_extensions;
+  bool presentation = false;
+  std::function<bool(VkInstance, VkPhysicalDevice, std::uint32_t queue_family)> can_present;
 
   static ContextOptions from_environment();
 };
@@ -52,6 +58,7 @@ class Context {
   bool is_cpu_device() const { return caps_.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }
   bool has_timestamps() const { return timestamps_; }
   bool validation_enabled() const { return validation_; }
+  bool presentation_enabled() const { return presentation_; }
 
   // Records `record` into a fresh command buffer, submits it and waits for completion.
   void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
@@ -72,7 +79,7 @@ class Context {
                                                        VkDebugUtilsMessageTypeFlagsEXT types,
                                                        const VkDebugUtilsMessengerCallbackDataEXT* data,
                                                        void* user);
-  void create_instance(bool validation);
+  void create_instance(const ContextOptions& options);
   void choose_device(const ContextOptions& options);
   void create_device(const ContextOptions& options);
   void destroy() noexcept;
@@ -89,6 +96,7 @@ class Context {
   std::string device_name_;
   bool timestamps_ = false;
   bool validation_ = false;
+  bool presentation_ = false;
 
   std::atomic<std::uint32_t> message_count_{0};
   mutable std::mutex messages_mutex_;

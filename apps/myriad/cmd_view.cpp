@@ -1,0 +1,109 @@
+// `myriad view`: the default scene in a window with a fly camera and a stats panel.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/world_scene.hpp"
+#include "myriad/view/controls.hpp"
+#include "myriad/view/viewer.hpp"
+#include "myriad/view/window.hpp"
+
+namespace myriad::app {
+namespace {
+
+struct ViewOptions {
+  std::uint32_t width = 1280;
+  std::uint32_t height = 720;
+  std::uint64_t frames = 0;
+  std::string screenshot;
+  std::string view = "overview";
+  bool vsync = false;
+  bool no_panel = false;
+  float speed = 20.0f;
+  std::string cache_dir;
+  render::WorldSceneOptions scene;
+};
+
+render::SceneCamera preset_camera(const std::string& name) {
+  std::string names;
+  for (const auto& [preset, camera] : render::world_camera_presets()) {
+    if (preset == name) return camera;
+    names += (names.empty() ? "" : ", ") + preset;
+  }
+  throw Error("unknown view '" + name + "'", "--view", "choose one of: " + names);
+}
+
+int run_view(const ViewOptions& options) {
+  const render::SceneCamera start = preset_camera(options.view);
+  render::WorldSceneOptions scene_options = options.scene;
+  if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
+  // The window comes first: the Vulkan instance needs the window system's surface extensions.
+  view::Window window(options.width, options.height, "myriad view");
+  gpu::Context ctx(window.context_options(gpu::ContextOptions::from_environment()));
+  std::printf("device: %s\n", ctx.device_name().c_str());
+  std::unique_ptr<render::FrameScene> scene =
+      render::make_world_scene(ctx, scene_options, [](const std::string& step, int index, int count) {
+        std::printf("[%d/%d] %s\n", index, count, step.c_str());
+        std::fflush(stdout);
+      });
+  std::printf("controls:\n");
+  for (const std::string& line : view::control_lines()) std::printf("  %s\n", line.c_str());
+  std::fflush(stdout);
+
+  view::ViewerOptions viewer;
+  viewer.frames = options.frames;
+  viewer.screenshot = options.screenshot;
+  viewer.show_panel = !options.no_panel;
+  viewer.vsync = options.vsync;
+  viewer.speed = options.speed;
+  const view::ViewerResult result = view::run_viewer(ctx, window, *scene, start, viewer);
+  scene.reset();
+
+  std::printf("%llu frames in %.2f s (%.1f FPS), %u swapchain recreations\n",
+              static_cast<unsigned long long>(result.frames), result.seconds,
+              result.seconds > 0.0 ? double(result.frames) / result.seconds : 0.0,
+              result.swapchain_recreations);
+  if (!options.screenshot.empty()) std::printf("wrote %s\n", options.screenshot.c_str());
+  std::printf("validation messages: %u\n", ctx.validation_message_count());
+  if (ctx.validation_message_count() > 0) {
+    std::fprintf(stderr, "myriad: %u validation messages\n", ctx.validation_message_count());
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_view_command(CLI::App& app) {
+  auto options = std::make_shared<ViewOptions>();
+  CLI::App* sub = app.add_subcommand("view", "Fly through the default scene in a window");
+  sub->footer(
+      "Controls: W/A/S/D move, E/Q up/down, drag to look, Shift fast, wheel speed, R/F or "
+      "PageUp/PageDown slice height, L LOD colours, P/Space pause, F1/Tab panel, Esc quit.");
+  sub->add_option("--width", options->width, "Window width in pixels")->check(CLI::Range(64u, 16384u));
+  sub->add_option("--height", options->height, "Window height in pixels")->check(CLI::Range(64u, 16384u));
+  sub->add_option("--frames", options->frames,
+                  "Close after this many frames (0 = when the window is closed)");
+  sub->add_option("--screenshot", options->screenshot, "Write the last frame shown to this PNG");
+  sub->add_option("--view", options->view, "Starting camera: overview, ground, crowd_close_up or sliced");
+  sub->add_option("--seed", options->scene.seed, "World seed");
+  // The scene's size options match `myriad render --scene world`.
+  sub->add_option("--vegetation-size", options->scene.vegetation_size, "Vegetation field edge in metres")
+      ->check(CLI::Range(512.0f, 16384.0f));
+  sub->add_option("--entities", options->scene.crowd_entities, "Number of VAT enemies")
+      ->check(CLI::Range(1u, 1000000u));
+  sub->add_option("--avatars", options->scene.avatars, "Number of clothed avatars")
+      ->check(CLI::Range(0u, 10000u));
+  sub->add_option("--shadow-map", options->scene.shadow_map_size, "Shadow map texels per side (0 = off)")
+      ->check(CLI::Range(0u, 8192u));
+  sub->add_option("--cache", options->cache_dir, "Folder for the baked vegetation tiles");
+  sub->add_option("--speed", options->speed, "Fly speed in metres per second")
+      ->check(CLI::Range(0.5f, 2000.0f));
+  sub->add_flag("--vsync", options->vsync, "Wait for the display's refresh (caps the frame rate)");
+  sub->add_flag("--no-panel", options->no_panel, "Start with the stats panel hidden (F1/Tab shows it)");
+  return {sub, [options] { return run_view(*options); }};
+}
+
+}  // namespace myriad::app

@@ -1,0 +1,185 @@
+// The viewer's frame loop in a real window (run under Xvfb by ctest) with lavapipe and validation:
+// a test scene that clears to a colour changing with the frame number, then checks of the presented
+// image read back from the swapchain.
+#include "myriad/view/viewer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "gpu_fixture.hpp"
+#include "myriad/render/offscreen_target.hpp"
+#include "myriad/view/stats_panel.hpp"
+
+namespace myriad::view {
+namespace {
+
+namespace fs = std::filesystem;
+
+Rgba8 frame_color(std::uint64_t frame) {
+  const auto r = std::uint8_t((frame * 37 + 11) % 256);
+  return {r, std::uint8_t(255 - r), 90, 255};
+}
+
+// Draws nothing but its clear colour, and counts what the loop asks of it.
+class ClearScene : public render::FrameScene {
+ public:
+  void update(double dt, const render::SceneCamera& camera, const render::FrameSettings&) override {
+    ++updates;
+    EXPECT_EQ(updates, finished + 1) << "update before the previous frame finished";
+    EXPECT_GE(dt, 0.0);
+    last_camera = camera;
+  }
+  void record(VkCommandBuffer cmd, const render::SceneCamera&, const render::FrameSettings&,
+              render::OffscreenTarget& target) override {
+    ++records;
+    target_size = {target.width(), target.height()};
+    const Rgba8 c = frame_color(finished);
+    target.begin(cmd, glm::vec4(c[0], c[1], c[2], c[3]) / 255.0f);
+    target.end(cmd);
+  }
+  void finish_frame() override { ++finished; }
+  std::vector<std::string> stats_lines() const override {
+    return {"clear scene, frame " + std::to_string(finished)};
+  }
+
+  std::uint64_t updates = 0, records = 0, finished = 0;
+  VkExtent2D target_size{0, 0};
+  render::SceneCamera last_camera;
+};
+
+Rgba8 pixel(const ViewerResult& r, std::uint32_t x, std::uint32_t y) {
+  const std::size_t i = (std::size_t(y) * r.screenshot_width + x) * 4;
+  return {r.screenshot_rgba[i], r.screenshot_rgba[i + 1], r.screenshot_rgba[i + 2], r.screenshot_rgba[i + 3]};
+}
+
+class ViewerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    window_.emplace(320, 200, "myriad viewer test");
+    ctx_ = std::make_unique<gpu::Context>(window_->context_options(test::validated_options()));
+  }
+  void TearDown() override {
+    if (!ctx_) return;
+    std::string messages;
+    for (const auto& m : ctx_->validation_messages()) messages += m + "\n";
+    EXPECT_EQ(ctx_->validation_message_count(), 0u) << messages;
+    ctx_.reset();
+    window_.reset();
+  }
+  fs::path scratch(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / "myriad-view-test";
+    fs::create_directories(dir);
+    fs::remove(dir / name);
+    return dir / name;
+  }
+
+  std::optional<Window> window_;
+  std::unique_ptr<gpu::Context> ctx_;
+  const render::SceneCamera start_ = render::SceneCamera::look_at({1.0f, 2.0f, 3.0f}, {0.0f, 0.0f, 0.0f});
+};
+
+TEST_F(ViewerTest, PresentsFramesAndWritesTheLastAsScreenshot) {
+  ClearScene scene;
+  ViewerOptions options;
+  options.frames = 40;
+  options.screenshot = scratch("frames.png");
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
+
+  EXPECT_EQ(result.frames, 40u);
+  EXPECT_EQ(scene.updates, 40u);
+  EXPECT_EQ(scene.records, 40u);
+  EXPECT_EQ(scene.finished, 40u);
+  EXPECT_GT(result.seconds, 0.0);
+  // Without input the camera stays where it started.
+  EXPECT_NEAR(glm::distance(scene.last_camera.eye, start_.eye), 0.0f, 1e-5f);
+  EXPECT_NEAR(glm::distance(scene.last_camera.forward, start_.forward), 0.0f, 1e-5f);
+
+  ASSERT_TRUE(fs::exists(options.screenshot));
+  EXPECT_GT(fs::file_size(options.screenshot), 100u);
+  ASSERT_EQ(result.screenshot_width, 320u);
+  ASSERT_EQ(result.screenshot_height, 200u);
+  EXPECT_EQ(scene.target_size.width, 320u);
+  EXPECT_EQ(scene.target_size.height, 200u);
+  // Outside the panel: the last frame's colour (frame 39), not an earlier one.
+  EXPECT_EQ(pixel(result, 319, 199), frame_color(39));
+  EXPECT_EQ(pixel(result, 2, 2), frame_color(39));
+  EXPECT_NE(frame_color(38), frame_color(39));
+  // The panel over the top-left corner: its background and its text.
+  EXPECT_EQ(pixel(result, kPanelOffset + 1, kPanelOffset + 1), kPanelBackground);
+  std::size_t text = 0;
+  for (std::uint32_t y = kPanelOffset; y < 200; ++y) {
+    for (std::uint32_t x = kPanelOffset; x < 320; ++x) text += pixel(result, x, y) == kPanelText;
+  }
+  EXPECT_GT(text, 200u);
+}
+
+TEST_F(ViewerTest, HiddenPanelLeavesTheSceneAlone) {
+  ClearScene scene;
+  ViewerOptions options;
+  options.frames = 30;
+  options.show_panel = false;
+  options.screenshot = scratch("no_panel.png");
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
+  ASSERT_EQ(result.screenshot_rgba.size(), std::size_t(320) * 200 * 4);
+  for (std::uint32_t y = 0; y < 200; y += 7) {
+    for (std::uint32_t x = 0; x < 320; x += 5)
+      ASSERT_EQ(pixel(result, x, y), frame_color(29)) << x << "," << y;
+  }
+}
+
+TEST_F(ViewerTest, ResizingRecreatesTheSwapchainAndTarget) {
+  ClearScene scene;
+  ViewerOptions options;
+  options.frames = 40;
+  options.screenshot = scratch("resized.png");
+  options.before_frame = [&](std::uint64_t frame) {
+    if (frame == 10) window_->set_size(256, 160);
+  };
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
+  EXPECT_EQ(result.frames, 40u);
+  EXPECT_GE(result.swapchain_recreations, 1u);
+  ASSERT_EQ(result.screenshot_width, 256u);
+  ASSERT_EQ(result.screenshot_height, 160u);
+  EXPECT_EQ(scene.target_size.width, 256u);
+  EXPECT_EQ(scene.target_size.height, 160u);
+  EXPECT_EQ(pixel(result, 255, 159), frame_color(39));
+}
+
+TEST_F(ViewerTest, ClosingTheWindowStopsTheLoop) {
+  ClearScene scene;
+  ViewerOptions options;  // no frame limit: runs until closed
+  options.before_frame = [&](std::uint64_t frame) {
+    if (frame == 5) window_->request_close();
+  };
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
+  EXPECT_EQ(result.frames, 5u);
+  EXPECT_EQ(scene.finished, 5u);
+}
+
+TEST_F(ViewerTest, RefusesAContextThatCannotPresent) {
+  gpu::Context headless(test::validated_options());
+  ClearScene scene;
+  EXPECT_THROW(run_viewer(headless, *window_, scene, start_, {}), Error);
+  EXPECT_EQ(headless.validation_message_count(), 0u);
+}
+
+TEST(ViewerWindow, NoDisplayIsAClearError) {
+  const char* display = std::getenv("DISPLAY");
+  const std::string saved = display ? display : "";
+  unsetenv("DISPLAY");
+  unsetenv("WAYLAND_DISPLAY");
+  try {
+    Window window(64, 64, "no display");
+    ADD_FAILURE() << "a window opened without a display";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open a window"), std::string::npos) << e.what();
+  }
+  if (!saved.empty()) setenv("DISPLAY", saved.c_str(), 1);
+}
+
+}  // namespace
+}  // namespace myriad::view
