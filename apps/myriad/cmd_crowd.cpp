@@ -10,6 +10,7 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/enemy.hpp"
 #include "myriad/crowd/pipeline.hpp"
+#include "output_path.hpp"
 
 namespace myriad::app {
 namespace {
@@ -42,7 +43,16 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
     throw Error("LOD1 ratio must be in (0, 1]", "--lod1-ratio");
   if (o.lod2_triangles < 12 || o.lod2_triangles > 100000)
     throw Error("LOD2 triangle target must be in [12, 100000]", "--lod2-triangles");
+  if (!(o.hole_limit >= 0.0f && o.hole_limit <= 1.0f))
+    throw Error("hole limit must be a fraction in [0, 1]", "--hole-limit", "e.g. 0.01 for 1 %");
+  if (!(o.loss_limit >= 0.0f && o.loss_limit <= 1.0f))
+    throw Error("loss limit must be a fraction in [0, 1]", "--loss-limit", "e.g. 0.06 for 6 %");
+  const std::filesystem::path out(o.out);
+  prepare_output_file(out, "--out");
   const bool procedural = o.input == "enemy";
+  std::error_code ec;
+  if (!procedural && std::filesystem::is_directory(o.input, ec))
+    throw Error("'" + o.input + "' is a folder", "input model", "name a .glb or .gltf file, or 'enemy'");
   const anim::ImportedModel model = procedural ? crowd::make_enemy() : anim::import_gltf(o.input);
   const std::string name = procedural ? "enemy" : std::filesystem::path(o.input).filename().string();
   crowd::BakeOptions options;
@@ -52,8 +62,6 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
   options.lod2.target_triangles = o.lod2_triangles;
   options.holes.hole_limit = o.hole_limit;
   options.holes.loss_limit = o.loss_limit;
-  const std::filesystem::path out(o.out);
-  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
   if (o.sheets) options.contact_sheets = out.parent_path() / out.stem();
   std::printf("baking %s into %s\n", name.c_str(), o.out.c_str());
   std::fflush(stdout);  // before the progress bar on stderr

@@ -3,7 +3,9 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "myriad/core/error.hpp"
 #include "myriad/gpu/context.hpp"
+#include "myriad/gpu/features.hpp"
 
 namespace myriad::app {
 namespace {
@@ -18,6 +20,11 @@ std::string version_string(std::uint32_t v) {
 }
 
 int run_info(const InfoOptions& options) {
+  for (const std::string& name : options.require) {
+    if (!gpu::is_known_feature(name))
+      throw Error("unknown Vulkan feature '" + name + "'", "--require",
+                  "use a feature name `myriad info` lists");
+  }
   const auto devices = gpu::Context::enumerate_devices();
   std::printf("Vulkan devices:\n");
   for (std::size_t i = 0; i < devices.size(); ++i) {

@@ -2,8 +2,11 @@
 // list), with a progress bar and a summary of tiles, instances and bytes per instance on disk.
 // `myriad veg render`: bakes a small field in memory and renders it headless through the GPU path
 // (culling with hashed LOD and cross-fades, instanced indirect draws, two-phase Hi-Z) to a PNG.
+// `myriad veg info`: describes one .mveg tile file.
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "commands.hpp"
@@ -12,9 +15,86 @@
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/render/vegetation_frame.hpp"
 #include "myriad/vegetation/baker.hpp"
+#include "output_path.hpp"
 
 namespace myriad::app {
 namespace {
+
+// Tile coordinates are 32-bit and world positions single precision relative to a tile: keep worlds
+// within 1,000 km of the origin, edges within 100 km and the tile count within what a folder holds.
+constexpr double kMaxCoordinate = 1.0e6;
+constexpr double kMaxWorldEdge = 100000.0;
+constexpr double kMaxTiles = 1.0e6;
+constexpr std::uint32_t kMaxImageEdge = 16384;
+
+// Bytes reported by /proc/meminfo's MemAvailable; 0 when unknown (then no memory check is made).
+double available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string name;
+  double kib = 0.0;
+  while (in >> name >> kib) {
+    if (name == "MemAvailable:") return kib * 1024.0;
+    in.ignore(256, '\n');
+  }
+  return 0.0;
+}
+
+// At most one candidate per spacing x spacing cell and type, kept with the type's density: an upper
+// bound of the procedural scatter (its noise, slope and altitude rules only remove plants).
+double instance_bound(const vegetation::BakeOptions& options) {
+  const double area =
+      (options.world_max.x - options.world_min.x) * (options.world_max.y - options.world_min.y);
+  double per_square_metre = 0.0;
+  for (const vegetation::PlantType& t : options.types)
+    per_square_metre += double(t.density) / (double(t.spacing) * double(t.spacing));
+  return area * per_square_metre;
+}
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+// Refuses a bake that cannot fit: too many tiles, more instances than memory holds while baking (the
+// baker keeps every scattered instance until its tile is written), more bytes than the disk has free.
+void check_bake_fits(const vegetation::BakeOptions& options, const std::string& out, const char* option) {
+  const double tile = double(options.tile_size);
+  const double tiles = std::ceil((options.world_max.x - options.world_min.x) / tile + 1.0) *
+                       std::ceil((options.world_max.y - options.world_min.y) / tile + 1.0);
+  if (tiles > kMaxTiles) {
+    throw Error("the world would be cut into " + std::to_string(static_cast<long long>(tiles)) +
+                    " tiles, more than 1,000,000",
+                "--tile-size", "use larger tiles (e.g. 200 m) or a smaller world");
+  }
+  const double instances = instance_bound(options);
+  const double memory = instances * double(sizeof(vegetation::PlantInstance)) * 1.5;
+  const double available = available_memory_bytes();
+  if (available > 0.0 && memory > available) {
+    throw Error("the world holds up to " + std::to_string(static_cast<long long>(instances)) +
+                    " plants, about " + gib(memory) + " while baking; " + gib(available) + " is available",
+                option, "bake a smaller world, or bake it in parts with --extent");
+  }
+  std::error_code ec;
+  const std::filesystem::space_info space = std::filesystem::space(out, ec);
+  const double disk = instances * double(sizeof(vegetation::InstanceRecord) + 2);
+  if (!ec && disk > double(space.available)) {
+    throw Error(
+        "the tiles may need up to " + gib(disk) + " on disk; " + gib(double(space.available)) + " is free",
+        "--out " + out, "bake a smaller world or free some space");
+  }
+}
+
+// CSV positions become 32-bit tile coordinates: refuse positions far outside any world.
+void check_instances(const std::vector<vegetation::WorldInstance>& instances, const std::string& csv) {
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const glm::dvec3& p = instances[i].position;
+    if (std::abs(p.x) > kMaxCoordinate || std::abs(p.y) > kMaxCoordinate || std::abs(p.z) > kMaxCoordinate) {
+      throw Error("instance " + std::to_string(i + 1) + " lies more than 1,000 km from the origin", csv,
+                  "positions are metres");
+    }
+  }
+}
 
 struct VegBakeOptions {
   std::string out;
@@ -36,8 +116,9 @@ void progress_bar(std::size_t done, std::size_t total) {
 }
 
 int run_veg_bake(const VegBakeOptions& o) {
-  if (o.tile_size <= 0.0f) throw Error("tile size must be positive", "--tile-size");
-  if (o.leaf == 0) throw Error("leaf capacity must be positive", "--leaf");
+  if (!(o.tile_size > 0.0f) || !(double(o.tile_size) <= kMaxWorldEdge))
+    throw Error("tile size must be in (0, 100000] metres", "--tile-size");
+  if (o.leaf == 0 || o.leaf > 65536) throw Error("leaf capacity must be in [1, 65536]", "--leaf");
   vegetation::BakeOptions options;
   options.seed = o.seed;
   options.tile_size = o.tile_size;
@@ -47,16 +128,27 @@ int run_veg_bake(const VegBakeOptions& o) {
     if (o.extent.size() != 4 || !(o.extent[2] > o.extent[0]) || !(o.extent[3] > o.extent[1])) {
       throw Error("--extent needs x0,z0,x1,z1 with x1 > x0 and z1 > z0", "--extent");
     }
+    for (const double v : o.extent) {
+      if (!(std::abs(v) <= kMaxCoordinate)) throw Error("coordinates must be within 1,000 km", "--extent");
+    }
+    if (o.extent[2] - o.extent[0] > kMaxWorldEdge || o.extent[3] - o.extent[1] > kMaxWorldEdge)
+      throw Error("the extent's edges must be at most 100 km", "--extent");
     options.world_min = {o.extent[0], o.extent[1]};
     options.world_max = {o.extent[2], o.extent[3]};
   } else {
-    if (!(o.world_size > 0.0) || o.world_size > 100000.0)
-      throw Error("world size must be in (0, 100 km]", "--world-size");
+    if (!(o.world_size > 0.0) || o.world_size > kMaxWorldEdge)
+      throw Error("world size must be in (0, 100000] metres", "--world-size");
     options.world_min = {0.0, 0.0};
     options.world_max = {o.world_size, o.world_size};
   }
+  prepare_output_folder(o.out, "--out");
   std::vector<vegetation::WorldInstance> instances;
-  if (!o.csv.empty()) instances = vegetation::read_instance_csv(o.csv, options.types);
+  if (!o.csv.empty()) {
+    instances = vegetation::read_instance_csv(o.csv, options.types);
+    check_instances(instances, o.csv);
+  } else {
+    check_bake_fits(options, o.out, o.extent.empty() ? "--world-size" : "--extent");
+  }
   std::printf("baking vegetation into %s (seed %llu, tiles of %.0f m)\n", o.out.c_str(),
               static_cast<unsigned long long>(o.seed), double(o.tile_size));
   Stopwatch clock;
@@ -99,8 +191,10 @@ vegetation::PlantMesh terrain_mesh(const vegetation::Heightfield& hf, double siz
 }
 
 int run_veg_render(const VegRenderOptions& o) {
-  if (o.width == 0 || o.height == 0) throw Error("image size must be positive", "--width/--height");
+  if (o.width == 0 || o.height == 0 || o.width > kMaxImageEdge || o.height > kMaxImageEdge)
+    throw Error("image size must be in [1, 16384] pixels", "--width/--height");
   if (!(o.size >= 100.0) || o.size > 4000.0) throw Error("field size must be in [100, 4000] m", "--size");
+  prepare_output_folder(o.out, "--out");
   vegetation::BakeOptions bake;
   bake.seed = o.seed;
   bake.world_max = {o.size, o.size};
@@ -159,7 +253,6 @@ int run_veg_render(const VegRenderOptions& o) {
     frame_ms = clock.elapsed_ms();
     counts = frame.read_counts();
   }
-  std::filesystem::create_directories(o.out);
   const std::filesystem::path png = std::filesystem::path(o.out) / "vegetation.png";
   write_png_rgba8(png, o.width, o.height, target.read_color());
   std::printf(
@@ -176,7 +269,27 @@ int run_veg_render(const VegRenderOptions& o) {
   return 0;
 }
 
+int run_veg_info(const std::string& path) {
+  const vegetation::Tile t = vegetation::read_tile(path);
+  std::printf("%s: vegetation tile (%d, %d), %.0f m, %zu plant types, %zu groups, %zu instances\n",
+              path.c_str(), t.x, t.z, double(t.size), t.prefabs.size(), t.groups.size(), t.instance_count());
+  for (std::size_t i = 0; i < t.groups.size(); ++i) {
+    const vegetation::Group& g = t.groups[i];
+    std::printf("  group %zu: plant type %u, %zu instances, %zu quadtree nodes, height %.1f .. %.1f m\n", i,
+                t.prefabs[g.prefab].type_id, g.instances.size(), g.nodes.size(), double(g.bounds.min.y),
+                double(g.bounds.max.y));
+  }
+  return 0;
+}
+
 }  // namespace
+
+// Unsigned options: CLI11 would wrap "-1" around to the largest value instead of refusing it.
+const CLI::Validator not_negative(
+    [](std::string& text) {
+      return text.rfind('-', 0) == 0 ? std::string("must not be negative") : std::string();
+    },
+    "NONNEGATIVE");
 
 Command add_veg_command(CLI::App& app) {
   auto o = std::make_shared<VegBakeOptions>();
@@ -184,22 +297,30 @@ Command add_veg_command(CLI::App& app) {
   veg->require_subcommand(1);
   CLI::App* bake = veg->add_subcommand("bake", "Bake a vegetation world into tile files");
   bake->add_option("--out", o->out, "Output folder for tile_<x>_<z>.mveg files")->required();
-  bake->add_option("--seed", o->seed, "Scatter seed");
+  bake->add_option("--seed", o->seed, "Scatter seed")->check(not_negative);
   bake->add_option("--tile-size", o->tile_size, "Tile edge in metres");
   bake->add_option("--world-size", o->world_size, "Square world edge in metres (procedural scatter)");
   bake->add_option("--extent", o->extent, "x0,z0,x1,z1 in metres instead of --world-size")->delimiter(',');
   bake->add_option("--csv", o->csv, "Instance list: type,x,y,z,yaw,scale,r,g,b per line");
-  bake->add_option("--merge-below", o->merge_below, "Merge groups smaller than this into a neighbour tile");
-  bake->add_option("--leaf", o->leaf, "Quadtree leaf capacity");
+  bake->add_option("--merge-below", o->merge_below, "Merge groups smaller than this into a neighbour tile")
+      ->check(not_negative);
+  bake->add_option("--leaf", o->leaf, "Quadtree leaf capacity")->check(not_negative);
   auto r = std::make_shared<VegRenderOptions>();
   CLI::App* rend = veg->add_subcommand("render", "Render a small procedural plant field to a PNG");
   rend->add_option("--out", r->out, "Output folder (vegetation.png)");
-  rend->add_option("--width", r->width, "Image width");
-  rend->add_option("--height", r->height, "Image height");
-  rend->add_option("--seed", r->seed, "Scatter seed");
+  rend->add_option("--width", r->width, "Image width")->check(not_negative);
+  rend->add_option("--height", r->height, "Image height")->check(not_negative);
+  rend->add_option("--seed", r->seed, "Scatter seed")->check(not_negative);
   rend->add_option("--size", r->size, "Field edge in metres");
   rend->add_flag("--no-occlusion", r->no_occlusion, "Frustum and LOD culling only (no Hi-Z)");
-  return {veg, [o, bake, r] { return bake->parsed() ? run_veg_bake(*o) : run_veg_render(*r); }};
+  auto info_path = std::make_shared<std::string>();
+  CLI::App* info = veg->add_subcommand("info", "Describe a .mveg tile file");
+  info->add_option("file", *info_path, "The tile_<x>_<z>.mveg file")->required();
+  return {veg, [o, bake, r, rend, info_path] {
+            if (bake->parsed()) return run_veg_bake(*o);
+            if (rend->parsed()) return run_veg_render(*r);
+            return run_veg_info(*info_path);
+          }};
 }
 
 }  // namespace myriad::app

@@ -1,6 +1,9 @@
 // myriad: bake, render, bench and inspect — the command-line face of the library.
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <new>
+#include <string>
 #include <vector>
 
 #include "commands.hpp"
@@ -22,10 +25,27 @@ int main(int argc, char** argv) {
 #ifdef MYRIAD_HAS_VIEW
   commands.push_back(myriad::app::add_view_command(app));
 #endif
+  // CLI11 would only say "A subcommand is required" for a mistyped command: name it and the commands.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->check_name(word);
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "myriad: error: unknown command '%s' \xE2\x80\x94 commands: %s\n", word.c_str(),
+                   names.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // CLI11 prints the message naming the option; its own exit codes (100+) are folded into 2, the
+    // usual code for a usage error, so scripts can tell bad arguments from a crash (128+).
+    return app.exit(e) == 0 ? 0 : 2;
   }
   try {
     for (const auto& command : commands) {
@@ -35,8 +55,17 @@ int main(int argc, char** argv) {
   } catch (const myriad::Error& e) {
     std::fprintf(stderr, "myriad: error: %s\n", e.what());
     return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "myriad: error: %s\n", e.what());  // names the path(s) and the system's reason
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "myriad: error: out of memory \xE2\x80\x94 try smaller sizes or counts\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "myriad: unexpected error: %s\n", e.what());
+    return 2;
+  } catch (...) {
+    std::fprintf(stderr, "myriad: unexpected error of unknown type\n");
     return 2;
   }
 }
