@@ -50,6 +50,13 @@ double instance_bound(const vegetation::BakeOptions& options) {
   return area * per_square_metre;
 }
 
+// A count that may exceed every integer type (tiles of a nanometre): printed from the double.
+std::string count_text(double count) {
+  char text[32];
+  std::snprintf(text, sizeof(text), count < 1e15 ? "%.0f" : "%.3g", count);
+  return text;
+}
+
 std::string gib(double bytes) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
@@ -63,16 +70,15 @@ void check_bake_fits(const vegetation::BakeOptions& options, const std::string& 
   const double tiles = std::ceil((options.world_max.x - options.world_min.x) / tile + 1.0) *
                        std::ceil((options.world_max.y - options.world_min.y) / tile + 1.0);
   if (tiles > kMaxTiles) {
-    throw Error("the world would be cut into " + std::to_string(static_cast<long long>(tiles)) +
-                    " tiles, more than 1,000,000",
+    throw Error("the world would be cut into " + count_text(tiles) + " tiles, more than 1,000,000",
                 "--tile-size", "use larger tiles (e.g. 200 m) or a smaller world");
   }
   const double instances = instance_bound(options);
   const double memory = instances * double(sizeof(vegetation::PlantInstance)) * 1.5;
   const double available = available_memory_bytes();
   if (available > 0.0 && memory > available) {
-    throw Error("the world holds up to " + std::to_string(static_cast<long long>(instances)) +
-                    " plants, about " + gib(memory) + " while baking; " + gib(available) + " is available",
+    throw Error("the world holds up to " + count_text(instances) + " plants, about " + gib(memory) +
+                    " while baking; " + gib(available) + " is available",
                 option, "bake a smaller world, or bake it in parts with --extent");
   }
   std::error_code ec;
@@ -116,8 +122,9 @@ void progress_bar(std::size_t done, std::size_t total) {
 }
 
 int run_veg_bake(const VegBakeOptions& o) {
-  if (!(o.tile_size > 0.0f) || !(double(o.tile_size) <= kMaxWorldEdge))
-    throw Error("tile size must be in (0, 100000] metres", "--tile-size");
+  // At least a metre: with positions within 1,000 km, tile indices then stay far inside 32 bits.
+  if (!(o.tile_size >= 1.0f) || !(double(o.tile_size) <= kMaxWorldEdge))
+    throw Error("tile size must be in [1, 100000] metres", "--tile-size");
   if (o.leaf == 0 || o.leaf > 65536) throw Error("leaf capacity must be in [1, 65536]", "--leaf");
   vegetation::BakeOptions options;
   options.seed = o.seed;
