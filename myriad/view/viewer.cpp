@@ -271,7 +271,7 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
   for (;;) {
     if (options.before_frame) options.before_frame(result.frames);
     window.poll_events();
-    if (window.close_requested() || state.quit) {
+    if (window.close_requested()) {
       // Closing still shows one more frame when a screenshot is due, so it is what was on screen.
       if (!want_screenshot) break;
       last_frame = true;
@@ -299,6 +299,8 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
     const float dt = float(seconds_between(last, now));
     last = now;
     for (int key : window.take_key_presses()) apply_key_press(state, key);
+    // Esc arrives with an acquired image: that frame is drawn and presented as the last one.
+    if (state.quit) last_frame = true;
     camera.update(read_fly_input(window), dt);
     move_slice(state, slice_direction(window), dt);
     render::SceneCamera view = camera.scene_camera(start);

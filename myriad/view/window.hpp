@@ -46,6 +46,9 @@ class Window {
   glm::vec2 take_drag();
   // Wheel notches since the last call (positive = away from the user).
   float take_scroll();
+  // Input from elsewhere than the window system (scripted runs, tests), taken like the real input.
+  void push_key_press(int key) { presses_.push_back(key); }
+  void push_drag(glm::vec2 pixels) { drag_ += glm::dvec2(pixels); }
 
  private:
   static void on_key(GLFWwindow* handle, int key, int scancode, int action, int mods);

@@ -3,6 +3,7 @@
 // image read back from the swapchain.
 #include "myriad/view/viewer.hpp"
 
+#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -27,11 +28,12 @@ Rgba8 frame_color(std::uint64_t frame) {
 // Draws nothing but its clear colour, and counts what the loop asks of it.
 class ClearScene : public render::FrameScene {
  public:
-  void update(double dt, const render::SceneCamera& camera, const render::FrameSettings&) override {
+  void update(double dt, const render::SceneCamera& camera, const render::FrameSettings& settings) override {
     ++updates;
     EXPECT_EQ(updates, finished + 1) << "update before the previous frame finished";
     EXPECT_GE(dt, 0.0);
     last_camera = camera;
+    last_settings = settings;
   }
   void record(VkCommandBuffer cmd, const render::SceneCamera&, const render::FrameSettings&,
               render::OffscreenTarget& target) override {
@@ -49,6 +51,7 @@ class ClearScene : public render::FrameScene {
   std::uint64_t updates = 0, records = 0, finished = 0;
   VkExtent2D target_size{0, 0};
   render::SceneCamera last_camera;
+  render::FrameSettings last_settings;
 };
 
 Rgba8 pixel(const ViewerResult& r, std::uint32_t x, std::uint32_t y) {
@@ -158,6 +161,35 @@ TEST_F(ViewerTest, ClosingTheWindowStopsTheLoop) {
   const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
   EXPECT_EQ(result.frames, 5u);
   EXPECT_EQ(scene.finished, 5u);
+}
+
+TEST_F(ViewerTest, KeysAndDragReachTheScene) {
+  ClearScene scene;
+  ViewerOptions options;
+  options.frames = 12;
+  options.screenshot = scratch("keys.png");
+  glm::vec3 forward_before_drag{0.0f};
+  options.before_frame = [&](std::uint64_t frame) {
+    if (frame == 2) {
+      window_->push_key_press(GLFW_KEY_L);
+      window_->push_key_press(GLFW_KEY_P);
+    }
+    if (frame == 4) {
+      forward_before_drag = scene.last_camera.forward;
+      window_->push_drag({0.0f, 100.0f});  // drag down: look down
+    }
+    if (frame == 6) window_->push_key_press(GLFW_KEY_F1);  // hide the panel
+    if (frame == 8) window_->push_key_press(GLFW_KEY_ESCAPE);
+  };
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
+  EXPECT_TRUE(scene.last_settings.lod_colors);
+  EXPECT_TRUE(scene.last_settings.paused);
+  EXPECT_LT(scene.last_camera.forward.y, forward_before_drag.y - 0.1f);
+  EXPECT_NEAR(glm::distance(scene.last_camera.eye, start_.eye), 0.0f, 1e-5f);
+  // Esc at frame 8 ends the run after one more frame, which is the screenshot (panel hidden).
+  EXPECT_EQ(result.frames, 9u);
+  ASSERT_EQ(result.screenshot_width, 320u);
+  EXPECT_EQ(pixel(result, kPanelOffset + 1, kPanelOffset + 1), frame_color(8));
 }
 
 TEST_F(ViewerTest, RefusesAContextThatCannotPresent) {
