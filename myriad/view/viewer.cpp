@@ -247,7 +247,10 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
     throw Error("run_viewer needs a context created with Window::context_options()", "viewer");
   }
   const bool want_screenshot = !options.screenshot.empty();
-  Swapchain swapchain(ctx, window.create_surface(ctx.instance()), window.framebuffer_size(), options.vsync);
+  // The window size the swapchain was last built for: the surface may settle on another extent (clamped
+  // to its limits), which must not trigger a rebuild every frame.
+  VkExtent2D built_for = window.framebuffer_size();
+  Swapchain swapchain(ctx, window.create_surface(ctx.instance()), built_for, options.vsync);
   if (want_screenshot && !swapchain.readable()) {
     throw Error("this window's swapchain images cannot be copied out, so no screenshot can be taken",
                 "viewer", "run without --screenshot, or use `myriad render` for images");
@@ -281,8 +284,9 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
       window.wait_events();
       continue;
     }
-    if (recreate || size.width != swapchain.extent().width || size.height != swapchain.extent().height) {
+    if (recreate || size.width != built_for.width || size.height != built_for.height) {
       swapchain.recreate(size);
+      built_for = size;
       target.reset();
       target =
           std::make_unique<render::OffscreenTarget>(ctx, swapchain.extent().width, swapchain.extent().height);
