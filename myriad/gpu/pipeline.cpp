@@ -119,6 +119,11 @@ Pipeline GraphicsPipelineBuilder::build(const Context& ctx) const {
   raster.cullMode = cull_mode;
   raster.frontFace = front_face;
   raster.lineWidth = 1.0f;
+  if (depth_bias_constant != 0.0f || depth_bias_slope != 0.0f) {
+    raster.depthBiasEnable = VK_TRUE;
+    raster.depthBiasConstantFactor = depth_bias_constant;
+    raster.depthBiasSlopeFactor = depth_bias_slope;
+  }
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
   VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};

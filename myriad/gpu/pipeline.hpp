@@ -65,6 +65,9 @@ struct GraphicsPipelineBuilder {
   // Straight-alpha "over" blending on every colour attachment (colour SRC_ALPHA /
   // ONE_MINUS_SRC_ALPHA, alpha ONE / ONE_MINUS_SRC_ALPHA) for decals such as blob shadows; off = opaque.
   bool alpha_blend = false;
+  // Constant and slope-scaled depth bias (depth-only shadow passes); both 0 = off.
+  float depth_bias_constant = 0.0f;
+  float depth_bias_slope = 0.0f;
   std::uint32_t clip_distances = 0;  // informative; shaders declare them
 
   Pipeline build(const Context& ctx) const;

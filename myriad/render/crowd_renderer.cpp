@@ -12,6 +12,7 @@ namespace myriad::render {
 namespace {
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+constexpr std::uint32_t kVertexBindings = 6;  // entities, visible, types, clips, texels, vertices
 
 template <class T>
 gpu::Buffer make_filled(gpu::Context& ctx, std::span<const T> data, VkBufferUsageFlags usage) {
@@ -24,12 +25,12 @@ gpu::Buffer make_filled(gpu::Context& ctx, std::span<const T> data, VkBufferUsag
 gpu::Pipeline make_pipeline(const gpu::Context& ctx, VkFormat color, VkFormat depth, VkCullModeFlags cull) {
   gpu::GraphicsPipelineBuilder b;
   b.vertex = shaders::crowd_vat_vert();
-  b.fragment = shaders::crowd_vat_frag();
-  b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-               VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+  b.layout = {std::vector<VkDescriptorType>(kVertexBindings, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
               sizeof(shader::CrowdDrawPush)};
+  if (color == VK_FORMAT_UNDEFINED) return build_shadow_caster(ctx, b);  // depth-only: the shadow map
+  b.fragment = shaders::crowd_vat_frag();
+  b.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+  ShadowReceiver::add_bindings(b.layout);
   b.color_formats = {color};
   b.depth_format = depth;
   b.cull_mode = cull;
@@ -58,7 +59,7 @@ void check_type(const crowd::CrowdFile& f, std::size_t t) {
 CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                              std::span<const crowd::CrowdEntity> entities, VkFormat color_format,
                              VkFormat depth_format)
-    : ctx_(ctx), entity_count_(std::uint32_t(entities.size())) {
+    : ctx_(ctx), entity_count_(std::uint32_t(entities.size())), shadow_receiver_(ctx) {
   if (types.empty()) throw Error("crowd renderer: no enemy types");
   std::vector<shader::CrowdTypeDrawGpu> type_draw;
   std::vector<crowd::VatClipRuntime> clips;
@@ -117,6 +118,7 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
   sampler_ = gpu::make_linear_sampler(ctx, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
   pipeline_culled_ = make_pipeline(ctx, color_format, depth_format, VK_CULL_MODE_BACK_BIT);
   pipeline_double_sided_ = make_pipeline(ctx, color_format, depth_format, VK_CULL_MODE_NONE);
+  pipeline_shadow_ = make_pipeline(ctx, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED, VK_CULL_MODE_NONE);
 }
 
 void CrowdRenderer::set_entities(std::span<const crowd::CrowdEntity> entities) {
@@ -131,13 +133,16 @@ void CrowdRenderer::record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParam
   cull_->record(cmd, entities_, entity_count_, params);
 }
 
-void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options) const {
+void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options,
+                                const ShadowMap* shadow) const {
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
   push.view_proj = options.view_proj;
-  push.sun_direction = glm::vec4(glm::normalize(options.sun_direction), options.ambient);
+  const glm::vec3 sun = shadow ? shadow->to_light() : glm::normalize(options.sun_direction);
+  push.sun_direction = glm::vec4(sun, options.ambient);
   push.time = options.time;
   push.lod_colors = options.lod_colors ? 1u : 0u;
+  const std::array<gpu::Binding, 2> shadow_bindings = shadow_receiver_.bindings(shadow);
   for (std::uint32_t slot = 0; slot < cull_->slot_count(); ++slot) {
     const LodInfo& lod = lods_[slot];
     if (lod.range.index_count == 0) continue;
@@ -151,9 +156,31 @@ void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& opt
                               gpu::storage_buffer(texels_.handle()),
                               gpu::storage_buffer(vertices_.handle()),
                               gpu::sampled_image(sampler_.handle(), textures_[lod.texture].view(),
-                                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+                                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+                              shadow_bindings[0],
+                              shadow_bindings[1]};
     gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
     // One command per slot; an empty slot draws zero instances.
+    vkCmdDrawIndexedIndirect(cmd, cull_->commands().handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
+                             sizeof(shader::DrawIndexedCommand));
+  }
+}
+
+void CrowdRenderer::record_draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float time) const {
+  vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
+  shader::CrowdDrawPush push{};
+  push.view_proj = shadow.light_view_proj();
+  push.time = time;
+  const std::array bindings{
+      gpu::storage_buffer(entities_.handle()), gpu::storage_buffer(cull_->visible().handle()),
+      gpu::storage_buffer(types_.handle()),    gpu::storage_buffer(clips_.handle()),
+      gpu::storage_buffer(texels_.handle()),   gpu::storage_buffer(vertices_.handle())};
+  gpu::bind(ctx_, cmd, pipeline_shadow_, bindings, &push, sizeof(push));
+  for (std::uint32_t slot = 0; slot < cull_->slot_count(); ++slot) {
+    if (lods_[slot].range.index_count == 0) continue;
+    push.type = slot / crowd::kCrowdLodCount;
+    push.lod = slot % crowd::kCrowdLodCount;
+    vkCmdPushConstants(cmd, pipeline_shadow_.layout(), pipeline_shadow_.stages(), 0, sizeof(push), &push);
     vkCmdDrawIndexedIndirect(cmd, cull_->commands().handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
                              sizeof(shader::DrawIndexedCommand));
   }

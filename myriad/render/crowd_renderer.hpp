@@ -10,6 +10,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/crowd_cull.hpp"
+#include "myriad/render/shadow_map.hpp"
 
 #include <array>
 #include <cstdint>
@@ -48,8 +49,14 @@ class CrowdRenderer {
 
   // Outside rendering: culling and LOD choice for this frame's camera.
   void record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const;
-  // Inside dynamic rendering (colour + depth of the formats given at construction).
-  void record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options) const;
+  // Inside dynamic rendering (colour + depth of the formats given at construction). With `shadow`,
+  // the sun term is darkened where the map says occluded and the light direction is the map's.
+  void record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options,
+                   const ShadowMap* shadow = nullptr) const;
+  // Inside the shadow map's pass (between ShadowMap::begin and end), after a record_cull whose
+  // frustum is the map's caster_frustum() and whose camera is the real camera (LOD stays the
+  // camera's): every culled entity's depth from the light.
+  void record_draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float time) const;
 
   // After the frame's submission completed.
   CrowdFrameStats read_stats() const;
@@ -75,7 +82,8 @@ class CrowdRenderer {
   gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
   std::vector<gpu::Image> textures_;
   gpu::Sampler sampler_;
-  gpu::Pipeline pipeline_culled_, pipeline_double_sided_;
+  gpu::Pipeline pipeline_culled_, pipeline_double_sided_, pipeline_shadow_;
+  ShadowReceiver shadow_receiver_;
 };
 
 }  // namespace myriad::render

@@ -35,7 +35,8 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       pages_(slots_),
       terrain_pages_(slots_),
       section_atlas_(slots_, 0),
-      max_arenas_(kMaxArenas) {
+      max_arenas_(kMaxArenas),
+      shadow_receiver_(ctx) {
   for (auto& p : pages_) p.arena = kNoArena;
   page_buf_ = storage(ctx, slots_ * sizeof(shader::PageGpu));
   terrain_page_buf_ = storage(ctx, slots_ * sizeof(shader::TerrainPageGpu));
@@ -43,6 +44,9 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
   arena_cull_buf_ = storage(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
   address_buf_ = storage(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
   draw_buf_ = storage(ctx, kMaxArenas * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  shadow_visible_buf_ = storage(ctx, slots_ * sizeof(std::uint32_t));
+  shadow_draw_buf_ =
+      storage(ctx, kMaxArenas * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
 
   const std::vector<std::uint8_t> tiles = generate_terrain_tiles();
   tiles_ = gpu::Image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, kTerrainTileCount * kTerrainTileSize, kTerrainTileSize,
@@ -52,11 +56,13 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
 
   gpu::GraphicsPipelineBuilder b;
   b.vertex = shaders::terrain_vert();
-  b.fragment = shaders::terrain_frag();
   b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-               VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
               sizeof(shader::TerrainPush)};
+  shadow_pipeline_ = build_shadow_caster(ctx, b);
+  b.fragment = shaders::terrain_frag();
+  b.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+  ShadowReceiver::add_bindings(b.layout);
   b.color_formats = {color_format};
   b.depth_format = depth_format;
   b.cull_mode = VK_CULL_MODE_BACK_BIT;
@@ -156,6 +162,8 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
 
 void TerrainRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height) {
   stats_ = {};
+  shadow_stats_ = {};
+  slice_height_ = slice_height;
   stats_.geometry_bytes = buffers_.record_uploads(cmd);
   stats_.uploaded_bytes = stats_.geometry_bytes;
   if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);
@@ -171,34 +179,69 @@ void TerrainRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, f
 }
 
 void TerrainRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 sun_direction,
-                           float slice_height, std::uint32_t debug_mode) {
+                           float slice_height, std::uint32_t debug_mode, const ShadowMap* shadow) {
   const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
   const auto arena_count = std::uint32_t(arena_cull_.size());
   stats_.chunk_tests = chunks_.visible_arenas(frustum, slice_height, arena_count, arena_visible_);
   stats_.arenas = arena_count;
   stats_.pages = 0;
   for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
-  shader::TerrainPush push{view_proj, glm::vec4(sun_direction, 0.0f), slice_height, 0, debug_mode, 0};
-  bool bound = false;
-  for (std::uint32_t a = 0; a < arena_count; ++a) {
-    if (!arena_visible_[a]) continue;
-    push.arena = a;
-    if (!bound) {
-      const std::array bindings{
-          gpu::storage_buffer(page_buf_.handle()), gpu::storage_buffer(terrain_page_buf_.handle()),
-          gpu::storage_buffer(visible_buf_.handle()), gpu::storage_buffer(address_buf_.handle()),
-          gpu::sampled_image(tile_sampler_.handle(), tiles_.view(),
-                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
-      gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
-      ++stats_.pipeline_binds;
-      bound = true;
-    } else {
-      vkCmdPushConstants(cmd, pipeline_.layout(), pipeline_.stages(), 0, sizeof(push), &push);
-    }
-    vkCmdDrawIndirect(cmd, draw_buf_.handle(), VkDeviceSize(a) * sizeof(shader::DrawCommand), 1,
-                      sizeof(shader::DrawCommand));
-    ++stats_.arenas_drawn;
+  const glm::vec3 sun = shadow ? shadow->to_light() : sun_direction;
+  shader::TerrainPush push{view_proj, glm::vec4(sun, 0.0f), slice_height, 0, debug_mode, 0};
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const std::array bindings{
+      gpu::storage_buffer(page_buf_.handle()),
+      gpu::storage_buffer(terrain_page_buf_.handle()),
+      gpu::storage_buffer(visible_buf_.handle()),
+      gpu::storage_buffer(address_buf_.handle()),
+      gpu::sampled_image(tile_sampler_.handle(), tiles_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+      sb[0],
+      sb[1]};
+  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_);
+  stats_.arenas_drawn += drawn;
+  if (drawn > 0) ++stats_.pipeline_binds;
+}
+
+void TerrainRenderer::prepare_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) {
+  if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);  // prepare() normally did this
+  const CullInputs inputs{shadow.light_view_proj(), slice_height_, page_version_};
+  if (shadow_tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
+    culler_.record(cmd, shadow.caster_frustum(), slice_height_, page_buf_, slots_, arena_cull_buf_,
+                   initial_draws_, shadow_draw_buf_, shadow_visible_buf_);
+    shadow_tracker_.culled(inputs);
+    shadow_stats_.culled = true;
   }
+}
+
+void TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float slice_height) {
+  const auto arena_count = std::uint32_t(arena_cull_.size());
+  shadow_stats_.chunk_tests =
+      chunks_.visible_arenas(shadow.caster_frustum(), slice_height, arena_count, shadow_arena_visible_);
+  const shader::TerrainPush push{shadow.light_view_proj(), glm::vec4(0.0f), slice_height, 0, 0, 0};
+  const std::array bindings{
+      gpu::storage_buffer(page_buf_.handle()), gpu::storage_buffer(terrain_page_buf_.handle()),
+      gpu::storage_buffer(shadow_visible_buf_.handle()), gpu::storage_buffer(address_buf_.handle())};
+  shadow_stats_.arenas_drawn +=
+      draw_arenas(cmd, shadow_pipeline_, bindings, push, shadow_arena_visible_, shadow_draw_buf_);
+}
+
+std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                           std::span<const gpu::Binding> bindings, shader::TerrainPush push,
+                                           const std::vector<std::uint8_t>& visible,
+                                           const gpu::Buffer& draws) {
+  std::uint32_t drawn = 0;
+  for (std::uint32_t a = 0; a < arena_cull_.size(); ++a) {
+    if (!visible[a]) continue;
+    push.arena = a;
+    if (drawn == 0)
+      gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
+    else
+      vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
+    vkCmdDrawIndirect(cmd, draws.handle(), VkDeviceSize(a) * sizeof(shader::DrawCommand), 1,
+                      sizeof(shader::DrawCommand));
+    ++drawn;
+  }
+  return drawn;
 }
 
 TerrainMemory TerrainRenderer::memory() const {
@@ -206,7 +249,8 @@ TerrainMemory TerrainRenderer::memory() const {
   m.vertex_bytes = buffers_.gpu_vertex_bytes();
   m.index_bytes = buffers_.gpu_index_bytes();
   m.page_bytes = page_buf_.size() + terrain_page_buf_.size() + visible_buf_.size() + arena_cull_buf_.size() +
-                 address_buf_.size() + draw_buf_.size();
+                 address_buf_.size() + draw_buf_.size() + shadow_visible_buf_.size() +
+                 shadow_draw_buf_.size();
   m.cpu_bytes = pages_.capacity() * sizeof(shader::PageGpu) +
                 terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
                 arena_cull_.capacity() * sizeof(shader::ArenaCullGpu) +

@@ -13,6 +13,7 @@
 #include "myriad/render/page_arena_buffers.hpp"
 #include "myriad/render/page_arenas.hpp"
 #include "myriad/render/page_cull.hpp"
+#include "myriad/render/shadow_map.hpp"
 #include "myriad/render/shaders/terrain_layout.h"
 #include "myriad/voxel/mesher.hpp"
 
@@ -27,6 +28,13 @@ struct TerrainFrameStats {
   bool culled = false;               // CullPages dispatched this frame
   std::uint64_t uploaded_bytes = 0;  // geometry + page tables copied this frame
   std::uint64_t geometry_bytes = 0;  // of which vertices, atlas records and indices
+};
+
+// The shadow view's own culling (TerrainRenderer::prepare_shadow / draw_shadow).
+struct TerrainShadowStats {
+  bool culled = false;             // CullPages dispatched for the shadow view this frame
+  std::uint32_t arenas_drawn = 0;  // indirect draws recorded into the shadow map
+  std::uint32_t chunk_tests = 0;
 };
 
 struct TerrainMemory {
@@ -59,9 +67,19 @@ class TerrainRenderer {
 
   // Outside rendering: uploads what changed and reruns CullPages when camera, slice or pages changed.
   void prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height);
-  // Inside dynamic rendering (viewport and scissor set by the caller).
+  // Inside dynamic rendering (viewport and scissor set by the caller). With `shadow`, the sun term is
+  // darkened where the map says occluded and the sun direction is the map's.
   void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 sun_direction, float slice_height,
-            std::uint32_t debug_mode = 0);
+            std::uint32_t debug_mode = 0, const ShadowMap* shadow = nullptr);
+
+  // Outside rendering, after prepare() (whose uploads and slice height it uses): culls the pages for
+  // the shadow view (shadow.caster_frustum()) into outputs of its own, so the camera view's culling
+  // and its "nothing changed, nothing culled" frames are untouched. Reruns only when the light view,
+  // slice or pages changed.
+  void prepare_shadow(VkCommandBuffer cmd, const ShadowMap& shadow);
+  // Inside the shadow map's pass: the pages prepare_shadow kept, depth only, clipped at the slice.
+  void draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float slice_height);
+  const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
 
   const TerrainFrameStats& frame_stats() const { return stats_; }
   TerrainMemory memory() const;
@@ -69,6 +87,10 @@ class TerrainRenderer {
 
  private:
   void upload_tables(VkCommandBuffer cmd);
+  // One indirect draw per arena marked in `visible` (pipeline bound before the first); returns the count.
+  std::uint32_t draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                            std::span<const gpu::Binding> bindings, shader::TerrainPush push,
+                            const std::vector<std::uint8_t>& visible, const gpu::Buffer& draws);
   std::uint64_t update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst, std::span<const std::byte> bytes);
 
   gpu::Context& ctx_;
@@ -78,7 +100,8 @@ class TerrainRenderer {
   PageArenaBuffers buffers_;
   CoarseChunks chunks_;
   PageCuller culler_;
-  CullTracker tracker_;
+  CullTracker tracker_, shadow_tracker_;
+  float slice_height_ = 1e30f;  // of the last prepare(): the shadow view culls with it too
   std::uint64_t page_version_ = 0;
   bool arenas_dirty_ = true;                // arena tables (bases, addresses) need an upload
   std::vector<std::uint32_t> dirty_pages_;  // page-table entries to upload
@@ -88,15 +111,18 @@ class TerrainRenderer {
   std::vector<shader::TerrainPageGpu> terrain_pages_;
   std::vector<shader::ArenaCullGpu> arena_cull_;
   std::vector<shader::DrawCommand> initial_draws_;
-  std::vector<std::uint8_t> arena_visible_;
+  std::vector<std::uint8_t> arena_visible_, shadow_arena_visible_;
   std::vector<std::uint32_t> section_atlas_;  // atlas records per section (stats)
 
   gpu::Buffer page_buf_, terrain_page_buf_, visible_buf_, arena_cull_buf_, address_buf_, draw_buf_;
+  gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;  // the shadow view's culling outputs
   std::uint32_t max_arenas_;
   gpu::Image tiles_;
   gpu::Sampler tile_sampler_;
-  gpu::Pipeline pipeline_;
+  gpu::Pipeline pipeline_, shadow_pipeline_;
+  ShadowReceiver shadow_receiver_;
   TerrainFrameStats stats_;
+  TerrainShadowStats shadow_stats_;
 };
 
 }  // namespace myriad::render

@@ -13,7 +13,7 @@ namespace myriad::render {
 
 VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes,
                                        VkFormat color_format, VkFormat depth_format)
-    : ctx_(ctx) {
+    : ctx_(ctx), shadow_receiver_(ctx) {
   if (meshes.empty()) throw Error("VegetationRenderer: no meshes");
   std::vector<shader::VegPlantVertex> vertices;
   std::vector<std::uint32_t> indices;
@@ -34,10 +34,12 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
 
   gpu::GraphicsPipelineBuilder builder;
   builder.vertex = shaders::veg_plant_vert();
-  builder.fragment = shaders::veg_plant_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                      VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                     sizeof(shader::VegPlantPush)};
+  shadow_pipeline_ = build_shadow_caster(ctx, builder);
+  builder.fragment = shaders::veg_plant_frag();
+  ShadowReceiver::add_bindings(builder.layout);
   builder.color_formats = {color_format};
   builder.depth_format = depth_format;
   pipeline_ = builder.build(ctx);
@@ -56,30 +58,32 @@ std::array<VegetationLodMesh, vegetation::kGpuMaxLods> VegetationRenderer::lod_m
 }
 
 namespace {
-shader::VegPlantPush make_push(const VegetationDrawSettings& s) {
+shader::VegPlantPush make_push(const VegetationDrawSettings& s, const ShadowMap* shadow) {
   shader::VegPlantPush push{};
   push.view_proj = s.view_proj;
-  push.light = glm::vec4(s.light_dir, s.ambient);
+  push.light = glm::vec4(shadow ? shadow->to_light() : s.light_dir, s.ambient);
   push.flags = s.instance_ids ? VEG_DRAW_IDS : 0u;
   push.id_base = s.id_base;
   return push;
 }
+
+shader::VegPlantPush shadow_push(const ShadowMap& shadow) {
+  shader::VegPlantPush push{};
+  push.view_proj = shadow.light_view_proj();
+  push.flags = VEG_DRAW_SHADOW;
+  return push;
+}
 }  // namespace
 
-std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                                       const VegetationGpuType& type, std::uint32_t lod_mask) const {
-  shader::VegPlantPush push = make_push(settings);
-  push.fade_offset = VEG_LISTS * type.capacity;
-  const std::array bindings{gpu::storage_buffer(vertices_.handle()),
-                            gpu::storage_buffer(type.instances.handle()),
-                            gpu::storage_buffer(type.lists.handle())};
-  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                                     shader::VegPlantPush push, const VegetationGpuType& type,
+                                                     std::uint32_t lod_mask) const {
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   std::uint32_t draws = 0;
   for (std::uint32_t l = 0; l < type.lod.count; ++l) {
     if ((lod_mask >> l & 1u) == 0 || type.meshes[l].index_count == 0) continue;
     push.lod = l;
-    vkCmdPushConstants(cmd, pipeline_.layout(), pipeline_.stages(), 0, sizeof(push), &push);
+    vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
     vkCmdDrawIndexedIndirect(cmd, type.args.handle(), VkDeviceSize(l) * sizeof(shader::DrawIndexedCommand), 1,
                              sizeof(shader::DrawIndexedCommand));
     ++draws;
@@ -87,16 +91,59 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const VegetationDraw
   return draws;
 }
 
+std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
+                                       const VegetationGpuType& type, std::uint32_t lod_mask,
+                                       const ShadowMap* shadow) const {
+  shader::VegPlantPush push = make_push(settings, shadow);
+  push.fade_offset = VEG_LISTS * type.capacity;
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const std::array bindings{gpu::storage_buffer(vertices_.handle()),
+                            gpu::storage_buffer(type.instances.handle()),
+                            gpu::storage_buffer(type.lists.handle()), sb[0], sb[1]};
+  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
+}
+
+std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow,
+                                              const VegetationGpuType& type, std::uint32_t lod_mask) const {
+  shader::VegPlantPush push = shadow_push(shadow);
+  push.fade_offset = VEG_LISTS * type.capacity;
+  const std::array bindings{gpu::storage_buffer(vertices_.handle()),
+                            gpu::storage_buffer(type.instances.handle()),
+                            gpu::storage_buffer(type.lists.handle())};
+  gpu::bind(ctx_, cmd, shadow_pipeline_, bindings, &push, sizeof(push));
+  return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
+}
+
 void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                                     std::uint32_t mesh_id, const gpu::Buffer& instances,
-                                     std::uint32_t count) const {
+                                     std::uint32_t mesh_id, const gpu::Buffer& instances, std::uint32_t count,
+                                     const ShadowMap* shadow) const {
   if (count == 0) return;
-  shader::VegPlantPush push = make_push(settings);
+  shader::VegPlantPush push = make_push(settings, shadow);
   push.flags |= VEG_DRAW_DIRECT;
   // The list binding is unused with VEG_DRAW_DIRECT; any valid buffer satisfies the layout.
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const std::array bindings{gpu::storage_buffer(vertices_.handle()), gpu::storage_buffer(instances.handle()),
+                            gpu::storage_buffer(instances.handle()), sb[0], sb[1]};
+  draw_instances(cmd, pipeline_, bindings, push, mesh_id, count);
+}
+
+void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const ShadowMap& shadow,
+                                            std::uint32_t mesh_id, const gpu::Buffer& instances,
+                                            std::uint32_t count) const {
+  if (count == 0) return;
+  shader::VegPlantPush push = shadow_push(shadow);
+  push.flags |= VEG_DRAW_DIRECT;
   const std::array bindings{gpu::storage_buffer(vertices_.handle()), gpu::storage_buffer(instances.handle()),
                             gpu::storage_buffer(instances.handle())};
-  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  draw_instances(cmd, shadow_pipeline_, bindings, push, mesh_id, count);
+}
+
+void VegetationRenderer::draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                        std::span<const gpu::Binding> bindings,
+                                        const shader::VegPlantPush& push, std::uint32_t mesh_id,
+                                        std::uint32_t count) const {
+  gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   const VegetationLodMesh& m = mesh(mesh_id);
   vkCmdDrawIndexed(cmd, m.index_count, count, m.first_index, m.vertex_offset, 0);

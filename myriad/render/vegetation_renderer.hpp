@@ -11,7 +11,9 @@
 
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/shadow_map.hpp"
 #include "myriad/render/vegetation_cull.hpp"
+#include "myriad/render/shaders/veg_plant_layout.h"
 #include "myriad/vegetation/plant_mesh.hpp"
 
 namespace myriad::render {
@@ -38,19 +40,40 @@ class VegetationRenderer {
   std::array<VegetationLodMesh, vegetation::kGpuMaxLods> lod_meshes(const vegetation::Prefab& prefab) const;
 
   // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
-  // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded.
+  // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (whose
+  // light_view_proj is in the same frame as settings.view_proj) the sun term is darkened where the map
+  // says occluded and the light direction is the map's.
   std::uint32_t draw(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                     const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu) const;
+                     const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu,
+                     const ShadowMap* shadow = nullptr) const;
   // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
   // (ground, occluders). `instances` needs storage usage.
   void draw_direct(VkCommandBuffer cmd, const VegetationDrawSettings& settings, std::uint32_t mesh_id,
-                   const gpu::Buffer& instances, std::uint32_t count) const;
+                   const gpu::Buffer& instances, std::uint32_t count,
+                   const ShadowMap* shadow = nullptr) const;
+  // Inside the shadow map's pass, after VegetationCull::record(cmd, shadow.caster_frustum(), camera,
+  // ...) (kSingle, no Hi-Z; the camera position keeps the LODs the camera's): the culled instances'
+  // depth from the light. Returns the number of draws recorded.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, const VegetationGpuType& type,
+                            std::uint32_t lod_mask = 0xFu) const;
+  // Depth-only: `count` instances of mesh `mesh_id` (occluder boxes drawn with draw_direct), not culled.
+  void draw_direct_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, std::uint32_t mesh_id,
+                          const gpu::Buffer& instances, std::uint32_t count) const;
 
   std::size_t gpu_bytes() const { return vertices_.size() + indices_.size(); }
 
  private:
   gpu::Context& ctx_;
+  std::uint32_t draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                   shader::VegPlantPush push, const VegetationGpuType& type,
+                                   std::uint32_t lod_mask) const;
+  void draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                      std::span<const gpu::Binding> bindings, const shader::VegPlantPush& push,
+                      std::uint32_t mesh_id, std::uint32_t count) const;
+
   gpu::Pipeline pipeline_;
+  gpu::Pipeline shadow_pipeline_;
+  ShadowReceiver shadow_receiver_;
   gpu::Buffer vertices_;
   gpu::Buffer indices_;
   std::vector<VegetationLodMesh> meshes_;

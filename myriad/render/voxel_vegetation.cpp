@@ -1,5 +1,6 @@
 #include "myriad/render/voxel_vegetation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <tuple>
@@ -57,12 +58,16 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       tree_ranges_(config.tree_capacity, 2),
       section_grass_(std::size_t(sections.x * sections.y * sections.z)),
       section_trees_(section_grass_.size()),
-      groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)) {
+      section_tree_bounds_(section_grass_.size()),
+      groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
+      shadow_receiver_(ctx) {
   grass_ = storage(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
   trees_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
   grass_visible_ = storage(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
   tree_visible_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
   sway_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(glm::vec2));
+  // Defined before the first culling pass writes it (a shadow pass may read it first).
+  gpu::upload(ctx, sway_, std::span<const glm::vec2>(std::vector<glm::vec2>(config.tree_capacity)));
   grass_draws_ = storage(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   tree_draws_ = storage(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   const std::vector<shader::TreeVertexGpu> tmpl = tree_template();
@@ -82,13 +87,18 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   b.vertex = shaders::voxel_grass_vert();
   b.fragment = shaders::voxel_grass_frag();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
+  ShadowReceiver::add_bindings(b.layout);
   b.cull_mode = VK_CULL_MODE_NONE;  // blades are seen from both sides
   grass_draw_ = b.build(ctx);
   b.vertex = shaders::voxel_tree_vert();
   b.fragment = shaders::voxel_tree_frag();
   b.layout = {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
+  ShadowReceiver::add_bindings(b.layout);
   b.cull_mode = VK_CULL_MODE_BACK_BIT;
   tree_draw_ = b.build(ctx);
+  b.vertex = shaders::voxel_tree_shadow_vert();
+  b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
+  tree_shadow_ = build_shadow_caster(ctx, b);
 }
 
 void VoxelVegetationRenderer::stage(const gpu::Buffer& dst, VkDeviceSize dst_offset,
@@ -104,6 +114,13 @@ void VoxelVegetationRenderer::stage(const gpu::Buffer& dst, VkDeviceSize dst_off
 }
 
 void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVegetation& v) {
+  Aabb trees;
+  for (const auto& t : v.trees) {
+    const float h = float(t.type_height >> 16) / 16.0f;
+    trees.expand(glm::vec3(t.px - 0.5f * h, t.py, t.pz - 0.5f * h));
+    trees.expand(glm::vec3(t.px + 0.5f * h + 1.0f, t.py + h, t.pz + 0.5f * h + 1.0f));
+  }
+  section_tree_bounds_[std::size_t(section)] = trees;
   if (v.grass.empty() && v.trees.empty()) {
     groups_.set_page(std::uint32_t(section), Aabb{}, 0xffffffffu);  // no vegetation here
     return;
@@ -113,11 +130,7 @@ void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVege
     bounds.expand(glm::vec3(g.px, g.py, g.pz));
     bounds.expand(glm::vec3(g.px + 1.0f, g.py + 1.0f, g.pz + 1.0f));
   }
-  for (const auto& t : v.trees) {
-    const float h = float(t.type_height >> 16) / 16.0f;
-    bounds.expand(glm::vec3(t.px - 0.5f * h, t.py, t.pz - 0.5f * h));
-    bounds.expand(glm::vec3(t.px + 0.5f * h + 1.0f, t.py + h, t.pz + 0.5f * h + 1.0f));
-  }
+  if (!v.trees.empty()) bounds.expand(trees);
   groups_.set_page(std::uint32_t(section), bounds, 0);  // one "arena": the vegetation passes
 }
 
@@ -223,27 +236,76 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
 }
 
 void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera,
-                                   glm::vec3 sun_direction, float slice_height) {
+                                   glm::vec3 sun_direction, float slice_height, const ShadowMap* shadow) {
   if (stats_.skipped) return;
+  const glm::vec3 sun = shadow ? shadow->to_light() : sun_direction;
   shader::VoxelVegetationDrawPush push{
-      view_proj, glm::vec4(camera, 0.0f), glm::vec4(sun_direction, 0.0f), slice_height, 0, 0, 0};
+      view_proj, glm::vec4(camera, 0.0f), glm::vec4(sun, 0.0f), slice_height, 0, 0, 0};
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array grass_bindings{gpu::storage_buffer(grass_.handle()),
                                   gpu::storage_buffer(grass_draws_.handle()),
-                                  gpu::storage_buffer(grass_visible_.handle())};
+                                  gpu::storage_buffer(grass_visible_.handle()), sb[0], sb[1]};
   gpu::bind(ctx_, cmd, grass_draw_, grass_bindings, &push, sizeof(push));
   vkCmdDrawIndirect(cmd, grass_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
   push.lod = 1;
   vkCmdPushConstants(cmd, grass_draw_.layout(), grass_draw_.stages(), 0, sizeof(push), &push);
   vkCmdDrawIndirect(cmd, grass_draws_.handle(), sizeof(shader::DrawCommand), 1, sizeof(shader::DrawCommand));
   push.lod = 0;
-  const std::array tree_bindings{
-      gpu::storage_buffer(trees_.handle()), gpu::storage_buffer(tree_draws_.handle()),
-      gpu::storage_buffer(tree_visible_.handle()), gpu::storage_buffer(sway_.handle()),
-      gpu::storage_buffer(template_.handle())};
+  const std::array tree_bindings{gpu::storage_buffer(trees_.handle()),
+                                 gpu::storage_buffer(tree_draws_.handle()),
+                                 gpu::storage_buffer(tree_visible_.handle()),
+                                 gpu::storage_buffer(sway_.handle()),
+                                 gpu::storage_buffer(template_.handle()),
+                                 sb[0],
+                                 sb[1]};
   gpu::bind(ctx_, cmd, tree_draw_, tree_bindings, &push, sizeof(push));
   vkCmdDrawIndirect(cmd, tree_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
   stats_.draws = 3;
   stats_.pipeline_binds += 2;
+}
+
+void VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, glm::vec3 camera,
+                                          float slice_height) {
+  // Sections whose trees can reach into the shadow view, as slot ranges sorted by offset.
+  shadow_runs_.clear();
+  const Frustum& frustum = shadow.caster_frustum();
+  for (std::size_t s = 0; s < section_trees_.size(); ++s) {
+    const Range& r = section_trees_[s];
+    const Aabb& b = section_tree_bounds_[s];
+    if (r.size == 0 || b.min.y > slice_height || !frustum.intersects(b)) continue;
+    const glm::vec3 nearest = glm::clamp(camera, b.min, b.max);
+    if (glm::distance(camera, nearest) > config_.max_distance) continue;
+    shadow_runs_.push_back(r);
+  }
+  if (shadow_runs_.empty()) return;
+  std::sort(shadow_runs_.begin(), shadow_runs_.end(),
+            [](const Range& a, const Range& b) { return a.offset < b.offset; });
+  // Runs a few slots apart become one draw: the slots between are rejected by the vertex shader.
+  constexpr std::uint32_t kMergeGap = 64;
+  std::size_t runs = 0;
+  for (const Range& r : shadow_runs_) {
+    Range& last = shadow_runs_[runs == 0 ? 0 : runs - 1];
+    if (runs > 0 && r.offset <= last.offset + last.size + kMergeGap) {
+      last.size = std::max(last.offset + last.size, r.offset + r.size) - last.offset;
+    } else {
+      shadow_runs_[runs++] = r;
+    }
+  }
+  const shader::VoxelVegetationDrawPush push{shadow.light_view_proj(),
+                                             glm::vec4(camera, config_.max_distance),
+                                             glm::vec4(0.0f),
+                                             slice_height,
+                                             0,
+                                             0,
+                                             0};
+  const std::array bindings{gpu::storage_buffer(trees_.handle()), gpu::storage_buffer(sway_.handle()),
+                            gpu::storage_buffer(template_.handle())};
+  gpu::bind(ctx_, cmd, tree_shadow_, bindings, &push, sizeof(push));
+  for (std::size_t i = 0; i < runs; ++i) {
+    vkCmdDraw(cmd, template_vertices_, shadow_runs_[i].size, 0, shadow_runs_[i].offset);
+    stats_.shadow_tree_slots += shadow_runs_[i].size;
+  }
+  stats_.shadow_draws += std::uint32_t(runs);
 }
 
 VoxelVegetationCounts VoxelVegetationRenderer::read_counts() {

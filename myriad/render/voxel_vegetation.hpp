@@ -12,6 +12,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/coarse_chunks.hpp"
+#include "myriad/render/shadow_map.hpp"
 #include "myriad/voxel/vegetation.hpp"
 
 namespace myriad::render {
@@ -30,6 +31,8 @@ struct VoxelVegetationStats {
   std::uint32_t pipeline_binds = 0;
   std::uint32_t group_tests = 0;  // CPU section-group tests
   std::uint64_t uploaded_bytes = 0;
+  std::uint32_t shadow_draws = 0;       // draw_shadow: instanced draws (runs of tree slots)
+  std::uint32_t shadow_tree_slots = 0;  // draw_shadow: tree slots submitted (each tested in the shader)
 };
 
 struct VoxelVegetationCounts {
@@ -47,9 +50,15 @@ class VoxelVegetationRenderer {
   // Outside rendering: uploads, the CPU group check, then culling + LOD + wind in compute.
   void prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera, float slice_height,
                float time);
-  // Inside rendering.
+  // Inside rendering. With `shadow`, the sun term is darkened where the map says occluded and the sun
+  // direction is the map's.
   void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera, glm::vec3 sun_direction,
-            float slice_height);
+            float slice_height, const ShadowMap* shadow = nullptr);
+  // Inside the shadow map's pass, after this frame's prepare() (its uploads and wind sway): the trees
+  // near enough to `camera` (max_distance, as for the camera) whose sections pass a CPU test against
+  // shadow.caster_frustum(), each tree tested again in the vertex shader. Grass does not cast: blades
+  // are a few centimetres tall and their shadows would be finer than a shadow-map texel.
+  void draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, glm::vec3 camera, float slice_height);
 
   const VoxelVegetationStats& stats() const { return stats_; }
   // Reads back what the last culling kept (tests, stats); waits for the GPU.
@@ -74,6 +83,8 @@ class VoxelVegetationRenderer {
   VoxelVegetationConfig config_;
   RangeAllocator grass_ranges_, tree_ranges_;
   std::vector<Range> section_grass_, section_trees_;
+  std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
+  std::vector<Range> shadow_runs_;         // scratch of draw_shadow
   CoarseChunks groups_;
   std::vector<std::uint8_t> group_visible_;
 
@@ -84,7 +95,8 @@ class VoxelVegetationRenderer {
   std::vector<Copy> copies_;
   std::vector<Fill> fills_;
   bool initialized_ = false;
-  gpu::Pipeline grass_cull_, tree_cull_, grass_draw_, tree_draw_;
+  gpu::Pipeline grass_cull_, tree_cull_, grass_draw_, tree_draw_, tree_shadow_;
+  ShadowReceiver shadow_receiver_;
   VoxelVegetationStats stats_;
 };
 

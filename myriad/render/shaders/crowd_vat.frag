@@ -1,9 +1,12 @@
 #version 460
 // VAT crowd fragment shader: the baked base-colour atlas × the entity's tint, lit by one directional
-// light plus ambient; or a flat colour per LOD level (diagnostics).
+// light (darkened where the shadow map says occluded) plus ambient; or a flat colour per LOD level
+// (diagnostics).
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
+#define SHADOW_BINDING 7
+#include "shadow.glsl"
 
 layout(binding = 6) uniform sampler2D base_color;
 
@@ -12,12 +15,14 @@ layout(push_constant, scalar) uniform Push { CrowdDrawPush pc; };
 layout(location = 0) in vec2 in_uv;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) flat in uint in_tint;
+layout(location = 3) in vec3 in_world;
 layout(location = 0) out vec4 out_color;
 
 const vec3 kLodColors[3] = vec3[3](vec3(0.2, 0.85, 0.3), vec3(0.95, 0.8, 0.2), vec3(0.9, 0.3, 0.25));
 
 void main() {
   vec3 albedo = pc.lod_colors != 0u ? kLodColors[min(pc.lod, 2u)] : texture(base_color, in_uv).rgb * unpackUnorm4x8(in_tint).rgb;
-  float light = max(dot(normalize(in_normal), pc.sun_direction.xyz), 0.0) + pc.sun_direction.w;
+  vec3 n = normalize(in_normal);
+  float light = max(dot(n, pc.sun_direction.xyz), 0.0) * shadow_visibility(in_world, n) + pc.sun_direction.w;
   out_color = vec4(albedo * light, 1.0);
 }

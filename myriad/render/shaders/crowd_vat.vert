@@ -2,7 +2,8 @@
 // VAT crowd vertex shader (SPEC C1): the instance is a visible entity id written by crowd_cull.comp
 // (gl_InstanceIndex counts from the slot's first_instance); the vertex's VAT column is sampled at the
 // entity's clock, interpolated between two frame rows, then yawed, scaled and placed in the world.
-// LOD2's attached vertices are ordinary columns: nothing here tells them apart.
+// LOD2's attached vertices are ordinary columns: nothing here tells them apart. The shadow pass runs
+// this shader alone (no fragment stage) with the light's view-projection.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
@@ -21,6 +22,7 @@ layout(push_constant, scalar) uniform Push { CrowdDrawPush pc; };
 layout(location = 0) out vec2 out_uv;
 layout(location = 1) out vec3 out_normal;
 layout(location = 2) flat out uint out_tint;
+layout(location = 3) out vec3 out_world;  // shadow lookups
 
 void main() {
   CrowdEntityGpu e = entities[visible[gl_InstanceIndex]];
@@ -40,4 +42,5 @@ void main() {
   out_uv = v.uv;
   out_normal = vec3(c * n.x + s * n.z, n.y, -s * n.x + c * n.z);
   out_tint = e.tint;
+  out_world = world;
 }

@@ -11,6 +11,8 @@
 #include "terrain_layout.h"
 #include "voxel/voxel_layout.h"
 #include "core/packing.glsl"
+#define SHADOW_BINDING 5
+#include "shadow.glsl"
 
 layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer AtlasArena { AtlasRecord r[]; };
 
@@ -109,8 +111,10 @@ void main() {
     f = frame_uv(in_world, n, axis);
   }
   vec3 base = pc.debug_mode == 1u ? vec3(0.8) : albedo(tex01, tex23, uv, frame_uv(in_world, n, axis));
-  // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form.
+  // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form;
+  // the sun term is darkened where the shadow map says occluded.
   float sun_facing = 0.75 + 0.25 * max(dot(n, pc.sun_direction.xyz), 0.0);
-  vec3 lit = base * (light.rgb + light.w * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
+  float sun = light.w * shadow_visibility(in_world, n);
+  vec3 lit = base * (light.rgb + sun * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
   out_color = vec4(lit, 1.0);
 }

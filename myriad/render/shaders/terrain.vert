@@ -2,7 +2,8 @@
 // Voxel terrain (V6, V7, V12, V14): one non-indexed indirect draw per visible arena, one instance per
 // visible page, bucket-size vertices per instance. Each vertex pulls its index and vertex from the
 // arena through device addresses; vertices past the page's real index count are discarded (moved
-// outside the clip volume). The slice clips by clip distance, never by fragment discard.
+// outside the clip volume). The slice clips by clip distance, never by fragment discard. The shadow
+// pass runs this shader alone (no fragment stage) with the light's view-projection.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require

@@ -1,13 +1,15 @@
 #version 460
-// Vegetation plants: Lambert shading of the tint, or instance ids (VEG_DRAW_IDS) for tests. Dithered
-// cross-fade: a fragment survives when the 8x8 ordered-dither value of its pixel is at or above the
-// fade threshold (outgoing LOD) or below it (incoming LOD, VEG_FADE_IN). Both LODs of a fading instance
+// Vegetation plants: Lambert shading of the tint (the sun term darkened in shadow), or instance ids
+// (VEG_DRAW_IDS) for tests. Dithered cross-fade: a fragment survives when the 8x8 ordered-dither value
+// of its pixel is at or above the fade threshold (outgoing LOD) or below it (incoming LOD, VEG_FADE_IN). Both LODs of a fading instance
 // carry the same threshold, so every pixel goes to exactly one of them: nothing is drawn twice and the
 // share of the incoming LOD grows smoothly with distance (no pop).
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "veg_plant_layout.h"
 #include "veg_cull_layout.h"
+#define SHADOW_BINDING 3
+#include "shadow.glsl"
 
 layout(push_constant, scalar) uniform Push { VegPlantPush pc; };
 
@@ -15,6 +17,7 @@ layout(location = 0) in vec3 in_normal;
 layout(location = 1) flat in vec3 in_tint;
 layout(location = 2) flat in uint in_fade;
 layout(location = 3) flat in uint in_id;
+layout(location = 4) in vec3 in_world;
 layout(location = 0) out vec4 out_color;
 
 // 8x8 Bayer matrix: bit-reversed interleave of (x ^ y, y), a permutation of 0..63.
@@ -36,6 +39,6 @@ void main() {
   }
   vec3 n = normalize(in_normal);
   if (!gl_FrontFacing) n = -n;
-  float diffuse = max(dot(n, normalize(pc.light.xyz)), 0.0);
+  float diffuse = max(dot(n, normalize(pc.light.xyz)), 0.0) * shadow_visibility(in_world, n);
   out_color = vec4(in_tint * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
 }

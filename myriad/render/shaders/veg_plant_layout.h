@@ -6,6 +6,7 @@
 
 #define VEG_DRAW_DIRECT 1u  // instance = gl_InstanceIndex, no list, no fade (ground, occluders)
 #define VEG_DRAW_IDS 2u     // colour = instance id + 1 in RGB (24 bits), LOD in A, unlit
+#define VEG_DRAW_SHADOW 4u  // depth from the light: a fading instance casts once, with its outgoing LOD
 
 MYRIAD_SHADER_NAMESPACE_BEGIN
 // A generated plant mesh vertex (metres, base at the origin, +Y up).

@@ -12,6 +12,7 @@ layout(push_constant, scalar) uniform Push { VoxelVegetationDrawPush pc; };
 
 layout(location = 0) out vec2 out_uv;
 layout(location = 1) flat out uint out_template_light;
+layout(location = 2) out vec3 out_world;  // shadow lookups
 out gl_PerVertex {
   vec4 gl_Position;
   float gl_ClipDistance[1];
@@ -39,4 +40,5 @@ void main() {
   gl_ClipDistance[0] = pc.slice_height - world.y;
   out_uv = c;
   out_template_light = g.template_light;
+  out_world = world;
 }

@@ -1,12 +1,17 @@
 #version 460
+// Voxel trees: crown or trunk colour lit by the probes' lamp light and sun (shadowed), a little sun
+// direction for form.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
+#define SHADOW_BINDING 5
+#include "shadow.glsl"
 
 layout(push_constant, scalar) uniform Push { VoxelVegetationDrawPush pc; };
 layout(location = 0) in vec3 in_normal;
 layout(location = 1) in vec4 in_light;
 layout(location = 2) flat in uint in_kind;
+layout(location = 3) in vec3 in_world;
 layout(location = 0) out vec4 out_color;
 
 const vec3 kCrowns[3] = vec3[](vec3(0.16, 0.42, 0.14), vec3(0.10, 0.32, 0.16), vec3(0.45, 0.55, 0.15));
@@ -14,6 +19,8 @@ const vec3 kCrowns[3] = vec3[](vec3(0.16, 0.42, 0.14), vec3(0.10, 0.32, 0.16), v
 void main() {
   bool crown = (in_kind & 1u) != 0u;
   vec3 base = crown ? kCrowns[min(in_kind >> 1, 2u)] : vec3(0.36, 0.25, 0.15);
-  float facing = 0.7 + 0.3 * max(dot(normalize(in_normal), pc.sun_direction.xyz), 0.0);
-  out_color = vec4(base * (in_light.rgb + in_light.w * facing * vec3(1.0, 0.97, 0.9) + vec3(0.05)), 1.0);
+  vec3 n = normalize(in_normal);
+  float facing = 0.7 + 0.3 * max(dot(n, pc.sun_direction.xyz), 0.0);
+  float sun = in_light.w * shadow_visibility(in_world, n);  // darkened where the shadow map says occluded
+  out_color = vec4(base * (in_light.rgb + sun * facing * vec3(1.0, 0.97, 0.9) + vec3(0.05)), 1.0);
 }

@@ -6,6 +6,7 @@
 #include "voxel_vegetation_layout.h"
 #include "voxel/voxel_layout.h"
 #include "core/packing.glsl"
+#include "voxel_tree_place.glsl"
 
 layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };
 layout(binding = 2, scalar) readonly buffer Visible { uint visible[]; };
@@ -16,6 +17,7 @@ layout(push_constant, scalar) uniform Push { VoxelVegetationDrawPush pc; };
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec4 out_light;
 layout(location = 2) flat out uint out_kind;  // 0 trunk, 1 crown, + 2 * tree type
+layout(location = 3) out vec3 out_world;       // shadow lookups
 out gl_PerVertex {
   vec4 gl_Position;
   float gl_ClipDistance[1];
@@ -25,13 +27,11 @@ void main() {
   uint id = visible[gl_InstanceIndex];
   TreeInstance t = trees[id];
   TreeVertexGpu v = template_vertices[gl_VertexIndex];
-  float height = float(t.type_height >> 16) / 16.0;
-  vec3 local = v.position.xyz * height;
-  float bend = v.position.y * v.position.y;  // the root stays put, the crown moves most
-  vec3 world = vec3(t.px + 0.5, t.py, t.pz + 0.5) + local + vec3(sway[id].x, 0.0, sway[id].y) * bend;
+  vec3 world = tree_vertex_world(t, v, sway[id]);
   gl_Position = pc.view_proj * vec4(world, 1.0);
   gl_ClipDistance[0] = pc.slice_height - world.y;
   out_normal = v.normal.xyz;
   out_light = mix(unpack_light(t.light_root), unpack_light(t.light_top), clamp(v.position.y, 0.0, 1.0));
   out_kind = uint(v.position.w) + 2u * (t.type_height & 0xFFFFu);
+  out_world = world;
 }

@@ -1,0 +1,551 @@
+// The directional light's shadow map on lavapipe (validation on): the fitted light view holds the
+// camera's frustum slice and the caster reach and snaps to whole texels; casters outside the camera
+// frustum (a crowd giant, a vegetation tree, a voxel pillar, a voxel tree) darken the visible ground exactly
+// inside their predicted shadow footprint and nowhere else; the ground shadowing itself leaves the picture
+// exactly as drawn without a map (no acne); and the shadow view's culling keeps the camera's LOD for every
+// entity and plant that both views see, and leaves the vegetation's two-phase visibility flags alone.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "crowd_test_types.hpp"
+#include "gpu_fixture.hpp"
+#include "myriad/crowd/entity_cull.hpp"
+#include "myriad/render/crowd_renderer.hpp"
+#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/shadow_map.hpp"
+#include "myriad/render/terrain_renderer.hpp"
+#include "myriad/render/vegetation_renderer.hpp"
+#include "myriad/render/voxel_vegetation.hpp"
+#include "myriad/vegetation/baker.hpp"
+#include "myriad/voxel/light.hpp"
+#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/shape.hpp"
+#include "myriad/voxel/world_mesher.hpp"
+
+namespace myriad::test {
+namespace {
+
+constexpr std::uint32_t kWidth = 160, kHeight = 120;
+constexpr float kAspect = float(kWidth) / float(kHeight);
+const glm::vec3 kToLight = glm::normalize(glm::vec3(-1.0f, 0.5f, 0.0f));  // low sun from -x
+
+// 30 m above the origin looking straight down: the ground (y = 0) shows x in about [-21.8, 21.8].
+render::SceneCamera top_camera() {
+  render::SceneCamera c;
+  c.eye = {0.0f, 30.0f, 0.0f};
+  c.forward = {0.0f, -1.0f, 0.0f};
+  c.fov_y = 1.0f;
+  return c;
+}
+
+glm::vec3 ndc(const glm::mat4& m, glm::vec3 p) {
+  const glm::vec4 c = m * glm::vec4(p, 1.0f);
+  return glm::vec3(c) / c.w;
+}
+
+// Where a pixel centre's ray meets the ground plane y = ground_y.
+glm::vec2 ground_point(const glm::mat4& inv_view_proj, glm::vec3 eye, std::uint32_t x, std::uint32_t y,
+                       float ground_y) {
+  const glm::vec2 n((float(x) + 0.5f) / float(kWidth) * 2.0f - 1.0f,
+                    (float(y) + 0.5f) / float(kHeight) * 2.0f - 1.0f);
+  const glm::vec4 p = inv_view_proj * glm::vec4(n, 0.5f, 1.0f);
+  const glm::vec3 dir = glm::vec3(p) / p.w - eye;
+  const float t = (ground_y - eye.y) / dir.y;
+  return {eye.x + dir.x * t, eye.z + dir.z * t};
+}
+
+// The ground footprint (xz box) of a caster's box projected along the light onto y = ground_y,
+// widened by `margin`.
+Aabb footprint(const Aabb& caster, float margin, float ground_y) {
+  Aabb f;
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 c(i & 1 ? caster.max.x : caster.min.x, i & 2 ? caster.max.y : caster.min.y,
+                      i & 4 ? caster.max.z : caster.min.z);
+    const glm::vec3 g = c - kToLight * ((c.y - ground_y) / kToLight.y);
+    f.expand(glm::vec3(g.x, 0.0f, g.z));
+  }
+  f.min -= glm::vec3(margin);
+  f.max += glm::vec3(margin);
+  return f;
+}
+
+struct ShadowDiff {
+  std::size_t darkened_inside = 0;  // pixels of the footprint that got darker
+  std::size_t changed_outside = 0;  // pixels outside the widened footprint that changed at all
+  std::size_t lighter = 0;          // pixels that got lighter anywhere
+};
+
+ShadowDiff compare(const std::vector<std::uint8_t>& lit, const std::vector<std::uint8_t>& shadowed,
+                   const glm::mat4& view_proj, glm::vec3 eye, const Aabb& caster, float ground_y = 0.0f) {
+  const glm::mat4 inv = glm::inverse(view_proj);
+  const Aabb tight = footprint(caster, 0.0f, ground_y), wide = footprint(caster, 1.5f, ground_y);
+  ShadowDiff d;
+  for (std::uint32_t y = 0; y < kHeight; ++y) {
+    for (std::uint32_t x = 0; x < kWidth; ++x) {
+      const std::size_t i = (std::size_t(y) * kWidth + x) * 4;
+      const int a = lit[i] + lit[i + 1] + lit[i + 2], b = shadowed[i] + shadowed[i + 1] + shadowed[i + 2];
+      const bool changed = !std::equal(lit.begin() + std::ptrdiff_t(i), lit.begin() + std::ptrdiff_t(i + 4),
+                                       shadowed.begin() + std::ptrdiff_t(i));
+      const glm::vec2 g = ground_point(inv, eye, x, y, ground_y);
+      const glm::vec3 p(g.x, 0.0f, g.y);
+      const bool in_tight =
+          glm::all(glm::greaterThanEqual(p, tight.min)) && glm::all(glm::lessThanEqual(p, tight.max));
+      const bool in_wide =
+          glm::all(glm::greaterThanEqual(p, wide.min)) && glm::all(glm::lessThanEqual(p, wide.max));
+      if (in_tight && b + 30 < a) ++d.darkened_inside;
+      if (!in_wide && changed) ++d.changed_outside;
+      if (b > a) ++d.lighter;
+    }
+  }
+  return d;
+}
+
+std::size_t differing_pixels(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < a.size(); i += 4)
+    n += std::equal(a.begin() + std::ptrdiff_t(i), a.begin() + std::ptrdiff_t(i + 4),
+                    b.begin() + std::ptrdiff_t(i))
+             ? 0
+             : 1;
+  return n;
+}
+
+class ShadowTest : public GpuTest {
+ protected:
+  // Plant meshes plus a unit box (index box_mesh()) for the ground slab.
+  std::vector<vegetation::PlantMesh> meshes() {
+    std::vector<vegetation::PlantMesh> m = render::default_plant_meshes();
+    m.push_back(vegetation::make_box_mesh({{-0.5f, 0.0f, -0.5f}, {0.5f, 1.0f, 0.5f}}));
+    return m;
+  }
+  static std::uint32_t box_mesh() {
+    return std::uint32_t(vegetation::PlantKind::kCount) * vegetation::kPlantLodCount;
+  }
+  // A 120 m x 120 m slab whose top is the plane y = 0.
+  gpu::Buffer ground_buffer() {
+    const vegetation::RuntimeInstance slab =
+        render::static_instance({0.0f, -1.0f, 0.0f}, {120.0f, 1.0f, 120.0f}, {200, 190, 170});
+    gpu::Buffer b(ctx(), sizeof(slab), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+    gpu::upload(ctx(), b, std::span<const vegetation::RuntimeInstance>(&slab, 1));
+    return b;
+  }
+};
+
+TEST_F(ShadowTest, FitHoldsTheSliceAndTheReachAndSnapsToTexels) {
+  render::ShadowMap shadow(ctx(), 1024);
+  const glm::vec3 to_light = glm::normalize(glm::vec3(0.3f, 1.0f, 0.2f));
+  constexpr float kDistance = 60.0f, kReach = 40.0f;
+  render::SceneCamera camera = render::SceneCamera::look_at({3.0f, 10.0f, -5.0f}, {20.0f, 0.0f, 40.0f});
+  shadow.fit(camera, 1.5f, to_light, kDistance, kReach);
+  const glm::mat4& m = shadow.light_view_proj();
+  EXPECT_NEAR(glm::length(shadow.to_light() - to_light), 0.0f, 1e-6f);
+
+  // The slice's corners: inside the map, between its depth planes.
+  const glm::mat4 inv_view = glm::inverse(camera.view());
+  const float ty = std::tan(0.5f * camera.fov_y), tx = ty * 1.5f;
+  std::vector<glm::vec3> corners;
+  for (float d : {camera.near_plane, kDistance})
+    for (float sx : {-1.0f, 1.0f})
+      for (float sy : {-1.0f, 1.0f})
+        corners.push_back(glm::vec3(inv_view * glm::vec4(sx * tx * d, sy * ty * d, -d, 1.0f)));
+  float highest = 0.0f;  // the slice's depth nearest the light
+  for (const glm::vec3& c : corners) {
+    const glm::vec3 p = ndc(m, c);
+    EXPECT_LE(std::abs(p.x), 1.0f) << p.x;
+    EXPECT_LE(std::abs(p.y), 1.0f) << p.y;
+    EXPECT_GE(p.z, 0.0f);
+    EXPECT_LE(p.z, 1.0f);
+    highest = std::max(highest, p.z);
+    // A caster `reach` metres towards the light from any slice point is still in the map and culled in.
+    const glm::vec3 caster = c + to_light * kReach;
+    EXPECT_LE(ndc(m, caster).z, 1.0f);
+    EXPECT_TRUE(shadow.caster_frustum().intersects(Sphere{caster, 0.01f}));
+  }
+  // ...but the box does not reach much further: past reach + slice diameter + a few texels, culled out.
+  const float diameter = glm::distance(corners[0], corners[7]) + glm::distance(corners[1], corners[6]);
+  const glm::vec3 beyond = corners[7] + to_light * (kReach + diameter + 1.0f);
+  EXPECT_GT(ndc(m, beyond).z, 1.0f);
+  EXPECT_FALSE(shadow.caster_frustum().intersects(Sphere{beyond, 0.01f}));
+  EXPECT_LT(highest, 1.0f);
+
+  // Turning the camera keeps the texel size; moving it moves the map by whole texels only.
+  const float texel = shadow.texel_world_size();
+  const glm::vec3 fixed_point(7.0f, 1.0f, 13.0f);
+  const glm::vec3 before = ndc(m, fixed_point);
+  camera.forward = glm::normalize(glm::vec3(-0.6f, -0.3f, 0.2f));
+  camera.eye += glm::vec3(0.013f, 0.002f, -0.171f);
+  shadow.fit(camera, 1.5f, to_light, kDistance, kReach);
+  EXPECT_EQ(shadow.texel_world_size(), texel);
+  const glm::vec3 after = ndc(shadow.light_view_proj(), fixed_point);
+  for (int axis = 0; axis < 2; ++axis) {
+    const float texels = (after[axis] - before[axis]) * 0.5f * float(shadow.size());
+    EXPECT_NEAR(texels, std::round(texels), 2e-3f) << axis;
+  }
+  EXPECT_EQ(shadow.gpu_bytes(), 1024ull * 1024ull * 4ull + sizeof(render::shader::ShadowParamsGpu));
+}
+
+// Crowd: a giant outside the camera frustum shadows the visible ground; with it moved away, the
+// shadowed frame equals the frame drawn without any shadow map.
+TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
+  const std::vector<crowd::CrowdFile> types{make_test_crowd_type()};
+  constexpr float kScale = 12.0f;
+  Aabb local{types[0].animated_min, types[0].animated_max};
+  local.expand(Aabb{types[0].bind_min, types[0].bind_max});
+  const render::SceneCamera camera = top_camera();
+  const glm::mat4 view_proj = camera.view_proj(kAspect);
+  const Frustum view_frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  // Just outside the camera frustum (by the culling sphere), on the light's side.
+  crowd::CrowdEntity giant;
+  giant.position = {-20.0f, 0.0f, 0.0f};
+  while (view_frustum.intersects(Sphere{giant.position, crowd::type_bounds(local).bound_radius * kScale}))
+    giant.position.x -= 1.0f;
+  giant.yaw_scale = crowd::pack_yaw_scale(0.0f, kScale);
+  giant.type_clip = 0;
+  giant.tint = 0xffffffffu;
+  crowd::CrowdEntity away = giant;
+  away.position = {0.0f, 0.0f, 5000.0f};
+  render::OffscreenTarget target(ctx(), kWidth, kHeight);
+  render::CrowdRenderer crowd_renderer(ctx(), types, std::span(&giant, 1),
+                                       render::OffscreenTarget::kColorFormat,
+                                       render::OffscreenTarget::kDepthFormat);
+  const render::VegetationRenderer ground_renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
+                                                   render::OffscreenTarget::kDepthFormat);
+  const gpu::Buffer ground = ground_buffer();
+  render::ShadowMap shadow(ctx(), 1024);
+  shadow.fit(camera, kAspect, kToLight, 60.0f, 60.0f);
+
+  crowd::CrowdCullParams camera_params;
+  camera_params.frustum = view_frustum;
+  camera_params.camera = camera.eye;
+  crowd::LodCurveParams lod;
+  lod.screen_height = float(kHeight);
+  lod.reference_diameter = crowd_renderer.type_bounds()[0].diameter;
+  camera_params.curve = crowd::LodCurve::solve(lod);
+  crowd::CrowdCullParams shadow_params = camera_params;
+  shadow_params.frustum = shadow.caster_frustum();
+  // The giant is outside the camera's view but inside the shadow view.
+  crowd::CrowdCullResult seen;
+  crowd::cull_entities(std::span(&giant, 1), crowd_renderer.type_bounds(), camera_params, seen);
+  ASSERT_EQ(seen.visible, 0u);
+  crowd::cull_entities(std::span(&giant, 1), crowd_renderer.type_bounds(), shadow_params, seen);
+  ASSERT_EQ(seen.visible, 1u);
+
+  render::VegetationDrawSettings settings;
+  settings.view_proj = view_proj;
+  settings.light_dir = kToLight;
+  auto frame = [&](bool with_shadow) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      if (with_shadow) {
+        crowd_renderer.record_cull(cmd, shadow_params);
+        shadow.begin(cmd);
+        ground_renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
+        crowd_renderer.record_draw_shadow(cmd, shadow, 1.0f);
+        shadow.end(cmd);
+      }
+      crowd_renderer.record_cull(cmd, camera_params);
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      const render::ShadowMap* map = with_shadow ? &shadow : nullptr;
+      ground_renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, map);
+      render::CrowdDrawOptions options;
+      options.view_proj = view_proj;
+      options.sun_direction = kToLight;
+      options.time = 1.0f;
+      crowd_renderer.record_draw(cmd, options, map);
+      target.end(cmd);
+    });
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> shadowed = frame(true);
+  crowd_renderer.set_entities(std::span(&away, 1));
+  const std::vector<std::uint8_t> self_shadowed_ground = frame(true);
+  const std::vector<std::uint8_t> no_map = frame(false);
+  EXPECT_EQ(differing_pixels(self_shadowed_ground, no_map), 0u) << "the ground shadows itself (acne)";
+
+  const Aabb bounds{local.min * kScale + giant.position, local.max * kScale + giant.position};
+  const ShadowDiff d = compare(no_map, shadowed, view_proj, camera.eye, bounds);
+  EXPECT_GT(d.darkened_inside, 100u);
+  EXPECT_EQ(d.changed_outside, 0u);
+  EXPECT_EQ(d.lighter, 0u);
+}
+
+// Terrain: a voxel pillar outside the camera frustum shadows the floor (the same world both times;
+// only the shadow pass differs), and the camera view keeps its static-frame property.
+TEST_F(ShadowTest, TerrainPillarOutsideTheViewDarkensTheFloor) {
+  voxel::World world(64, 48, 64);
+  for (int z = 0; z < 64; ++z)
+    for (int x = 0; x < 64; ++x)
+      for (int y = 0; y < 4; ++y)
+        world.set_voxel({x, y, z}, y == 3 ? voxel::kGrass : voxel::kStone, voxel::kFormFull);
+  const Aabb pillar{{4.0f, 4.0f, 30.0f}, {8.0f, 40.0f, 34.0f}};
+  for (int y = 4; y < 40; ++y)
+    for (int z = 30; z < 34; ++z)
+      for (int x = 4; x < 8; ++x) world.set_voxel({x, y, z}, voxel::kStone, voxel::kFormFull);
+  voxel::compute_light(world);
+  std::vector<voxel::SectionMesh> meshes;
+  voxel::WorldMesher mesher;
+  mesher.mesh_all(world, {}, meshes);
+  render::TerrainRenderer terrain(ctx(), world.sections(), render::OffscreenTarget::kColorFormat,
+                                  render::OffscreenTarget::kDepthFormat);
+  for (int s = 0; s < int(meshes.size()); ++s)
+    terrain.set_section(s, glm::vec3(world.section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
+
+  render::SceneCamera camera;
+  camera.eye = {40.0f, 30.0f, 32.0f};
+  camera.forward = {0.0f, -1.0f, 0.0f};
+  camera.fov_y = 1.0f;
+  const glm::mat4 view_proj = camera.view_proj(kAspect);
+  ASSERT_FALSE(Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ).intersects(pillar));
+  render::ShadowMap shadow(ctx(), 1024);
+  shadow.fit(camera, kAspect, kToLight, 60.0f, 50.0f);
+  ASSERT_TRUE(shadow.caster_frustum().intersects(pillar));
+  render::OffscreenTarget target(ctx(), kWidth, kHeight);
+  auto frame = [&](bool terrain_casts) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      terrain.prepare(cmd, view_proj, camera.slice_height);
+      terrain.prepare_shadow(cmd, shadow);
+      shadow.begin(cmd);
+      if (terrain_casts) terrain.draw_shadow(cmd, shadow, camera.slice_height);
+      shadow.end(cmd);
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      terrain.draw(cmd, view_proj, kToLight, camera.slice_height, 0, &shadow);
+      target.end(cmd);
+    });
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> lit = frame(false);
+  EXPECT_TRUE(terrain.shadow_stats().culled);
+  const std::vector<std::uint8_t> shadowed = frame(true);
+  EXPECT_FALSE(terrain.shadow_stats().culled);  // same light view, same pages: no second cull
+  EXPECT_GT(terrain.shadow_stats().arenas_drawn, 0u);
+  EXPECT_FALSE(terrain.frame_stats().culled);
+  EXPECT_EQ(terrain.frame_stats().uploaded_bytes, 0u);
+  const ShadowDiff d = compare(lit, shadowed, view_proj, camera.eye, pillar, 4.0f);
+  EXPECT_GT(d.darkened_inside, 100u);
+  EXPECT_EQ(d.changed_outside, 0u);
+  EXPECT_EQ(d.lighter, 0u);
+}
+
+// Voxel trees: a tree outside the camera frustum casts onto the ground through draw_shadow (the
+// camera's prepare() finds no visible group and skips its culling, the shadow pass still draws).
+TEST_F(ShadowTest, VoxelTreeOutsideTheViewDarkensTheGround) {
+  render::VoxelVegetationRenderer trees(ctx(), {2, 1, 2}, render::OffscreenTarget::kColorFormat,
+                                        render::OffscreenTarget::kDepthFormat);
+  constexpr float kTreeHeight = 14.0f;
+  voxel::SectionVegetation v;
+  v.trees.push_back({-30.0f, 0.0f, 0.0f, std::uint32_t(kTreeHeight * 16.0f) << 16, 0xF000u, 0xF000u});
+  trees.set_section(0, v);
+  const Aabb tree{{-30.0f - 0.5f * kTreeHeight, 0.0f, -0.5f * kTreeHeight},
+                  {-29.0f + 0.5f * kTreeHeight, kTreeHeight, 1.0f + 0.5f * kTreeHeight}};
+  const render::VegetationRenderer ground_renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
+                                                   render::OffscreenTarget::kDepthFormat);
+  const gpu::Buffer ground = ground_buffer();
+  render::OffscreenTarget target(ctx(), kWidth, kHeight);
+  render::ShadowMap shadow(ctx(), 1024);
+  const render::SceneCamera camera = top_camera();
+  shadow.fit(camera, kAspect, kToLight, 60.0f, 40.0f);
+  const glm::mat4 view_proj = camera.view_proj(kAspect);
+  render::VegetationDrawSettings settings;
+  settings.view_proj = view_proj;
+  auto frame = [&](bool tree_casts) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      trees.prepare(cmd, view_proj, camera.eye, camera.slice_height, 2.0f);
+      shadow.begin(cmd);
+      ground_renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
+      if (tree_casts) trees.draw_shadow(cmd, shadow, camera.eye, camera.slice_height);
+      shadow.end(cmd);
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      ground_renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, &shadow);
+      trees.draw(cmd, view_proj, camera.eye, kToLight, camera.slice_height, &shadow);
+      target.end(cmd);
+    });
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> lit = frame(false);
+  const std::vector<std::uint8_t> shadowed = frame(true);
+  EXPECT_TRUE(trees.stats().skipped);  // nothing of it in the camera's view
+  EXPECT_EQ(trees.stats().shadow_draws, 1u);
+  const ShadowDiff d = compare(lit, shadowed, view_proj, camera.eye, tree);
+  EXPECT_GT(d.darkened_inside, 100u);
+  EXPECT_EQ(d.changed_outside, 0u);
+  EXPECT_EQ(d.lighter, 0u);
+}
+
+using vegetation::RuntimeWorld;
+
+RuntimeWorld plants(const std::vector<vegetation::WorldInstance>& field) {
+  vegetation::BakeOptions o;
+  RuntimeWorld world(glm::dvec3(0.0));
+  for (vegetation::Tile& t : vegetation::bake_tiles(o, &field)) {
+    auto tile = std::make_shared<const vegetation::Tile>(std::move(t));
+    for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
+      world.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
+  }
+  return world;
+}
+
+// Vegetation: a tree outside the camera frustum, culled for the shadow view, shadows the ground.
+TEST_F(ShadowTest, VegetationCasterOutsideTheViewDarkensTheGround) {
+  const RuntimeWorld world = plants({{0, {-30.0, 0.0, 0.0}, 0.0f, 1.4f, {90, 140, 70}}});
+  ASSERT_EQ(world.types().size(), 1u);
+  const RuntimeWorld::Type& type = world.types()[0];
+  render::OffscreenTarget target(ctx(), kWidth, kHeight);
+  render::VegetationCull cull(ctx());
+  const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
+                                            render::OffscreenTarget::kDepthFormat);
+  const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
+  const gpu::Buffer ground = ground_buffer();
+  render::ShadowMap shadow(ctx(), 1024);
+  const render::SceneCamera camera = top_camera();
+  shadow.fit(camera, kAspect, kToLight, 60.0f, 40.0f);
+  const glm::mat4 view_proj = camera.view_proj(kAspect);
+  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  const Sphere tree{{type.spheres.x[0], type.spheres.y[0], type.spheres.z[0]}, type.spheres.r[0]};
+  ASSERT_FALSE(frustum.intersects(tree));
+  ASSERT_TRUE(shadow.caster_frustum().intersects(tree));
+
+  render::VegetationDrawSettings settings;
+  settings.view_proj = view_proj;
+  settings.light_dir = kToLight;
+  auto frame = [&](bool tree_casts) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      (void)cull.record(cmd, shadow.caster_frustum(), camera.eye, type, g);
+      shadow.begin(cmd);
+      renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
+      if (tree_casts) {
+        EXPECT_GT(renderer.draw_shadow(cmd, shadow, g), 0u);
+      }
+      shadow.end(cmd);
+      (void)cull.record(cmd, frustum, camera.eye, type, g);  // the camera's culling reuses the lists
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, &shadow);
+      (void)renderer.draw(cmd, settings, g, 0xFu, &shadow);
+      target.end(cmd);
+    });
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> lit = frame(false);
+  const std::vector<std::uint8_t> shadowed = frame(true);
+  const Aabb bounds{glm::vec3(tree.center) - glm::vec3(tree.radius),
+                    glm::vec3(tree.center) + glm::vec3(tree.radius)};
+  const ShadowDiff d = compare(lit, shadowed, view_proj, camera.eye, bounds);
+  EXPECT_GT(d.darkened_inside, 100u);
+  EXPECT_EQ(d.changed_outside, 0u);
+  EXPECT_EQ(d.lighter, 0u);
+}
+
+// A camera low over a wide field and its shadow view: culling for the light with the camera's
+// position picks, for every entity / plant both views keep, exactly the camera cull's LOD.
+render::SceneCamera field_camera() {
+  return render::SceneCamera::look_at({0.0f, 6.0f, -45.0f}, {0.0f, 0.0f, 0.0f});
+}
+
+// Levels per culled item (entity or plant: a cross-fading plant sits in two LODs' lists).
+using Levels = std::map<std::uint32_t, std::set<std::uint32_t>>;
+
+// Culls for the shadow view and for the camera view (`cull` reads back the levels) and checks that every
+// item both kept got the same levels from both; counts what was seen.
+struct LevelAgreement {
+  std::size_t both = 0, shadow_only = 0;
+  std::set<std::uint32_t> levels;
+};
+LevelAgreement agreement(const render::ShadowMap& shadow, const render::SceneCamera& camera,
+                         const std::function<Levels(const Frustum&)>& cull) {
+  const Levels in_shadow = cull(shadow.caster_frustum());
+  const Levels in_view = cull(Frustum::from_view_proj(camera.view_proj(kAspect), DepthConvention::kReverseZ));
+  LevelAgreement a;
+  for (const auto& [item, levels] : in_shadow) {
+    const auto it = in_view.find(item);
+    if (it == in_view.end()) {
+      ++a.shadow_only;
+      continue;
+    }
+    ++a.both;
+    a.levels.insert(levels.begin(), levels.end());
+    EXPECT_EQ(levels, it->second) << "item " << item;
+  }
+  return a;
+}
+
+TEST_F(ShadowTest, CrowdShadowCullKeepsTheCameraLod) {
+  const std::vector<crowd::CrowdFile> types{make_test_crowd_type()};
+  std::vector<crowd::CrowdEntity> entities;
+  for (int z = -15; z <= 15; ++z)
+    for (int x = -15; x <= 15; ++x) {
+      crowd::CrowdEntity e;
+      e.position = {float(x) * 5.0f, 0.0f, float(z) * 5.0f};
+      e.yaw_scale = crowd::pack_yaw_scale(0.3f * float(x), 1.0f);
+      entities.push_back(e);
+    }
+  render::CrowdRenderer renderer(ctx(), types, entities, render::OffscreenTarget::kColorFormat,
+                                 render::OffscreenTarget::kDepthFormat);
+  render::ShadowMap shadow(ctx(), 256);
+  const render::SceneCamera camera = field_camera();
+  shadow.fit(camera, kAspect, kToLight, 80.0f, 40.0f);
+  crowd::CrowdCullParams params;
+  params.camera = camera.eye;
+  crowd::LodCurveParams lod;
+  lod.screen_height = 240.0f;
+  lod.reference_diameter = renderer.type_bounds()[0].diameter * 4.0f;  // switches at about 25 and 45 m
+  params.curve = crowd::LodCurve::solve(lod);
+  auto levels = [&](const Frustum& frustum) {
+    params.frustum = frustum;
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { renderer.record_cull(cmd, params); });
+    const auto commands = gpu::read_buffer_as<render::shader::DrawIndexedCommand>(
+        ctx(), renderer.cull().commands(), renderer.cull().slot_count());
+    const auto visible =
+        gpu::read_buffer_as<std::uint32_t>(ctx(), renderer.cull().visible(), renderer.cull().list_capacity());
+    Levels level;
+    for (std::uint32_t slot = 0; slot < commands.size(); ++slot)
+      for (std::uint32_t i = 0; i < commands[slot].instance_count; ++i)
+        level[visible[commands[slot].first_instance + i]].insert(slot % crowd::kCrowdLodCount);
+    return level;
+  };
+  const LevelAgreement a = agreement(shadow, camera, levels);
+  EXPECT_GT(a.both, 50u);
+  EXPECT_GT(a.shadow_only, 0u);
+  EXPECT_EQ(a.levels.size(), 3u);
+}
+
+TEST_F(ShadowTest, VegetationShadowCullKeepsTheCameraLod) {
+  std::vector<vegetation::WorldInstance> field;
+  for (int z = -12; z <= 12; ++z)
+    for (int x = -12; x <= 12; ++x)
+      field.push_back({1, {5.0 * x, 0.0, 5.0 * z}, 0.4f * float(x * z), 1.0f, {80, 120, 60}});
+  const RuntimeWorld world = plants(field);
+  ASSERT_EQ(world.types().size(), 1u);
+  const RuntimeWorld::Type& type = world.types()[0];
+  render::VegetationCull cull(ctx());
+  const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
+                                            render::OffscreenTarget::kDepthFormat);
+  const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
+  render::ShadowMap shadow(ctx(), 256);
+  const render::SceneCamera camera = field_camera();
+  shadow.fit(camera, kAspect, kToLight, 80.0f, 40.0f);
+  auto lods = [&](const Frustum& frustum) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, camera.eye, type, g); });
+    const auto args =
+        gpu::read_buffer_as<render::shader::DrawIndexedCommand>(ctx(), g.args, vegetation::kGpuMaxLods);
+    const auto lists =
+        gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * vegetation::kGpuMaxLods);
+    Levels lod;
+    for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l)
+      for (std::uint32_t i = 0; i < args[l].instance_count; ++i) lod[lists[l * g.capacity + i]].insert(l);
+    return lod;
+  };
+  // The two-phase occlusion state (last frame's visibility) survives the single-pass shadow cull.
+  std::vector<std::uint32_t> visibility(g.capacity);
+  for (std::uint32_t i = 0; i < g.capacity; ++i) visibility[i] = i % 3 == 0 ? 1u : 0u;
+  gpu::upload(ctx(), g.visibility, std::span<const std::uint32_t>(visibility));
+  const LevelAgreement a = agreement(shadow, camera, lods);
+  EXPECT_GT(a.both, 50u);
+  EXPECT_GT(a.shadow_only, 0u);
+  EXPECT_GE(a.levels.size(), 2u);
+  EXPECT_EQ(gpu::read_buffer_as<std::uint32_t>(ctx(), g.visibility, g.capacity), visibility);
+}
+
+}  // namespace
+}  // namespace myriad::test
