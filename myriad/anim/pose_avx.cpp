@@ -1,8 +1,10 @@
-// local_to_model and build_palette in 256-bit AVX lanes (x86-64, chosen at run time). Each joint's
-// product runs two matrix columns (or rows) per register, so a joint takes half the multiplies and
-// adds of the 4-wide form and the broadcasts become in-lane permutes or broadcast loads. The lane
-// expressions are those of affine_mul and the portable palette, term for term (-ffp-contract=off), so
-// the results are bit-identical; an added -0.0f stands for "no translation term" (x + -0 == x).
+// local_to_model and build_palette in 256-bit AVX lanes (x86-64, chosen at run time). Local transforms
+// are composed eight joints at a time (one joint per lane; the scale product is skipped when every
+// scale of the block is exactly 1, as for skeletons without scale keys), then each joint's product runs
+// two matrix columns (or rows) per register, so a joint takes half the multiplies and adds of the 4-wide
+// form and the broadcasts become in-lane permutes or broadcast loads. The lane expressions are those of
+// compose, affine_mul and the portable palette, term for term (-ffp-contract=off), so the results are
+// bit-identical; an added -0.0f stands for "no translation term" (x + -0 == x).
 #include "myriad/anim/pose_kernels.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -24,67 +26,93 @@ MYRIAD_AVX_INLINE __m256 broadcast4(const float* p) {
   return _mm256_broadcast_ps(reinterpret_cast<const __m128*>(p));
 }
 
-// Four packed vec3 (12 floats) to x, y, z lanes.
-MYRIAD_AVX_INLINE void transpose3(const float* p, __m128& x, __m128& y, __m128& z) {
-  V4 a, b, c;
-  std::memcpy(&a, p, sizeof a);      // x0 y0 z0 x1
-  std::memcpy(&b, p + 4, sizeof b);  // y1 z1 x2 y2
-  std::memcpy(&c, p + 8, sizeof c);  // z2 x3 y3 z3
-  const V4 u = __builtin_shufflevector(a, b, 0, 3, 6, 7);
-  const V4 v = __builtin_shufflevector(a, b, 1, 4, 7, 7);
-  const V4 w = __builtin_shufflevector(a, b, 2, 5, 5, 5);
-  x = __m128(__builtin_shufflevector(u, c, 0, 1, 2, 5));
-  y = __m128(__builtin_shufflevector(v, c, 0, 1, 2, 6));
-  z = __m128(__builtin_shufflevector(w, c, 0, 1, 4, 7));
+// Eight packed vec3 (24 floats) to x, y, z lanes: joints 0-3 in the low half, 4-7 in the high half.
+// Per half the rows are a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3; seven in-lane shuffles.
+MYRIAD_AVX_INLINE void transpose3x8(const float* p, __m256& x, __m256& y, __m256& z) {
+  const __m256 a = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p)), _mm_loadu_ps(p + 12), 1);
+  const __m256 b = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 4)), _mm_loadu_ps(p + 16), 1);
+  const __m256 c = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(p + 8)), _mm_loadu_ps(p + 20), 1);
+  const __m256 b2c1 = _mm256_shuffle_ps(b, c, _MM_SHUFFLE(0, 1, 0, 2));  // b2 b0 c1 c0
+  x = _mm256_shuffle_ps(a, b2c1, _MM_SHUFFLE(2, 0, 3, 0));               // a0 a3 b2 c1
+  const __m256 a1b0 = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 0, 1));  // a1 a0 b0 b0
+  const __m256 b3c2 = _mm256_shuffle_ps(b, c, _MM_SHUFFLE(0, 2, 0, 3));  // b3 b0 c2 c0
+  y = _mm256_shuffle_ps(a1b0, b3c2, _MM_SHUFFLE(2, 0, 2, 0));            // a1 b0 b3 c2
+  const __m256 a2b1 = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(0, 1, 0, 2));  // a2 a0 b1 b0
+  z = _mm256_shuffle_ps(a2b1, c, _MM_SHUFFLE(3, 0, 2, 0));               // a2 b1 c0 c3
 }
 
-// One block of four joints, local transforms in lanes (SoA): compose()'s expressions per lane.
+// One block of eight joints, local transforms in lanes (SoA; joints 0-3 low half, 4-7 high half):
+// compose()'s expressions per lane.
 struct Block {
-  __m128 m[9];  // rotation-scale, m[column * 3 + row]
-  __m128 t[3];  // translation x, y, z
+  __m256 m[9];  // rotation-scale, m[column * 3 + row]
+  __m256 t[3];  // translation x, y, z
 };
 
-MYRIAD_AVX_INLINE void compose_block(const float* q, const float* s, const float* t, Block& b) {
-  __m128 qx = _mm_loadu_ps(q), qy = _mm_loadu_ps(q + 4), qz = _mm_loadu_ps(q + 8), qw = _mm_loadu_ps(q + 12);
-  _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
-  __m128 sx, sy, sz;
-  transpose3(s, sx, sy, sz);
-  transpose3(t, b.t[0], b.t[1], b.t[2]);
-  const __m128 one = _mm_set1_ps(1.0f), two = _mm_set1_ps(2.0f);
-  const __m128 xx = _mm_mul_ps(qx, qx), yy = _mm_mul_ps(qy, qy), zz = _mm_mul_ps(qz, qz);
-  const __m128 xy = _mm_mul_ps(qx, qy), xz = _mm_mul_ps(qx, qz), yz = _mm_mul_ps(qy, qz);
-  const __m128 wx = _mm_mul_ps(qw, qx), wy = _mm_mul_ps(qw, qy), wz = _mm_mul_ps(qw, qz);
-  b.m[0] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(yy, zz))), sx);
-  b.m[1] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xy, wz)), sx);
-  b.m[2] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xz, wy)), sx);
-  b.m[3] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(xy, wz)), sy);
-  b.m[4] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, zz))), sy);
-  b.m[5] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(yz, wx)), sy);
-  b.m[6] = _mm_mul_ps(_mm_mul_ps(two, _mm_add_ps(xz, wy)), sz);
-  b.m[7] = _mm_mul_ps(_mm_mul_ps(two, _mm_sub_ps(yz, wx)), sz);
-  b.m[8] = _mm_mul_ps(_mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(xx, yy))), sz);
+// Scales of all eight joints exactly 1: then "* s" leaves every entry as it is (x * 1 == x) and is
+// skipped, with the scale transpose. Skeletons without scale keys take this path.
+MYRIAD_AVX_INLINE bool unit_scales(const float* s) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  const __m256 eq = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(_mm256_loadu_ps(s), one, _CMP_EQ_OQ),
+                                                _mm256_cmp_ps(_mm256_loadu_ps(s + 8), one, _CMP_EQ_OQ)),
+                                  _mm256_cmp_ps(_mm256_loadu_ps(s + 16), one, _CMP_EQ_OQ));
+  return _mm256_movemask_ps(eq) == 0xFF;
 }
 
-// Local row k of every joint in the block as column pairs: pairs[k] = (B(k,0) | B(k,1)),
-// pairs[3 + k] = (B(k,2) | t_k); lane j of each half belongs to joint j.
+MYRIAD_AVX_INLINE void compose_block(const float* q, const float* s, const float* t, Block& b) {
+  // Quaternions j and j + 4 share a register, then an in-lane 4 x 4 transpose.
+  const __m256 q01 = _mm256_loadu_ps(q), q23 = _mm256_loadu_ps(q + 8);
+  const __m256 q45 = _mm256_loadu_ps(q + 16), q67 = _mm256_loadu_ps(q + 24);
+  const __m256 r0 = _mm256_permute2f128_ps(q01, q45, 0x20), r1 = _mm256_permute2f128_ps(q01, q45, 0x31);
+  const __m256 r2 = _mm256_permute2f128_ps(q23, q67, 0x20), r3 = _mm256_permute2f128_ps(q23, q67, 0x31);
+  const __m256 lo01 = _mm256_unpacklo_ps(r0, r1),
+               hi01 = _mm256_unpackhi_ps(r0, r1);  // x0 x1 y0 y1, z0 z1 w0 w1
+  const __m256 lo23 = _mm256_unpacklo_ps(r2, r3), hi23 = _mm256_unpackhi_ps(r2, r3);
+  const __m256 qx = _mm256_shuffle_ps(lo01, lo23, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 qy = _mm256_shuffle_ps(lo01, lo23, _MM_SHUFFLE(3, 2, 3, 2));
+  const __m256 qz = _mm256_shuffle_ps(hi01, hi23, _MM_SHUFFLE(1, 0, 1, 0));
+  const __m256 qw = _mm256_shuffle_ps(hi01, hi23, _MM_SHUFFLE(3, 2, 3, 2));
+  transpose3x8(t, b.t[0], b.t[1], b.t[2]);
+  const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
+  const __m256 xx = _mm256_mul_ps(qx, qx), yy = _mm256_mul_ps(qy, qy), zz = _mm256_mul_ps(qz, qz);
+  const __m256 xy = _mm256_mul_ps(qx, qy), xz = _mm256_mul_ps(qx, qz), yz = _mm256_mul_ps(qy, qz);
+  const __m256 wx = _mm256_mul_ps(qw, qx), wy = _mm256_mul_ps(qw, qy), wz = _mm256_mul_ps(qw, qz);
+  b.m[0] = _mm256_sub_ps(one, _mm256_mul_ps(two, _mm256_add_ps(yy, zz)));
+  b.m[1] = _mm256_mul_ps(two, _mm256_add_ps(xy, wz));
+  b.m[2] = _mm256_mul_ps(two, _mm256_sub_ps(xz, wy));
+  b.m[3] = _mm256_mul_ps(two, _mm256_sub_ps(xy, wz));
+  b.m[4] = _mm256_sub_ps(one, _mm256_mul_ps(two, _mm256_add_ps(xx, zz)));
+  b.m[5] = _mm256_mul_ps(two, _mm256_add_ps(yz, wx));
+  b.m[6] = _mm256_mul_ps(two, _mm256_add_ps(xz, wy));
+  b.m[7] = _mm256_mul_ps(two, _mm256_sub_ps(yz, wx));
+  b.m[8] = _mm256_sub_ps(one, _mm256_mul_ps(two, _mm256_add_ps(xx, yy)));
+  if (unit_scales(s)) return;
+  __m256 sv[3];
+  transpose3x8(s, sv[0], sv[1], sv[2]);
+  for (int k = 0; k < 9; ++k) b.m[k] = _mm256_mul_ps(b.m[k], sv[k / 3]);
+}
+
+// Local row k of the joints of half H as column pairs: pairs[k] = (B(k,0) | B(k,1)),
+// pairs[3 + k] = (B(k,2) | t_k); lane j of each half belongs to joint 4H + j.
+template <int H>
 MYRIAD_AVX_INLINE void pair_rows(const Block& b, __m256 pairs[6]) {
+  constexpr int kHalves = H == 0 ? 0x20 : 0x31;
   for (int k = 0; k < 3; ++k) {
-    pairs[k] = _mm256_insertf128_ps(_mm256_castps128_ps256(b.m[k]), b.m[3 + k], 1);
-    pairs[3 + k] = _mm256_insertf128_ps(_mm256_castps128_ps256(b.m[6 + k]), b.t[k], 1);
+    pairs[k] = _mm256_permute2f128_ps(b.m[k], b.m[3 + k], kHalves);
+    pairs[3 + k] = _mm256_permute2f128_ps(b.m[6 + k], b.t[k], kHalves);
   }
 }
 
 // Joint J of the block: model = model[parent] * local, columns 0|1 and 2|3 per register.
 template <int J>
-MYRIAD_AVX_INLINE void joint(const Block& b, const __m256 pairs[6], std::int16_t parent, const float* model,
-                             float* out) {
+MYRIAD_AVX_INLINE void joint(const __m256 pairs[6], std::int16_t parent, const float* model, float* out) {
   if (parent == kNoParent) {  // compose() itself: rotation-scale columns with 0, then (t, 1)
-    alignas(16) float f[12][4];
-    for (int k = 0; k < 9; ++k) _mm_store_ps(f[k], b.m[k]);
-    for (int k = 0; k < 3; ++k) _mm_store_ps(f[9 + k], b.t[k]);
-    for (int c = 0; c < 3; ++c)
-      _mm_storeu_ps(out + 4 * c, _mm_setr_ps(f[c * 3][J], f[c * 3 + 1][J], f[c * 3 + 2][J], 0.0f));
-    _mm_storeu_ps(out + 12, _mm_setr_ps(f[9][J], f[10][J], f[11][J], 1.0f));
+    alignas(32) float f[6][8];
+    for (int k = 0; k < 6; ++k) _mm256_store_ps(f[k], pairs[k]);
+    for (int c = 0; c < 3; ++c) {
+      const float* column = c == 2 ? f[3] : f[0] + 4 * c;  // B(k, c) at column[k * 8 + J]
+      _mm_storeu_ps(out + 4 * c, _mm_setr_ps(column[J], column[8 + J], column[16 + J], 0.0f));
+    }
+    _mm_storeu_ps(out + 12, _mm_setr_ps(f[3][4 + J], f[4][4 + J], f[5][4 + J], 1.0f));
     return;
   }
   constexpr int kLane = J * 0x55;  // broadcast lane J within each 128-bit half
@@ -101,6 +129,27 @@ MYRIAD_AVX_INLINE void joint(const Block& b, const __m256 pairs[6], std::int16_t
                     a3);
   _mm256_storeu_ps(out, c01);
   _mm256_storeu_ps(out + 8, c23);
+}
+
+// Joints first..3 of half H of a block, in order (first <= 3).
+template <int H>
+MYRIAD_AVX_INLINE void half(const Block& b, const std::int16_t* parents, std::size_t first,
+                            const float* model, float* out) {
+  __m256 pairs[6];
+  pair_rows<H>(b, pairs);
+  if (first == 0) joint<0>(pairs, parents[0], model, out);
+  if (first <= 1) joint<1>(pairs, parents[1], model, out + 16);
+  if (first <= 2) joint<2>(pairs, parents[2], model, out + 32);
+  joint<3>(pairs, parents[3], model, out + 48);
+}
+
+// Joints first..7 of the block at joint base (first <= 7).
+MYRIAD_AVX_INLINE void block(const float* qs, const float* ss, const float* ts, const std::int16_t* parents,
+                             std::size_t base, std::size_t first, float* model) {
+  Block b;
+  compose_block(qs + base * 4, ss + base * 3, ts + base * 3, b);
+  if (first < 4) half<0>(b, parents + base, first, model, model + base * 16);
+  half<1>(b, parents + base + 4, first < 4 ? 0 : first - 4, model, model + (base + 4) * 16);
 }
 
 }  // namespace
@@ -122,36 +171,25 @@ MYRIAD_AVX void local_to_model_avx(std::span<const std::int16_t> parents, const 
   const float* const ss = &local.scale[0].x;
   const std::int16_t* const ps = parents.data();
   float* const m = &model[0][0][0];
-  std::size_t base = 0;
-  for (; base + 4 <= n; base += 4) {
-    Block b;
-    compose_block(qs + base * 4, ss + base * 3, ts + base * 3, b);
-    __m256 pairs[6];
-    pair_rows(b, pairs);
-    float* const out = m + base * 16;
-    joint<0>(b, pairs, ps[base], m, out);
-    joint<1>(b, pairs, ps[base + 1], m, out + 16);
-    joint<2>(b, pairs, ps[base + 2], m, out + 32);
-    joint<3>(b, pairs, ps[base + 3], m, out + 48);
+  if (n >= 8) {
+    std::size_t base = 0;
+    for (; base + 8 <= n; base += 8) block(qs, ss, ts, ps, base, 0, m);
+    // The rest as the last eight joints, of which the first ones are done already.
+    if (base < n) block(qs, ss, ts, ps, n - 8, 8 - (n - base), m);
+    return;
   }
-  if (base == n) return;
-  // The last, partial block: lanes past the end repeat the last joint (their results are unused).
-  const std::size_t count = n - base;
-  float q4[16], s4[12], t4[12];
-  for (std::size_t j = 0; j < 4; ++j) {
-    const std::size_t k = base + std::min(j, count - 1);
-    std::memcpy(q4 + 4 * j, qs + 4 * k, 4 * sizeof(float));
-    std::memcpy(s4 + 3 * j, ss + 3 * k, 3 * sizeof(float));
-    std::memcpy(t4 + 3 * j, ts + 3 * k, 3 * sizeof(float));
+  // Fewer than eight joints: a padded copy whose lanes past the end repeat the last joint.
+  float q8[32], s8[24], t8[24], out[8 * 16] = {};  // zeroed: parents are read from it
+  std::int16_t p8[8];
+  for (std::size_t j = 0; j < 8; ++j) {
+    const std::size_t k = std::min(j, n - 1);
+    std::memcpy(q8 + 4 * j, qs + 4 * k, 4 * sizeof(float));
+    std::memcpy(s8 + 3 * j, ss + 3 * k, 3 * sizeof(float));
+    std::memcpy(t8 + 3 * j, ts + 3 * k, 3 * sizeof(float));
+    p8[j] = ps[k];
   }
-  Block b;
-  compose_block(q4, s4, t4, b);
-  __m256 pairs[6];
-  pair_rows(b, pairs);
-  float* const out = m + base * 16;
-  joint<0>(b, pairs, ps[base], m, out);
-  if (count > 1) joint<1>(b, pairs, ps[base + 1], m, out + 16);
-  if (count > 2) joint<2>(b, pairs, ps[base + 2], m, out + 32);
+  block(q8, s8, t8, p8, 0, 0, out);
+  std::memcpy(m, out, n * 16 * sizeof(float));
 }
 
 // Rows 0|1 in one register: (A(0,k) | A(1,k)) from model column k by one in-lane permute; row 2 by

@@ -132,6 +132,29 @@ TEST(Pose, KernelsBitIdentical) {
   }
 }
 
+// Blocks whose scales are all exactly 1 skip the scale product in the AVX kernel: unit and non-unit
+// blocks side by side, a single non-unit component in an otherwise unit block, and skeleton sizes whose
+// last block overlaps joints that are done already.
+TEST(Pose, KernelsBitIdenticalWithUnitScales) {
+  for (std::size_t n : {1u, 6u, 8u, 12u, 15u, 16u, 17u, 31u, 67u}) {
+    RandomPose rp(n, static_cast<std::uint32_t>(n) + 7);
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((i / 8) % 2 == 0) rp.local.scale[i] = glm::vec3(1.0f);
+    }
+    rp.local.scale[n - 1] = glm::vec3(1.0f, 1.0f, n % 2 ? 1.0f : -1.0f);
+    if (n > 20) rp.local.scale[19] = glm::vec3(1.0f, 1.0f + 1.0f / 1024.0f, 1.0f);
+    std::vector<glm::mat4> portable(n), fast(n), ref(n);
+    kernels::local_to_model_portable(rp.parents, rp.local, portable);
+    local_to_model(rp.parents, rp.local, fast);
+    for (std::size_t i = 0; i < n; ++i) {
+      const glm::mat4 m = compose(rp.local.translation[i], rp.local.rotation[i], rp.local.scale[i]);
+      ref[i] = rp.parents[i] == kNoParent ? m : affine_mul(ref[static_cast<std::size_t>(rp.parents[i])], m);
+    }
+    EXPECT_EQ(std::memcmp(portable.data(), ref.data(), n * sizeof(glm::mat4)), 0) << "n " << n;
+    EXPECT_EQ(std::memcmp(fast.data(), ref.data(), n * sizeof(glm::mat4)), 0) << "n " << n;
+  }
+}
+
 TEST(Pose, PaletteIsIdentityAtBindPose) {
   const Skeleton s = humanoid_skeleton();
   std::vector<glm::mat4> model(s.size());
