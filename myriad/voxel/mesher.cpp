@@ -76,51 +76,102 @@ inline void store_transposed(const std::uint16_t* rows, std::uint16_t* out, int 
   }
 }
 
+// Four u32 lanes (each below 2^16) to the low four u16 lanes: sign-extend from 16 bits, then the signed pack
+// saturates nothing (SSE2 has no unsigned 32-to-16 pack).
+inline __m128i pack_u16(__m128i lo, __m128i hi) {
+  return _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(lo, 16), 16),
+                         _mm_srai_epi32(_mm_slli_epi32(hi, 16), 16));
+}
+
+// Bit z set when u16 lane z of (a, b) is non-zero.
+inline std::uint32_t nonzero_lanes(__m128i a, __m128i b) {
+  const __m128i zero = _mm_setzero_si128();
+  return ~std::uint32_t(
+             _mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(a, zero), _mm_cmpeq_epi16(b, zero)))) &
+         kInner;
+}
+
+// The OR of the eight u16 lanes of v.
+inline std::uint32_t or_lanes(__m128i v) {
+  v = _mm_or_si128(v, _mm_srli_si128(v, 8));
+  v = _mm_or_si128(v, _mm_srli_si128(v, 4));
+  v = _mm_or_si128(v, _mm_srli_si128(v, 2));
+  return std::uint32_t(_mm_cvtsi128_si32(v)) & kInner;
+}
+
 // Full faces of full cubes against cells with no geometry; faces touching cut shapes come later.
 // kPartials = false when the block holds no cut shape (partial_rows all zero): the common all-cube case.
+// The 16 rows z = 1..16 of a y layer lie side by side in cube_rows, as do their neighbours above, below,
+// north and south (one row over), so a layer is four SSE2 vectors of four rows: no per-row branch.
 template <bool kPartials>
 void cull_cubes(MeshScratch& s) {
-  // No clearing: merge_faces leaves every face row zero, and rows skipped here are zero already.
+  // No clearing: merge_faces leaves every face row zero, and layers skipped here are zero already.
   const std::uint32_t* cube = s.cube_rows.data();
   const std::uint32_t* part = s.partial_rows.data();
   std::uint16_t* faces = s.faces.data();
-  auto solid = [&](int i) { return kPartials ? cube[i] | part[i] : cube[i]; };
+  auto load = [](const std::uint32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
+  auto solid = [&](int i) {
+    return kPartials ? _mm_or_si128(load(cube + i), load(part + i)) : load(cube + i);
+  };
   auto rows = [&](int face, int layer) { return faces + (face * 16 + layer) * 16; };
+  auto store = [](std::uint16_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); };
+  const __m128i inner = _mm_set1_epi32(kInner);
+  // Face bits of a cube row c against neighbour row n: c & ~n, shifted to inner coordinates.
+  auto visible = [&](__m128i c, __m128i n) {
+    return _mm_and_si128(_mm_srli_epi32(_mm_andnot_si128(n, c), 1), inner);
+  };
   // Layers holding faces (locals: the u16 face rows would alias the u16 face_layers in memory).
   std::uint32_t layers_pos_y = 0, layers_neg_y = 0, layers_pos_z = 0, layers_neg_z = 0;
   std::uint32_t layers_pos_x = 0, layers_neg_x = 0;
+  alignas(16) std::uint16_t pos_z[16], neg_z[16];  // Z faces of one y layer: [z], bit x
   alignas(16) std::uint16_t pos_x[16], neg_x[16];  // X faces of one y layer: [z], bit x
   for (int y = 1; y <= kSectionSize; ++y) {
-    std::uint32_t any_pos_y = 0, any_neg_y = 0, any_pos_x = 0, any_neg_x = 0;
-    for (int z = 1; z <= kSectionSize; ++z) {
-      const int i = y * kPad + z;
-      const std::uint32_t c = cube[i];
-      if (!c) {
-        pos_x[z - 1] = neg_x[z - 1] = 0;
-        continue;
-      }
-      const std::uint32_t up = solid(i + kPad), down = solid(i - kPad);
-      const std::uint32_t north = solid(i + 1), south = solid(i - 1);
-      const std::uint32_t pos_y = (c & ~up) >> 1 & kInner, neg_y = (c & ~down) >> 1 & kInner;
-      const std::uint32_t pos_z = (c & ~north) >> 1 & kInner, neg_z = (c & ~south) >> 1 & kInner;
-      rows(kPosY, y - 1)[z - 1] = std::uint16_t(pos_y);
-      rows(kNegY, y - 1)[z - 1] = std::uint16_t(neg_y);
-      rows(kPosZ, z - 1)[y - 1] = std::uint16_t(pos_z);
-      rows(kNegZ, z - 1)[y - 1] = std::uint16_t(neg_z);
-      any_pos_y |= pos_y;
-      any_neg_y |= neg_y;
-      layers_pos_z |= std::uint32_t(pos_z != 0) << (z - 1);
-      layers_neg_z |= std::uint32_t(neg_z != 0) << (z - 1);
+    const int first = y * kPad + 1;
+    __m128i c[4];
+    for (int g = 0; g < 4; ++g) c[g] = load(cube + first + 4 * g);
+    const __m128i any_cube = _mm_or_si128(_mm_or_si128(c[0], c[1]), _mm_or_si128(c[2], c[3]));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(any_cube, _mm_setzero_si128())) == 0xFFFF) continue;
+    __m128i py[4], ny[4], pz[4], nz[4], px[4], nx[4];
+    for (int g = 0; g < 4; ++g) {
+      const int i = first + 4 * g;
+      py[g] = visible(c[g], solid(i + kPad));
+      ny[g] = visible(c[g], solid(i - kPad));
+      pz[g] = visible(c[g], solid(i + 1));
+      nz[g] = visible(c[g], solid(i - 1));
       // X faces: the neighbour is the next bit; transposed to layer x, row y, bit z below.
-      const std::uint32_t sol = solid(i);
-      const std::uint32_t px = (c & ~(sol >> 1)) >> 1 & kInner, nx = (c & ~(sol << 1)) >> 1 & kInner;
-      pos_x[z - 1] = std::uint16_t(px);
-      neg_x[z - 1] = std::uint16_t(nx);
-      any_pos_x |= px;
-      any_neg_x |= nx;
+      const __m128i sol = solid(i);
+      px[g] = visible(c[g], _mm_srli_epi32(sol, 1));
+      nx[g] = visible(c[g], _mm_slli_epi32(sol, 1));
     }
-    layers_pos_y |= std::uint32_t(any_pos_y != 0) << (y - 1);
-    layers_neg_y |= std::uint32_t(any_neg_y != 0) << (y - 1);
+    const __m128i py_lo = pack_u16(py[0], py[1]), py_hi = pack_u16(py[2], py[3]);
+    const __m128i ny_lo = pack_u16(ny[0], ny[1]), ny_hi = pack_u16(ny[2], ny[3]);
+    store(rows(kPosY, y - 1), py_lo);
+    store(rows(kPosY, y - 1) + 8, py_hi);
+    store(rows(kNegY, y - 1), ny_lo);
+    store(rows(kNegY, y - 1) + 8, ny_hi);
+    layers_pos_y |= std::uint32_t(nonzero_lanes(py_lo, py_hi) != 0) << (y - 1);
+    layers_neg_y |= std::uint32_t(nonzero_lanes(ny_lo, ny_hi) != 0) << (y - 1);
+    // Z faces go to layer z, row y: one u16 store per z.
+    const __m128i pz_lo = pack_u16(pz[0], pz[1]), pz_hi = pack_u16(pz[2], pz[3]);
+    const __m128i nz_lo = pack_u16(nz[0], nz[1]), nz_hi = pack_u16(nz[2], nz[3]);
+    store(pos_z, pz_lo);
+    store(pos_z + 8, pz_hi);
+    store(neg_z, nz_lo);
+    store(neg_z + 8, nz_hi);
+    layers_pos_z |= nonzero_lanes(pz_lo, pz_hi);
+    layers_neg_z |= nonzero_lanes(nz_lo, nz_hi);
+    for (int z = 0; z < 16; ++z) {
+      rows(kPosZ, z)[y - 1] = pos_z[z];
+      rows(kNegZ, z)[y - 1] = neg_z[z];
+    }
+    const __m128i px_lo = pack_u16(px[0], px[1]), px_hi = pack_u16(px[2], px[3]);
+    const __m128i nx_lo = pack_u16(nx[0], nx[1]), nx_hi = pack_u16(nx[2], nx[3]);
+    store(pos_x, px_lo);
+    store(pos_x + 8, px_hi);
+    store(neg_x, nx_lo);
+    store(neg_x + 8, nx_hi);
+    const std::uint32_t any_pos_x = or_lanes(_mm_or_si128(px_lo, px_hi));
+    const std::uint32_t any_neg_x = or_lanes(_mm_or_si128(nx_lo, nx_hi));
     layers_pos_x |= any_pos_x;
     layers_neg_x |= any_neg_x;
     if (any_pos_x) store_transposed(pos_x, rows(kPosX, 0) + (y - 1), 16);
