@@ -83,20 +83,23 @@ inline __m128i pack_u16(__m128i lo, __m128i hi) {
                          _mm_srai_epi32(_mm_slli_epi32(hi, 16), 16));
 }
 
-// Bit z set when u16 lane z of (a, b) is non-zero.
-inline std::uint32_t nonzero_lanes(__m128i a, __m128i b) {
+// Packs 16 rows (u32 below 2^16, four per vector) to u16 rows at dst. Returns bit z set when row z is
+// non-zero; any_bits, when given, receives the OR of the rows.
+inline std::uint32_t store_rows(std::uint16_t* dst, const __m128i v[4], std::uint32_t* any_bits = nullptr) {
+  const __m128i lo = pack_u16(v[0], v[1]), hi = pack_u16(v[2], v[3]);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), lo);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 8), hi);
+  if (any_bits) {
+    __m128i o = _mm_or_si128(lo, hi);
+    o = _mm_or_si128(o, _mm_srli_si128(o, 8));
+    o = _mm_or_si128(o, _mm_srli_si128(o, 4));
+    o = _mm_or_si128(o, _mm_srli_si128(o, 2));
+    *any_bits = std::uint32_t(_mm_cvtsi128_si32(o)) & kInner;
+  }
   const __m128i zero = _mm_setzero_si128();
   return ~std::uint32_t(
-             _mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(a, zero), _mm_cmpeq_epi16(b, zero)))) &
+             _mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(lo, zero), _mm_cmpeq_epi16(hi, zero)))) &
          kInner;
-}
-
-// The OR of the eight u16 lanes of v.
-inline std::uint32_t or_lanes(__m128i v) {
-  v = _mm_or_si128(v, _mm_srli_si128(v, 8));
-  v = _mm_or_si128(v, _mm_srli_si128(v, 4));
-  v = _mm_or_si128(v, _mm_srli_si128(v, 2));
-  return std::uint32_t(_mm_cvtsi128_si32(v)) & kInner;
 }
 
 // Full faces of full cubes against cells with no geometry; faces touching cut shapes come later.
@@ -114,7 +117,6 @@ void cull_cubes(MeshScratch& s) {
     return kPartials ? _mm_or_si128(load(cube + i), load(part + i)) : load(cube + i);
   };
   auto rows = [&](int face, int layer) { return faces + (face * 16 + layer) * 16; };
-  auto store = [](std::uint16_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); };
   const __m128i inner = _mm_set1_epi32(kInner);
   // Face bits of a cube row c against neighbour row n: c & ~n, shifted to inner coordinates.
   auto visible = [&](__m128i c, __m128i n) {
@@ -143,35 +145,18 @@ void cull_cubes(MeshScratch& s) {
       px[g] = visible(c[g], _mm_srli_epi32(sol, 1));
       nx[g] = visible(c[g], _mm_slli_epi32(sol, 1));
     }
-    const __m128i py_lo = pack_u16(py[0], py[1]), py_hi = pack_u16(py[2], py[3]);
-    const __m128i ny_lo = pack_u16(ny[0], ny[1]), ny_hi = pack_u16(ny[2], ny[3]);
-    store(rows(kPosY, y - 1), py_lo);
-    store(rows(kPosY, y - 1) + 8, py_hi);
-    store(rows(kNegY, y - 1), ny_lo);
-    store(rows(kNegY, y - 1) + 8, ny_hi);
-    layers_pos_y |= std::uint32_t(nonzero_lanes(py_lo, py_hi) != 0) << (y - 1);
-    layers_neg_y |= std::uint32_t(nonzero_lanes(ny_lo, ny_hi) != 0) << (y - 1);
+    layers_pos_y |= std::uint32_t(store_rows(rows(kPosY, y - 1), py) != 0) << (y - 1);
+    layers_neg_y |= std::uint32_t(store_rows(rows(kNegY, y - 1), ny) != 0) << (y - 1);
     // Z faces go to layer z, row y: one u16 store per z.
-    const __m128i pz_lo = pack_u16(pz[0], pz[1]), pz_hi = pack_u16(pz[2], pz[3]);
-    const __m128i nz_lo = pack_u16(nz[0], nz[1]), nz_hi = pack_u16(nz[2], nz[3]);
-    store(pos_z, pz_lo);
-    store(pos_z + 8, pz_hi);
-    store(neg_z, nz_lo);
-    store(neg_z + 8, nz_hi);
-    layers_pos_z |= nonzero_lanes(pz_lo, pz_hi);
-    layers_neg_z |= nonzero_lanes(nz_lo, nz_hi);
+    layers_pos_z |= store_rows(pos_z, pz);
+    layers_neg_z |= store_rows(neg_z, nz);
     for (int z = 0; z < 16; ++z) {
       rows(kPosZ, z)[y - 1] = pos_z[z];
       rows(kNegZ, z)[y - 1] = neg_z[z];
     }
-    const __m128i px_lo = pack_u16(px[0], px[1]), px_hi = pack_u16(px[2], px[3]);
-    const __m128i nx_lo = pack_u16(nx[0], nx[1]), nx_hi = pack_u16(nx[2], nx[3]);
-    store(pos_x, px_lo);
-    store(pos_x + 8, px_hi);
-    store(neg_x, nx_lo);
-    store(neg_x + 8, nx_hi);
-    const std::uint32_t any_pos_x = or_lanes(_mm_or_si128(px_lo, px_hi));
-    const std::uint32_t any_neg_x = or_lanes(_mm_or_si128(nx_lo, nx_hi));
+    std::uint32_t any_pos_x = 0, any_neg_x = 0;
+    store_rows(pos_x, px, &any_pos_x);
+    store_rows(neg_x, nx, &any_neg_x);
     layers_pos_x |= any_pos_x;
     layers_neg_x |= any_neg_x;
     if (any_pos_x) store_transposed(pos_x, rows(kPosX, 0) + (y - 1), 16);
