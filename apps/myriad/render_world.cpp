@@ -17,10 +17,13 @@ namespace {
 namespace fs = std::filesystem;
 
 nlohmann::ordered_json system_json(const render::SystemFrameStats& s) {
-  return {{"objects", s.objects},        {"visible", s.visible},
+  return {{"objects", s.objects},
+          {"visible", s.visible},
           {"culled", s.objects - std::min(s.visible, s.objects)},
-          {"draws", s.draws},            {"pipeline_binds", s.pipeline_binds},
-          {"vertices", s.vertices},      {"triangles", s.triangles}};
+          {"draws", s.draws},
+          {"pipeline_binds", s.pipeline_binds},
+          {"vertices", s.vertices},
+          {"triangles", s.triangles}};
 }
 
 nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char* timing) {
@@ -29,8 +32,8 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
     j["systems"][render::world_system_name(i)] = system_json(st.systems[i]);
   j["shadow_draws"] = st.shadow_draws;
   j["vegetation_resident"] = st.vegetation_resident;
-  j["cpu_ms"] = {{"update", st.cpu_update_ms},   {"streaming", st.cpu_streaming_ms},
-                 {"crowd", st.cpu_crowd_ms},     {"avatars", st.cpu_avatars_ms},
+  j["cpu_ms"] = {{"update", st.cpu_update_ms},    {"streaming", st.cpu_streaming_ms},
+                 {"crowd", st.cpu_crowd_ms},      {"avatars", st.cpu_avatars_ms},
                  {"voxel_edits", st.cpu_edit_ms}, {"record", st.cpu_record_ms}};
   j["gpu_ms_source"] = timing;
   for (const auto& [name, ms] : st.gpu_ms) j["gpu_ms"][name] = ms;
@@ -61,10 +64,14 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     std::fflush(stdout);
   });
   const render::WorldBuildStats& b = scene.build_stats();
-  stats["build_ms"] = {{"voxel_generate", b.voxel_generate_ms}, {"voxel_light", b.voxel_light_ms},
-                       {"voxel_mesh", b.voxel_mesh_ms},         {"voxel_upload", b.voxel_upload_ms},
-                       {"vegetation", b.vegetation_ms},         {"crowd_bake", b.crowd_bake_ms},
-                       {"crowd_upload", b.crowd_upload_ms},     {"avatars", b.avatars_ms},
+  stats["build_ms"] = {{"voxel_generate", b.voxel_generate_ms},
+                       {"voxel_light", b.voxel_light_ms},
+                       {"voxel_mesh", b.voxel_mesh_ms},
+                       {"voxel_upload", b.voxel_upload_ms},
+                       {"vegetation", b.vegetation_ms},
+                       {"crowd_bake", b.crowd_bake_ms},
+                       {"crowd_upload", b.crowd_upload_ms},
+                       {"avatars", b.avatars_ms},
                        {"total", clock.elapsed_ms()}};
   stats["voxel_world"] = {{"sections_with_geometry", b.terrain_sections},
                           {"grass_instances", b.voxel_grass},

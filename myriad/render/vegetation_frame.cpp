@@ -79,7 +79,7 @@ void VegetationFrame::resume(VkCommandBuffer cmd) {
 
 void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
                              std::span<const VegetationFrameType> types, const OpaqueFn& opaque,
-                             bool occlusion, glm::vec4 clear) {
+                             bool occlusion, glm::vec4 clear, const ShadowMap* shadow) {
   if (types.size() > max_types_) throw Error("VegetationFrame: more runtime types than max_types");
   recorded_types_ = static_cast<std::uint32_t>(types.size());
   recorded_draws_ = 0;
@@ -88,7 +88,7 @@ void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& 
     for (const VegetationFrameType& t : types) {
       VegetationDrawSettings s = settings;
       s.id_base = t.id_base;
-      recorded_draws_ += renderer_.draw(c, s, *t.gpu);
+      recorded_draws_ += renderer_.draw(c, s, *t.gpu, 0xFu, shadow);
     }
   };
   // Phase 1 (or the only pass).

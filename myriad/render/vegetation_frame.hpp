@@ -43,7 +43,7 @@ class VegetationFrame {
   // relative to the render origin; `opaque` draws the non-vegetation geometry in phase 1 (it occludes).
   void record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
               std::span<const VegetationFrameType> types, const OpaqueFn& opaque, bool occlusion,
-              glm::vec4 clear = {0.55f, 0.7f, 0.9f, 1.0f});
+              glm::vec4 clear = {0.55f, 0.7f, 0.9f, 1.0f}, const ShadowMap* shadow = nullptr);
 
   // After the submission of record() completed.
   VegetationFrameCounts read_counts() const;

@@ -15,9 +15,8 @@ constexpr float kAvatarRadius = 0.4f;  // horizontal half-extent of a walking av
 WorldAvatars::WorldAvatars(gpu::Context& ctx, std::uint32_t count, glm::vec3 origin, float spacing,
                            VkFormat color_format, VkFormat depth_format)
     : ctx_(ctx), count_(count), avatar_(anim::make_avatar({.clothed = true})) {
-  crowd_ = std::make_unique<batch::AvatarCrowd>(avatar_,
-                                                batch::AvatarCrowdOptions{.avatars = count, .spacing = spacing,
-                                                                          .origin = origin});
+  crowd_ = std::make_unique<batch::AvatarCrowd>(
+      avatar_, batch::AvatarCrowdOptions{.avatars = count, .spacing = spacing, .origin = origin});
   // Part meshes with joints in renderer-skeleton indices (skeleton dedup), as skin.vert reads them.
   std::vector<anim::SkinnedMesh> meshes;
   for (std::size_t p = 0; p < avatar_.parts.size(); ++p) {
@@ -37,7 +36,8 @@ WorldAvatars::WorldAvatars(gpu::Context& ctx, std::uint32_t count, glm::vec3 ori
   pipeline_ = make_skin_pipeline(ctx, color_format, depth_format);
   blobs_ = std::make_unique<AvatarBlobShadow>(ctx, color_format, depth_format, count);
   std::vector<shader::AvatarBlob> discs;
-  for (std::size_t a = 0; a < count; ++a) discs.push_back(avatar_blob(crowd_->position(a), kAvatarRadius, 0.0f));
+  for (std::size_t a = 0; a < count; ++a)
+    discs.push_back(avatar_blob(crowd_->position(a), kAvatarRadius, 0.0f));
   blobs_->set_blobs(discs);
   stats_.avatars = count;
 }
@@ -79,17 +79,16 @@ void WorldAvatars::draw(VkCommandBuffer cmd, const glm::mat4& view_proj) {
   stats_.pipeline_binds = 0;
   const shader::SkinPush push{view_proj, 0, 0, 0, 0};
   for (const batch::DrawCommand& d : crowd_->draw_list().draws) {
-    const std::array bindings{gpu::storage_buffer(arena_->vertices().handle()),
-                              gpu::storage_buffer(palette_->buffer().handle()),
-                              gpu::storage_buffer(batches_->instances(d.type).handle()),
-                              gpu::storage_buffer(slots_.handle()),
-                              gpu::storage_buffer(batches_->properties(d.type).handle())};
+    const std::array bindings{
+        gpu::storage_buffer(arena_->vertices().handle()), gpu::storage_buffer(palette_->buffer().handle()),
+        gpu::storage_buffer(batches_->instances(d.type).handle()), gpu::storage_buffer(slots_.handle()),
+        gpu::storage_buffer(batches_->properties(d.type).handle())};
     gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
     ++stats_.pipeline_binds;
     vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
     const SkinMeshRange& r = arena_->range(d.mesh);
-    vkCmdDrawIndexed(cmd, r.index_count, d.instance_count, r.first_index, static_cast<std::int32_t>(r.first_vertex),
-                     d.first_instance);
+    vkCmdDrawIndexed(cmd, r.index_count, d.instance_count, r.first_index,
+                     static_cast<std::int32_t>(r.first_vertex), d.first_instance);
   }
 }
 
@@ -98,8 +97,8 @@ void WorldAvatars::draw_blobs(VkCommandBuffer cmd, const glm::mat4& view_proj) c
 }
 
 std::uint64_t WorldAvatars::gpu_bytes() const {
-  std::uint64_t bytes = arena_->vertices().size() + arena_->indices().size() + palette_->buffer().size() +
-                        slots_.size();
+  std::uint64_t bytes =
+      arena_->vertices().size() + arena_->indices().size() + palette_->buffer().size() + slots_.size();
   for (std::size_t t = 0; t < crowd_->scene().batch_count(); ++t) {
     bytes += batches_->instances(static_cast<batch::BatchType>(t)).size() +
              batches_->properties(static_cast<batch::BatchType>(t)).size();

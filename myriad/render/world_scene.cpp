@@ -1,6 +1,8 @@
 // Construction of the default scene: each system generated, baked or loaded and uploaded once.
 #include "myriad/render/world_scene.hpp"
 
+#include <cmath>
+
 #include "myriad/core/error.hpp"
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/crowd/enemy_roster.hpp"
@@ -27,15 +29,16 @@ const char* world_system_name(std::uint32_t index) {
 
 std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
   const glm::vec3 s(kVoxelWorldSize);
-  SceneCamera sliced = SceneCamera::look_at({-0.15f * s.x, 2.2f * s.y, -0.15f * s.z}, s * glm::vec3(0.5f, 0.3f, 0.5f));
+  SceneCamera sliced =
+      SceneCamera::look_at({-0.15f * s.x, 2.2f * s.y, -0.15f * s.z}, s * glm::vec3(0.5f, 0.3f, 0.5f));
   sliced.slice_height = 0.4f * s.y;
   return {
-      // High above the south-west corner: the crowd in front, the voxel world behind, the field to the horizon.
-      {"overview", SceneCamera::look_at({-260.0f, 230.0f, -640.0f}, {140.0f, 0.0f, -60.0f})},
-      // Eye height south of the plaza, looking north over the avatars at the voxel world.
-      {"ground", SceneCamera::look_at({108.0f, 1.7f, -180.0f}, {112.0f, 6.0f, 0.0f})},
-      // Inside the crowd, looking along it.
-      {"crowd_close_up", SceneCamera::look_at({128.0f, 2.2f, -440.0f}, {132.0f, 1.0f, -400.0f}, 1.05f)},
+      // High above the south-west: the crowd in front, the voxel world behind, the field to the horizon.
+      {"overview", SceneCamera::look_at({-70.0f, 95.0f, -270.0f}, {150.0f, 0.0f, 0.0f})},
+      // Eye height south-east of the avatars' plaza, looking across them at the voxel world.
+      {"ground", SceneCamera::look_at({302.0f, 1.8f, 32.0f}, {230.0f, 8.0f, 110.0f})},
+      // At the crowd's southern edge, looking into it.
+      {"crowd_close_up", SceneCamera::look_at({128.0f, 2.2f, -212.0f}, {130.0f, 1.0f, -170.0f}, 1.05f)},
       // The voxel world cut at 40 % of its height (V14).
       {"sliced", sliced},
   };
@@ -44,7 +47,8 @@ std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
 void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
   if (progress) progress("generating, lighting and meshing the voxel world", 1, kBuildSteps);
   Stopwatch clock;
-  world = std::make_unique<voxel::World>(voxel::generate_world(kVoxelWorldSize, voxel::GeneratorParams{options.seed}));
+  world = std::make_unique<voxel::World>(
+      voxel::generate_world(kVoxelWorldSize, voxel::GeneratorParams{options.seed}));
   build.voxel_generate_ms = clock.elapsed_ms();
   clock.restart();
   voxel::compute_light(*world);
@@ -62,8 +66,8 @@ void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
   }
   std::vector<voxel::SectionVegetation> plants;
   voxel::place_all_vegetation(*world, options.seed, plants);
-  voxel_vegetation = std::make_unique<VoxelVegetationRenderer>(ctx, world->sections(), OffscreenTarget::kColorFormat,
-                                                               OffscreenTarget::kDepthFormat);
+  voxel_vegetation = std::make_unique<VoxelVegetationRenderer>(
+      ctx, world->sections(), OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   for (int s = 0; s < int(plants.size()); ++s) {
     voxel_vegetation->set_section(s, plants[std::size_t(s)]);
     build.voxel_grass += plants[std::size_t(s)].grass.size();
@@ -86,12 +90,17 @@ void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   o.min = centre - glm::dvec2(half);
   o.max = centre + glm::dvec2(half);
   o.cache_dir = options.cache_dir;
+  o.load_radius = options.vegetation_load_radius;
   // Bare ground under the voxel world and where the crowd and the avatars stand.
   const glm::dvec3 crowd_centre(kCrowdCentre);
   const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;
+  const glm::dvec3 avatars_origin(kAvatarOrigin);
+  const double avatars_side = double(kAvatarSpacing) * std::ceil(std::sqrt(double(options.avatars)));
   o.clearings = {{{-2.0, -2.0}, {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}},
                  {{crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
-                  {crowd_centre.x + crowd_half, double(kAvatarOrigin.z) + 12.0}}};
+                  {crowd_centre.x + crowd_half, crowd_centre.z + crowd_half}},
+                 {{avatars_origin.x - 20.0, avatars_origin.z - avatars_side - 20.0},
+                  {avatars_origin.x + avatars_side + 20.0, avatars_origin.z + 20.0}}};
   field = std::make_unique<VegetationField>(ctx, o, [&](const std::string& m) {
     if (progress) progress(m, 2, kBuildSteps);
   });
@@ -104,7 +113,8 @@ void WorldScene::Impl::build_crowd(const SceneProgress& progress) {
   enemy_types = crowd::bake_builtin_enemy_types();
   build.crowd_bake_ms = clock.elapsed_ms();
   clock.restart();
-  entities = scatter_crowd(options.crowd_entities, std::uint32_t(enemy_types.size()), kCrowdMapSize, options.seed);
+  entities =
+      scatter_crowd(options.crowd_entities, std::uint32_t(enemy_types.size()), kCrowdMapSize, options.seed);
   for (crowd::CrowdEntity& e : entities) e.position += kCrowdCentre;
   crowd = std::make_unique<CrowdRenderer>(ctx, enemy_types, entities, OffscreenTarget::kColorFormat,
                                           OffscreenTarget::kDepthFormat);
@@ -132,6 +142,12 @@ WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options, cons
   impl_->build_vegetation(progress);
   impl_->build_crowd(progress);
   impl_->build_avatars(progress);
+  if (options.shadow_map_size > 0) {
+    if (options.shadow_map_size > 8192u)
+      throw Error("shadow maps are at most 8192 texels", "shadow_map_size");
+    impl_->shadow = std::make_unique<ShadowMap>(ctx, options.shadow_map_size);
+    impl_->stats.shadow_map_bytes = impl_->shadow->gpu_bytes();
+  }
   impl_->timer = std::make_unique<gpu::GpuTimer>(ctx);
   impl_->stats.vegetation_planted = impl_->field->stats().planted;
 }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/frame_scene.hpp"
 
@@ -22,10 +23,11 @@ namespace myriad::render {
 
 struct WorldSceneOptions {
   std::uint64_t seed = 1;
-  float vegetation_size = 4096.0f;       // metres, square, centred on the voxel world
-  std::uint32_t crowd_entities = 3000;   // VAT enemies
-  std::uint32_t avatars = 100;           // clothed skinned avatars
-  std::uint32_t shadow_map_size = 2048;  // texels per side; 0 = no shadows
+  float vegetation_size = 4096.0f;         // metres, square, centred on the voxel world
+  std::uint32_t crowd_entities = 3000;     // VAT enemies
+  std::uint32_t avatars = 100;             // clothed skinned avatars
+  std::uint32_t shadow_map_size = 2048;    // texels per side; 0 = no shadows
+  float vegetation_load_radius = 1000.0f;  // tiles nearer the camera than this are streamed in
   // Baked vegetation tiles are kept here (per seed) and reused by later runs with the same inputs.
   std::filesystem::path cache_dir = std::filesystem::temp_directory_path() / "myriad-cache";
 };
@@ -97,6 +99,11 @@ class WorldScene final : public FrameScene {
   // Turns on voxel edits during update(): every `every_frames` frames one voxel near the centre of
   // the world is dug out or filled back in (re-lit and re-meshed incrementally).
   void set_edit_interval(std::uint32_t every_frames);
+
+  // CPU reference of the crowd's GPU culling for this camera and image height (same entities, same
+  // LOD curve): visible entities per (type, LOD) slot.
+  crowd::CrowdCullResult crowd_reference(const SceneCamera& camera, std::uint32_t width,
+                                         std::uint32_t height) const;
 
   const WorldFrameStats& frame_stats() const;
   const WorldBuildStats& build_stats() const;

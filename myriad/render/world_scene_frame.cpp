@@ -26,6 +26,60 @@ batch::CullCamera avatar_camera(const SceneCamera& camera, float aspect) {
 
 }  // namespace
 
+crowd::CrowdCullParams WorldScene::Impl::crowd_params(const SceneCamera& camera, float aspect,
+                                                      std::uint32_t height) const {
+  // LOD switch distances tuned for the first type's size, as the article tunes them for its enemies.
+  crowd::LodCurveParams lod;
+  lod.screen_height = float(height);
+  lod.fov_y_radians = camera.fov_y;
+  lod.reference_diameter = crowd->type_bounds()[0].diameter;
+  crowd::CrowdCullParams params;
+  params.frustum = Frustum::from_view_proj(camera.view_proj(aspect), DepthConvention::kReverseZ);
+  params.camera = camera.eye;
+  params.curve = crowd::LodCurve::solve(lod);
+  return params;
+}
+
+crowd::CrowdCullResult WorldScene::crowd_reference(const SceneCamera& camera, std::uint32_t width,
+                                                   std::uint32_t height) const {
+  crowd::CrowdCullResult out;
+  crowd::cull_entities(impl_->entities, impl_->crowd->type_bounds(),
+                       impl_->crowd_params(camera, float(width) / float(height), height), out);
+  return out;
+}
+
+std::uint64_t WorldScene::Impl::record_shadow_pass(VkCommandBuffer cmd, const SceneCamera& camera,
+                                                   float aspect, std::uint32_t height, float clock) {
+  ShadowMap& map = *shadow;
+  map.fit(camera, aspect, to_light, kShadowDistance, kShadowCasterReach);
+  // Casters culled against the shadow view; crowd and vegetation keep the LOD the camera gives them.
+  if (mask & kSystemTerrain) terrain->prepare_shadow(cmd, map);
+  if (mask & kSystemVegetation) field->record_shadow_cull(cmd, map, camera.eye);
+  if (mask & kSystemCrowd) {
+    crowd::CrowdCullParams params = crowd_params(camera, aspect, height);
+    params.frustum = map.caster_frustum();
+    crowd->record_cull(cmd, params);
+  }
+  std::uint64_t draws = 0;
+  map.begin(cmd);
+  if (mask & kSystemTerrain) {
+    terrain->draw_shadow(cmd, map, camera.slice_height);
+    draws += terrain->shadow_stats().arenas_drawn;
+  }
+  if (mask & kSystemVoxelVegetation) {
+    voxel_vegetation->draw_shadow(cmd, map, camera.eye, camera.slice_height);
+    draws += voxel_vegetation->stats().shadow_draws;
+  }
+  if (mask & kSystemVegetation) draws += field->draw_shadow(cmd, map);
+  if (mask & kSystemCrowd) {
+    crowd->record_draw_shadow(cmd, map, clock);
+    draws += crowd->cull().slot_count();
+  }
+  // Avatars keep their blob shadows (B9); the flat ground only receives.
+  map.end(cmd);
+  return draws;
+}
+
 void WorldScene::Impl::move_crowd(float dt) {
   // Walkers (clip 0) step forward along their yaw and wrap around the crowd's square.
   const float half = kCrowdMapSize * 0.5f;
@@ -92,7 +146,6 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
   Stopwatch clock;
   const float aspect = float(target.width()) / float(target.height());
   const glm::mat4 view_proj = camera.view_proj(aspect);
-  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
   const float time = static_cast<float>(m.time);
   const std::uint32_t mask = m.mask;
   m.timer->begin_frame(cmd);
@@ -103,34 +156,29 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
   m.voxel_vegetation_recorded = (mask & kSystemVoxelVegetation) != 0;
   if (m.voxel_vegetation_recorded)
     m.voxel_vegetation->prepare(cmd, view_proj, camera.eye, camera.slice_height, time);
-  crowd::CrowdCullParams crowd_params;
-  if (mask & kSystemCrowd) {
-    crowd::LodCurveParams lod;
-    lod.screen_height = float(target.height());
-    lod.fov_y_radians = camera.fov_y;
-    lod.reference_diameter = m.crowd->type_bounds()[0].diameter;
-    crowd_params.frustum = frustum;
-    crowd_params.camera = camera.eye;
-    crowd_params.curve = crowd::LodCurve::solve(lod);
-    m.crowd->record_cull(cmd, crowd_params);
+  const ShadowMap* shadow = m.shadow.get();
+  if (shadow) {
+    m.stats.shadow_draws = m.record_shadow_pass(cmd, camera, aspect, target.height(), time);
+    m.timer->mark(cmd, "shadow");
   }
+  if (mask & kSystemCrowd) m.crowd->record_cull(cmd, m.crowd_params(camera, aspect, target.height()));
   m.timer->mark(cmd, "cull");
 
   VegetationDrawSettings veg;
   veg.view_proj = view_proj;
   veg.light_dir = m.to_light;
   auto opaque = [&](VkCommandBuffer c, const VegetationDrawSettings& s) {
-    if (mask & kSystemGround) m.field->draw_ground(c, s);
-    if (mask & kSystemTerrain) m.terrain->draw(c, view_proj, m.to_light, camera.slice_height);
+    if (mask & kSystemGround) m.field->draw_ground(c, s, shadow);
+    if (mask & kSystemTerrain) m.terrain->draw(c, view_proj, m.to_light, camera.slice_height, 0, shadow);
     if (m.voxel_vegetation_recorded)
-      m.voxel_vegetation->draw(c, view_proj, camera.eye, m.to_light, camera.slice_height);
+      m.voxel_vegetation->draw(c, view_proj, camera.eye, m.to_light, camera.slice_height, shadow);
     if (mask & kSystemCrowd) {
       CrowdDrawOptions draw;
       draw.view_proj = view_proj;
       draw.sun_direction = m.to_light;
       draw.time = time;
       draw.lod_colors = settings.lod_colors;
-      m.crowd->record_draw(c, draw);
+      m.crowd->record_draw(c, draw, shadow);
     }
     if (m.avatars && (mask & kSystemAvatars)) {
       m.avatars->draw(c, view_proj);
@@ -139,7 +187,7 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
     }
   };
   if (mask & kSystemVegetation) {
-    m.field->record(cmd, veg, camera.eye, target, opaque, kSkyColor);
+    m.field->record(cmd, veg, camera.eye, target, opaque, kSkyColor, shadow);
   } else {
     target.begin(cmd, kSkyColor);
     opaque(cmd, veg);

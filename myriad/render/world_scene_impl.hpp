@@ -10,6 +10,7 @@
 #include "myriad/crowd/entity_lod.hpp"
 #include "myriad/gpu/timing.hpp"
 #include "myriad/render/crowd_renderer.hpp"
+#include "myriad/render/shadow_map.hpp"
 #include "myriad/render/terrain_renderer.hpp"
 #include "myriad/render/voxel_vegetation.hpp"
 #include "myriad/render/world_avatars.hpp"
@@ -22,11 +23,15 @@ namespace myriad::render {
 
 // World layout (metres): see world_scene.hpp.
 inline constexpr glm::ivec3 kVoxelWorldSize{256, 64, 256};
-inline constexpr float kCrowdMapSize = 320.0f;
-inline constexpr glm::vec3 kCrowdCentre{128.0f, 0.0f, -330.0f};
-inline constexpr glm::vec3 kAvatarOrigin{100.0f, 0.0f, -140.0f};
+inline constexpr float kCrowdMapSize = 180.0f;
+inline constexpr glm::vec3 kCrowdCentre{128.0f, 0.0f, -110.0f};
+inline constexpr glm::vec3 kAvatarOrigin{280.0f, 0.0f, 60.0f};
 inline constexpr float kAvatarSpacing = 1.6f;
 inline constexpr glm::vec4 kSkyColor{0.62f, 0.76f, 0.92f, 1.0f};
+// The shadow map covers what lies nearer than kShadowDistance to the camera; casters up to
+// kShadowCasterReach towards the light (outside the camera frustum) still cast into it.
+inline constexpr float kShadowDistance = 220.0f;
+inline constexpr float kShadowCasterReach = 300.0f;
 
 // A voxel the soak edits dig out and put back: where, and what was there.
 struct VoxelEditSite {
@@ -43,7 +48,8 @@ struct WorldScene::Impl {
   WorldBuildStats build;
   WorldFrameStats stats;
   std::uint32_t mask = kAllSystems;
-  glm::vec3 to_light = glm::normalize(glm::vec3(0.35f, 0.85f, 0.25f));
+  // Afternoon sun from the south-west: the presets look north-east, at lit faces with shadows behind.
+  glm::vec3 to_light = glm::normalize(glm::vec3(-0.45f, 0.75f, -0.5f));
 
   // Voxel world.
   std::unique_ptr<voxel::World> world;
@@ -66,6 +72,8 @@ struct WorldScene::Impl {
   // Avatars.
   std::unique_ptr<WorldAvatars> avatars;
 
+  std::unique_ptr<ShadowMap> shadow;  // null when shadows are off
+
   std::unique_ptr<gpu::GpuTimer> timer;
   double time = 0.0;  // scene clock, seconds
   bool recorded = false;
@@ -76,7 +84,12 @@ struct WorldScene::Impl {
   void build_crowd(const SceneProgress& progress);
   void build_avatars(const SceneProgress& progress);
 
+  // The crowd's culling parameters for a camera and image (what record() and the CPU reference use).
+  crowd::CrowdCullParams crowd_params(const SceneCamera& camera, float aspect, std::uint32_t height) const;
   void move_crowd(float dt);
+  // Culls every caster against the shadow view (camera LOD) and draws their depth; returns the draws.
+  std::uint64_t record_shadow_pass(VkCommandBuffer cmd, const SceneCamera& camera, float aspect,
+                                   std::uint32_t height, float clock);
   void apply_voxel_edit();
 };
 

@@ -7,6 +7,7 @@
 
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
+#include "myriad/render/shadow_map.hpp"
 
 namespace myriad::render {
 namespace {
@@ -41,8 +42,8 @@ std::string bake_signature(const VegetationFieldOptions& o) {
                   std::to_string(o.min.y) + " " + std::to_string(o.max.x) + " " + std::to_string(o.max.y) +
                   " tile " + std::to_string(o.tile_size);
   for (const vegetation::Clearing& c : o.clearings)
-    s += " clearing " + std::to_string(c.min.x) + " " + std::to_string(c.min.y) + " " + std::to_string(c.max.x) +
-         " " + std::to_string(c.max.y);
+    s += " clearing " + std::to_string(c.min.x) + " " + std::to_string(c.min.y) + " " +
+         std::to_string(c.max.x) + " " + std::to_string(c.max.y);
   return s + " format 1";
 }
 
@@ -96,7 +97,8 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   renderer_ = std::make_unique<VegetationRenderer>(ctx, meshes, OffscreenTarget::kColorFormat,
                                                    OffscreenTarget::kDepthFormat);
   const std::array ground{static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {104, 112, 72})};
-  ground_ = gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  ground_ =
+      gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
 }
 
@@ -144,18 +146,31 @@ void VegetationField::settle(glm::vec3 camera) {
 
 void VegetationField::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
                              OffscreenTarget& target, const VegetationFrame::OpaqueFn& opaque,
-                             glm::vec4 clear) {
+                             glm::vec4 clear, const ShadowMap* shadow) {
   if (!frame_ || frame_target_ != &target || frame_->pyramid().source_width() != target.width() ||
       frame_->pyramid().source_height() != target.height()) {
     frame_ = std::make_unique<VegetationFrame>(ctx_, *cull_, *renderer_, target);
     frame_target_ = &target;
   }
-  frame_->record(cmd, settings, camera, frame_types_, opaque, true, clear);
+  frame_->record(cmd, settings, camera, frame_types_, opaque, true, clear, shadow);
   recorded_ = true;
 }
 
-void VegetationField::draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings) const {
-  renderer_->draw_direct(cmd, settings, ground_mesh_, ground_, 1);
+void VegetationField::draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
+                                  const ShadowMap* shadow) const {
+  renderer_->draw_direct(cmd, settings, ground_mesh_, ground_, 1, shadow);
+}
+
+void VegetationField::record_shadow_cull(VkCommandBuffer cmd, const ShadowMap& shadow,
+                                         glm::vec3 camera) const {
+  for (const VegetationFrameType& t : frame_types_)
+    (void)cull_->record(cmd, shadow.caster_frustum(), camera, *t.type, *t.gpu);
+}
+
+std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) const {
+  std::uint32_t draws = 0;
+  for (const VegetationFrameType& t : frame_types_) draws += renderer_->draw_shadow(cmd, shadow, *t.gpu);
+  return draws;
 }
 
 void VegetationField::finish_frame() {

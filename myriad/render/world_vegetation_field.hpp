@@ -51,9 +51,15 @@ class VegetationField {
   // Records the vegetation frame into `target`: phase 1 clears it and calls `opaque` (the rest of the
   // scene's opaque geometry, with the ground), Hi-Z, phase 2.
   void record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
-              OffscreenTarget& target, const VegetationFrame::OpaqueFn& opaque, glm::vec4 clear);
-  // Inside rendering: the ground grid.
-  void draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings) const;
+              OffscreenTarget& target, const VegetationFrame::OpaqueFn& opaque, glm::vec4 clear,
+              const ShadowMap* shadow);
+  // Inside rendering: the ground grid (a shadow receiver, never a caster: it is flat).
+  void draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
+                   const ShadowMap* shadow) const;
+  // Outside rendering, before the shadow pass: every resident type culled against the shadow view with
+  // the camera's LOD. Inside the shadow pass: their depth.
+  void record_shadow_cull(VkCommandBuffer cmd, const ShadowMap& shadow, glm::vec3 camera) const;
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) const;
   void finish_frame();
 
   const VegetationFieldStats& stats() const { return stats_; }
