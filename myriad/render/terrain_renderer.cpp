@@ -244,6 +244,23 @@ std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipel
   return drawn;
 }
 
+TerrainRenderer::DrawCounts TerrainRenderer::read_draw_counts() {
+  DrawCounts c;
+  if (arena_cull_.empty()) return c;
+  const auto draws = gpu::read_buffer_as<shader::DrawCommand>(ctx_, draw_buf_, arena_cull_.size());
+  const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx_, visible_buf_, slots_);
+  for (std::size_t a = 0; a < draws.size(); ++a) {
+    if (a >= arena_visible_.size() || !arena_visible_[a]) continue;  // not drawn this frame
+    c.pages += draws[a].instance_count;
+    c.vertices += std::uint64_t(draws[a].vertex_count) * draws[a].instance_count;
+    for (std::uint32_t i = 0; i < draws[a].instance_count; ++i) {
+      const std::uint32_t page = visible.at(draws[a].first_instance + i);
+      c.triangles += pages_.at(page).index_count / 3;
+    }
+  }
+  return c;
+}
+
 TerrainMemory TerrainRenderer::memory() const {
   TerrainMemory m;
   m.vertex_bytes = buffers_.gpu_vertex_bytes();

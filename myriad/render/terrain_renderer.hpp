@@ -82,6 +82,13 @@ class TerrainRenderer {
   const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
 
   const TerrainFrameStats& frame_stats() const { return stats_; }
+  // After the frame's submission completed: what the camera's draws drew (waits for a read-back).
+  struct DrawCounts {
+    std::uint64_t pages = 0;      // visible pages in the arenas drawn
+    std::uint64_t vertices = 0;   // vertex shader invocations (one per index slot of each page)
+    std::uint64_t triangles = 0;  // the visible pages' own triangles (without bucket padding)
+  };
+  DrawCounts read_draw_counts();
   TerrainMemory memory() const;
   const PageArenas& arenas() const { return arenas_; }
 

@@ -311,7 +311,10 @@ void VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& 
 VoxelVegetationCounts VoxelVegetationRenderer::read_counts() {
   const auto g = gpu::read_buffer_as<shader::DrawCommand>(ctx_, grass_draws_, 2);
   const auto t = gpu::read_buffer_as<shader::DrawCommand>(ctx_, tree_draws_, 1);
-  return {g[0].instance_count, g[1].instance_count, t[0].instance_count};
+  VoxelVegetationCounts c{g[0].instance_count, g[1].instance_count, t[0].instance_count, 0};
+  for (const shader::DrawCommand& d : {g[0], g[1], t[0]})
+    c.vertices += std::uint64_t(d.vertex_count) * d.instance_count;
+  return c;
 }
 
 std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_grass(bool far) {

@@ -37,6 +37,7 @@ struct VoxelVegetationStats {
 
 struct VoxelVegetationCounts {
   std::uint32_t grass_near = 0, grass_far = 0, trees = 0;
+  std::uint64_t vertices = 0;  // non-indexed triangle lists: vertices / 3 triangles
 };
 
 class VoxelVegetationRenderer {

@@ -214,6 +214,12 @@ void WorldScene::finish_frame() {
   const TerrainMemory tm = m.terrain->memory();
   terrain.objects = tf.pages;
   terrain.draws = tf.arenas_drawn;
+  if (m.mask & kSystemTerrain) {
+    const TerrainRenderer::DrawCounts drawn = m.terrain->read_draw_counts();
+    terrain.visible = drawn.pages;
+    terrain.vertices = drawn.vertices;
+    terrain.triangles = drawn.triangles;
+  }
   terrain.pipeline_binds = tf.pipeline_binds;
   terrain.gpu_bytes = tm.vertex_bytes + tm.index_bytes + tm.page_bytes;
 
@@ -223,6 +229,8 @@ void WorldScene::finish_frame() {
   if (m.voxel_vegetation_recorded) {
     const VoxelVegetationCounts c = m.voxel_vegetation->read_counts();
     voxel_veg.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
+    voxel_veg.vertices = c.vertices;
+    voxel_veg.triangles = c.vertices / 3;
     voxel_veg.draws = m.voxel_vegetation->stats().draws;
     voxel_veg.pipeline_binds = m.voxel_vegetation->stats().pipeline_binds;
   }

@@ -48,8 +48,8 @@ struct WorldScene::Impl {
   WorldBuildStats build;
   WorldFrameStats stats;
   std::uint32_t mask = kAllSystems;
-  // Afternoon sun from the south-west: the presets look north-east, at lit faces with shadows behind.
-  glm::vec3 to_light = glm::normalize(glm::vec3(-0.45f, 0.75f, -0.5f));
+  // Sun from the south-east: the faces the presets look at (south, east) are lit, shadows fall away.
+  glm::vec3 to_light = glm::normalize(glm::vec3(0.5f, 0.75f, -0.45f));
 
   // Voxel world.
   std::unique_ptr<voxel::World> world;
