@@ -121,8 +121,8 @@ TEST(Baker, ClearingsStayBareAndTheRestIsUnchanged) {
         outside.push_back(p);
       }
     }
-    for (const glm::dvec2& p : rest.at(type)) EXPECT_FALSE(clearing.contains(p.x + 0.01, p.y + 0.01) &&
-                                                            clearing.contains(p.x - 0.01, p.y - 0.01));
+    for (const glm::dvec2& p : rest.at(type))
+      EXPECT_FALSE(clearing.contains(p.x + 0.01, p.y + 0.01) && clearing.contains(p.x - 0.01, p.y - 0.01));
     EXPECT_GE(rest.at(type).size(), outside.size());
   }
   EXPECT_GT(inside, 100u);
