@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "myriad/gpu/rendering.hpp"
 #include "myriad/gpu/sync.hpp"
 
 namespace myriad::render {
@@ -25,29 +26,9 @@ void OffscreenTarget::begin(VkCommandBuffer cmd, glm::vec4 clear_color) {
             VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
             VK_IMAGE_ASPECT_DEPTH_BIT});
-  VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color_att.imageView = color_.view();
-  color_att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  color_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color_att.clearValue.color = {{clear_color.r, clear_color.g, clear_color.b, clear_color.a}};
-  VkRenderingAttachmentInfo depth_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  depth_att.imageView = depth_.view();
-  depth_att.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-  depth_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  depth_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  depth_att.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: far = 0
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, {width_, height_}};
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color_att;
-  info.pDepthAttachment = &depth_att;
-  vkCmdBeginRendering(cmd, &info);
-  const VkViewport viewport{0.0f, 0.0f, float(width_), float(height_), 0.0f, 1.0f};
-  const VkRect2D scissor{{0, 0}, {width_, height_}};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  const VkRenderingAttachmentInfo color_att = gpu::color_attachment(color_.view(), &clear_color);
+  const VkRenderingAttachmentInfo depth_att = gpu::depth_attachment(depth_.view(), true);
+  gpu::begin_rendering(cmd, width_, height_, &color_att, &depth_att);
 }
 
 void OffscreenTarget::end(VkCommandBuffer cmd) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "myriad/core/error.hpp"
+#include "myriad/gpu/rendering.hpp"
 #include "myriad/gpu/sync.hpp"
 
 namespace myriad::render {
@@ -136,21 +137,8 @@ void ShadowMap::begin(VkCommandBuffer cmd) {
             VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
             VK_IMAGE_ASPECT_DEPTH_BIT});
-  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  depth.imageView = image_.view();
-  depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-  depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  depth.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: far
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, {size_, size_}};
-  info.layerCount = 1;
-  info.pDepthAttachment = &depth;
-  vkCmdBeginRendering(cmd, &info);
-  const VkViewport viewport{0.0f, 0.0f, float(size_), float(size_), 0.0f, 1.0f};
-  const VkRect2D scissor{{0, 0}, {size_, size_}};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  const VkRenderingAttachmentInfo depth = gpu::depth_attachment(image_.view(), true);
+  gpu::begin_rendering(cmd, size_, size_, nullptr, &depth);
 }
 
 void ShadowMap::end(VkCommandBuffer cmd) {

@@ -6,6 +6,7 @@
 
 #include "myriad/core/error.hpp"
 #include "myriad/core/frustum.hpp"
+#include "myriad/gpu/rendering.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/shaders/shared_types.h"
 
@@ -54,27 +55,9 @@ void VegetationFrame::resume(VkCommandBuffer cmd) {
             VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
             VK_IMAGE_ASPECT_DEPTH_BIT});
-  VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color.imageView = target_.color().view();
-  color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-  color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  depth.imageView = target_.depth().view();
-  depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-  depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-  depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, {target_.width(), target_.height()}};
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color;
-  info.pDepthAttachment = &depth;
-  vkCmdBeginRendering(cmd, &info);
-  const VkViewport viewport{0.0f, 0.0f, float(target_.width()), float(target_.height()), 0.0f, 1.0f};
-  const VkRect2D scissor{{0, 0}, {target_.width(), target_.height()}};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  const VkRenderingAttachmentInfo color = gpu::color_attachment(target_.color().view(), nullptr);
+  const VkRenderingAttachmentInfo depth = gpu::depth_attachment(target_.depth().view(), false);
+  gpu::begin_rendering(cmd, target_.width(), target_.height(), &color, &depth);
 }
 
 void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
@@ -83,12 +66,14 @@ void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& 
   if (types.size() > max_types_) throw Error("VegetationFrame: more runtime types than max_types");
   recorded_types_ = static_cast<std::uint32_t>(types.size());
   recorded_draws_ = 0;
+  recorded_binds_ = 0;
   const Frustum frustum = Frustum::from_view_proj(settings.view_proj, DepthConvention::kReverseZ);
   auto draw_all = [&](VkCommandBuffer c) {
     for (const VegetationFrameType& t : types) {
       VegetationDrawSettings s = settings;
       s.id_base = t.id_base;
       recorded_draws_ += renderer_.draw(c, s, *t.gpu, 0xFu, shadow);
+      ++recorded_binds_;
     }
   };
   // Phase 1 (or the only pass).
@@ -124,6 +109,7 @@ VegetationFrameCounts VegetationFrame::read_counts() const {
   counts_.invalidate();
   VegetationFrameCounts c;
   c.draws = recorded_draws_;
+  c.binds = recorded_binds_;
   const auto* bytes = static_cast<const std::byte*>(counts_.mapped());
   for (std::uint32_t pass = 0; pass < 2; ++pass)
     for (std::uint32_t t = 0; t < recorded_types_; ++t)

@@ -29,6 +29,7 @@ struct VegetationFrameCounts {
   std::uint64_t triangles = 0;  // both phases: instances x their LOD mesh's triangles
   std::uint64_t indices = 0;    // both phases: index count x instances (vertex shader invocations)
   std::uint32_t draws = 0;      // indexed indirect draws recorded
+  std::uint32_t binds = 0;      // pipeline binds recorded (one per type and pass)
   std::uint64_t total() const;
 };
 
@@ -63,6 +64,7 @@ class VegetationFrame {
   std::uint32_t max_types_;
   std::uint32_t recorded_types_ = 0;
   std::uint32_t recorded_draws_ = 0;
+  std::uint32_t recorded_binds_ = 0;
 };
 
 }  // namespace myriad::render

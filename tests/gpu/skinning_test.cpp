@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
+#include "myriad/gpu/rendering.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/sync.hpp"
@@ -36,22 +37,9 @@ float row_dot(const glm::vec4& r, const glm::vec3& p) { return r.x * p.x + r.y *
 // The capture pass writes float positions, so it renders into its own RGBA32F image (OffscreenTarget
 // is RGBA8 + depth); every image pass below uses OffscreenTarget.
 void begin_capture(VkCommandBuffer cmd, VkImageView color, std::uint32_t w, std::uint32_t h) {
-  VkRenderingAttachmentInfo color_att{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-  color_att.imageView = color;
-  color_att.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  color_att.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  color_att.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  color_att.clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
-  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-  info.renderArea = {{0, 0}, {w, h}};
-  info.layerCount = 1;
-  info.colorAttachmentCount = 1;
-  info.pColorAttachments = &color_att;
-  vkCmdBeginRendering(cmd, &info);
-  const VkViewport viewport{0, 0, static_cast<float>(w), static_cast<float>(h), 0, 1};
-  const VkRect2D scissor{{0, 0}, {w, h}};
-  vkCmdSetViewport(cmd, 0, 1, &viewport);
-  vkCmdSetScissor(cmd, 0, 1, &scissor);
+  const glm::vec4 clear(0.0f);
+  const VkRenderingAttachmentInfo color_att = gpu::color_attachment(color, &clear);
+  gpu::begin_rendering(cmd, w, h, &color_att, nullptr);
 }
 
 TEST_F(SkinningTest, VertexShaderSkinningEqualsCpu) {
