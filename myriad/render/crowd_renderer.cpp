@@ -2,9 +2,11 @@
 
 #include "myriad/core/error.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
+#include "myriad/gpu/sync.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 #include "myriad_render_shaders.hpp"
 
+#include <cstring>
 #include <string>
 
 namespace myriad::render {
@@ -121,12 +123,42 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
   pipeline_shadow_ = make_pipeline(ctx, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED, VK_CULL_MODE_NONE);
 }
 
-void CrowdRenderer::set_entities(std::span<const crowd::CrowdEntity> entities) {
-  if (entities.size() != entity_count_) {
-    throw Error("crowd renderer: set_entities got " + std::to_string(entities.size()) +
-                " entities, expected " + std::to_string(entity_count_));
+namespace {
+
+void check_entity_count(std::size_t got, std::uint32_t expected) {
+  if (got != expected) {
+    throw Error("crowd renderer: got " + std::to_string(got) + " entities, expected " +
+                std::to_string(expected));
   }
+}
+
+}  // namespace
+
+void CrowdRenderer::set_entities(std::span<const crowd::CrowdEntity> entities) {
+  check_entity_count(entities.size(), entity_count_);
   gpu::upload(ctx_, entities_, entities);
+}
+
+void CrowdRenderer::stage_entities(std::span<const crowd::CrowdEntity> entities) {
+  check_entity_count(entities.size(), entity_count_);
+  if (!entities_staging_) {
+    entities_staging_ =
+        gpu::Buffer(ctx_, entities_.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
+  }
+  std::memcpy(entities_staging_.mapped(), entities.data(), entities.size_bytes());
+  entities_staging_.flush();
+  entities_staged_ = true;
+}
+
+void CrowdRenderer::record_entity_upload(VkCommandBuffer cmd) {
+  if (!entities_staged_) return;
+  entities_staged_ = false;
+  const VkBufferCopy region{0, 0, VkDeviceSize(entity_count_) * sizeof(crowd::CrowdEntity)};
+  vkCmdCopyBuffer(cmd, entities_staging_.handle(), entities_.handle(), 1, &region);
+  // Culling (compute) and drawing (vertex shaders) read the entities.
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
 void CrowdRenderer::record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const {

@@ -46,6 +46,12 @@ class CrowdRenderer {
 
   // Replaces the entities' state (same count): a staging upload that waits (setup, tests, tools).
   void set_entities(std::span<const crowd::CrowdEntity> entities);
+  // The per-frame path (moving crowds): copies the entities (same count) into persistently mapped
+  // staging memory; record_entity_upload() then copies them in the frame's own command buffer, before
+  // record_cull. Single-buffered: stage only while no submitted frame still reads the staging memory.
+  void stage_entities(std::span<const crowd::CrowdEntity> entities);
+  // Outside rendering: the staged entities' copy and its barrier (nothing when none are staged).
+  void record_entity_upload(VkCommandBuffer cmd);
 
   // Outside rendering: culling and LOD choice for this frame's camera.
   void record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const;
@@ -79,6 +85,8 @@ class CrowdRenderer {
   std::vector<LodInfo> lods_;            // type·3 + level
   std::vector<bool> type_double_sided_;  // any material without back-face culling
   std::unique_ptr<CrowdCull> cull_;
+  gpu::Buffer entities_staging_;  // created by the first stage_entities()
+  bool entities_staged_ = false;
   gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
   std::vector<gpu::Image> textures_;
   gpu::Sampler sampler_;

@@ -125,8 +125,11 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
   if (progress) progress("building the clothed avatars", 4, kBuildSteps);
   Stopwatch clock;
   if (options.avatars > 0) {
-    avatars = std::make_unique<WorldAvatars>(ctx, options.avatars, kAvatarOrigin, kAvatarSpacing,
-                                             OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+    avatars = std::make_unique<AvatarCrowdRenderer>(
+        ctx,
+        batch::AvatarCrowdOptions{
+            .avatars = options.avatars, .spacing = kAvatarSpacing, .origin = kAvatarOrigin},
+        true, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   }
   build.avatars_ms = clock.elapsed_ms();
 }

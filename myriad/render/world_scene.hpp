@@ -69,8 +69,10 @@ struct WorldFrameStats {
   std::uint64_t shadow_map_bytes = 0;
   std::uint64_t vegetation_planted = 0, vegetation_resident = 0, vegetation_refreshes = 0;
   std::uint64_t voxel_edits = 0;
-  double cpu_update_ms = 0.0, cpu_streaming_ms = 0.0, cpu_avatars_ms = 0.0, cpu_crowd_ms = 0.0,
-         cpu_edit_ms = 0.0, cpu_record_ms = 0.0;
+  // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:
+  // they need the image's aspect) and command recording.
+  double cpu_update_ms = 0.0, cpu_streaming_ms = 0.0, cpu_crowd_ms = 0.0, cpu_edit_ms = 0.0;
+  double cpu_record_ms = 0.0, cpu_avatars_ms = 0.0;
   std::vector<std::pair<std::string, double>> gpu_ms;  // GPU timestamps per pass (empty on CPU devices)
 };
 

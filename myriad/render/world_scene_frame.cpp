@@ -92,7 +92,7 @@ void WorldScene::Impl::move_crowd(float dt) {
     local.z = local.z > half ? local.z - 2.0f * half : (local.z < -half ? local.z + 2.0f * half : local.z);
     e.position = kCrowdCentre + local;
   }
-  crowd->set_entities(entities);
+  crowd->stage_entities(entities);
 }
 
 void WorldScene::Impl::apply_voxel_edit() {
@@ -128,10 +128,8 @@ void WorldScene::update(double dt, const SceneCamera& camera, const FrameSetting
   clock.restart();
   if (step > 0.0f) m.move_crowd(step);
   m.stats.cpu_crowd_ms = clock.elapsed_ms();
-  clock.restart();
-  // The avatars' culling uses a 16:9 frustum; the frame's own aspect only widens or narrows it slightly.
-  if (m.avatars) m.avatars->update(avatar_camera(camera, 16.0f / 9.0f), step);
-  m.stats.cpu_avatars_ms = clock.elapsed_ms();
+  // The avatars are animated and culled in record(), which knows the image's aspect.
+  m.avatar_dt += step;
   clock.restart();
   if (m.edit_every > 0 && !settings.paused && (m.stats.frame + 1) % m.edit_every == 0) m.apply_voxel_edit();
   m.stats.cpu_edit_ms = clock.elapsed_ms();
@@ -151,10 +149,16 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
   m.timer->begin_frame(cmd);
 
   // Uploads and culling, outside rendering.
-  if (m.avatars && (mask & kSystemAvatars)) m.avatars->record_upload(cmd);
+  m.crowd->record_entity_upload(cmd);
+  if (m.avatars) {
+    Stopwatch avatars_clock;
+    m.avatars->update(avatar_camera(camera, aspect), m.avatar_dt);
+    m.avatar_dt = 0.0f;
+    m.avatars->record_upload(cmd);
+    m.stats.cpu_avatars_ms = avatars_clock.elapsed_ms();
+  }
   if (mask & kSystemTerrain) m.terrain->prepare(cmd, view_proj, camera.slice_height);
-  m.voxel_vegetation_recorded = (mask & kSystemVoxelVegetation) != 0;
-  if (m.voxel_vegetation_recorded)
+  if (mask & kSystemVoxelVegetation)
     m.voxel_vegetation->prepare(cmd, view_proj, camera.eye, camera.slice_height, time);
   const ShadowMap* shadow = m.shadow.get();
   if (shadow) {
@@ -170,7 +174,7 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
   auto opaque = [&](VkCommandBuffer c, const VegetationDrawSettings& s) {
     if (mask & kSystemGround) m.field->draw_ground(c, s, shadow);
     if (mask & kSystemTerrain) m.terrain->draw(c, view_proj, m.to_light, camera.slice_height, 0, shadow);
-    if (m.voxel_vegetation_recorded)
+    if (mask & kSystemVoxelVegetation)
       m.voxel_vegetation->draw(c, view_proj, camera.eye, m.to_light, camera.slice_height, shadow);
     if (mask & kSystemCrowd) {
       CrowdDrawOptions draw;
@@ -226,7 +230,7 @@ void WorldScene::finish_frame() {
   SystemFrameStats& voxel_veg = st.systems[1];
   voxel_veg.objects = m.build.voxel_grass + m.build.voxel_trees;
   voxel_veg.gpu_bytes = m.voxel_vegetation->gpu_bytes();
-  if (m.voxel_vegetation_recorded) {
+  if (m.mask & kSystemVoxelVegetation) {
     const VoxelVegetationCounts c = m.voxel_vegetation->read_counts();
     voxel_veg.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
     voxel_veg.vertices = c.vertices;
@@ -242,7 +246,7 @@ void WorldScene::finish_frame() {
   if (m.mask & kSystemVegetation) {
     veg.visible = fs.drawn.total();
     veg.draws = fs.drawn.draws;
-    veg.pipeline_binds = fs.drawn.draws;  // VegetationRenderer binds once per draw
+    veg.pipeline_binds = fs.drawn.binds;
     veg.vertices = fs.drawn.indices;
     veg.triangles = fs.drawn.triangles;
   }
@@ -265,7 +269,7 @@ void WorldScene::finish_frame() {
 
   SystemFrameStats& avatars = st.systems[4];
   if (m.avatars) {
-    const WorldAvatarStats& a = m.avatars->stats();
+    const AvatarDrawStats& a = m.avatars->stats();
     avatars.objects = a.avatars;
     avatars.gpu_bytes = m.avatars->gpu_bytes();
     if (m.mask & kSystemAvatars) {
@@ -300,8 +304,8 @@ std::vector<std::string> WorldScene::stats_lines() const {
                 static_cast<unsigned long long>(st.vegetation_resident),
                 static_cast<unsigned long long>(st.voxel_edits));
   lines.emplace_back(buffer);
-  std::snprintf(buffer, sizeof buffer, "cpu ms: update %.2f (stream %.2f, avatars %.2f) record %.2f",
-                st.cpu_update_ms, st.cpu_streaming_ms, st.cpu_avatars_ms, st.cpu_record_ms);
+  std::snprintf(buffer, sizeof buffer, "cpu ms: update %.2f (stream %.2f) record %.2f (avatars %.2f)",
+                st.cpu_update_ms, st.cpu_streaming_ms, st.cpu_record_ms, st.cpu_avatars_ms);
   lines.emplace_back(buffer);
   return lines;
 }

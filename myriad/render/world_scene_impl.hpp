@@ -9,11 +9,11 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_lod.hpp"
 #include "myriad/gpu/timing.hpp"
+#include "myriad/render/avatar_crowd_renderer.hpp"
 #include "myriad/render/crowd_renderer.hpp"
 #include "myriad/render/shadow_map.hpp"
 #include "myriad/render/terrain_renderer.hpp"
 #include "myriad/render/voxel_vegetation.hpp"
-#include "myriad/render/world_avatars.hpp"
 #include "myriad/render/world_scene.hpp"
 #include "myriad/render/world_vegetation_field.hpp"
 #include "myriad/voxel/world.hpp"
@@ -70,14 +70,14 @@ struct WorldScene::Impl {
   std::unique_ptr<CrowdRenderer> crowd;
 
   // Avatars.
-  std::unique_ptr<WorldAvatars> avatars;
+  std::unique_ptr<AvatarCrowdRenderer> avatars;
+  float avatar_dt = 0.0f;  // animation time since the avatars' last update (they update in record())
 
   std::unique_ptr<ShadowMap> shadow;  // null when shadows are off
 
   std::unique_ptr<gpu::GpuTimer> timer;
   double time = 0.0;  // scene clock, seconds
   bool recorded = false;
-  bool voxel_vegetation_recorded = false;
 
   void build_voxel_world(const SceneProgress& progress);
   void build_vegetation(const SceneProgress& progress);

@@ -1,4 +1,4 @@
-#include "myriad/render/world_avatars.hpp"
+#include "myriad/render/avatar_crowd_renderer.hpp"
 
 #include <array>
 #include <cstring>
@@ -12,11 +12,13 @@ constexpr float kAvatarRadius = 0.4f;  // horizontal half-extent of a walking av
 
 }  // namespace
 
-WorldAvatars::WorldAvatars(gpu::Context& ctx, std::uint32_t count, glm::vec3 origin, float spacing,
-                           VkFormat color_format, VkFormat depth_format)
-    : ctx_(ctx), count_(count), avatar_(anim::make_avatar({.clothed = true})) {
-  crowd_ = std::make_unique<batch::AvatarCrowd>(
-      avatar_, batch::AvatarCrowdOptions{.avatars = count, .spacing = spacing, .origin = origin});
+AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarCrowdOptions& crowd,
+                                         bool clothed, VkFormat color_format, VkFormat depth_format)
+    : ctx_(ctx),
+      avatar_(anim::make_avatar({.clothed = clothed})),
+      color_format_(color_format),
+      depth_format_(depth_format) {
+  crowd_ = std::make_unique<batch::AvatarCrowd>(avatar_, crowd);
   // Part meshes with joints in renderer-skeleton indices (skeleton dedup), as skin.vert reads them.
   std::vector<anim::SkinnedMesh> meshes;
   for (std::size_t p = 0; p < avatar_.parts.size(); ++p) {
@@ -34,6 +36,7 @@ WorldAvatars::WorldAvatars(gpu::Context& ctx, std::uint32_t count, glm::vec3 ori
   slots_ = gpu::Buffer(ctx, slot_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
   slots_staging_ = gpu::Buffer(ctx, slot_bytes, 0, gpu::MemoryKind::kUpload);
   pipeline_ = make_skin_pipeline(ctx, color_format, depth_format);
+  const auto count = static_cast<std::uint32_t>(crowd.avatars);
   blobs_ = std::make_unique<AvatarBlobShadow>(ctx, color_format, depth_format, count);
   std::vector<shader::AvatarBlob> discs;
   for (std::size_t a = 0; a < count; ++a)
@@ -42,7 +45,7 @@ WorldAvatars::WorldAvatars(gpu::Context& ctx, std::uint32_t count, glm::vec3 ori
   stats_.avatars = count;
 }
 
-void WorldAvatars::update(const batch::CullCamera& camera, float dt) {
+void AvatarCrowdRenderer::update(const batch::CullCamera& camera, float dt) {
   const batch::CrowdFrameStats s = crowd_->frame(camera, dt);
   palette_->write(crowd_->palettes(), 0, crowd_->palettes().size());
   batches_->stage_changes(crowd_->scene());
@@ -65,8 +68,8 @@ void WorldAvatars::update(const batch::CullCamera& camera, float dt) {
   stats_.visible = avatar_.parts.empty() ? 0 : s.visible_renderers / avatar_.parts.size();
 }
 
-void WorldAvatars::record_upload(VkCommandBuffer cmd) {
-  palette_->record_upload(cmd);
+void AvatarCrowdRenderer::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
+  palette_->record_upload(cmd, how);
   batches_->record_upload(cmd);
   if (slot_count_ == 0) return;
   const VkBufferCopy region{0, 0, slot_count_ * sizeof(std::uint32_t)};
@@ -75,7 +78,17 @@ void WorldAvatars::record_upload(VkCommandBuffer cmd) {
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
-void WorldAvatars::draw(VkCommandBuffer cmd, const glm::mat4& view_proj) {
+void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj) {
+  draw_with(cmd, pipeline_, view_proj);
+}
+
+void AvatarCrowdRenderer::draw_ids(VkCommandBuffer cmd, const glm::mat4& view_proj) {
+  if (!id_pipeline_) id_pipeline_ = make_skin_id_pipeline(ctx_, color_format_, depth_format_);
+  draw_with(cmd, id_pipeline_, view_proj);
+}
+
+void AvatarCrowdRenderer::draw_with(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                    const glm::mat4& view_proj) {
   stats_.pipeline_binds = 0;
   const shader::SkinPush push{view_proj, 0, 0, 0, 0};
   for (const batch::DrawCommand& d : crowd_->draw_list().draws) {
@@ -83,7 +96,7 @@ void WorldAvatars::draw(VkCommandBuffer cmd, const glm::mat4& view_proj) {
         gpu::storage_buffer(arena_->vertices().handle()), gpu::storage_buffer(palette_->buffer().handle()),
         gpu::storage_buffer(batches_->instances(d.type).handle()), gpu::storage_buffer(slots_.handle()),
         gpu::storage_buffer(batches_->properties(d.type).handle())};
-    gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
+    gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof push);
     ++stats_.pipeline_binds;
     vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
     const SkinMeshRange& r = arena_->range(d.mesh);
@@ -92,11 +105,11 @@ void WorldAvatars::draw(VkCommandBuffer cmd, const glm::mat4& view_proj) {
   }
 }
 
-void WorldAvatars::draw_blobs(VkCommandBuffer cmd, const glm::mat4& view_proj) const {
+void AvatarCrowdRenderer::draw_blobs(VkCommandBuffer cmd, const glm::mat4& view_proj) const {
   blobs_->draw(cmd, view_proj);
 }
 
-std::uint64_t WorldAvatars::gpu_bytes() const {
+std::uint64_t AvatarCrowdRenderer::gpu_bytes() const {
   std::uint64_t bytes =
       arena_->vertices().size() + arena_->indices().size() + palette_->buffer().size() + slots_.size();
   for (std::size_t t = 0; t < crowd_->scene().batch_count(); ++t) {
