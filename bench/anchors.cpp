@@ -36,7 +36,8 @@ AnchorSet parse_anchors(std::string_view text, std::string source) {
   Json root;
   try {
     root = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
+    // Not only parse_error: a number beyond double range (1e999) throws out_of_range.
     throw Error("not valid JSON: " + std::string(e.what()), source);
   }
   if (!root.is_object()) throw Error("the top level must be an object", source);

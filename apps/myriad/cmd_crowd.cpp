@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "commands.hpp"
 #include "myriad/core/error.hpp"
@@ -27,6 +28,15 @@ struct CrowdBakeOptions {
   bool sheets = true;
 };
 
+// The LOD2 remesher takes targets in [16, 100000] and a failed hole check raises the target by
+// `lod2_triangle_step` per retry: the largest accepted start leaves room for every retry, so a target
+// the command accepted can never be refused after the import, weld, unwrap and LOD1 stages.
+constexpr int kMinLod2Triangles = 16;
+int max_lod2_triangles() {
+  const crowd::BakeOptions defaults;
+  return 100000 - defaults.retries * defaults.lod2_triangle_step;
+}
+
 void progress_bar(const std::string& stage, int done, int total) {
   const int width = 32;
   const int filled = total ? done * width / total : width;
@@ -41,8 +51,11 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
     throw Error("weld angle must be in [0, 180]", "--weld-angle");
   if (!(o.lod1_ratio > 0.0f && o.lod1_ratio <= 1.0f))
     throw Error("LOD1 ratio must be in (0, 1]", "--lod1-ratio");
-  if (o.lod2_triangles < 12 || o.lod2_triangles > 100000)
-    throw Error("LOD2 triangle target must be in [12, 100000]", "--lod2-triangles");
+  if (o.lod2_triangles < kMinLod2Triangles || o.lod2_triangles > max_lod2_triangles()) {
+    throw Error("LOD2 triangle target must be in [" + std::to_string(kMinLod2Triangles) + ", " +
+                    std::to_string(max_lod2_triangles()) + "]",
+                "--lod2-triangles", "the article uses 200-460");
+  }
   if (!(o.hole_limit >= 0.0f && o.hole_limit <= 1.0f))
     throw Error("hole limit must be a fraction in [0, 1]", "--hole-limit", "e.g. 0.01 for 1 %");
   if (!(o.loss_limit >= 0.0f && o.loss_limit <= 1.0f))

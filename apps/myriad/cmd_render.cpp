@@ -1,8 +1,12 @@
 // `myriad render`: renders a scene headless to PNG and writes its stats as JSON in --out.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "commands.hpp"
 #include "myriad/core/binary_io.hpp"
@@ -10,11 +14,14 @@
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/smoke_scene.hpp"
 #include "myriad/render/voxel_scene.hpp"
+#include "option_checks.hpp"
+#include "output_path.hpp"
 #ifdef MYRIAD_HAS_CROWD
 #include "myriad/crowd/enemy_roster.hpp"
 #include "myriad/render/crowd_scene.hpp"
 #endif
 #ifdef MYRIAD_HAS_WORLD
+#include "myriad/render/world_scene.hpp"
 #include "render_world.hpp"
 #endif
 
@@ -148,9 +155,8 @@ const char* lod_mode_name(int mode) {
 
 // The VAT crowd: baked .crowd files (--crowd) or the built-in enemy types baked here, rendered from
 // the whole-map and close-up views with per-entity LOD; the stats add the forced-LOD counts.
-int render_crowd(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
-  std::vector<crowd::CrowdFile> types;
-  for (const std::string& file : options.crowd_files) types.push_back(crowd::read_crowd(file));
+int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<crowd::CrowdFile> types,
+                 nlohmann::ordered_json& stats) {
   if (types.empty()) {
     std::printf("      baking the built-in enemy types\n");
     types = crowd::bake_builtin_enemy_types();
@@ -188,11 +194,48 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
 }
 #endif
 
-int run_render(const RenderOptions& options) {
+// The camera presets each scene offers (--view names a subset).
+std::vector<std::string> view_names(const std::string& scene) {
+  std::vector<std::string> names;
+#ifdef MYRIAD_HAS_WORLD
+  if (scene == "world") {
+    for (const auto& preset : render::world_camera_presets()) names.push_back(preset.first);
+    return names;
+  }
+#endif
+  if (scene == "crowd") return {"whole_map", "close_up"};
+  if (scene == "smoke") return {};
+  for (const render::VoxelView& v : render::voxel_camera_presets(glm::ivec3(1), 1.0f))
+    names.push_back(v.name);
+  return names;
+}
+
+// Every option is checked before Vulkan starts or anything is built: a typo costs one line, not a bake.
+void check_render_options(const RenderOptions& options) {
   if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
     throw Error("image size must be between 1 and 16384 pixels per side", "--width/--height");
   }
-  fs::create_directories(options.out);
+  const std::vector<std::string> names = view_names(options.scene);
+  for (const std::string& view : options.views) {
+    if (std::find(names.begin(), names.end(), view) != names.end()) continue;
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw Error("scene '" + options.scene + "' has no camera preset '" + view + "'", "--view",
+                known.empty() ? std::string("this scene has one fixed view") : "use " + known);
+  }
+  prepare_output_folder(options.out, "--out");
+  if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
+}
+
+int run_render(const RenderOptions& options) {
+  check_render_options(options);
+#ifdef MYRIAD_HAS_CROWD
+  // Baked crowd files are read before Vulkan starts: a corrupt file fails at once.
+  std::vector<crowd::CrowdFile> crowd_types;
+  if (options.scene == "crowd") {
+    for (const std::string& file : options.crowd_files) crowd_types.push_back(crowd::read_crowd(file));
+  }
+#endif
   std::printf("[1/3] starting Vulkan\n");
   gpu::Context ctx;
   std::printf("      device: %s%s\n", ctx.device_name().c_str(),
@@ -209,7 +252,7 @@ int run_render(const RenderOptions& options) {
     rc = render_smoke(ctx, options, stats);
 #ifdef MYRIAD_HAS_CROWD
   } else if (options.scene == "crowd") {
-    rc = render_crowd(ctx, options, stats);
+    rc = render_crowd(ctx, options, std::move(crowd_types), stats);
 #endif
 #ifdef MYRIAD_HAS_WORLD
   } else if (options.scene == "world") {
@@ -245,6 +288,7 @@ Command add_render_command(CLI::App& app) {
 #ifdef MYRIAD_HAS_WORLD
   scenes.insert(scenes.begin(), "world");
   sub->add_option("--vegetation-size", options->vegetation_size, "World: vegetation field edge in metres")
+      ->check(finite_number)
       ->check(CLI::Range(512.0f, 16384.0f));
   sub->add_option("--avatars", options->avatars, "World: number of clothed avatars")
       ->check(CLI::Range(0u, 10000u));
@@ -270,13 +314,13 @@ Command add_render_command(CLI::App& app) {
       "--view", options->views,
       "Camera presets to render (world: overview, ground, crowd_close_up, sliced; voxel: overview, "
       "ground, sliced; crowd: whole_map, close_up; default all)");
-  sub->add_option("--seed", options->seed, "World seed");
+  sub->add_option("--seed", options->seed, "World seed")->check(not_negative);
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");
   sub->add_flag("--no-vegetation", options->no_vegetation, "Voxel: leave out grass and trees");
   sub->add_option("--out", options->out, "Output folder");
-  sub->add_option("--width", options->width, "Image width in pixels");
-  sub->add_option("--height", options->height, "Image height in pixels");
+  sub->add_option("--width", options->width, "Image width in pixels (1-16384)")->check(not_negative);
+  sub->add_option("--height", options->height, "Image height in pixels (1-16384)")->check(not_negative);
   return {sub, [options] { return run_render(*options); }};
 }
 

@@ -15,6 +15,7 @@
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/render/vegetation_frame.hpp"
 #include "myriad/vegetation/baker.hpp"
+#include "option_checks.hpp"
 #include "output_path.hpp"
 
 namespace myriad::app {
@@ -152,6 +153,9 @@ int run_veg_bake(const VegBakeOptions& o) {
   std::vector<vegetation::WorldInstance> instances;
   if (!o.csv.empty()) {
     instances = vegetation::read_instance_csv(o.csv, options.types);
+    if (instances.empty())
+      throw Error("the instance list holds no plants", o.csv,
+                  "one line per plant: type,x,y,z,yaw,scale,r,g,b");
     check_instances(instances, o.csv);
   } else {
     check_bake_fits(options, o.out, o.extent.empty() ? "--world-size" : "--extent");
@@ -235,8 +239,7 @@ int run_veg_render(const VegRenderOptions& o) {
   std::vector<render::VegetationFrameType> frame_types;
   for (const auto& type : world.types())
     gpu_types.push_back(cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f));
-  for (std::size_t i = 0; i < gpu_types.size(); ++i)
-    frame_types.push_back({&world.types()[i], &gpu_types[i], 0});
+  for (std::size_t i = 0; i < gpu_types.size(); ++i) frame_types.push_back({&gpu_types[i], 0});
   const std::array ground{render::static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {96, 84, 60})};
   gpu::Buffer ground_buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                             gpu::MemoryKind::kDeviceLocal);
@@ -290,13 +293,6 @@ int run_veg_info(const std::string& path) {
 }
 
 }  // namespace
-
-// Unsigned options: CLI11 would wrap "-1" around to the largest value instead of refusing it.
-const CLI::Validator not_negative(
-    [](std::string& text) {
-      return text.rfind('-', 0) == 0 ? std::string("must not be negative") : std::string();
-    },
-    "NONNEGATIVE");
 
 Command add_veg_command(CLI::App& app) {
   auto o = std::make_shared<VegBakeOptions>();

@@ -9,6 +9,8 @@
 #include "myriad/view/controls.hpp"
 #include "myriad/view/viewer.hpp"
 #include "myriad/view/window.hpp"
+#include "option_checks.hpp"
+#include "output_path.hpp"
 
 namespace myriad::app {
 namespace {
@@ -36,7 +38,10 @@ render::SceneCamera preset_camera(const std::string& name) {
 }
 
 int run_view(const ViewOptions& options) {
+  // Every option and output path is checked before the window opens and the scene is built.
   const render::SceneCamera start = preset_camera(options.view);
+  if (!options.screenshot.empty()) prepare_output_file(options.screenshot, "--screenshot");
+  if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
   render::WorldSceneOptions scene_options = options.scene;
   if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
   // The window comes first: the Vulkan instance needs the window system's surface extensions.
@@ -84,13 +89,14 @@ Command add_view_command(CLI::App& app) {
       "PageUp/PageDown slice height, L LOD colours, P/Space pause, F1/Tab panel, Esc quit.");
   sub->add_option("--width", options->width, "Window width in pixels")->check(CLI::Range(64u, 16384u));
   sub->add_option("--height", options->height, "Window height in pixels")->check(CLI::Range(64u, 16384u));
-  sub->add_option("--frames", options->frames,
-                  "Close after this many frames (0 = when the window is closed)");
+  sub->add_option("--frames", options->frames, "Close after this many frames (0 = when the window is closed)")
+      ->check(not_negative);
   sub->add_option("--screenshot", options->screenshot, "Write the last frame shown to this PNG");
   sub->add_option("--view", options->view, "Starting camera: overview, ground, crowd_close_up or sliced");
-  sub->add_option("--seed", options->scene.seed, "World seed");
+  sub->add_option("--seed", options->scene.seed, "World seed")->check(not_negative);
   // The scene's size options match `myriad render --scene world`.
   sub->add_option("--vegetation-size", options->scene.vegetation_size, "Vegetation field edge in metres")
+      ->check(finite_number)
       ->check(CLI::Range(512.0f, 16384.0f));
   sub->add_option("--entities", options->scene.crowd_entities, "Number of VAT enemies")
       ->check(CLI::Range(1u, 1000000u));
@@ -100,6 +106,7 @@ Command add_view_command(CLI::App& app) {
       ->check(CLI::Range(0u, 8192u));
   sub->add_option("--cache", options->cache_dir, "Folder for the baked vegetation tiles");
   sub->add_option("--speed", options->speed, "Fly speed in metres per second")
+      ->check(finite_number)
       ->check(CLI::Range(0.5f, 2000.0f));
   sub->add_flag("--vsync", options->vsync, "Wait for the display's refresh (caps the frame rate)");
   sub->add_flag("--no-panel", options->no_panel, "Start with the stats panel hidden (F1/Tab shows it)");

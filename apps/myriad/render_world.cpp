@@ -23,7 +23,8 @@ nlohmann::ordered_json system_json(const render::SystemFrameStats& s) {
           {"draws", s.draws},
           {"pipeline_binds", s.pipeline_binds},
           {"vertices", s.vertices},
-          {"triangles", s.triangles}};
+          {"triangles", s.triangles},
+          {"list_overflow", s.overflow}};
 }
 
 nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char* timing) {

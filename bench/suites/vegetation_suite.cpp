@@ -188,7 +188,7 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
     sw.restart();
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       for (std::size_t t = 0; t < gpu_types.size(); ++t)
-        (void)cull.record(cmd, rel, glm::vec3(0.0f), runtime.types()[t], gpu_types[t]);
+        (void)cull.record(cmd, rel, glm::vec3(0.0f), gpu_types[t]);
     });
     gpu_ms.push_back(sw.elapsed_ms());
   }

@@ -1,5 +1,6 @@
 #include "myriad/anim/gltf_import.hpp"
 
+#include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 
 #define GLM_ENABLE_EXPERIMENTAL
@@ -8,7 +9,10 @@
 #include <tiny_gltf.h>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
 namespace myriad::anim {
@@ -55,9 +59,18 @@ View accessor_view(const Ctx& c, int index, const std::string& field) {
   v.count = a.count;
   v.component_type = a.componentType;
   v.normalized = a.normalized;
-  const std::size_t begin = bv.byteOffset + a.byteOffset;
-  if (v.count > 0 && (begin + v.stride * (v.count - 1) + elem > buf.data.size() ||
-                      begin + v.stride * (v.count - 1) + elem > bv.byteOffset + bv.byteLength)) {
+  if (v.count == 0) {
+    v.data = buf.data.data();
+    return v;
+  }
+  // Offsets, stride and count all come from the file: a sum or product that wrapped around would pass
+  // the bounds test and read far outside the buffer, so every step is overflow-checked.
+  std::size_t begin = 0, end = 0, view_end = 0;
+  const bool wraps = __builtin_add_overflow(bv.byteOffset, a.byteOffset, &begin) ||
+                     __builtin_add_overflow(bv.byteOffset, bv.byteLength, &view_end) ||
+                     __builtin_mul_overflow(v.stride, v.count - 1, &end) ||
+                     __builtin_add_overflow(end, begin, &end) || __builtin_add_overflow(end, elem, &end);
+  if (wraps || end > buf.data.size() || end > view_end) {
     c.fail("accessor reads past the end of its buffer", af, "the file is truncated or corrupt");
   }
   v.data = buf.data.data() + begin;
@@ -118,6 +131,14 @@ std::uint32_t read_uint(const View& v, std::size_t i, int k) {
     default:
       return 0;
   }
+}
+
+// Fills `out` (glm vectors of floats) from packed floats. memcpy wants valid pointers even for zero
+// bytes, and an accessor with count 0 gives empty vectors whose data() is null.
+template <class Vec>
+void assign_floats(std::vector<Vec>& out, const std::vector<float>& in) {
+  out.resize(in.size() * sizeof(float) / sizeof(Vec));
+  if (!in.empty()) std::memcpy(out.data(), in.data(), out.size() * sizeof(Vec));
 }
 
 // Reads `count` x `comps` floats, checking the accessor has exactly `comps` components.
@@ -186,6 +207,24 @@ void import_skeleton(const Ctx& c, ImportedModel& out, std::vector<int>& node_to
         c.fail("child index out of range", "nodes[" + std::to_string(i) + "].children");
       }
       node_parent[static_cast<std::size_t>(ch)] = static_cast<int>(i);
+    }
+  }
+  // glTF nodes form a forest; a cycle would make the walks up the hierarchy below endless. One pass:
+  // walk up from each node, marking the path, until a root or a node already known to be cycle-free.
+  {
+    enum : std::uint8_t { kUnseen, kOnPath, kAcyclic };
+    std::vector<std::uint8_t> state(m.nodes.size(), kUnseen);
+    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+      std::size_t a = i;
+      while (state[a] == kUnseen && node_parent[a] >= 0) {
+        state[a] = kOnPath;
+        a = static_cast<std::size_t>(node_parent[a]);
+      }
+      if (state[a] == kOnPath)
+        c.fail("the node hierarchy has a cycle", "nodes[" + std::to_string(a) + "].children");
+      for (std::size_t b = i; state[b] == kOnPath; b = static_cast<std::size_t>(node_parent[b]))
+        state[b] = kAcyclic;
+      state[a] = kAcyclic;
     }
   }
   const std::size_t n = skin.joints.size();
@@ -282,20 +321,17 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
       sm.name = mesh.name;
       const std::vector<float> p = read_floats(c, pos, 3, pf + ".attributes.POSITION");
       const std::size_t count = p.size() / 3;
-      sm.positions.resize(count);
-      std::memcpy(sm.positions.data(), p.data(), p.size() * 4);
+      assign_floats(sm.positions, p);
       if (const int nr = attr("NORMAL"); nr >= 0) {
         const std::vector<float> v = read_floats(c, nr, 3, pf + ".attributes.NORMAL");
         if (v.size() != p.size()) c.fail("attribute count differs from POSITION", pf + ".attributes.NORMAL");
-        sm.normals.resize(count);
-        std::memcpy(sm.normals.data(), v.data(), v.size() * 4);
+        assign_floats(sm.normals, v);
       }
       if (const int uv = attr("TEXCOORD_0"); uv >= 0) {
         const std::vector<float> v = read_floats(c, uv, 2, pf + ".attributes.TEXCOORD_0");
         if (v.size() != 2 * count)
           c.fail("attribute count differs from POSITION", pf + ".attributes.TEXCOORD_0");
-        sm.uvs.resize(count);
-        std::memcpy(sm.uvs.data(), v.data(), v.size() * 4);
+        assign_floats(sm.uvs, v);
       }
       const std::string jf = pf + ".attributes.JOINTS_0";
       const View jv = accessor_view(c, jn, jf);
@@ -314,6 +350,10 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
         const float sum = wv.x + wv.y + wv.z + wv.w;
         if (!(sum > 0.0f))
           c.fail("vertex " + std::to_string(i) + " has zero total weight", pf + ".attributes.WEIGHTS_0");
+        // Weights of 3e38 are finite one by one, but their sum is not: dividing by it would zero them.
+        if (!std::isfinite(sum) || !(std::min(std::min(wv.x, wv.y), std::min(wv.z, wv.w)) >= 0.0f))
+          c.fail("vertex " + std::to_string(i) + " has a negative weight or weights whose sum is not finite",
+                 pf + ".attributes.WEIGHTS_0", "weights are fractions that sum to 1");
         sm.weights[i] = wv / sum;
         for (int k = 0; k < 4; ++k) {
           const std::uint32_t j = read_uint(jv, i, k);
@@ -471,21 +511,55 @@ void import_clips(const Ctx& c, ImportedModel& out, const std::vector<int>& node
   }
 }
 
+// tinygltf reads a buffer or image URI naming a folder as a file of absurd size (bad_alloc): only
+// regular files are read.
+bool read_regular_file(std::vector<unsigned char>* out, std::string* err, const std::string& name,
+                       void* user) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(name, ec)) {
+    if (err) *err += "not a regular file: " + name + "\n";
+    return false;
+  }
+  return tinygltf::ReadWholeFile(out, err, name, user);
+}
+
 }  // namespace
 
 ImportedModel import_gltf(const std::filesystem::path& path) {
-  const std::string file = path.string();
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw Error("glTF file not found", file, "check the path");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw Error("glTF file not found", path.string(), "check the path");
+  const bool binary = path.extension() == ".glb" || path.extension() == ".GLB";
+  return import_gltf_bytes(read_file(path), binary, path.string(), path.parent_path());
+}
+
+ImportedModel import_gltf_bytes(std::span<const std::byte> bytes, bool binary, const std::string& file,
+                                const std::filesystem::path& base_dir) {
+  // tinygltf takes the length as an unsigned int.
+  if (bytes.size() > std::numeric_limits<unsigned>::max())
+    throw Error("glTF file is larger than 4 GiB", file);
   tinygltf::TinyGLTF loader;
+  loader.SetFsCallbacks({&tinygltf::FileExists, &tinygltf::ExpandFilePath, &read_regular_file,
+                         &tinygltf::WriteWholeFile, nullptr});
   tinygltf::Model model;
   std::string err, warn;
-  const bool binary = path.extension() == ".glb" || path.extension() == ".GLB";
-  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, file)
-                         : loader.LoadASCIIFromFile(&model, &err, &warn, file);
-  if (!ok)
-    throw Error("glTF parse failed: " + (err.empty() ? std::string("unknown error") : err), file,
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto size = static_cast<unsigned>(bytes.size());
+  const std::string base = base_dir.string();
+  const bool ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, data, size, base)
+                         : loader.LoadASCIIFromString(&model, &err, &warn,
+                                                      reinterpret_cast<const char*>(data), size, base);
+  if (!ok) {
+    // tinygltf ends each of its messages with a newline: one line, messages joined by "; ".
+    std::string message;
+    for (std::size_t begin = 0; begin < err.size();) {
+      const std::size_t end = std::min(err.find('\n', begin), err.size());
+      if (end > begin) message += (message.empty() ? "" : "; ") + err.substr(begin, end - begin);
+      begin = end + 1;
+    }
+    throw Error("glTF parse failed: " + (message.empty() ? std::string("unknown error") : message), file,
                 "is it a valid glTF 2.0 file?");
+  }
   const Ctx c{model, file};
   ImportedModel out;
   std::vector<int> node_to_joint;

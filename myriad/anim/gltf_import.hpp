@@ -6,8 +6,10 @@
 #include "myriad/anim/clip.hpp"
 #include "myriad/anim/skeleton.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,5 +54,10 @@ struct ImportedModel {
 
 // Loads .gltf or .glb. Uses the file's first skin. Throws myriad::Error naming file and field.
 ImportedModel import_gltf(const std::filesystem::path& path);
+
+// The same from a file's bytes already in memory: `binary` selects GLB over JSON glTF, `name` prefixes
+// every error and relative external URIs resolve against `base_dir`.
+ImportedModel import_gltf_bytes(std::span<const std::byte> bytes, bool binary, const std::string& name,
+                                const std::filesystem::path& base_dir);
 
 }  // namespace myriad::anim

@@ -2,6 +2,7 @@
 // reads, XXH3 checksums, and the error paths of BinaryReader.
 #include "myriad/core/binary_io.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -37,8 +38,11 @@ std::string errno_text(int err) { return std::error_code(err, std::generic_categ
 std::uint64_t checksum64(std::span<const std::byte> data) { return XXH3_64bits(data.data(), data.size()); }
 
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> data) {
+  // Process id and a per-process count: two threads (or processes) writing one path never share a
+  // temporary, and the last rename wins whole.
+  static std::atomic<std::uint64_t> writes{0};
   std::filesystem::path temp = path;
-  temp += ".tmp-" + std::to_string(::getpid());
+  temp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(writes.fetch_add(1));
 
   // errno is captured at once: building the message strings may overwrite it.
   FilePtr file(std::fopen(temp.c_str(), "wb"));

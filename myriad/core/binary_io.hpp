@@ -17,7 +17,10 @@ namespace myriad {
 
 std::uint64_t checksum64(std::span<const std::byte> data);
 
-// Writes to "<path>.tmp-<pid>" then renames over `path`, so readers never see a partial file.
+// Writes to "<path>.tmp-<pid>-<n>" in the same folder, then renames it over `path`: readers never see
+// a partial file, and an existing file at `path` stays whole until the new one replaces it. Any
+// failure (folder missing or not writable, disk full, file-size limit, `path` a folder) removes the
+// temporary and throws myriad::Error naming `path` and the system's reason, on one line.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> data);
 std::vector<std::byte> read_file(const std::filesystem::path& path);
 

@@ -22,11 +22,25 @@ std::uint32_t find_memory_type(const Context& ctx, std::uint32_t type_bits, VkMe
   throw Error("no Vulkan memory type with the needed properties", ctx.device_name());
 }
 
-Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind)
-    : device_(ctx.device()), size_(size), kind_(kind) {
+Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind,
+               const std::source_location& where) {
+  create(ctx, size, usage, kind, ctx.buffer_guards(), where);
+}
+
+Buffer Buffer::unguarded(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind) {
+  Buffer b;
+  b.create(ctx, size, usage, kind, nullptr, std::source_location::current());
+  return b;
+}
+
+void Buffer::create(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind,
+                    BufferGuards* guards, const std::source_location& where) {
+  device_ = ctx.device();
+  size_ = size;
+  kind_ = kind;
   if (size == 0) throw Error("a GPU buffer of size 0 was requested");
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  info.size = size;
+  info.size = guards ? size + kGuardBytes : size;
   info.usage = usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -72,12 +86,17 @@ Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, 
   VkBufferDeviceAddressInfo addr{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
   addr.buffer = buffer_;
   address_ = vkGetBufferDeviceAddress(device_, &addr);
+  if (guards) {
+    guards->add(buffer_, size_, mapped_, where);
+    guards_ = guards;
+  }
 }
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
     reset();
     device_ = std::exchange(o.device_, VK_NULL_HANDLE);
+    guards_ = std::exchange(o.guards_, nullptr);
     buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
     memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
     size_ = std::exchange(o.size_, 0);
@@ -106,6 +125,8 @@ void Buffer::invalidate() const {
 }
 
 void Buffer::reset() noexcept {
+  if (guards_ && buffer_) guards_->remove(buffer_);
+  guards_ = nullptr;
   if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
   if (memory_) vkFreeMemory(device_, memory_, nullptr);
   buffer_ = VK_NULL_HANDLE;

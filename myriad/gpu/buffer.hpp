@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <source_location>
 #include <span>
 #include <vector>
 
+#include "myriad/gpu/buffer_guards.hpp"
 #include "myriad/gpu/context.hpp"
 
 namespace myriad::gpu {
@@ -22,8 +24,12 @@ enum class MemoryKind {
 class Buffer {
  public:
   Buffer() = default;
-  // Transfer src/dst and device-address usage are always added.
-  Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind);
+  // Transfer src/dst and device-address usage are always added. With the context's buffer guards on,
+  // the allocation is kGuardBytes longer and `where` names the buffer in guard reports.
+  Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind,
+         const std::source_location& where = std::source_location::current());
+  // A buffer without guards even when the context has them (the guards' own read-back buffer).
+  static Buffer unguarded(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind);
   ~Buffer() { reset(); }
   Buffer(Buffer&& o) noexcept { *this = std::move(o); }
   Buffer& operator=(Buffer&& o) noexcept;
@@ -31,6 +37,7 @@ class Buffer {
   Buffer& operator=(const Buffer&) = delete;
 
   VkBuffer handle() const { return buffer_; }
+  // The size asked for (guard bytes, when present, lie past it and are never bound).
   VkDeviceSize size() const { return size_; }
   VkDeviceAddress address() const { return address_; }
   MemoryKind kind() const { return kind_; }
@@ -46,7 +53,11 @@ class Buffer {
   void reset() noexcept;
 
  private:
+  void create(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind,
+              BufferGuards* guards, const std::source_location& where);
+
   VkDevice device_ = VK_NULL_HANDLE;
+  BufferGuards* guards_ = nullptr;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   VkDeviceSize size_ = 0;

@@ -1,5 +1,7 @@
 #include "myriad/gpu/context.hpp"
 
+#include "myriad/gpu/buffer_guards.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -146,6 +148,8 @@ const char* device_type_name(VkPhysicalDeviceType type) {
 ContextOptions ContextOptions::from_environment() {
   ContextOptions o;
   if (const char* v = std::getenv("MYRIAD_VALIDATION")) o.validation = std::strcmp(v, "1") == 0;
+  o.buffer_guards = o.validation;
+  if (const char* v = std::getenv("MYRIAD_BUFFER_GUARDS")) o.buffer_guards = std::strcmp(v, "1") == 0;
   if (const char* d = std::getenv("MYRIAD_DEVICE")) o.device = d;
   return o;
 }
@@ -161,6 +165,7 @@ Context::Context(const ContextOptions& options) {
     create_instance(options);
     choose_device(options);
     create_device(options);
+    if (options.buffer_guards) guards_ = std::make_unique<BufferGuards>(*this);
   } catch (...) {
     destroy();
     throw;
@@ -172,6 +177,7 @@ Context::~Context() { destroy(); }
 void Context::destroy() noexcept {
   if (device_) {
     vkDeviceWaitIdle(device_);
+    guards_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
     if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
@@ -394,7 +400,9 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  record_guard_fills(cmd);
   record(cmd);
+  record_guard_copies(cmd);
   check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
 
   VkCommandBufferSubmitInfo cmd_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
@@ -405,6 +413,31 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
   check(vkQueueSubmit2(queue_, 1, &submit, fence_), "vkQueueSubmit2");
   check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   check(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  check_guards();
+}
+
+void Context::record_guard_fills(VkCommandBuffer cmd) {
+  if (guards_) guards_->record_fills(cmd);
+}
+
+void Context::record_guard_copies(VkCommandBuffer cmd) {
+  if (guards_) guards_->record_copies(cmd);
+}
+
+void Context::check_guards() {
+  if (!guards_) return;
+  for (std::string& m : guards_->compare()) {
+    std::fprintf(stderr, "validation error: %s\n", m.c_str());
+    add_message("validation error: " + m);
+  }
+}
+
+void Context::add_message(std::string text) {
+  {
+    std::lock_guard lock(messages_mutex_);
+    if (messages_.size() < 64) messages_.push_back(std::move(text));
+  }
+  message_count_.fetch_add(1);
 }
 
 std::vector<std::string> Context::validation_messages() const {
@@ -427,11 +460,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Context::debug_callback(VkDebugUtilsMessageSeveri
   std::string text =
       std::string("validation ") + level + ": " + (data && data->pMessage ? data->pMessage : "");
   std::fprintf(stderr, "%s\n", text.c_str());
-  {
-    std::lock_guard lock(self->messages_mutex_);
-    if (self->messages_.size() < 64) self->messages_.push_back(std::move(text));
-  }
-  self->message_count_.fetch_add(1);
+  self->add_message(std::move(text));
   return VK_FALSE;
 }
 

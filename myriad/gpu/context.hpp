@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -15,10 +16,16 @@
 
 namespace myriad::gpu {
 
+class BufferGuards;
+
 struct ContextOptions {
   // Khronos validation layer with synchronization validation. Default: the MYRIAD_VALIDATION
   // environment variable ("1" = on).
   bool validation = false;
+  // Guard words past the end of every buffer, checked after each submission (buffer_guards.hpp);
+  // damage is reported as a validation message. Default: MYRIAD_BUFFER_GUARDS ("1" on, "0" off),
+  // else on exactly when validation is.
+  bool buffer_guards = false;
   // Device name substring or index into the list `myriad info` prints. Default: MYRIAD_DEVICE.
   std::string device;
   // Extra features to require (test hook, names as in features.hpp or core feature names).
@@ -63,6 +70,14 @@ class Context {
   // Records `record` into a fresh command buffer, submits it and waits for completion.
   void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
 
+  // Buffer guards (null when off). Code that submits its own command buffers (the viewer) brackets
+  // each with record_guard_fills / record_guard_copies and calls check_guards once it completed;
+  // submit_and_wait does all three itself.
+  BufferGuards* buffer_guards() const { return guards_.get(); }
+  void record_guard_fills(VkCommandBuffer cmd);
+  void record_guard_copies(VkCommandBuffer cmd);
+  void check_guards();
+
   // Validation messages (warnings and errors) seen since creation or the last reset.
   std::uint32_t validation_message_count() const { return message_count_.load(); }
   std::vector<std::string> validation_messages() const;
@@ -83,6 +98,7 @@ class Context {
   void choose_device(const ContextOptions& options);
   void create_device(const ContextOptions& options);
   void destroy() noexcept;
+  void add_message(std::string text);
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
@@ -97,6 +113,8 @@ class Context {
   bool timestamps_ = false;
   bool validation_ = false;
   bool presentation_ = false;
+
+  std::unique_ptr<BufferGuards> guards_;
 
   std::atomic<std::uint32_t> message_count_{0};
   mutable std::mutex messages_mutex_;

@@ -180,6 +180,8 @@ Binding storage_buffer(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range)
   return b;
 }
 
+Binding storage_buffer(const Buffer& buffer) { return storage_buffer(buffer.handle(), 0, VK_WHOLE_SIZE); }
+
 Binding uniform_buffer(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
   Binding b{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
   b.buffer = {buffer, offset, range};

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/context.hpp"
 
 namespace myriad::gpu {
@@ -80,6 +81,13 @@ struct Binding {
   VkDescriptorImageInfo image{};
 };
 Binding storage_buffer(VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
+// The whole of `buffer`, with its guard bytes when the context has buffer guards: drivers that
+// bounds-check storage accesses against the bound range (lavapipe does) would otherwise drop an
+// out-of-bounds write silently instead of letting it land in the guard, where it is reported. So a
+// shader's .length() may exceed size() in tests: shaders bound their indices by the capacities the CPU
+// derives from the buffers it made (push constants, parameter blocks) and use .length() only as a
+// second fence.
+Binding storage_buffer(const Buffer& buffer);
 Binding uniform_buffer(VkBuffer buffer, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE);
 Binding sampled_image(VkSampler sampler, VkImageView view, VkImageLayout layout);
 Binding storage_image(VkImageView view, VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL);

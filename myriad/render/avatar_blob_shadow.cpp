@@ -47,7 +47,7 @@ void AvatarBlobShadow::set_blobs(std::span<const shader::AvatarBlob> blobs) {
 void AvatarBlobShadow::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, float lift) const {
   if (count_ == 0) return;
   const shader::AvatarBlobPush push{view_proj, glm::vec4(lift, 0.0f, 0.0f, 0.0f)};
-  const std::array bindings{gpu::storage_buffer(blobs_.handle())};
+  const std::array bindings{gpu::storage_buffer(blobs_)};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   vkCmdDraw(cmd, 4, count_, 0, 0);
 }

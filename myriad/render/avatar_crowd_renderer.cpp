@@ -92,10 +92,10 @@ void AvatarCrowdRenderer::draw_with(VkCommandBuffer cmd, const gpu::Pipeline& pi
   stats_.pipeline_binds = 0;
   const shader::SkinPush push{view_proj, 0, 0, 0, 0};
   for (const batch::DrawCommand& d : crowd_->draw_list().draws) {
-    const std::array bindings{
-        gpu::storage_buffer(arena_->vertices().handle()), gpu::storage_buffer(palette_->buffer().handle()),
-        gpu::storage_buffer(batches_->instances(d.type).handle()), gpu::storage_buffer(slots_.handle()),
-        gpu::storage_buffer(batches_->properties(d.type).handle())};
+    const std::array bindings{gpu::storage_buffer(arena_->vertices()),
+                              gpu::storage_buffer(palette_->buffer()),
+                              gpu::storage_buffer(batches_->instances(d.type)), gpu::storage_buffer(slots_),
+                              gpu::storage_buffer(batches_->properties(d.type))};
     gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof push);
     ++stats_.pipeline_binds;
     vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);

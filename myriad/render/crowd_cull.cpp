@@ -21,10 +21,12 @@ CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> 
       pipeline_(
           gpu::make_compute_pipeline(ctx, shaders::crowd_cull_comp(),
                                      {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                       sizeof(shader::CrowdCullPush)})),
       type_count_(std::uint32_t(types.size())),
-      slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount) {
+      slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount),
+      overflow_(ctx) {
   if (types.empty() || lods.size() != slot_count_ || type_counts.size() != types.size()) {
     throw Error("crowd culling: needs at least one type, " + std::to_string(crowd::kCrowdLodCount) +
                 " LOD ranges per type and one entity count per type (got " + std::to_string(types.size()) +
@@ -34,7 +36,7 @@ CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> 
   std::vector<shader::CrowdTypeGpu> gpu_types;
   std::vector<shader::DrawIndexedCommand> commands;
   for (std::uint32_t t = 0; t < type_count_; ++t) {
-    gpu_types.push_back({types[t].bound_radius, types[t].diameter, 0u, 0u});
+    gpu_types.push_back({types[t].bound_radius, types[t].diameter, type_counts[t], 0u});
     for (std::uint32_t level = 0; level < crowd::kCrowdLodCount; ++level) {
       const CrowdLodRange& lod = lods[t * crowd::kCrowdLodCount + level];
       commands.push_back({lod.index_count, 0u, lod.first_index, lod.vertex_offset, list_capacity_});
@@ -58,6 +60,7 @@ void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::ui
   gpu::before_output_reset(cmd);
   const VkBufferCopy copy{0, 0, commands_.size()};
   vkCmdCopyBuffer(cmd, command_template_.handle(), commands_.handle(), 1, &copy);
+  overflow_.record_reset(cmd);
   gpu::after_output_reset(cmd);
 
   shader::CrowdCullPush push{};
@@ -68,12 +71,14 @@ void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::ui
   push.entity_count = entity_count;
   push.type_count = type_count_;
   push.forced_level = params.forced_level;
-  const std::array bindings{gpu::storage_buffer(entities.handle()), gpu::storage_buffer(types_.handle()),
-                            gpu::storage_buffer(commands_.handle()), gpu::storage_buffer(visible_.handle())};
+  const std::array bindings{gpu::storage_buffer(entities), gpu::storage_buffer(types_),
+                            gpu::storage_buffer(commands_), gpu::storage_buffer(visible_),
+                            gpu::storage_buffer(overflow_.buffer())};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   if (entity_count > 0) vkCmdDispatch(cmd, (entity_count + 63) / 64, 1, 1);
 
   gpu::after_cull_dispatch(cmd);
+  overflow_.record_readback(cmd);
 }
 
 }  // namespace myriad::render

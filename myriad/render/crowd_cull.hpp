@@ -4,6 +4,7 @@
 #pragma once
 
 #include "myriad/crowd/entity_cull.hpp"
+#include "myriad/gpu/append_overflow.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 
@@ -30,6 +31,9 @@ class CrowdCull {
   std::uint32_t list_capacity() const { return list_capacity_; }
   const gpu::Buffer& commands() const { return commands_; }  // DrawIndexedCommand per slot
   const gpu::Buffer& visible() const { return visible_; }    // entity ids, per slot from first_instance
+  // After the last recorded pass completed: entities dropped because their slot's list was full (0
+  // unless the entities do not match the type counts given at construction).
+  std::uint32_t overflow() const { return overflow_.read(); }
 
   // Records: reset the commands, cull `entity_count` entities of `entities` (CrowdEntity bytes). On
   // return the commands are visible to indirect reads and the list to vertex shaders and copies.
@@ -46,6 +50,7 @@ class CrowdCull {
   gpu::Buffer command_template_;  // instance_count 0, copied over commands_ each frame
   gpu::Buffer commands_;
   gpu::Buffer visible_;
+  gpu::AppendOverflow overflow_;
 };
 
 }  // namespace myriad::render

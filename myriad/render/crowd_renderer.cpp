@@ -181,12 +181,12 @@ void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& opt
     push.type = slot / crowd::kCrowdLodCount;
     push.lod = slot % crowd::kCrowdLodCount;
     const gpu::Pipeline& pipeline = type_double_sided_[push.type] ? pipeline_double_sided_ : pipeline_culled_;
-    const std::array bindings{gpu::storage_buffer(entities_.handle()),
-                              gpu::storage_buffer(cull_->visible().handle()),
-                              gpu::storage_buffer(types_.handle()),
-                              gpu::storage_buffer(clips_.handle()),
-                              gpu::storage_buffer(texels_.handle()),
-                              gpu::storage_buffer(vertices_.handle()),
+    const std::array bindings{gpu::storage_buffer(entities_),
+                              gpu::storage_buffer(cull_->visible()),
+                              gpu::storage_buffer(types_),
+                              gpu::storage_buffer(clips_),
+                              gpu::storage_buffer(texels_),
+                              gpu::storage_buffer(vertices_),
                               gpu::sampled_image(sampler_.handle(), textures_[lod.texture].view(),
                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
                               shadow_bindings[0],
@@ -203,10 +203,9 @@ void CrowdRenderer::record_draw_shadow(VkCommandBuffer cmd, const ShadowMap& sha
   shader::CrowdDrawPush push{};
   push.view_proj = shadow.light_view_proj();
   push.time = time;
-  const std::array bindings{
-      gpu::storage_buffer(entities_.handle()), gpu::storage_buffer(cull_->visible().handle()),
-      gpu::storage_buffer(types_.handle()),    gpu::storage_buffer(clips_.handle()),
-      gpu::storage_buffer(texels_.handle()),   gpu::storage_buffer(vertices_.handle())};
+  const std::array bindings{gpu::storage_buffer(entities_), gpu::storage_buffer(cull_->visible()),
+                            gpu::storage_buffer(types_),    gpu::storage_buffer(clips_),
+                            gpu::storage_buffer(texels_),   gpu::storage_buffer(vertices_)};
   gpu::bind(ctx_, cmd, pipeline_shadow_, bindings, &push, sizeof(push));
   for (std::uint32_t slot = 0; slot < cull_->slot_count(); ++slot) {
     if (lods_[slot].range.index_count == 0) continue;

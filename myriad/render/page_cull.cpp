@@ -33,18 +33,20 @@ PageCuller::PageCuller(gpu::Context& ctx)
       pipeline_(
           gpu::make_compute_pipeline(ctx, shaders::cull_pages_comp(),
                                      {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                       sizeof(shader::CullPagesPush)})) {}
 
 void PageCuller::record(VkCommandBuffer cmd, const Frustum& frustum, float slice_height,
                         const gpu::Buffer& pages, std::uint32_t page_count, const gpu::Buffer& arenas,
                         std::span<const shader::DrawCommand> initial, const gpu::Buffer& draws,
-                        const gpu::Buffer& visible) const {
+                        const gpu::Buffer& visible, const gpu::AppendOverflow& overflow) const {
   if (initial.size_bytes() > 65536)
     throw Error("more arenas than one vkCmdUpdateBuffer can reset", "PageCuller");
   // Earlier indirect and vertex reads finish before the draws and visible list are rewritten.
   gpu::before_output_reset(cmd);
   if (!initial.empty()) vkCmdUpdateBuffer(cmd, draws.handle(), 0, initial.size_bytes(), initial.data());
+  overflow.record_reset(cmd);
   gpu::after_output_reset(cmd);
 
   shader::CullPagesPush push{};
@@ -52,11 +54,14 @@ void PageCuller::record(VkCommandBuffer cmd, const Frustum& frustum, float slice
   push.slice_height = slice_height;
   push.page_count = page_count;
   push.arena_count = std::uint32_t(initial.size());
-  const std::array bindings{gpu::storage_buffer(pages.handle()), gpu::storage_buffer(arenas.handle()),
-                            gpu::storage_buffer(draws.handle()), gpu::storage_buffer(visible.handle())};
+  push.visible_capacity = std::uint32_t(visible.size() / sizeof(std::uint32_t));
+  const std::array bindings{gpu::storage_buffer(pages), gpu::storage_buffer(arenas),
+                            gpu::storage_buffer(draws), gpu::storage_buffer(visible),
+                            gpu::storage_buffer(overflow.buffer())};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   vkCmdDispatch(cmd, (page_count + 63) / 64, 1, 1);
   gpu::after_cull_dispatch(cmd);
+  overflow.record_readback(cmd);
 }
 
 }  // namespace myriad::render

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "myriad/core/frustum.hpp"
+#include "myriad/gpu/append_overflow.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/shaders/page_layout.h"
@@ -28,11 +29,12 @@ class PageCuller {
   explicit PageCuller(gpu::Context& ctx);
 
   // Records: reset `draws` (one DrawCommand per arena) from `initial` and cull `page_count` pages.
-  // On return `draws` and `visible` are ready for indirect reads and vertex-shader reads.
+  // On return `draws` and `visible` are ready for indirect reads and vertex-shader reads, and
+  // `overflow` counts the pages dropped because their arena's list was full.
   void record(VkCommandBuffer cmd, const Frustum& frustum, float slice_height, const gpu::Buffer& pages,
               std::uint32_t page_count, const gpu::Buffer& arenas,
               std::span<const shader::DrawCommand> initial, const gpu::Buffer& draws,
-              const gpu::Buffer& visible) const;
+              const gpu::Buffer& visible, const gpu::AppendOverflow& overflow) const;
 
  private:
   gpu::Context& ctx_;

@@ -93,11 +93,12 @@ void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
 
 void SkinPalette::record_compute(VkCommandBuffer cmd) {
   constexpr VkDeviceSize kRow = sizeof(glm::vec4);
-  const std::array bindings{gpu::storage_buffer(staging_.handle()), gpu::storage_buffer(device_.handle())};
+  const std::array bindings{gpu::storage_buffer(staging_), gpu::storage_buffer(device_)};
   for (const VkBufferCopy& r : regions_) {
     // Staging and device buffers share offsets (write() queues equal src and dst offsets).
-    const shader::SkinPaletteUploadPush push{static_cast<std::uint32_t>(r.dstOffset / kRow),
-                                             static_cast<std::uint32_t>(r.size / kRow)};
+    const shader::SkinPaletteUploadPush push{
+        static_cast<std::uint32_t>(r.dstOffset / kRow), static_cast<std::uint32_t>(r.size / kRow),
+        static_cast<std::uint32_t>(std::min(staging_.size(), device_.size()) / kRow)};
     gpu::bind(ctx_, cmd, upload_pipeline_, bindings, &push, sizeof push);
     vkCmdDispatch(cmd, (push.row_count + 63) / 64, 1, 1);
   }

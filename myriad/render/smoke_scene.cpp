@@ -130,7 +130,7 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
     timer.mark(cmd, "cull");
 
     target.begin(cmd, glm::vec4(0.55f, 0.7f, 0.9f, 1.0f));
-    const std::array bindings{gpu::storage_buffer(instance_buf.handle())};
+    const std::array bindings{gpu::storage_buffer(instance_buf)};
     gpu::bind(ctx, cmd, draw, bindings, &push, sizeof(push));
     ++result.pipeline_binds;
     vkCmdBindIndexBuffer(cmd, index_buf.handle(), 0, VK_INDEX_TYPE_UINT32);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "myriad/core/frustum.hpp"
+#include "myriad/gpu/append_overflow.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 
@@ -17,14 +18,18 @@ class SphereCull {
 
   // Records: zero `count`, cull `sphere_count` spheres (vec4: centre, radius) and write one
   // DrawIndexedCommand per survivor into `commands` (first_instance = sphere index) and their number
-  // into `count` (a u32 at offset 0). On return both are visible to indirect reads and shader reads.
+  // into `count` (a u32 at offset 0), at most as many as `commands` holds. On return both are visible
+  // to indirect reads and shader reads.
   void record(VkCommandBuffer cmd, const Frustum& frustum, const gpu::Buffer& spheres,
               std::uint32_t sphere_count, const gpu::Buffer& commands, const gpu::Buffer& count,
               std::uint32_t index_count, std::uint32_t first_index = 0) const;
+  // After the last recorded pass completed: survivors dropped because `commands` was full.
+  std::uint32_t overflow() const { return overflow_.read(); }
 
  private:
   gpu::Context& ctx_;
   gpu::Pipeline pipeline_;
+  gpu::AppendOverflow overflow_;
 };
 
 }  // namespace myriad::render

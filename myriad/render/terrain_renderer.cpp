@@ -35,6 +35,8 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       pages_(slots_),
       terrain_pages_(slots_),
       section_atlas_(slots_, 0),
+      overflow_(ctx),
+      shadow_overflow_(ctx),
       max_arenas_(kMaxArenas),
       shadow_receiver_(ctx) {
   for (auto& p : pages_) p.arena = kNoArena;
@@ -171,7 +173,7 @@ void TerrainRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, f
   if (tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
     const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
     culler_.record(cmd, frustum, slice_height, page_buf_, slots_, arena_cull_buf_, initial_draws_, draw_buf_,
-                   visible_buf_);
+                   visible_buf_, overflow_);
     tracker_.culled(inputs);
     stats_.culled = true;
     ++stats_.pipeline_binds;
@@ -190,10 +192,10 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm:
   shader::TerrainPush push{view_proj, glm::vec4(sun, 0.0f), slice_height, 0, debug_mode, 0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{
-      gpu::storage_buffer(page_buf_.handle()),
-      gpu::storage_buffer(terrain_page_buf_.handle()),
-      gpu::storage_buffer(visible_buf_.handle()),
-      gpu::storage_buffer(address_buf_.handle()),
+      gpu::storage_buffer(page_buf_),
+      gpu::storage_buffer(terrain_page_buf_),
+      gpu::storage_buffer(visible_buf_),
+      gpu::storage_buffer(address_buf_),
       gpu::sampled_image(tile_sampler_.handle(), tiles_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
       sb[0],
       sb[1]};
@@ -207,7 +209,7 @@ void TerrainRenderer::prepare_shadow(VkCommandBuffer cmd, const ShadowMap& shado
   const CullInputs inputs{shadow.light_view_proj(), slice_height_, page_version_};
   if (shadow_tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
     culler_.record(cmd, shadow.caster_frustum(), slice_height_, page_buf_, slots_, arena_cull_buf_,
-                   initial_draws_, shadow_draw_buf_, shadow_visible_buf_);
+                   initial_draws_, shadow_draw_buf_, shadow_visible_buf_, shadow_overflow_);
     shadow_tracker_.culled(inputs);
     shadow_stats_.culled = true;
   }
@@ -218,9 +220,8 @@ void TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, 
   shadow_stats_.chunk_tests =
       chunks_.visible_arenas(shadow.caster_frustum(), slice_height, arena_count, shadow_arena_visible_);
   const shader::TerrainPush push{shadow.light_view_proj(), glm::vec4(0.0f), slice_height, 0, 0, 0};
-  const std::array bindings{
-      gpu::storage_buffer(page_buf_.handle()), gpu::storage_buffer(terrain_page_buf_.handle()),
-      gpu::storage_buffer(shadow_visible_buf_.handle()), gpu::storage_buffer(address_buf_.handle())};
+  const std::array bindings{gpu::storage_buffer(page_buf_), gpu::storage_buffer(terrain_page_buf_),
+                            gpu::storage_buffer(shadow_visible_buf_), gpu::storage_buffer(address_buf_)};
   shadow_stats_.arenas_drawn +=
       draw_arenas(cmd, shadow_pipeline_, bindings, push, shadow_arena_visible_, shadow_draw_buf_);
 }

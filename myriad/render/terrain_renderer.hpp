@@ -82,6 +82,9 @@ class TerrainRenderer {
   const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
 
   const TerrainFrameStats& frame_stats() const { return stats_; }
+  // After the frame completed: pages the last camera and shadow culls dropped because an arena's
+  // visible list was full (0 unless the page tables and the list disagree).
+  std::uint32_t overflow() const { return overflow_.read() + shadow_overflow_.read(); }
   // After the frame's submission completed: what the camera's draws drew (waits for a read-back).
   struct DrawCounts {
     std::uint64_t pages = 0;      // visible pages in the arenas drawn
@@ -123,6 +126,7 @@ class TerrainRenderer {
 
   gpu::Buffer page_buf_, terrain_page_buf_, visible_buf_, arena_cull_buf_, address_buf_, draw_buf_;
   gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;  // the shadow view's culling outputs
+  gpu::AppendOverflow overflow_, shadow_overflow_;    // of the camera's and the shadow view's culling
   std::uint32_t max_arenas_;
   gpu::Image tiles_;
   gpu::Sampler tile_sampler_;

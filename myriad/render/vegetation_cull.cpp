@@ -33,6 +33,7 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   if (n == 0) throw Error("VegetationCull::upload: empty runtime type");
   VegetationGpuType g;
   g.capacity = n;
+  g.segments = type.segments;
   g.lod = vegetation::make_hashed_lod(type.prefab.lods, band, fade);
   for (std::size_t l = 0; l < meshes.size() && l < vegetation::kGpuMaxLods; ++l) g.meshes[l] = meshes[l];
   std::vector<glm::vec4> spheres(n);
@@ -50,8 +51,8 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   static_assert(VEG_LISTS == vegetation::kGpuMaxLods);
   g.lists = gpu::Buffer(ctx_, std::size_t(n) * vegetation::kGpuMaxLods * 2 * sizeof(std::uint32_t), storage,
                         gpu::MemoryKind::kDeviceLocal);
-  g.args = gpu::Buffer(ctx_, vegetation::kGpuMaxLods * sizeof(shader::DrawIndexedCommand),
-                       storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  g.args = gpu::Buffer(ctx_, VEG_ARGS_BYTES, storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                       gpu::MemoryKind::kDeviceLocal);
   g.hiz = gpu::Buffer(ctx_, sizeof(shader::VegHizParams), storage, gpu::MemoryKind::kDeviceLocal);
   g.visibility = gpu::Buffer(ctx_, n * sizeof(std::uint32_t), storage, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx_, g.visibility, std::span<const std::uint32_t>(std::vector<std::uint32_t>(n, 0u)));
@@ -70,12 +71,13 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
 }
 
 std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,
-                                     const vegetation::RuntimeWorld::Type& type, const VegetationGpuType& g,
-                                     const VegetationHiz* hiz, VegetationPass pass) const {
-  std::array<shader::DrawIndexedCommand, vegetation::kGpuMaxLods> args{};
+                                     const VegetationGpuType& g, const VegetationHiz* hiz,
+                                     VegetationPass pass) const {
+  shader::VegCullArgs args{};
   for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l)
-    args[l] = {g.meshes[l].index_count, 0, g.meshes[l].first_index, g.meshes[l].vertex_offset,
-               l * g.capacity};
+    args.args[l] = {g.meshes[l].index_count, 0, g.meshes[l].first_index, g.meshes[l].vertex_offset,
+                    l * g.capacity};
+  args.overflow = 0;
   // Previous frame's indirect and vertex reads finish before the args and lists are rewritten.
   // (Also the previous record's compute reads of the Hi-Z parameters.)
   gpu::memory_barrier(cmd,
@@ -84,7 +86,7 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
                       VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_NONE);
-  vkCmdUpdateBuffer(cmd, g.args.handle(), 0, sizeof(args), args.data());
+  vkCmdUpdateBuffer(cmd, g.args.handle(), 0, sizeof(args), &args);
   if (hiz) {
     shader::VegHizParams hp{};
     hp.view_proj = hiz->view_proj;
@@ -102,22 +104,24 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
   for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
   push.camera = camera;
   push.phase = static_cast<std::uint32_t>(pass);
-  const std::array bindings{
-      gpu::storage_buffer(g.spheres.handle()), gpu::storage_buffer(g.hashes.handle()),
-      gpu::storage_buffer(g.params.handle()),  gpu::storage_buffer(g.lists.handle()),
-      gpu::storage_buffer(g.args.handle()),    gpu::storage_buffer(g.visibility.handle())};
+  const std::array bindings{gpu::storage_buffer(g.spheres), gpu::storage_buffer(g.hashes),
+                            gpu::storage_buffer(g.params),  gpu::storage_buffer(g.lists),
+                            gpu::storage_buffer(g.args),    gpu::storage_buffer(g.visibility)};
   const std::array hiz_bindings{
-      gpu::storage_buffer(g.spheres.handle()),
-      gpu::storage_buffer(g.hashes.handle()),
-      gpu::storage_buffer(g.params.handle()),
-      gpu::storage_buffer(g.lists.handle()),
-      gpu::storage_buffer(g.args.handle()),
-      gpu::storage_buffer(g.visibility.handle()),
+      gpu::storage_buffer(g.spheres),
+      gpu::storage_buffer(g.hashes),
+      gpu::storage_buffer(g.params),
+      gpu::storage_buffer(g.lists),
+      gpu::storage_buffer(g.args),
+      gpu::storage_buffer(g.visibility),
       gpu::sampled_image(hiz ? hiz->sampler : VK_NULL_HANDLE, hiz ? hiz->pyramid : VK_NULL_HANDLE,
                          VK_IMAGE_LAYOUT_GENERAL),
-      gpu::storage_buffer(g.hiz.handle())};
+      gpu::storage_buffer(g.hiz)};
   std::uint32_t dispatched = 0;
-  for (const auto& seg : type.segments) {
+  for (const auto& seg : g.segments) {
+    // Segments come from the same upload as the arrays; a range past them would be a bug upstream,
+    // and the shader bounds every index by its buffers anyway.
+    if (seg.first >= g.capacity || seg.count > g.capacity - seg.first) continue;
     if (!vegetation::group_visible(frustum, seg.bounds, camera, g.lod)) continue;
     if (dispatched > 0)  // appends of the previous dispatch complete before the next one's
       gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/buffer.hpp"
@@ -23,17 +24,22 @@ struct VegetationLodMesh {
   std::int32_t vertex_offset = 0;
 };
 
-// GPU copies of one runtime type's culling inputs and the outputs the draws read.
+// GPU copies of one runtime type's culling inputs and the outputs the draws read. The segments are
+// the CPU type's as they were at upload: the CPU type goes on changing as tiles stream in and out,
+// but the GPU arrays only change at the next upload, so culling must dispatch the segments that
+// describe *these* arrays (never the live ones, which may lie past `capacity`).
 struct VegetationGpuType {
   gpu::Buffer spheres;     // vec4 per instance (relative to the render origin)
   gpu::Buffer hashes;      // float per instance
   gpu::Buffer instances;   // RuntimeInstance per instance (the vertex shader's matrices and tint)
   gpu::Buffer params;      // VegCullParams
   gpu::Buffer lists;       // u32 instance indices, kGpuMaxLods lists of `capacity`, then their fade words
-  gpu::Buffer args;        // kGpuMaxLods DrawIndexedIndirectCommands
+  gpu::Buffer args;        // kGpuMaxLods DrawIndexedIndirectCommands, then the overflow word
   gpu::Buffer hiz;         // VegHizParams, rewritten by record() when Hi-Z is used
   gpu::Buffer visibility;  // u32 per instance: visible at the last late pass (two-phase occlusion)
   std::uint32_t capacity = 0;
+  std::vector<vegetation::RuntimeWorld::Segment> segments;  // as uploaded; bounds relative to `origin`
+  glm::dvec3 origin{0.0};                                   // the render origin at upload
   vegetation::HashedLod lod;
   std::array<VegetationLodMesh, vegetation::kGpuMaxLods> meshes{};
 };
@@ -64,15 +70,14 @@ class VegetationCull {
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type,
                            std::span<const VegetationLodMesh> meshes, float band, float fade = 0.0f) const;
 
-  // Records: reset the args, then one dispatch per segment that passes vegetation::group_visible.
-  // `frustum` and `camera` are relative to the render origin. Returns the number of segments culled
-  // per instance. On return lists and args are visible to indirect reads and vertex shaders. With
-  // `hiz`, instances whose bounds are hidden behind the pyramid's depths are culled too. Instances of
-  // segments that fail the group test keep their visibility flag (the early pass re-tests frustum and
-  // LOD, so a stale flag only skips one occlusion test).
+  // Records: reset the args, then one dispatch per uploaded segment that passes
+  // vegetation::group_visible. `frustum` and `camera` are relative to the type's upload origin.
+  // Returns the number of segments culled per instance. On return lists and args are visible to indirect
+  // reads and vertex shaders. With `hiz`, instances whose bounds are hidden behind the pyramid's depths are
+  // culled too. Instances of segments that fail the group test keep their visibility flag (the early pass
+  // re-tests frustum and LOD, so a stale flag only skips one occlusion test).
   std::uint32_t record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,
-                       const vegetation::RuntimeWorld::Type& type, const VegetationGpuType& gpu_type,
-                       const VegetationHiz* hiz = nullptr,
+                       const VegetationGpuType& gpu_type, const VegetationHiz* hiz = nullptr,
                        VegetationPass pass = VegetationPass::kSingle) const;
 
  private:

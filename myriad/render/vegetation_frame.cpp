@@ -8,11 +8,11 @@
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/rendering.hpp"
 #include "myriad/gpu/sync.hpp"
-#include "myriad/render/shaders/shared_types.h"
+#include "myriad/render/shaders/veg_cull_layout.h"
 
 namespace myriad::render {
 namespace {
-constexpr VkDeviceSize kArgsBytes = vegetation::kGpuMaxLods * sizeof(shader::DrawIndexedCommand);
+constexpr VkDeviceSize kArgsBytes = VEG_ARGS_BYTES;
 }  // namespace
 
 std::uint64_t VegetationFrameCounts::total() const {
@@ -78,8 +78,7 @@ void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& 
   };
   // Phase 1 (or the only pass).
   const VegetationPass first = occlusion ? VegetationPass::kEarly : VegetationPass::kSingle;
-  for (const VegetationFrameType& t : types)
-    (void)cull_.record(cmd, frustum, camera, *t.type, *t.gpu, nullptr, first);
+  for (const VegetationFrameType& t : types) (void)cull_.record(cmd, frustum, camera, *t.gpu, nullptr, first);
   copy_args(cmd, types, 0);
   target_.begin(cmd, clear);
   if (opaque) opaque(cmd, settings);
@@ -91,7 +90,7 @@ void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& 
     const VegetationHiz hiz{pyramid_.image().view(), pyramid_.sampler().handle(), pyramid_.levels(),
                             pyramid_.source_width(), pyramid_.source_height(),    settings.view_proj};
     for (const VegetationFrameType& t : types)
-      (void)cull_.record(cmd, frustum, camera, *t.type, *t.gpu, &hiz, VegetationPass::kLate);
+      (void)cull_.record(cmd, frustum, camera, *t.gpu, &hiz, VegetationPass::kLate);
     copy_args(cmd, types, 1);
     resume(cmd);
     draw_all(cmd);
@@ -114,9 +113,14 @@ VegetationFrameCounts VegetationFrame::read_counts() const {
   for (std::uint32_t pass = 0; pass < 2; ++pass)
     for (std::uint32_t t = 0; t < recorded_types_; ++t)
       for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l) {
+        const std::byte* type_args = bytes + (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes;
         shader::DrawIndexedCommand a;
-        std::memcpy(&a, bytes + (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes + l * sizeof(a),
-                    sizeof(a));
+        std::memcpy(&a, type_args + l * sizeof(a), sizeof(a));
+        if (l == 0) {
+          std::uint32_t overflow = 0;
+          std::memcpy(&overflow, type_args + offsetof(shader::VegCullArgs, overflow), sizeof(overflow));
+          c.overflow += overflow;
+        }
         (pass == 0 ? c.early : c.late)[l] += a.instance_count;
         c.indices += std::uint64_t(a.instance_count) * a.index_count;
         c.triangles += std::uint64_t(a.instance_count) * (a.index_count / 3);

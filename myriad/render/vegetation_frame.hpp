@@ -17,7 +17,6 @@
 namespace myriad::render {
 
 struct VegetationFrameType {
-  const vegetation::RuntimeWorld::Type* type = nullptr;
   const VegetationGpuType* gpu = nullptr;
   std::uint32_t id_base = 0;  // instance ids of this type in VegetationDrawSettings::instance_ids output
 };
@@ -30,6 +29,7 @@ struct VegetationFrameCounts {
   std::uint64_t indices = 0;    // both phases: index count x instances (vertex shader invocations)
   std::uint32_t draws = 0;      // indexed indirect draws recorded
   std::uint32_t binds = 0;      // pipeline binds recorded (one per type and pass)
+  std::uint64_t overflow = 0;   // appends dropped because a list was full (0 unless something is wrong)
   std::uint64_t total() const;
 };
 

@@ -97,9 +97,8 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const VegetationDraw
   shader::VegPlantPush push = make_push(settings, shadow);
   push.fade_offset = VEG_LISTS * type.capacity;
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array bindings{gpu::storage_buffer(vertices_.handle()),
-                            gpu::storage_buffer(type.instances.handle()),
-                            gpu::storage_buffer(type.lists.handle()), sb[0], sb[1]};
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
+                            gpu::storage_buffer(type.lists), sb[0], sb[1]};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
 }
@@ -108,9 +107,8 @@ std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowM
                                               const VegetationGpuType& type, std::uint32_t lod_mask) const {
   shader::VegPlantPush push = shadow_push(shadow);
   push.fade_offset = VEG_LISTS * type.capacity;
-  const std::array bindings{gpu::storage_buffer(vertices_.handle()),
-                            gpu::storage_buffer(type.instances.handle()),
-                            gpu::storage_buffer(type.lists.handle())};
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
+                            gpu::storage_buffer(type.lists)};
   gpu::bind(ctx_, cmd, shadow_pipeline_, bindings, &push, sizeof(push));
   return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
 }
@@ -123,8 +121,8 @@ void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const VegetationDrawSe
   push.flags |= VEG_DRAW_DIRECT;
   // The list binding is unused with VEG_DRAW_DIRECT; any valid buffer satisfies the layout.
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array bindings{gpu::storage_buffer(vertices_.handle()), gpu::storage_buffer(instances.handle()),
-                            gpu::storage_buffer(instances.handle()), sb[0], sb[1]};
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
+                            gpu::storage_buffer(instances), sb[0], sb[1]};
   draw_instances(cmd, pipeline_, bindings, push, mesh_id, count);
 }
 
@@ -134,8 +132,8 @@ void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const ShadowMap
   if (count == 0) return;
   shader::VegPlantPush push = shadow_push(shadow);
   push.flags |= VEG_DRAW_DIRECT;
-  const std::array bindings{gpu::storage_buffer(vertices_.handle()), gpu::storage_buffer(instances.handle()),
-                            gpu::storage_buffer(instances.handle())};
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
+                            gpu::storage_buffer(instances)};
   draw_instances(cmd, shadow_pipeline_, bindings, push, mesh_id, count);
 }
 

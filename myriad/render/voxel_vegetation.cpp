@@ -60,6 +60,7 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       section_trees_(section_grass_.size()),
       section_tree_bounds_(section_grass_.size()),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
+      overflow_(ctx),
       shadow_receiver_(ctx) {
   grass_ = storage(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
   trees_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
@@ -78,9 +79,9 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
 
   const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   grass_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_grass_cull_comp(),
-                                           {{sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
+                                           {{sb, sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
   tree_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_tree_cull_comp(),
-                                          {{sb, sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
+                                          {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
   gpu::GraphicsPipelineBuilder b;
   b.color_formats = {color_format};
   b.depth_format = depth_format;
@@ -169,8 +170,8 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
   if (!initialized_) {  // every slot starts empty
-    vkCmdFillBuffer(cmd, grass_.handle(), 0, VK_WHOLE_SIZE, kEmpty);
-    vkCmdFillBuffer(cmd, trees_.handle(), 0, VK_WHOLE_SIZE, kEmpty);
+    vkCmdFillBuffer(cmd, grass_.handle(), 0, grass_.size(), kEmpty);
+    vkCmdFillBuffer(cmd, trees_.handle(), 0, trees_.size(), kEmpty);
     initialized_ = true;
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
@@ -204,6 +205,7 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
   const shader::DrawCommand tree_init{template_vertices_, 0, 0, 0};
   vkCmdUpdateBuffer(cmd, grass_draws_.handle(), 0, sizeof(grass_init), grass_init.data());
   vkCmdUpdateBuffer(cmd, tree_draws_.handle(), 0, sizeof(tree_init), &tree_init);
+  overflow_.record_reset(cmd);
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
@@ -215,15 +217,15 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
   push.max_distance = config_.max_distance;
   push.time = time;
   push.capacity = config_.grass_capacity;
-  const std::array grass_bindings{gpu::storage_buffer(grass_.handle()),
-                                  gpu::storage_buffer(grass_draws_.handle()),
-                                  gpu::storage_buffer(grass_visible_.handle())};
+  const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_),
+                                  gpu::storage_buffer(grass_visible_),
+                                  gpu::storage_buffer(overflow_.buffer())};
   gpu::bind(ctx_, cmd, grass_cull_, grass_bindings, &push, sizeof(push));
   vkCmdDispatch(cmd, (config_.grass_capacity + 63) / 64, 1, 1);
   push.capacity = config_.tree_capacity;
-  const std::array tree_bindings{
-      gpu::storage_buffer(trees_.handle()), gpu::storage_buffer(tree_draws_.handle()),
-      gpu::storage_buffer(tree_visible_.handle()), gpu::storage_buffer(sway_.handle())};
+  const std::array tree_bindings{gpu::storage_buffer(trees_), gpu::storage_buffer(tree_draws_),
+                                 gpu::storage_buffer(tree_visible_), gpu::storage_buffer(sway_),
+                                 gpu::storage_buffer(overflow_.buffer())};
   gpu::bind(ctx_, cmd, tree_cull_, tree_bindings, &push, sizeof(push));
   vkCmdDispatch(cmd, (config_.tree_capacity + 63) / 64, 1, 1);
   stats_.dispatches = 2;
@@ -233,6 +235,7 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
                           VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
                           VK_ACCESS_2_TRANSFER_READ_BIT);
+  overflow_.record_readback(cmd);
 }
 
 void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera,
@@ -242,20 +245,19 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_pr
   shader::VoxelVegetationDrawPush push{
       view_proj, glm::vec4(camera, 0.0f), glm::vec4(sun, 0.0f), slice_height, 0, 0, 0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array grass_bindings{gpu::storage_buffer(grass_.handle()),
-                                  gpu::storage_buffer(grass_draws_.handle()),
-                                  gpu::storage_buffer(grass_visible_.handle()), sb[0], sb[1]};
+  const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_),
+                                  gpu::storage_buffer(grass_visible_), sb[0], sb[1]};
   gpu::bind(ctx_, cmd, grass_draw_, grass_bindings, &push, sizeof(push));
   vkCmdDrawIndirect(cmd, grass_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
   push.lod = 1;
   vkCmdPushConstants(cmd, grass_draw_.layout(), grass_draw_.stages(), 0, sizeof(push), &push);
   vkCmdDrawIndirect(cmd, grass_draws_.handle(), sizeof(shader::DrawCommand), 1, sizeof(shader::DrawCommand));
   push.lod = 0;
-  const std::array tree_bindings{gpu::storage_buffer(trees_.handle()),
-                                 gpu::storage_buffer(tree_draws_.handle()),
-                                 gpu::storage_buffer(tree_visible_.handle()),
-                                 gpu::storage_buffer(sway_.handle()),
-                                 gpu::storage_buffer(template_.handle()),
+  const std::array tree_bindings{gpu::storage_buffer(trees_),
+                                 gpu::storage_buffer(tree_draws_),
+                                 gpu::storage_buffer(tree_visible_),
+                                 gpu::storage_buffer(sway_),
+                                 gpu::storage_buffer(template_),
                                  sb[0],
                                  sb[1]};
   gpu::bind(ctx_, cmd, tree_draw_, tree_bindings, &push, sizeof(push));
@@ -298,8 +300,8 @@ void VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& 
                                              0,
                                              0,
                                              0};
-  const std::array bindings{gpu::storage_buffer(trees_.handle()), gpu::storage_buffer(sway_.handle()),
-                            gpu::storage_buffer(template_.handle())};
+  const std::array bindings{gpu::storage_buffer(trees_), gpu::storage_buffer(sway_),
+                            gpu::storage_buffer(template_)};
   gpu::bind(ctx_, cmd, tree_shadow_, bindings, &push, sizeof(push));
   for (std::size_t i = 0; i < runs; ++i) {
     vkCmdDraw(cmd, template_vertices_, shadow_runs_[i].size, 0, shadow_runs_[i].offset);

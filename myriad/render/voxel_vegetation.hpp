@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "myriad/core/range_allocator.hpp"
+#include "myriad/gpu/append_overflow.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/coarse_chunks.hpp"
@@ -65,6 +66,9 @@ class VoxelVegetationRenderer {
   // Reads back what the last culling kept (tests, stats); waits for the GPU.
   VoxelVegetationCounts read_counts();
   std::vector<std::uint32_t> read_visible_grass(bool far);
+  // After the frame completed: instances the last culling dropped because a list was full (0 unless
+  // the lists and the instance arrays disagree).
+  std::uint32_t overflow() const { return overflow_.read(); }
   const VoxelVegetationConfig& config() const { return config_; }
   std::uint64_t gpu_bytes() const;
 
@@ -97,6 +101,7 @@ class VoxelVegetationRenderer {
   std::vector<Fill> fills_;
   bool initialized_ = false;
   gpu::Pipeline grass_cull_, tree_cull_, grass_draw_, tree_draw_, tree_shadow_;
+  gpu::AppendOverflow overflow_;  // of the grass and tree culling
   ShadowReceiver shadow_receiver_;
   VoxelVegetationStats stats_;
 };

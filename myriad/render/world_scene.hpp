@@ -60,6 +60,9 @@ struct SystemFrameStats {
   std::uint64_t vertices = 0;  // vertex shader invocations of the draws (indexed: indices drawn)
   std::uint64_t triangles = 0;
   std::uint64_t gpu_bytes = 0;
+  // Entries the system's GPU culling dropped because an append list was full (the lists are sized
+  // for every candidate, so anything but 0 is a bug; the draws stay in bounds either way).
+  std::uint64_t overflow = 0;
 };
 
 struct WorldFrameStats {

@@ -225,11 +225,13 @@ void WorldScene::finish_frame() {
     terrain.triangles = drawn.triangles;
   }
   terrain.pipeline_binds = tf.pipeline_binds;
+  terrain.overflow = m.terrain->overflow();
   terrain.gpu_bytes = tm.vertex_bytes + tm.index_bytes + tm.page_bytes;
 
   SystemFrameStats& voxel_veg = st.systems[1];
   voxel_veg.objects = m.build.voxel_grass + m.build.voxel_trees;
   voxel_veg.gpu_bytes = m.voxel_vegetation->gpu_bytes();
+  voxel_veg.overflow = m.voxel_vegetation->overflow();
   if (m.mask & kSystemVoxelVegetation) {
     const VoxelVegetationCounts c = m.voxel_vegetation->read_counts();
     voxel_veg.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
@@ -251,6 +253,7 @@ void WorldScene::finish_frame() {
     veg.triangles = fs.drawn.triangles;
   }
   veg.gpu_bytes = m.field->gpu_bytes();
+  veg.overflow = fs.drawn.overflow;
   st.vegetation_planted = fs.planted;
   st.vegetation_resident = fs.resident;
   st.vegetation_refreshes = fs.refreshes;
@@ -258,6 +261,7 @@ void WorldScene::finish_frame() {
   SystemFrameStats& crowd = st.systems[3];
   crowd.objects = m.entities.size();
   crowd.gpu_bytes = m.crowd->gpu_bytes();
+  crowd.overflow = m.crowd->cull().overflow();
   if (m.mask & kSystemCrowd) {
     const CrowdFrameStats c = m.crowd->read_stats();
     crowd.visible = c.total_entities();

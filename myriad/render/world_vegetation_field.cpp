@@ -110,11 +110,10 @@ void VegetationField::refresh_gpu() {
     if (type.instances.empty()) continue;
     gpu_types_.push_back(cull_->upload(type, renderer_->lod_meshes(type.prefab), 0.2f, 0.1f));
   }
-  std::uint32_t id_base = 0, g = 0;
-  for (const auto& type : streamer_->world().types()) {
-    if (type.instances.empty()) continue;
-    frame_types_.push_back({&type, &gpu_types_[g++], id_base});
-    id_base += static_cast<std::uint32_t>(type.instances.size());
+  std::uint32_t id_base = 0;
+  for (const VegetationGpuType& g : gpu_types_) {
+    frame_types_.push_back({&g, id_base});
+    id_base += g.capacity;
   }
   stats_.resident = streamer_->world().instance_count();
   stats_.resident_tiles = streamer_->resident_tiles().size();
@@ -164,7 +163,7 @@ void VegetationField::draw_ground(VkCommandBuffer cmd, const VegetationDrawSetti
 void VegetationField::record_shadow_cull(VkCommandBuffer cmd, const ShadowMap& shadow,
                                          glm::vec3 camera) const {
   for (const VegetationFrameType& t : frame_types_)
-    (void)cull_->record(cmd, shadow.caster_frustum(), camera, *t.type, *t.gpu);
+    (void)cull_->record(cmd, shadow.caster_frustum(), camera, *t.gpu);
 }
 
 std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) const {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <sstream>
@@ -171,8 +172,17 @@ std::vector<TileWork> gather(const BakeOptions& o, const std::vector<WorldInstan
     std::map<std::pair<std::int32_t, std::int32_t>, TileWork> by_key;
     for (const WorldInstance& w : *instances) {
       if (w.type >= o.types.size()) throw Error("instance type out of range", "WorldInstance::type");
-      const auto tx = static_cast<std::int32_t>(std::floor(w.position.x / double(o.tile_size)));
-      const auto tz = static_cast<std::int32_t>(std::floor(w.position.z / double(o.tile_size)));
+      // Tile keys are int32 and heights are stored as float: a position beyond either (any finite
+      // double parses) would overflow the conversions below.
+      const double fx = std::floor(w.position.x / double(o.tile_size));
+      const double fz = std::floor(w.position.z / double(o.tile_size));
+      constexpr double kMaxTile = std::numeric_limits<std::int32_t>::max(), kMaxHeight = 1e9;
+      if (!(std::abs(fx) < kMaxTile && std::abs(fz) < kMaxTile && std::abs(w.position.y) <= kMaxHeight)) {
+        throw Error("instance position out of range", "WorldInstance::position",
+                    "x and z must lie within 2^31 tiles of the origin and |y| within 1e9 m");
+      }
+      const auto tx = static_cast<std::int32_t>(fx);
+      const auto tz = static_cast<std::int32_t>(fz);
       TileWork& t = by_key[{tz, tx}];
       if (t.buckets.empty()) {
         t.x = tx;
@@ -276,7 +286,13 @@ std::vector<Prefab> make_prefabs(std::span<const PlantType> types) {
 std::vector<WorldInstance> read_instance_csv(const std::filesystem::path& path,
                                              std::span<const PlantType> types) {
   const auto bytes = read_file(path);
-  std::istringstream in(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return parse_instance_csv(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                            types, path.string());
+}
+
+std::vector<WorldInstance> parse_instance_csv(std::string_view text, std::span<const PlantType> types,
+                                              const std::string& source) {
+  std::istringstream in{std::string(text)};
   std::vector<WorldInstance> out;
   std::string line;
   std::size_t line_no = 0;
@@ -287,7 +303,7 @@ std::vector<WorldInstance> read_instance_csv(const std::filesystem::path& path,
     std::vector<std::string> cols;
     std::stringstream ss(line);
     for (std::string c; std::getline(ss, c, ',');) cols.push_back(c);
-    const std::string where = path.string() + ":" + std::to_string(line_no);
+    const std::string where = source + ":" + std::to_string(line_no);
     if (cols.size() != 9)
       throw Error("expected 9 columns (type,x,y,z,yaw,scale,r,g,b), found " + std::to_string(cols.size()),
                   where);
@@ -303,14 +319,22 @@ std::vector<WorldInstance> read_instance_csv(const std::filesystem::path& path,
     if (it != types.end()) {
       w.type = static_cast<std::uint32_t>(it - types.begin());
     } else {
-      const double t = number(0, "type");
-      if (t < 0 || t >= double(types.size()) || t != std::floor(t))
+      // Neither a type name nor an index: name the type, not a number column.
+      char* end = nullptr;
+      const double t = std::strtod(cols[0].c_str(), &end);
+      if (end == cols[0].c_str() || *end != '\0' || !(t >= 0 && t < double(types.size())) ||
+          t != std::floor(t)) {
+        std::string names;
+        for (const PlantType& type : types) names += (names.empty() ? "" : ", ") + type.name;
         throw Error("unknown plant type '" + cols[0] + "'", where,
-                    "use a type name or an index below " + std::to_string(types.size()));
+                    "use a type name (" + names + ") or an index below " + std::to_string(types.size()));
+      }
       w.type = static_cast<std::uint32_t>(t);
     }
     w.position = {number(1, "x"), number(2, "y"), number(3, "z")};
-    w.yaw = static_cast<float>(number(4, "yaw") * std::numbers::pi / 180.0);
+    // Any finite angle is valid, but a huge one (1e200 degrees) would become an infinite float:
+    // reduce it to one turn first (fmod is exact).
+    w.yaw = static_cast<float>(std::fmod(number(4, "yaw"), 360.0) * std::numbers::pi / 180.0);
     w.scale = static_cast<float>(number(5, "scale"));
     if (!(w.scale > 0.0f) || w.scale > 60000.0f) throw Error("scale must be in (0, 60000]", where);
     for (std::size_t c = 0; c < 3; ++c) {

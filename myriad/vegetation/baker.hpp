@@ -10,6 +10,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "myriad/vegetation/plant_mesh.hpp"
@@ -80,6 +81,9 @@ struct WorldInstance {
 // Errors name the file, line and column.
 std::vector<WorldInstance> read_instance_csv(const std::filesystem::path& path,
                                              std::span<const PlantType> types);
+// The same from the file's text in memory; `source` (usually the file name) starts every error's place.
+std::vector<WorldInstance> parse_instance_csv(std::string_view text, std::span<const PlantType> types,
+                                              const std::string& source);
 
 // Prefab table of the types: type_id = index, mesh_id = index * kPlantLodCount + lod, material = index.
 std::vector<Prefab> make_prefabs(std::span<const PlantType> types);

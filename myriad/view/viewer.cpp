@@ -323,12 +323,15 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
       panel.set_lines(panel_lines(ctx, swapchain, rate, frame_ms, camera, state, scene),
                       1 + int(swapchain.extent().height >= 720));
     VkCommandBuffer cmd = commands.begin();
+    ctx.record_guard_fills(cmd);
     scene.record(cmd, view, state.settings, *target);
     record_composite(cmd, *target, swapchain, *image, state.show_panel ? &panel : nullptr,
                      readback ? &*readback : nullptr);
+    ctx.record_guard_copies(cmd);
     commands.submit(ctx.queue(), swapchain.acquired_semaphore(), swapchain.present_semaphore(*image));
     if (!swapchain.present(*image)) recreate = true;
     commands.wait();
+    ctx.check_guards();
     scene.finish_frame();
 
     if (capture) {

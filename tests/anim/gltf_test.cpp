@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 namespace myriad::anim {
@@ -263,6 +264,53 @@ TEST(Gltf, BrokenFilesGiveErrorsNamingTheField) {
                                                        "\"count\":99,\"type\":\"VEC3\"")))
                 .find("POSITION"),
             std::string::npos);
+}
+
+// ---- inputs found by fuzzing (fuzz/gltf_fields_fuzz.cpp) ----------------------------------------
+
+std::string error_of_text(const std::string& text) {
+  try {
+    import_gltf_bytes(std::as_bytes(std::span(text)), false, "fuzzed.gltf", "/nonexistent");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Gltf, InMemoryImportMatchesTheFile) {
+  const std::string simple = read_text(asset("SimpleSkin.gltf"));
+  const ImportedModel a = import_gltf(asset("SimpleSkin.gltf"));
+  const ImportedModel b = import_gltf_bytes(std::as_bytes(std::span(simple)), false, "SimpleSkin.gltf", {});
+  EXPECT_EQ(a.skeleton.size(), b.skeleton.size());
+  ASSERT_EQ(a.meshes.size(), b.meshes.size());
+  EXPECT_EQ(a.meshes[0].indices, b.meshes[0].indices);
+  EXPECT_EQ(a.clips.size(), b.clips.size());
+}
+
+// A count so large that stride x count wrapped around to a small number passed the bounds check, then
+// sized a vector beyond max_size() (std::length_error instead of a myriad::Error).
+TEST(Gltf, HugeAccessorCountIsAnError) {
+  const std::string simple = read_text(asset("SimpleSkin.gltf"));
+  for (const char* count : {"4611686018427387904", "1537228672809129302", "18446744073709551615"}) {
+    const std::string e = error_of_text(replaced(simple, "\"count\":10,\"type\":\"VEC3\"",
+                                                 std::string("\"count\":") + count + ",\"type\":\"VEC3\""));
+    EXPECT_NE(e.find("reads past the end"), std::string::npos) << count << ": " << e;
+  }
+}
+
+// A node listed among its own children made the walk from a joint up to its root never end.
+TEST(Gltf, NodeCycleIsAnErrorNotAHang) {
+  const std::string simple = read_text(asset("SimpleSkin.gltf"));
+  const std::string e = error_of_text(replaced(simple, "\"children\":[1]}", "\"children\":[1,0]}"));
+  EXPECT_NE(e.find("cycle"), std::string::npos) << e;
+}
+
+// An empty POSITION accessor reached memcpy with a null source (undefined behaviour under UBSan).
+TEST(Gltf, EmptyAccessorIsAnErrorNotUndefinedBehaviour) {
+  const std::string simple = read_text(asset("SimpleSkin.gltf"));
+  const std::string e =
+      error_of_text(replaced(simple, "\"count\":10,\"type\":\"VEC3\"", "\"count\":0,\"type\":\"VEC3\""));
+  EXPECT_NE(e.find("attribute count differs"), std::string::npos) << e;
 }
 
 }  // namespace

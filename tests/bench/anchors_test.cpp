@@ -73,6 +73,17 @@ TEST(BenchAnchors, ErrorsNameTheFileTheKeyAndTheField) {
   EXPECT_NE(parse_error(with_anchor(kGood, "[]")).find("\"machines\" has the wrong type"), std::string::npos);
 }
 
+// Found by fuzz/bench_anchors_fuzz.cpp: the JSON parser reports a number beyond double range with
+// out_of_range rather than parse_error, which escaped as an unexpected exception.
+TEST(BenchAnchors, NumberOverflowIsAnError) {
+  EXPECT_NE(parse_error(R"({"format": "myriad-benchmark-anchors", "version": 1e999})").find("not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(parse_error(with_anchor(R"({"value": -1e400, "unit": "ns", "date": "d", "machine": "vm",
+                                        "command": "c"})"))
+                .find("not valid JSON"),
+            std::string::npos);
+}
+
 TEST(BenchAnchors, FileErrors) {
   EXPECT_THROW(load_anchors("/nonexistent/anchors.json"), Error);
   EXPECT_THROW(load_anchors(std::filesystem::temp_directory_path()), Error);  // a folder

@@ -2,12 +2,15 @@
 // the file, the offset and the field).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
 
+#include "file_size_limit.hpp"
 #include "myriad/core/binary_io.hpp"
 
 namespace myriad {
@@ -115,6 +118,59 @@ TEST_F(BinaryIo, WriteIntoMissingFolderThrowsAndCleansUp) {
   fs::create_directories(dir_ / "folder" / "inner");
   EXPECT_THROW(write_file_atomic(dir_ / "folder", as_bytes("x")), Error);
   EXPECT_EQ(listing(), std::vector<fs::path>{"folder"});
+}
+
+// A disk that fills up in the middle of the write: one-line error naming the file and the reason, no
+// temporary left, and the file the write would have replaced is still the old one, whole.
+TEST_F(BinaryIo, DiskFullLeavesNoPartialFileAndKeepsTheOldOne) {
+  const fs::path path = dir_ / "full.bin";
+  write_file_atomic(path, as_bytes("old contents"));
+  const std::vector<std::byte> big(256 * 1024, std::byte{0x5a});
+  std::string msg;
+  {
+    const test::FileSizeLimit limit(4096);
+    ASSERT_TRUE(limit.active());
+    msg = message_of([&] { write_file_atomic(path, big); });
+    // Also a new file, and one smaller than stdio's buffer (the failure then comes from fclose).
+    EXPECT_THROW(write_file_atomic(dir_ / "new.bin", big), Error);
+    EXPECT_THROW(write_file_atomic(dir_ / "small.bin", std::span(big).first(4097)), Error);
+  }
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  EXPECT_EQ(test::folder_listing(dir_), std::vector<std::string>{"full.bin"});
+  const std::vector<std::byte> bytes = read_file(path);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "old contents");
+}
+
+// A folder that exists but cannot be written (only possible to arrange when not running as root).
+TEST_F(BinaryIo, UnwritableFolderThrowsAndLeavesNothing) {
+  const fs::path locked = dir_ / "locked";
+  fs::create_directories(locked);
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+  const std::string msg = message_of([&] { write_file_atomic(locked / "d.bin", as_bytes("x")); });
+  fs::permissions(locked, fs::perms::owner_all);
+  if (::geteuid() == 0 && msg == "(no myriad::Error thrown)") GTEST_SKIP() << "root writes anywhere";
+  EXPECT_NE(msg.find("cannot create file: Permission denied"), std::string::npos) << msg;
+  EXPECT_NE(msg.find((locked / "d.bin").string()), std::string::npos) << msg;
+  EXPECT_TRUE(fs::is_empty(locked));
+}
+
+// Many threads writing the same path: every temporary is its own, the file ends whole (one of them).
+TEST_F(BinaryIo, ConcurrentWritersOfOnePathNeverMix) {
+  const fs::path path = dir_ / "same.bin";
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      const std::vector<std::byte> data(64 * 1024, std::byte(t));
+      for (int i = 0; i < 10; ++i) write_file_atomic(path, data);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const std::vector<std::byte> bytes = read_file(path);
+  ASSERT_EQ(bytes.size(), 64u * 1024u);
+  EXPECT_EQ(std::count(bytes.begin(), bytes.end(), bytes.front()), std::ptrdiff_t(bytes.size()));
+  EXPECT_EQ(test::folder_listing(dir_), std::vector<std::string>{"same.bin"});
 }
 
 TEST_F(BinaryIo, TruncatedReadNamesFileOffsetAndField) {

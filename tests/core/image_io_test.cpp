@@ -3,11 +3,13 @@
 
 #include <filesystem>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <stb_image.h>
 #include <unistd.h>
 
+#include "file_size_limit.hpp"
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/image_io.hpp"
 
@@ -41,6 +43,32 @@ TEST(ImageIo, PngRoundTripIsExact) {
   std::vector<fs::path> names;
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
   EXPECT_EQ(names, std::vector<fs::path>{"small.png"});  // no temporary left behind
+  fs::remove_all(dir);
+}
+
+// The disk fills up while the PNG is written: one-line error naming the file, nothing left behind.
+TEST(ImageIo, DiskFullLeavesNoPartialPng) {
+  const fs::path dir = fs::temp_directory_path() / ("myriad_core_png_full_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path path = dir / "noise.png";
+  const std::uint32_t w = 256, h = 256;
+  std::vector<std::uint8_t> rgba(w * h * 4);
+  std::mt19937 rng(5);
+  for (auto& v : rgba) v = static_cast<std::uint8_t>(rng());  // noise: the PNG stays about 256 KiB
+  std::string msg;
+  {
+    const test::FileSizeLimit limit(8192);
+    ASSERT_TRUE(limit.active());
+    try {
+      write_png_rgba8(path, w, h, rgba);
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+  }
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
+  EXPECT_TRUE(fs::is_empty(dir));
   fs::remove_all(dir);
 }
 

@@ -2,6 +2,7 @@
 // and the field.
 #include "myriad/crowd/crowd_file.hpp"
 
+#include "../core/file_size_limit.hpp"
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 
@@ -9,6 +10,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <unistd.h>
 
 namespace myriad::crowd {
 namespace {
@@ -76,6 +79,37 @@ TEST(CrowdFile, RoundTripsEveryField) {
   write_crowd(path, f);
   EXPECT_EQ(serialize_crowd(read_crowd(path)), bytes);
   std::filesystem::remove(path);
+}
+
+// A failed write (disk full, folder not writable) leaves no partial .crowd file and keeps the old one.
+TEST(CrowdFile, FailedWriteLeavesNoPartialFile) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("myriad_crowd_write_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "enemy.crowd";
+  CrowdFile old = small_file();
+  old.name = "old";
+  write_crowd(path, old);
+  std::string msg;
+  {
+    const myriad::test::FileSizeLimit limit(64);
+    ASSERT_TRUE(limit.active());
+    try {
+      write_crowd(path, small_file());
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+    EXPECT_THROW(write_crowd(dir / "new.crowd", small_file()), Error);
+  }
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
+  EXPECT_EQ(myriad::test::folder_listing(dir), std::vector<std::string>{"enemy.crowd"});
+  EXPECT_EQ(read_crowd(path).name, "old");
+  // Into a folder that does not exist: the error names the path, nothing is created.
+  EXPECT_THROW(write_crowd(dir / "missing" / "x.crowd", small_file()), Error);
+  EXPECT_EQ(myriad::test::folder_listing(dir), std::vector<std::string>{"enemy.crowd"});
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CrowdFile, DamagedFilesNameFileAndField) {

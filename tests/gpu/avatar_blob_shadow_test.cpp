@@ -102,7 +102,7 @@ Frame render_frame(gpu::Context& ctx, const std::vector<render::shader::AvatarBl
     target.begin(cmd, clear);
     if (!occluders.empty()) {
       const render::shader::TestRectPush push{glm::vec2(float(kSize))};
-      const std::array bindings{gpu::storage_buffer(rect_buf.handle())};
+      const std::array bindings{gpu::storage_buffer(rect_buf)};
       gpu::bind(ctx, cmd, rects, bindings, &push, sizeof(push));
       vkCmdDraw(cmd, 4, std::uint32_t(occluders.size()), 0, 0);
     }

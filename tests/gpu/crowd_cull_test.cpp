@@ -98,6 +98,7 @@ TEST_F(CrowdCullTest, LodAndVisibilityMatchCpuReference) {
 
     ctx().submit_and_wait(
         [&](VkCommandBuffer cmd) { cull.record(cmd, entities, std::uint32_t(c.entities.size()), params); });
+    EXPECT_EQ(cull.overflow(), 0u);
     const auto commands = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), cull.commands(), cull.slot_count());
     const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx(), cull.visible(), cull.list_capacity());
     std::uint32_t levels_used = 0;
@@ -118,6 +119,46 @@ TEST_F(CrowdCullTest, LodAndVisibilityMatchCpuReference) {
       EXPECT_EQ(levels_used, 7u) << "per-entity LOD uses every level in these views";
     }
   }
+}
+
+// Entities that do not match the type counts the lists were sized for (every entity declared as
+// type 0, while they are of three types): the pass must stay inside its list, clamp each slot's
+// instance count to its capacity and count what it dropped; nothing is written past any buffer (the
+// fixture's buffer guards would report it as a validation message).
+TEST_F(CrowdCullTest, ListsSizedTooSmallOverflowInsideTheirBounds) {
+  crowd::LodCurveParams lod_params;
+  lod_params.screen_height = 1080.0f;
+  const crowd::LodCurve curve = crowd::LodCurve::solve(lod_params);
+  Crowd c = make_crowd(curve, {0.0f, 0.0f, 0.0f});
+  std::vector<render::CrowdLodRange> lods(kTypes * crowd::kCrowdLodCount, {36u, 0u, 0});
+  const std::vector<std::uint32_t> too_few{std::uint32_t(c.entities.size()) / 40u, 0u, 1u};
+  render::CrowdCull cull(ctx(), c.types, lods, too_few);
+  gpu::Buffer entities(ctx(), c.entities.size() * sizeof(crowd::CrowdEntity),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx(), entities, std::span<const crowd::CrowdEntity>(c.entities));
+  crowd::CrowdCullParams params;
+  params.frustum =
+      Frustum::from_view_proj(perspective(glm::radians(50.0f), 16.0f / 9.0f, 0.5f, 2000.0f, true) *
+                                  glm::lookAt(glm::vec3(0.0f, 380.0f, -420.0f), glm::vec3(0.0f), kWorldUp),
+                              DepthConvention::kReverseZ);
+  params.camera = {0.0f, 380.0f, -420.0f};
+  params.curve = curve;
+  crowd::CrowdCullResult expected;
+  crowd::cull_entities(c.entities, c.types, params, expected);
+
+  ctx().submit_and_wait(
+      [&](VkCommandBuffer cmd) { cull.record(cmd, entities, std::uint32_t(c.entities.size()), params); });
+  const auto commands = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), cull.commands(), cull.slot_count());
+  std::uint64_t kept = 0;
+  for (std::uint32_t slot = 0; slot < cull.slot_count(); ++slot) {
+    const std::uint32_t capacity = too_few[slot / crowd::kCrowdLodCount];
+    EXPECT_LE(commands[slot].instance_count, capacity) << "slot " << slot;
+    EXPECT_EQ(commands[slot].instance_count, std::min<std::size_t>(capacity, expected.slots[slot].size()));
+    kept += commands[slot].instance_count;
+  }
+  EXPECT_GT(cull.overflow(), 0u);
+  EXPECT_EQ(kept + cull.overflow(), expected.visible);
+  EXPECT_EQ(ctx().validation_message_count(), 0u) << joined_messages();
 }
 
 }  // namespace

@@ -63,8 +63,8 @@ TEST_F(CrowdVatTest, ShaderSamplingEqualsCpuSampling) {
                                   sizeof(CrowdVatProbePush)});
   const CrowdVatProbePush push{vat.columns, std::uint32_t(probes.size())};
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-    const std::array bindings{gpu::storage_buffer(texel_buf.handle()), gpu::storage_buffer(clip_buf.handle()),
-                              gpu::storage_buffer(probe_buf.handle()), gpu::storage_buffer(out_buf.handle())};
+    const std::array bindings{gpu::storage_buffer(texel_buf), gpu::storage_buffer(clip_buf),
+                              gpu::storage_buffer(probe_buf), gpu::storage_buffer(out_buf)};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof(push));
     vkCmdDispatch(cmd, (push.probe_count + 63) / 64, 1, 1);
   });

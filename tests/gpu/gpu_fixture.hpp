@@ -13,6 +13,7 @@ namespace myriad::test {
 inline gpu::ContextOptions validated_options() {
   gpu::ContextOptions options = gpu::ContextOptions::from_environment();
   options.validation = true;
+  options.buffer_guards = true;  // an out-of-bounds write is a validation message too
   return options;
 }
 

@@ -83,7 +83,7 @@ TEST_F(IndirectDrawTest, DrawIndexedIndirectCountMatchesCpuPrediction) {
     cull.record(cmd, frustum, sphere_buf, kRects, commands, count, 6);
     target.begin(cmd, unpack_rgba8(kClear));
     const TestRectPush push{glm::vec2(float(kSize))};
-    const std::array bindings{gpu::storage_buffer(rect_buf.handle())};
+    const std::array bindings{gpu::storage_buffer(rect_buf)};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof(push));
     vkCmdBindIndexBuffer(cmd, index_buf.handle(), 0, VK_INDEX_TYPE_UINT32);
     vkCmdDrawIndexedIndirectCount(cmd, commands.handle(), 0, count.handle(), 0, kRects,

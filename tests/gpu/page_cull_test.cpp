@@ -56,6 +56,7 @@ TEST_F(PageCullTest, MatchesCpuReferenceForRandomCamerasAndSlices) {
   gpu::upload(ctx(), arena_buf, std::span<const ArenaCullGpu>(arenas));
   const std::vector<DrawCommand> initial = render::initial_page_draws(arenas);
   render::PageCuller culler(ctx());
+  const gpu::AppendOverflow overflow(ctx());
 
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   std::size_t total_visible = 0, total_placed = 0;
@@ -70,8 +71,9 @@ TEST_F(PageCullTest, MatchesCpuReferenceForRandomCamerasAndSlices) {
     const auto expected = render::cull_pages_reference(pages, kArenas, frustum, slice);
 
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      culler.record(cmd, frustum, slice, page_buf, page_count, arena_buf, initial, draws, visible);
+      culler.record(cmd, frustum, slice, page_buf, page_count, arena_buf, initial, draws, visible, overflow);
     });
+    EXPECT_EQ(overflow.read(), 0u);
     const auto got_draws = gpu::read_buffer_as<DrawCommand>(ctx(), draws, kArenas);
     const auto got_visible = gpu::read_buffer_as<std::uint32_t>(ctx(), visible, std::max(base, 1u));
     for (std::uint32_t a = 0; a < kArenas; ++a) {

@@ -412,14 +412,14 @@ TEST_F(ShadowTest, VegetationCasterOutsideTheViewDarkensTheGround) {
   settings.light_dir = kToLight;
   auto frame = [&](bool tree_casts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      (void)cull.record(cmd, shadow.caster_frustum(), camera.eye, type, g);
+      (void)cull.record(cmd, shadow.caster_frustum(), camera.eye, g);
       shadow.begin(cmd);
       renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
       if (tree_casts) {
         EXPECT_GT(renderer.draw_shadow(cmd, shadow, g), 0u);
       }
       shadow.end(cmd);
-      (void)cull.record(cmd, frustum, camera.eye, type, g);  // the camera's culling reuses the lists
+      (void)cull.record(cmd, frustum, camera.eye, g);  // the camera's culling reuses the lists
       target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
       renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, &shadow);
       (void)renderer.draw(cmd, settings, g, 0xFu, &shadow);
@@ -526,7 +526,7 @@ TEST_F(ShadowTest, VegetationShadowCullKeepsTheCameraLod) {
   const render::SceneCamera camera = field_camera();
   shadow.fit(camera, kAspect, kToLight, 80.0f, 40.0f);
   auto lods = [&](const Frustum& frustum) {
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, camera.eye, type, g); });
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, camera.eye, g); });
     const auto args =
         gpu::read_buffer_as<render::shader::DrawIndexedCommand>(ctx(), g.args, vegetation::kGpuMaxLods);
     const auto lists =

@@ -98,10 +98,9 @@ TEST_F(SkinningTest, VertexShaderSkinningEqualsCpu) {
     for (const batch::DrawCommand& d : dl.draws) {
       const render::SkinMeshRange& r = arena.range(d.mesh);
       const render::shader::SkinPush push{glm::mat4(1.0f), kWidth, height, base, r.vertex_count};
-      const std::array bindings{
-          gpu::storage_buffer(arena.vertices().handle()), gpu::storage_buffer(palette.buffer().handle()),
-          gpu::storage_buffer(instance_bufs[d.type].handle()), gpu::storage_buffer(slots.handle()),
-          gpu::storage_buffer(property_bufs[d.type].handle())};
+      const std::array bindings{gpu::storage_buffer(arena.vertices()), gpu::storage_buffer(palette.buffer()),
+                                gpu::storage_buffer(instance_bufs[d.type]), gpu::storage_buffer(slots),
+                                gpu::storage_buffer(property_bufs[d.type])};
       gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof push);
       vkCmdDraw(cmd, r.vertex_count, d.instance_count, r.first_vertex, d.first_instance);
       base += r.vertex_count * d.instance_count;
@@ -180,10 +179,9 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
     palette.record_upload(cmd);
     target.begin(cmd, glm::vec4(0.0f));
     const render::shader::SkinPush push{view_proj, 0, 0, 0, 0};
-    const std::array bindings{gpu::storage_buffer(arena.vertices().handle()),
-                              gpu::storage_buffer(palette.buffer().handle()),
-                              gpu::storage_buffer(inst.handle()), gpu::storage_buffer(slots.handle()),
-                              gpu::storage_buffer(props.handle())};
+    const std::array bindings{gpu::storage_buffer(arena.vertices()), gpu::storage_buffer(palette.buffer()),
+                              gpu::storage_buffer(inst), gpu::storage_buffer(slots),
+                              gpu::storage_buffer(props)};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof push);
     vkCmdBindIndexBuffer(cmd, arena.indices().handle(), 0, VK_INDEX_TYPE_UINT32);
     for (const batch::DrawCommand& d : crowd.draw_list().draws) {

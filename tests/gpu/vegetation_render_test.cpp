@@ -56,17 +56,16 @@ class VegetationRenderTest : public GpuTest {
     m.push_back(make_box_mesh({{-0.5f, 0.0f, -0.5f}, {0.5f, 1.0f, 0.5f}}));
     return m;
   }
-  // Culls `type` and draws the LODs of `lod_mask` as instance ids into a fresh image.
+  // Culls `g` and draws the LODs of `lod_mask` as instance ids into a fresh image.
   IdImage draw_ids(render::OffscreenTarget& target, const render::VegetationCull& cull,
-                   const render::VegetationRenderer& renderer, const RuntimeWorld::Type& type,
-                   const render::VegetationGpuType& g, const glm::mat4& vp, glm::vec3 cam,
-                   std::uint32_t lod_mask = 0xF) {
+                   const render::VegetationRenderer& renderer, const render::VegetationGpuType& g,
+                   const glm::mat4& vp, glm::vec3 cam, std::uint32_t lod_mask = 0xF) {
     const Frustum frustum = Frustum::from_view_proj(vp, DepthConvention::kReverseZ);
     render::VegetationDrawSettings s;
     s.view_proj = vp;
     s.instance_ids = true;
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      (void)cull.record(cmd, frustum, cam, type, g);
+      (void)cull.record(cmd, frustum, cam, g);
       target.begin(cmd, glm::vec4(0.0f));
       (void)renderer.draw(cmd, s, g, lod_mask);
       target.end(cmd);
@@ -112,7 +111,7 @@ TEST_F(VegetationRenderTest, FieldPixelsComeExactlyFromTheCpuVisibleSet) {
   const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
                                             render::OffscreenTarget::kDepthFormat);
   const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
-  const IdImage img = draw_ids(target, cull, renderer, type, g, vp, cam);
+  const IdImage img = draw_ids(target, cull, renderer, g, vp, cam);
 
   // CPU reference: the group test, then the hashed LOD pick and the sphere frustum test.
   std::map<std::uint32_t, LodPick> visible;
@@ -181,10 +180,10 @@ TEST_F(VegetationRenderTest, CrossFadeMasksAreComplementary) {
   const render::VegetationGpuType fading = cull.upload(type, lod_meshes, 0.0f, 0.45f);
   const render::VegetationGpuType lod0 = cull.upload(type, lod_meshes, 0.0f, 0.0f);
   const render::VegetationGpuType lod1 = cull.upload(all_lod1, lod_meshes, 0.0f, 0.0f);
-  const IdImage a = draw_ids(target, cull, renderer, type, fading, vp, cam, 1u);  // outgoing LOD 0
-  const IdImage b = draw_ids(target, cull, renderer, type, fading, vp, cam, 2u);  // incoming LOD 1
-  const IdImage c0 = draw_ids(target, cull, renderer, type, lod0, vp, cam, 1u);   // all of LOD 0
-  const IdImage c1 = draw_ids(target, cull, renderer, all_lod1, lod1, vp, cam, 2u);
+  const IdImage a = draw_ids(target, cull, renderer, fading, vp, cam, 1u);  // outgoing LOD 0
+  const IdImage b = draw_ids(target, cull, renderer, fading, vp, cam, 2u);  // incoming LOD 1
+  const IdImage c0 = draw_ids(target, cull, renderer, lod0, vp, cam, 1u);   // all of LOD 0
+  const IdImage c1 = draw_ids(target, cull, renderer, lod1, vp, cam, 2u);
 
   std::map<std::uint32_t, std::size_t> both, incoming;
   std::size_t twice = 0;
@@ -248,7 +247,7 @@ TEST_F(VegetationRenderTest, HiZFrameBehindAWallDrawsFewerAndLooksTheSame) {
     renderer.draw_direct(cmd, wall_ids, box, wall, 1);
   };
   render::VegetationFrame frame(ctx(), cull, renderer, target);
-  const std::array types{render::VegetationFrameType{&type, &g, 0}};
+  const std::array types{render::VegetationFrameType{&g, 0}};
   auto render_frame = [&](bool occlusion, render::VegetationFrameCounts& counts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       frame.record(cmd, settings, cam, types, opaque, occlusion, glm::vec4(0.0f));

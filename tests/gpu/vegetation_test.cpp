@@ -16,6 +16,7 @@
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/vegetation_cull.hpp"
 #include "myriad/vegetation/baker.hpp"
+#include "vegetation_cull_reference.hpp"
 
 namespace myriad::test {
 namespace {
@@ -54,48 +55,18 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
           Frustum::from_view_proj(perspective(1.0f, 1.5f, 0.1f, 800.0f) * glm::lookAt(cam, target, kWorldUp));
       std::uint32_t dispatched = 0;
       ctx().submit_and_wait(
-          [&](VkCommandBuffer cmd) { dispatched = cull.record(cmd, frustum, cam, type, gpu_type); });
+          [&](VkCommandBuffer cmd) { dispatched = cull.record(cmd, frustum, cam, gpu_type); });
       skipped_segments += type.segments.size() - dispatched;
 
-      // (instance, fading in) per LOD.
-      std::array<std::vector<std::pair<std::uint32_t, bool>>, kGpuMaxLods> expected;
-      for (const auto& seg : type.segments) {
-        if (!group_visible(frustum, seg.bounds, cam, gpu_type.lod)) continue;
-        for (std::uint32_t i = seg.first; i < seg.first + seg.count; ++i) {
-          const glm::vec3 c(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i]);
-          const LodPick pick = pick_lod_hashed(c - cam, type.instances[i].spare.y, gpu_type.lod);
-          if (pick.lod >= gpu_type.lod.count || !frustum.intersects(Sphere{c, type.spheres.r[i]})) continue;
-          expected[pick.lod].push_back({i, false});
-          if (pick.fading && pick.lod + 1 < gpu_type.lod.count) expected[pick.lod + 1].push_back({i, true});
-        }
-      }
-      const auto args = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), gpu_type.args, kGpuMaxLods);
-      const auto lists = gpu::read_buffer_as<std::uint32_t>(ctx(), gpu_type.lists,
-                                                            std::size_t(gpu_type.capacity) * kGpuMaxLods * 2);
-      const std::size_t fades = std::size_t(gpu_type.capacity) * kGpuMaxLods;
-      std::map<std::uint32_t, std::uint32_t> out_q, in_q;  // fade thresholds of both entries
+      const VegetationLists expected = expected_vegetation_lists(type, gpu_type.lod, frustum, cam);
+      std::uint32_t overflow = 0;
+      const VegetationLists got = read_vegetation_lists(ctx(), gpu_type, &overflow);
+      EXPECT_EQ(overflow, 0u);
       for (std::uint32_t l = 0; l < kGpuMaxLods; ++l) {
-        EXPECT_EQ(args[l].index_count, meshes[l].index_count);
-        EXPECT_EQ(args[l].first_index, meshes[l].first_index);
-        EXPECT_EQ(args[l].vertex_offset, meshes[l].vertex_offset);
-        EXPECT_EQ(args[l].first_instance, l * gpu_type.capacity);
-        ASSERT_EQ(args[l].instance_count, expected[l].size()) << "lod " << l << " camera " << cam_i;
-        std::vector<std::pair<std::uint32_t, bool>> got;
-        for (std::uint32_t k = 0; k < args[l].instance_count; ++k) {
-          const std::size_t slot = std::size_t(l) * gpu_type.capacity + k;
-          const std::uint32_t word = lists[fades + slot];
-          const bool fade_in = (word & VEG_FADE_IN) != 0;
-          got.push_back({lists[slot], fade_in});
-          (fade_in ? in_q : out_q)[lists[slot]] = word & VEG_FADE_Q_MASK;
-        }
-        std::sort(got.begin(), got.end());
-        std::sort(expected[l].begin(), expected[l].end());
-        EXPECT_EQ(got, expected[l]);
-        visible_total += got.size();
-      }
-      for (const auto& [id, q] : in_q) {
-        ++fading_total;
-        EXPECT_EQ(out_q.at(id), q) << "both LODs of a fading instance share one threshold";
+        ASSERT_EQ(got[l].size(), expected[l].size()) << "lod " << l << " camera " << cam_i;
+        EXPECT_EQ(got[l], expected[l]);
+        visible_total += got[l].size();
+        for (const auto& [id, fade_in] : got[l]) fading_total += fade_in;
       }
     }
   }
@@ -184,8 +155,7 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
   const std::array<render::VegetationLodMesh, 4> meshes{};
   const render::VegetationGpuType g = cull.upload(type, meshes, 0.0f);
   auto run_pass = [&](const render::VegetationHiz* h, render::VegetationPass pass) {
-    ctx().submit_and_wait(
-        [&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, type, g, h, pass); });
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, g, h, pass); });
     const auto args = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), g.args, kGpuMaxLods);
     const auto lists =
         gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * kGpuMaxLods);

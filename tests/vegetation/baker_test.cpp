@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include "../core/file_size_limit.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/core/parallel.hpp"
 #include "test_util.hpp"
@@ -200,6 +202,41 @@ TEST(Baker, BakeToDirectoryWritesEveryTile) {
   }
   EXPECT_EQ(n, s.instances);
   EXPECT_EQ(bytes, s.bytes);
+}
+
+// Tiles are written from several threads: when the disk is full every one of them fails whole, the
+// bake throws one error naming a tile, and no temporary or partial tile is left in the folder.
+TEST(Baker, BakeToDirectoryOnAFullDiskLeavesNoPartialTile) {
+  test::TempDir dir("bake_full");
+  std::string msg;
+  {
+    const myriad::test::FileSizeLimit limit(64);
+    ASSERT_TRUE(limit.active());
+    try {
+      bake_to_directory(test::small_world(400.0), dir.path);
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+  }
+  EXPECT_NE(msg.find(".mveg"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path)) << myriad::test::folder_listing(dir.path).size();
+}
+
+// Found by fuzz/instance_csv_fuzz.cpp: a finite but huge yaw became an infinite float, and a huge x or
+// z overflowed the int32 tile key (undefined behaviour) instead of giving an error.
+TEST(Baker, CsvExtremeNumbers) {
+  const auto types = default_plant_types();
+  const auto in = parse_instance_csv("tree,1,0,2,2e222,1,9,9,9\nbush,0,0,0,-450,1,9,9,9\n", types, "x.csv");
+  ASSERT_EQ(in.size(), 2u);
+  EXPECT_TRUE(std::isfinite(in[0].yaw));
+  EXPECT_NEAR(in[1].yaw, -1.5707963f, 1e-6f);  // -450 degrees is a quarter turn clockwise
+  const BakeOptions options;
+  for (const char* csv :
+       {"tree,1e300,0,0,0,1,9,9,9\n", "tree,0,0,-1e15,0,1,9,9,9\n", "tree,0,1e300,0,0,1,9,9,9\n"}) {
+    const auto instances = parse_instance_csv(csv, types, "x.csv");
+    EXPECT_THROW((void)bake_tiles(options, &instances), Error) << csv;
+  }
 }
 
 TEST(PlantMesh, ThreeLodsAndABillboard) {

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <random>
 
+#include "../core/file_size_limit.hpp"
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 #include "test_util.hpp"
@@ -89,6 +90,32 @@ TEST(TileFormat, FileRoundTripIsAtomicAndExact) {
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) files += e.is_regular_file();
   EXPECT_EQ(files, 1u);  // no temporary left behind
+}
+
+// The disk fills up while a tile is written: the error names the tile, no partial file is left and
+// the tile it would have replaced is still whole.
+TEST(TileFormat, FailedWriteLeavesNoPartialFile) {
+  test::TempDir dir("format_full");
+  const auto tiles = bake_tiles(test::small_world(200.0));
+  ASSERT_EQ(tiles.size(), 1u);
+  const auto path = dir.path / tile_file_name(tiles[0].x, tiles[0].z);
+  write_tile(path, tiles[0]);
+  Tile other = tiles[0];
+  other.groups.resize(1);
+  std::string msg;
+  {
+    const myriad::test::FileSizeLimit limit(64);
+    ASSERT_TRUE(limit.active());
+    try {
+      write_tile(path, other);
+    } catch (const Error& e) {
+      msg = e.what();
+    }
+  }
+  EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
+  EXPECT_EQ(myriad::test::folder_listing(dir.path), std::vector<std::string>{path.filename().string()});
+  EXPECT_EQ(read_file(path), serialize_tile(tiles[0]));
 }
 
 TEST(TileFormat, FileNames) {

@@ -6,6 +6,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
 #include "frustum.glsl"
+#include "bounded_append.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -13,6 +14,7 @@ layout(binding = 0, scalar) readonly buffer Entities { CrowdEntityGpu entities[]
 layout(binding = 1, scalar) readonly buffer Types { CrowdTypeGpu types[]; };
 layout(binding = 2, scalar) buffer Commands { DrawIndexedCommand commands[]; };
 layout(binding = 3, scalar) writeonly buffer Visible { uint visible[]; };
+layout(binding = 4, scalar) buffer Overflow { uint overflow; };
 
 layout(push_constant, scalar) uniform Push { CrowdCullPush pc; };
 
@@ -28,11 +30,13 @@ int select_level(float distance_sq, float diameter) {
 }
 
 void main() {
+  // Every index is bounded by the buffer it reads, not only by the CPU's counts.
   uint id = gl_GlobalInvocationID.x;
-  if (id >= pc.entity_count) return;
+  if (id >= min(pc.entity_count, uint(entities.length()))) return;
   CrowdEntityGpu e = entities[id];
   uint type = e.type_clip & 0xffffu;
-  if (type >= pc.type_count) return;  // the CPU side rejects such entities before upload
+  // The CPU side rejects such entities before upload.
+  if (type >= min(pc.type_count, uint(types.length()))) return;
   float scale = unpackHalf2x16(e.yaw_scale).y;
   precise float radius = types[type].bound_radius * scale;
   if (!frustum_intersects_sphere(pc.planes, vec4(e.position, radius))) return;
@@ -40,6 +44,13 @@ void main() {
   precise float distance_sq = d.x * d.x + d.y * d.y + d.z * d.z;
   precise float diameter = types[type].diameter * scale;
   uint slot = type * CROWD_LOD_COUNT + uint(select_level(distance_sq, diameter));
-  uint index = atomicAdd(commands[slot].instance_count, 1u);
-  visible[commands[slot].first_instance + index] = id;
+  if (slot >= uint(commands.length())) return;
+  // Each slot of a type holds the type's entity count (the CPU sized the list for that), and never
+  // runs past the list.
+  uint first = commands[slot].first_instance;
+  uint size = uint(visible.length());
+  uint capacity = min(types[type].slot_capacity, size - min(first, size));
+  uint index;
+  BOUNDED_APPEND(commands[slot].instance_count, 1u, capacity, index);
+  if (index < capacity) visible[first + index] = id;
 }

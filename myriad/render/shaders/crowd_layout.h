@@ -21,7 +21,7 @@ struct CrowdEntityGpu {
 struct CrowdTypeGpu {
   float bound_radius;
   float diameter;
-  uint pad0;
+  uint slot_capacity;  // list entries each of the type's LOD slots holds (its entity count)
   uint pad1;
 };
 
@@ -89,6 +89,7 @@ MYRIAD_SHADER_NAMESPACE_END
 #ifdef __cplusplus
 static_assert(sizeof(myriad::render::shader::CrowdEntityGpu) == 32);
 static_assert(sizeof(myriad::render::shader::CrowdTypeGpu) == 16);
+static_assert(offsetof(myriad::render::shader::CrowdTypeGpu, slot_capacity) == 8);
 static_assert(sizeof(myriad::render::shader::CrowdCullPush) == 128);
 static_assert(sizeof(myriad::render::shader::CrowdClipGpu) == 48);
 static_assert(sizeof(myriad::render::shader::CrowdVertexGpu) == 12);

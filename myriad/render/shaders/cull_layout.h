@@ -12,7 +12,7 @@ struct CullSpheresPush {
   uint sphere_count;
   uint index_count;  // of the mesh each survivor draws
   uint first_index;
-  uint pad;
+  uint command_capacity;  // DrawIndexedCommands the commands buffer holds
 };
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -16,7 +16,9 @@ layout(push_constant, scalar) uniform Push {
 
 void main() {
   uvec2 pos = gl_GlobalInvocationID.xy;
-  if (pos.x >= pc.destination_size.x || pos.y >= pc.destination_size.y) return;
+  // Bounded by the image itself too, not only by the CPU's size.
+  uvec2 bound = min(pc.destination_size, uvec2(imageSize(destination)));
+  if (pos.x >= bound.x || pos.y >= bound.y) return;
   vec2 inv = 1.0 / vec2(pc.source_size);
   // Corner between source texels 2p and 2p+1; with an odd source the last texel also takes 2p+2
   // (the corner 2p+3 clamps to it).

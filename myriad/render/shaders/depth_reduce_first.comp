@@ -16,7 +16,9 @@ layout(push_constant, scalar) uniform Push {
 
 void main() {
   uvec2 pos = gl_GlobalInvocationID.xy;
-  if (pos.x >= pc.destination_size.x || pos.y >= pc.destination_size.y) return;
+  // Bounded by the image itself too, not only by the CPU's size.
+  uvec2 bound = min(pc.destination_size, uvec2(imageSize(destination)));
+  if (pos.x >= bound.x || pos.y >= bound.y) return;
   uvec2 lo = min(2 * pos, pc.source_size - 1);
   uvec2 hi = min(2 * pos + 1, pc.source_size - 1);
   if (pos.x == pc.destination_size.x - 1) hi.x = pc.source_size.x - 1;

@@ -28,7 +28,7 @@ struct CullPagesPush {
   float slice_height;  // pages whose aabb_min.y is above it are dropped (V14)
   uint page_count;
   uint arena_count;
-  uint pad;
+  uint visible_capacity;  // entries of the visible list buffer
 };
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -4,6 +4,7 @@
 #define MYRIAD_SHARED_TYPES_H
 
 #ifdef __cplusplus
+#include <cstddef>
 #include <cstdint>
 #include "myriad/core/math.hpp"
 #define MYRIAD_SHADER_NAMESPACE_BEGIN namespace myriad::render::shader {

@@ -32,6 +32,7 @@ struct SkinPush {
 struct SkinPaletteUploadPush {
   uint first_row;
   uint row_count;
+  uint row_capacity;  // rows both the staging and the palette buffer hold
 };
 MYRIAD_SHADER_NAMESPACE_END
 
@@ -39,7 +40,7 @@ MYRIAD_SHADER_NAMESPACE_END
 static_assert(sizeof(myriad::render::shader::SkinVertex) == 48);
 static_assert(sizeof(myriad::render::shader::SkinInstance) == 56);
 static_assert(sizeof(myriad::render::shader::SkinPush) == 80);
-static_assert(sizeof(myriad::render::shader::SkinPaletteUploadPush) == 8);
+static_assert(sizeof(myriad::render::shader::SkinPaletteUploadPush) == 12);
 #endif
 
 #endif

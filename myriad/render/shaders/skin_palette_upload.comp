@@ -13,5 +13,8 @@ layout(push_constant, scalar) uniform Push { SkinPaletteUploadPush pc; };
 
 void main() {
   const uint i = gl_GlobalInvocationID.x;
-  if (i < pc.row_count) palette_rows[pc.first_row + i] = staging_rows[pc.first_row + i];
+  // Bounded by both buffers, not only by the CPU's row range.
+  const uint row = pc.first_row + i;
+  if (i < pc.row_count && row < min(pc.row_capacity, min(uint(staging_rows.length()), uint(palette_rows.length()))))
+    palette_rows[row] = staging_rows[row];
 }

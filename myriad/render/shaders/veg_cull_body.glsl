@@ -5,6 +5,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "veg_cull_layout.h"
 #include "frustum.glsl"
+#include "bounded_append.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -12,7 +13,11 @@ layout(binding = 0, scalar) readonly buffer Spheres { vec4 spheres[]; };  // xyz
 layout(binding = 1, scalar) readonly buffer Hashes { float hashes[]; };
 layout(binding = 2, scalar) readonly buffer Params { VegCullParams params; };
 layout(binding = 3, scalar) writeonly buffer Lists { uint lists[]; };  // lod * capacity + slot
-layout(binding = 4, scalar) buffer Args { DrawIndexedCommand args[]; };
+// VegCullArgs: one draw per LOD list, then the overflow word of bounded_append.glsl.
+layout(binding = 4, scalar) buffer Args {
+  DrawIndexedCommand args[VEG_LISTS];
+  uint overflow;
+};
 
 layout(binding = 5, scalar) buffer Visibility { uint visibility[]; };  // 1 = drawn last frame
 
@@ -85,7 +90,12 @@ void main() {
   bool fading = false;
   uint q = 0u;
   uint lod = 4;
-  if (local_id < pc.count) {
+  // Every index is bounded by the buffers it reads and writes, not only by the CPU's count: the
+  // per-instance arrays (spheres, hashes, visibility) and the lists, whose capacity per LOD is a
+  // quarter of the first half of `lists` (the second half holds the fade words).
+  uint capacity = min(params.capacity, lists.length() / (2u * VEG_LISTS));
+  uint instances = min(min(uint(spheres.length()), uint(hashes.length())), uint(visibility.length()));
+  if (local_id < pc.count && id < instances) {
     vec4 s = spheres[id];
     precise vec3 o = s.xyz - pc.camera;
     lod = select_lod(o, hashes[id], fading, q);
@@ -105,17 +115,18 @@ void main() {
   }
   // A fading instance goes into its LOD's list (fading out) and the next LOD's list (fading in).
   bool fade_in_next = visible && fading && lod + 1u < params.lod_count;
-  uint fade_base = VEG_LISTS * params.capacity;
+  uint fade_base = VEG_LISTS * params.capacity;  // == half of `lists` when capacity is its own
   for (uint l = 0; l < VEG_LISTS; ++l) {
     bool mine = visible && lod == l;
     bool incoming = fade_in_next && lod + 1u == l;
     uvec4 ballot = subgroupBallot(mine || incoming);
     uint total = subgroupBallotBitCount(ballot);
     uint base = 0;
-    if (subgroupElect() && total > 0) base = atomicAdd(args[l].instance_count, total);
+    if (subgroupElect() && total > 0) BOUNDED_APPEND(args[l].instance_count, total, capacity, base);
     base = subgroupBroadcastFirst(base);
-    if (mine || incoming) {
-      uint slot = l * params.capacity + base + subgroupBallotExclusiveBitCount(ballot);
+    uint index = base + subgroupBallotExclusiveBitCount(ballot);
+    uint slot = l * params.capacity + index;
+    if ((mine || incoming) && index < capacity && fade_base + slot < uint(lists.length())) {
       lists[slot] = id;
       lists[fade_base + slot] = incoming ? (VEG_FADE_IN | q) : q;
     }

@@ -16,6 +16,7 @@
 #define VEG_LISTS 4u
 #define VEG_FADE_IN 0x10000u
 #define VEG_FADE_Q_MASK 0xFFFFu
+#define VEG_ARGS_BYTES 84
 MYRIAD_SHADER_NAMESPACE_BEGIN
 // One dispatch per visible group segment [first, first + count) of a runtime type's arrays. Planes
 // and camera are relative to the render origin (the frame the spheres are stored in).
@@ -39,6 +40,12 @@ struct VegCullParams {
   uint capacity;
   uint pad;
 };
+// The args buffer: one indexed indirect draw per LOD list, then the number of appends that found
+// their list full (nothing was written for them; instance_count stays at most the capacity).
+struct VegCullArgs {
+  DrawIndexedCommand args[4];
+  uint overflow;
+};
 // Hi-Z inputs for one frame: the view-projection relative to the render origin (reverse-Z), the
 // size of the depth buffer the pyramid was built from, the pyramid's level count, on/off.
 struct VegHizParams {
@@ -54,6 +61,8 @@ MYRIAD_SHADER_NAMESPACE_END
 static_assert(sizeof(myriad::render::shader::VegCullPush) == 128);
 static_assert(sizeof(myriad::render::shader::VegCullParams) == 48);
 static_assert(sizeof(myriad::render::shader::VegHizParams) == 80);
+static_assert(sizeof(myriad::render::shader::VegCullArgs) == VEG_ARGS_BYTES);
+static_assert(offsetof(myriad::render::shader::VegCullArgs, overflow) == 80);
 #endif
 
 #endif

@@ -5,6 +5,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
 #include "frustum.glsl"
+#include "bounded_append.glsl"
 #include "voxel/voxel_layout.h"
 
 layout(local_size_x = 64) in;
@@ -12,11 +13,13 @@ layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };
 layout(binding = 1, scalar) buffer Draws { DrawCommand draw; };
 layout(binding = 2, scalar) writeonly buffer Visible { uint visible[]; };
 layout(binding = 3, scalar) writeonly buffer Sway { vec2 sway[]; };
+layout(binding = 4, scalar) buffer Overflow { uint overflow; };
 layout(push_constant, scalar) uniform Push { VoxelVegetationCullPush pc; };
 
 void main() {
+  // Bounded by the buffers it reads and writes, not only by the CPU's capacity.
   uint id = gl_GlobalInvocationID.x;
-  if (id >= pc.capacity) return;
+  if (id >= min(min(pc.capacity, uint(trees.length())), uint(sway.length()))) return;
   TreeInstance t = trees[id];
   if ((t.type_height & 0xFFFFu) == MYRIAD_EMPTY_TEMPLATE) return;
   vec3 p = vec3(t.px, t.py, t.pz);
@@ -28,6 +31,8 @@ void main() {
   if (p.y > pc.slice_height) return;
   if (!frustum_intersects_sphere(pc.planes, vec4(p + vec3(0.0, 0.5 * height, 0.0), 0.75 * height + 1.5))) return;
   if (distance(pc.camera.xyz, p) > pc.max_distance) return;
-  uint slot = atomicAdd(draw.instance_count, 1u);
-  visible[slot] = id;
+  uint slot;
+  uint capacity = min(pc.capacity, uint(visible.length()));  // one list entry per tree slot
+  BOUNDED_APPEND(draw.instance_count, 1u, capacity, slot);
+  if (slot < capacity) visible[slot] = id;
 }
