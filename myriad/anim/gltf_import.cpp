@@ -523,6 +523,25 @@ bool read_regular_file(std::vector<unsigned char>* out, std::string* err, const 
   return tinygltf::ReadWholeFile(out, err, name, user);
 }
 
+// tinygltf 2.7 hands an image's bufferView bytes to the image loader without checking that the view
+// lies inside its buffer, so a crafted file made the PNG/JPEG decoder read past the buffer. Buffers and
+// views are parsed before images (tinygltf has checked the indices), so the view can be checked here,
+// before anything reads `bytes`; then tinygltf's own loader decodes as before.
+bool load_image_checked(tinygltf::Image* image, const int index, std::string* err, std::string* warn,
+                        int req_width, int req_height, const unsigned char* bytes, int size, void* model) {
+  if (image->bufferView >= 0) {
+    const auto& m = *static_cast<const tinygltf::Model*>(model);
+    const tinygltf::BufferView& bv = m.bufferViews[static_cast<std::size_t>(image->bufferView)];
+    const std::size_t buffer_size = m.buffers[static_cast<std::size_t>(bv.buffer)].data.size();
+    if (bv.byteOffset > buffer_size || bv.byteLength > buffer_size - bv.byteOffset ||
+        bv.byteLength > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+      if (err) *err += "images[" + std::to_string(index) + "]: its bufferView lies outside its buffer\n";
+      return false;
+    }
+  }
+  return tinygltf::LoadImageData(image, index, err, warn, req_width, req_height, bytes, size, nullptr);
+}
+
 }  // namespace
 
 ImportedModel import_gltf(const std::filesystem::path& path) {
@@ -542,6 +561,7 @@ ImportedModel import_gltf_bytes(std::span<const std::byte> bytes, bool binary, c
   loader.SetFsCallbacks({&tinygltf::FileExists, &tinygltf::ExpandFilePath, &read_regular_file,
                          &tinygltf::WriteWholeFile, nullptr});
   tinygltf::Model model;
+  loader.SetImageLoader(load_image_checked, &model);
   std::string err, warn;
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   const auto size = static_cast<unsigned>(bytes.size());

@@ -168,6 +168,16 @@ std::uint64_t WorldScene::gpu_bytes() const {
   return bytes + impl_->stats.shadow_map_bytes;
 }
 
+std::uint64_t WorldScene::cpu_bytes() const {
+  const Impl& m = *impl_;
+  std::uint64_t bytes = m.terrain->memory().cpu_bytes + m.field->streamer().world().resident_bytes() +
+                        m.entities.capacity() * sizeof(crowd::CrowdEntity);
+  for (const voxel::SectionMesh& s : m.meshes)
+    bytes += s.vertices.capacity() * sizeof(voxel::TerrainVertex) +
+             s.indices.capacity() * sizeof(std::uint32_t) + s.atlas.capacity() * sizeof(voxel::AtlasRecord);
+  return bytes;
+}
+
 std::unique_ptr<WorldScene> make_world_scene(gpu::Context& ctx, const WorldSceneOptions& options,
                                              const SceneProgress& progress) {
   return std::make_unique<WorldScene>(ctx, options, progress);

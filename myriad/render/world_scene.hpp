@@ -113,6 +113,10 @@ class WorldScene final : public FrameScene {
   const WorldFrameStats& frame_stats() const;
   const WorldBuildStats& build_stats() const;
   std::uint64_t gpu_bytes() const;
+  // What the scene holds on the CPU in its growing containers: terrain page tables, re-meshed sections
+  // awaiting upload, the resident vegetation runtime arrays and tiles, the crowd's entities. Long runs
+  // must keep it flat (the soak test compares it lap by lap).
+  std::uint64_t cpu_bytes() const;
 
  private:
   struct Impl;

@@ -305,6 +305,17 @@ TEST(Gltf, NodeCycleIsAnErrorNotAHang) {
   EXPECT_NE(e.find("cycle"), std::string::npos) << e;
 }
 
+// An image whose bufferView runs past its buffer: tinygltf passed the out-of-range bytes straight to the
+// image decoder (a heap over-read, found by fuzz/glb_fuzz.cpp); the import checks the view first.
+TEST(Gltf, ImageViewOutsideItsBufferIsAnError) {
+  const std::string simple = read_text(asset("SimpleSkin.gltf"));
+  const std::string e = error_of_text(replaced(simple, "{\"buffer\":3,\"byteOffset\":0,\"byteLength\":240}]",
+                                               "{\"buffer\":3,\"byteOffset\":0,\"byteLength\":240},"
+                                               "{\"buffer\":0,\"byteOffset\":100,\"byteLength\":100000}],"
+                                               "\"images\":[{\"bufferView\":5,\"mimeType\":\"image/png\"}]"));
+  EXPECT_NE(e.find("outside its buffer"), std::string::npos) << e;
+}
+
 // An empty POSITION accessor reached memcpy with a null source (undefined behaviour under UBSan).
 TEST(Gltf, EmptyAccessorIsAnErrorNotUndefinedBehaviour) {
   const std::string simple = read_text(asset("SimpleSkin.gltf"));

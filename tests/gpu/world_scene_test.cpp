@@ -11,6 +11,7 @@
 #include <fstream>
 #include <map>
 #include <numbers>
+#include <vector>
 #include <string>
 
 #include <unistd.h>
@@ -101,7 +102,7 @@ std::uint64_t resident_bytes() {
 
 TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
   const char* env = std::getenv("MYRIAD_SOAK_FRAMES");
-  const int frames = std::max(env ? std::atoi(env) : 120, 40);
+  const int frames = std::max(env ? std::atoi(env) : 120, 60);
   WorldSceneOptions options = small_options();
   options.crowd_entities = 400;
   options.vegetation_load_radius = 300.0f;  // the 420 m circle then streams tiles in and out
@@ -109,11 +110,14 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
   scene.set_edit_interval(7);
   OffscreenTarget target(ctx(), 96, 64);
   FrameSettings settings;
-  // Two laps of a 420 m circle around the voxel world: tiles stream in and out every lap, and memory
-  // at the end of lap 2 is compared with the end of lap 1 (same place, same resident tiles).
-  const int lap = frames / 2;
-  std::uint64_t rss_lap1 = 0, gpu_lap1 = 0;
-  for (int f = 0; f < 2 * lap; ++f) {
+  // Three laps of a 420 m circle around the voxel world: tiles stream in and out every lap. Each lap
+  // ends at the same place with the same tiles resident, where the scene's own GPU and CPU memory must
+  // equal the first lap's, and the process's resident set must stop growing after the first lap.
+  constexpr int kLaps = 3;
+  const int lap = frames / kLaps;
+  const SceneCamera lap_end = SceneCamera::look_at({548.0f, 30.0f, 128.0f}, {128.0f, 10.0f, 128.0f});
+  std::vector<std::uint64_t> rss, gpu, cpu;
+  for (int f = 0; f < kLaps * lap; ++f) {
     const float a = 2.0f * std::numbers::pi_v<float> * float(f % lap) / float(lap);
     SceneCamera camera = SceneCamera::look_at(
         {128.0f + 420.0f * std::cos(a), 30.0f, 128.0f + 420.0f * std::sin(a)}, {128.0f, 10.0f, 128.0f});
@@ -121,30 +125,28 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
     scene.update(1.0 / 30.0, camera, settings);
     ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
     scene.finish_frame();
-    ASSERT_EQ(ctx().validation_message_count(), 0u) << "frame " << f;
-    if (f == lap - 1) {
-      scene.settle(camera);
-      rss_lap1 = resident_bytes();
-      gpu_lap1 = scene.gpu_bytes();
+    ASSERT_EQ(ctx().validation_message_count(), 0u) << "frame " << f << "\n" << joined_messages();
+    if (f % lap == lap - 1) {
+      scene.settle(lap_end);
+      rss.push_back(resident_bytes());
+      gpu.push_back(scene.gpu_bytes());
+      cpu.push_back(scene.cpu_bytes());
+      std::printf("soak lap %zu: resident set %.1f MB, scene GPU %.1f MB, scene CPU %.1f MB\n", rss.size(),
+                  double(rss.back()) / 1048576.0, double(gpu.back()) / 1048576.0,
+                  double(cpu.back()) / 1048576.0);
     }
   }
-  const SceneCamera end = SceneCamera::look_at({548.0f, 30.0f, 128.0f}, {128.0f, 10.0f, 128.0f});
-  scene.settle(end);
   const WorldFrameStats& stats = scene.frame_stats();
-  EXPECT_GE(stats.voxel_edits, std::uint64_t(2 * lap / 7 - 1));
+  EXPECT_GE(stats.voxel_edits, std::uint64_t(kLaps * lap / 7 - 1));
   EXPECT_GT(stats.vegetation_refreshes, 2u);  // streaming really happened
-  // Lap 2 ends where lap 1 ended, with the same tiles resident: no growth beyond allocator slack.
-  EXPECT_EQ(scene.gpu_bytes(), gpu_lap1);
-  const std::uint64_t rss_end = resident_bytes();
-  std::printf("soak: %d frames, resident set %.1f MB after lap 1, %.1f MB after lap 2\n", 2 * lap,
-              double(rss_lap1) / 1048576.0, double(rss_end) / 1048576.0);
-  // Mesa 22.3's lavapipe (Debian 12) grows its own heap by several MB per frame of this scene, in
-  // proportion to the number of push-descriptor binds with images (measured system by system with
-  // set_system_mask); the scene-owned GPU memory above stays exact. On other drivers the whole process
-  // must stay flat.
-  if (!ctx().is_cpu_device()) {
-    EXPECT_LT(rss_end, rss_lap1 + (48u << 20));
+  for (int l = 1; l < kLaps; ++l) {
+    EXPECT_EQ(gpu[std::size_t(l)], gpu[0]) << "lap " << l + 1;
+    EXPECT_EQ(cpu[std::size_t(l)], cpu[0]) << "lap " << l + 1;
   }
+  // The process as a whole: after the first lap (caches, pools and the driver's pipelines warm) a lap
+  // adds at most 24 MB. Before the receivers' fragment shaders lost their branches on uniform values,
+  // Mesa 22.3's lavapipe grew by ~10 MB per frame here (tests/driver_repro, docs/RELIABILITY.md).
+  EXPECT_LT(rss[kLaps - 1], rss[1] + (24u << 20));
 }
 
 }  // namespace

@@ -21,7 +21,9 @@ layout(location = 0) out vec4 out_color;
 const vec3 kLodColors[3] = vec3[3](vec3(0.2, 0.85, 0.3), vec3(0.95, 0.8, 0.2), vec3(0.9, 0.3, 0.25));
 
 void main() {
-  vec3 albedo = pc.lod_colors != 0u ? kLodColors[min(pc.lod, 2u)] : texture(base_color, in_uv).rgb * unpackUnorm4x8(in_tint).rgb;
+  // A select, not a branch on the push constant (see shadow.glsl: lavapipe's per-draw variants).
+  vec3 textured = texture(base_color, in_uv).rgb * unpackUnorm4x8(in_tint).rgb;
+  vec3 albedo = mix(textured, kLodColors[min(pc.lod, 2u)], bvec3(pc.lod_colors != 0u));
   vec3 n = normalize(in_normal);
   float light = max(dot(n, pc.sun_direction.xyz), 0.0) * shadow_visibility(in_world, n) + pc.sun_direction.w;
   out_color = vec4(albedo * light, 1.0);

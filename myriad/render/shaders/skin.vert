@@ -44,14 +44,13 @@ void main() {
   out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
   out_capture = world;
   out_palette_offset = inst.palette_offset;
-  if (pc.capture_width != 0u) {
-    const uint k = pc.capture_base + uint(gl_InstanceIndex - gl_BaseInstanceARB) * pc.capture_vertex_count +
-                   uint(gl_VertexIndex - gl_BaseVertexARB);
-    const vec2 pixel = vec2(float(k % pc.capture_width), float(k / pc.capture_width)) + 0.5;
-    gl_Position = vec4(pixel / vec2(float(pc.capture_width), float(pc.capture_height)) * 2.0 - 1.0, 0.5, 1.0);
-    gl_PointSize = 1.0;
-  } else {
-    gl_Position = pc.view_proj * vec4(world, 1.0);
-    gl_PointSize = 1.0;
-  }
+  // The capture position is selected, not branched to, on the push constant (see shadow.glsl); the
+  // width is clamped to 1 so the unused side never divides by zero.
+  const uint width = max(pc.capture_width, 1u);
+  const uint k = pc.capture_base + uint(gl_InstanceIndex - gl_BaseInstanceARB) * pc.capture_vertex_count +
+                 uint(gl_VertexIndex - gl_BaseVertexARB);
+  const vec2 pixel = vec2(float(k % width), float(k / width)) + 0.5;
+  const vec4 capture = vec4(pixel / vec2(float(width), float(max(pc.capture_height, 1u))) * 2.0 - 1.0, 0.5, 1.0);
+  gl_Position = mix(pc.view_proj * vec4(world, 1.0), capture, bvec4(pc.capture_width != 0u));
+  gl_PointSize = 1.0;
 }

@@ -110,7 +110,8 @@ void main() {
     light = in_light;
     f = frame_uv(in_world, n, axis);
   }
-  vec3 base = pc.debug_mode == 1u ? vec3(0.8) : albedo(tex01, tex23, uv, frame_uv(in_world, n, axis));
+  // A select on the push constant, not a branch (see shadow.glsl).
+  vec3 base = mix(albedo(tex01, tex23, uv, frame_uv(in_world, n, axis)), vec3(0.8), bvec3(pc.debug_mode == 1u));
   // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form;
   // the sun term is darkened where the shadow map says occluded.
   float sun_facing = 0.75 + 0.25 * max(dot(n, pc.sun_direction.xyz), 0.0);

@@ -32,13 +32,12 @@ void main() {
   uint d = bayer8(uvec2(gl_FragCoord.xy)) * 1024u + 512u;  // centred in its 1/64 step of 0..65535
   bool keep = (in_fade & VEG_FADE_IN) != 0u ? d < q : d >= q;
   if (!keep) discard;
-  if ((pc.flags & VEG_DRAW_IDS) != 0u) {
-    uint v = in_id + 1u;
-    out_color = vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(pc.lod)) / 255.0;
-    return;
-  }
+  // The ID output is selected, not branched to, on the push constant (see shadow.glsl).
+  uint v = in_id + 1u;
+  vec4 id_color = vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(pc.lod)) / 255.0;
   vec3 n = normalize(in_normal);
   if (!gl_FrontFacing) n = -n;
   float diffuse = max(dot(n, normalize(pc.light.xyz)), 0.0) * shadow_visibility(in_world, n);
-  out_color = vec4(in_tint * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
+  vec4 lit = vec4(in_tint * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
+  out_color = mix(lit, id_color, bvec4((pc.flags & VEG_DRAW_IDS) != 0u));
 }

@@ -29,12 +29,13 @@ layout(location = 4) out vec3 out_world;  // shadow lookups
 
 void main() {
   uint slot = uint(gl_InstanceIndex);
-  uint id = slot;
-  uint fade = 0u;
-  if ((pc.flags & VEG_DRAW_DIRECT) == 0u) {
-    id = lists[slot];
-    fade = lists[pc.fade_offset + slot];
-  }
+  // Selects on the push constant, not a branch (see shadow.glsl). With VEG_DRAW_DIRECT the list
+  // binding holds the instances themselves: both reads stay inside it and their values are unused.
+  bool direct = (pc.flags & VEG_DRAW_DIRECT) != 0u;
+  uint listed = lists[slot];
+  uint listed_fade = lists[direct ? slot : pc.fade_offset + slot];
+  uint id = direct ? slot : listed;
+  uint fade = direct ? 0u : listed_fade;
   VegInstance inst = instances[id];
   VegPlantVertex v = vertices[gl_VertexIndex];
   vec4 p = vec4(v.position, 1.0);

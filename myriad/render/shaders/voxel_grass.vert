@@ -26,15 +26,13 @@ void main() {
   uint tmpl = g.template_light & 0xFFFFu;
   float height = 0.55 + 0.12 * float(tmpl % 4u);
   vec2 c = kCorners[gl_VertexIndex % 6];
-  vec3 axis;
-  if (pc.lod == 0u) {
-    float angle = fract(sin(dot(root.xz, vec2(4.898, 7.23))) * 23421.631) * 3.14159265;
-    axis = vec3(cos(angle), 0.0, sin(angle));
-    if (gl_VertexIndex >= 6) axis = vec3(-axis.z, 0.0, axis.x);  // the second, crossed quad
-  } else {
-    vec3 to_camera = pc.camera.xyz - root;
-    axis = normalize(vec3(to_camera.z, 0.0, -to_camera.x) + vec3(1e-6, 0.0, 0.0));
-  }
+  // Both LODs' axes, then a select on the push constant rather than a branch (see shadow.glsl).
+  float angle = fract(sin(dot(root.xz, vec2(4.898, 7.23))) * 23421.631) * 3.14159265;
+  vec3 crossed = vec3(cos(angle), 0.0, sin(angle));
+  if (gl_VertexIndex >= 6) crossed = vec3(-crossed.z, 0.0, crossed.x);  // the second, crossed quad
+  vec3 to_camera = pc.camera.xyz - root;
+  vec3 billboard = normalize(vec3(to_camera.z, 0.0, -to_camera.x) + vec3(1e-6, 0.0, 0.0));
+  vec3 axis = mix(billboard, crossed, bvec3(pc.lod == 0u));
   vec3 world = root + vec3(0.5, 0.0, 0.5) + axis * (c.x - 0.5) * 0.9 + vec3(0.0, c.y * height, 0.0);
   gl_Position = pc.view_proj * vec4(world, 1.0);
   gl_ClipDistance[0] = pc.slice_height - world.y;
