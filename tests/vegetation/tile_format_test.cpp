@@ -6,6 +6,8 @@
 #include <cstring>
 #include <numbers>
 #include <random>
+#include <stdexcept>
+#include <utility>
 
 #include "../core/file_size_limit.hpp"
 #include "myriad/core/binary_io.hpp"
@@ -79,14 +81,20 @@ TEST(TileFormat, RoundTripWithinQuantizationError) {
   EXPECT_EQ(seen, input.size());
 }
 
-TEST(TileFormat, FileRoundTripIsAtomicAndExact) {
-  test::TempDir dir("format");
-  const auto tiles = bake_tiles(test::small_world(200.0));
-  ASSERT_EQ(tiles.size(), 1u);
+// The one tile of a small baked world, written into `dir`; returns it and its path.
+std::pair<Tile, std::filesystem::path> write_one_tile(const test::TempDir& dir) {
+  std::vector<Tile> tiles = bake_tiles(test::small_world(200.0));
+  if (tiles.size() != 1) throw std::runtime_error("expected one tile, got " + std::to_string(tiles.size()));
   const auto path = dir.path / tile_file_name(tiles[0].x, tiles[0].z);
   write_tile(path, tiles[0]);
-  EXPECT_EQ(read_file(path), serialize_tile(tiles[0]));
-  EXPECT_EQ(serialize_tile(read_tile(path)), serialize_tile(tiles[0]));
+  return {std::move(tiles[0]), path};
+}
+
+TEST(TileFormat, FileRoundTripIsAtomicAndExact) {
+  test::TempDir dir("format");
+  const auto [tile, path] = write_one_tile(dir);
+  EXPECT_EQ(read_file(path), serialize_tile(tile));
+  EXPECT_EQ(serialize_tile(read_tile(path)), serialize_tile(tile));
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path)) files += e.is_regular_file();
   EXPECT_EQ(files, 1u);  // no temporary left behind
@@ -96,11 +104,8 @@ TEST(TileFormat, FileRoundTripIsAtomicAndExact) {
 // the tile it would have replaced is still whole.
 TEST(TileFormat, FailedWriteLeavesNoPartialFile) {
   test::TempDir dir("format_full");
-  const auto tiles = bake_tiles(test::small_world(200.0));
-  ASSERT_EQ(tiles.size(), 1u);
-  const auto path = dir.path / tile_file_name(tiles[0].x, tiles[0].z);
-  write_tile(path, tiles[0]);
-  Tile other = tiles[0];
+  const auto [tile, path] = write_one_tile(dir);
+  Tile other = tile;
   other.groups.resize(1);
   std::string msg;
   {
@@ -115,7 +120,7 @@ TEST(TileFormat, FailedWriteLeavesNoPartialFile) {
   EXPECT_NE(msg.find(path.string()), std::string::npos) << msg;
   EXPECT_NE(msg.find("File too large"), std::string::npos) << msg;
   EXPECT_EQ(myriad::test::folder_listing(dir.path), std::vector<std::string>{path.filename().string()});
-  EXPECT_EQ(read_file(path), serialize_tile(tiles[0]));
+  EXPECT_EQ(read_file(path), serialize_tile(tile));
 }
 
 TEST(TileFormat, FileNames) {
