@@ -21,11 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint32_t magic = myriad::crowd::kCrowdMagic, version = myriad::crowd::kCrowdVersion;
     std::memcpy(bytes.data(), &magic, 4);
     std::memcpy(bytes.data() + 4, &version, 4);
-    const std::uint64_t payload = size - kCrowdHeaderBytes;
-    std::memcpy(bytes.data() + 8, &payload, 8);
-    const std::uint64_t sum =
-        myriad::checksum64(std::span<const std::byte>(bytes).subspan(kCrowdHeaderBytes));
-    std::memcpy(bytes.data() + 16, &sum, 8);
+    myriad::seal_file(bytes, kCrowdHeaderBytes);
   }
   try {
     const myriad::crowd::CrowdFile file = myriad::crowd::parse_crowd(bytes, "fuzz-input");

@@ -21,10 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint32_t magic = myriad::vegetation::kTileMagic, version = myriad::vegetation::kTileVersion;
     std::memcpy(bytes.data(), &magic, 4);
     std::memcpy(bytes.data() + 4, &version, 4);
-    const std::uint64_t payload = size - 48;
-    std::memcpy(bytes.data() + 32, &payload, 8);
-    const std::uint64_t sum = myriad::checksum64(std::span<const std::byte>(bytes).subspan(48));
-    std::memcpy(bytes.data() + 40, &sum, 8);
+    myriad::seal_file(bytes, 48);  // the tile header's size
   }
   try {
     const auto tile = myriad::vegetation::parse_tile(bytes, "fuzz-input");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/image_io.hpp"
 #include "myriad/gpu/context.hpp"
@@ -64,11 +65,7 @@ int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   const fs::path json = fs::path(options.out) / (options.scene + "_stats.json");
   write_text(json, stats.dump(2) + "\n");
   std::printf("%s\nwrote %s\n", stats.dump(2).c_str(), json.c_str());
-  if (ctx.validation_message_count() > 0) {
-    std::fprintf(stderr, "myriad: %u validation messages\n", ctx.validation_message_count());
-    return 3;
-  }
-  return 0;
+  return validation_exit_code(ctx);
 }
 
 int render_smoke(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
@@ -205,8 +202,7 @@ std::vector<std::string> view_names(const std::string& scene) {
 #endif
   if (scene == "crowd") return {"whole_map", "close_up"};
   if (scene == "smoke") return {};
-  for (const render::VoxelView& v : render::voxel_camera_presets(glm::ivec3(1), 1.0f))
-    names.push_back(v.name);
+  for (const render::VoxelView& v : render::voxel_camera_presets(glm::ivec3(1))) names.push_back(v.name);
   return names;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/core/image_io.hpp"
 #include "myriad/core/stopwatch.hpp"
@@ -183,22 +184,15 @@ struct VegRenderOptions {
 // The baker's heightfield as a grid mesh (world coordinates relative to `origin`), `step` metres apart.
 vegetation::PlantMesh terrain_mesh(const vegetation::Heightfield& hf, double size, double step,
                                    glm::dvec3 origin) {
-  vegetation::PlantMesh m;
-  const auto n = static_cast<std::uint32_t>(size / step) + 1;
-  for (std::uint32_t j = 0; j < n; ++j)
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const double x = double(i) * step, z = double(j) * step;
-      const double hx = double(hf.height(x + 0.5, z)) - double(hf.height(x - 0.5, z));
-      const double hz = double(hf.height(x, z + 0.5)) - double(hf.height(x, z - 0.5));
-      m.positions.push_back(glm::vec3(glm::dvec3(x, double(hf.height(x, z)), z) - origin));
-      m.normals.push_back(glm::normalize(glm::vec3(float(-hx), 1.0f, float(-hz))));
-    }
-  for (std::uint32_t j = 0; j + 1 < n; ++j)
-    for (std::uint32_t i = 0; i + 1 < n; ++i) {
-      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
-      m.indices.insert(m.indices.end(), {a, c, d, a, d, b});  // counter-clockwise seen from above
-    }
-  return m;
+  const auto cells = static_cast<std::uint32_t>(size / step);
+  return vegetation::make_grid_mesh(
+      cells, [&](std::uint32_t i, std::uint32_t j, glm::vec3& position, glm::vec3& normal) {
+        const double x = double(i) * step, z = double(j) * step;
+        const double hx = double(hf.height(x + 0.5, z)) - double(hf.height(x - 0.5, z));
+        const double hz = double(hf.height(x, z + 0.5)) - double(hf.height(x, z - 0.5));
+        position = glm::vec3(glm::dvec3(x, double(hf.height(x, z)), z) - origin);
+        normal = glm::normalize(glm::vec3(float(-hx), 1.0f, float(-hz)));
+      });
 }
 
 int run_veg_render(const VegRenderOptions& o) {
@@ -245,21 +239,24 @@ int run_veg_render(const VegRenderOptions& o) {
                             gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx, ground_buffer, std::span<const vegetation::RuntimeInstance>(ground));
 
-  const glm::vec3 cam(eye - origin);
-  render::VegetationDrawSettings settings;
-  settings.view_proj = perspective_infinite_reverse_z(1.0f, float(o.width) / float(o.height), 0.1f) *
-                       glm::lookAt(cam, glm::vec3(look - origin), kWorldUp);
+  render::SceneCamera camera =
+      render::SceneCamera::look_at(glm::vec3(eye - origin), glm::vec3(look - origin), 1.0f);
+  camera.near_plane = 0.1f;
+  const render::FrameView view =
+      render::FrameView::of_camera(camera, o.width, o.height, glm::vec3(0.4f, 1.0f, 0.3f), 0.0f, origin);
+  const render::VegetationDrawSettings settings;
   render::VegetationFrame frame(ctx, cull, renderer, target);
-  auto opaque = [&](VkCommandBuffer cmd, const render::VegetationDrawSettings& s) {
-    renderer.draw_direct(cmd, s, terrain_id, ground_buffer, 1);
+  auto opaque = [&](VkCommandBuffer cmd) {
+    renderer.draw_direct(cmd, view, settings, terrain_id, ground_buffer, 1);
   };
   // Two frames: the second one's phase 1 draws what the first found visible (steady state).
   render::VegetationFrameCounts counts;
   double frame_ms = 0.0;
   for (int f = 0; f < 2; ++f) {
     clock.restart();
-    ctx.submit_and_wait(
-        [&](VkCommandBuffer cmd) { frame.record(cmd, settings, cam, frame_types, opaque, !o.no_occlusion); });
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      frame.record(cmd, view, settings, frame_types, opaque, !o.no_occlusion);
+    });
     frame_ms = clock.elapsed_ms();
     counts = frame.read_counts();
   }
@@ -272,11 +269,7 @@ int run_veg_render(const VegRenderOptions& o) {
       static_cast<unsigned long long>(counts.early[0] + counts.early[1] + counts.early[2] + counts.early[3]),
       static_cast<unsigned long long>(counts.late[0] + counts.late[1] + counts.late[2] + counts.late[3]),
       frame_ms, png.c_str());
-  if (ctx.validation_message_count() > 0) {
-    std::fprintf(stderr, "myriad: %u validation messages\n", ctx.validation_message_count());
-    return 3;
-  }
-  return 0;
+  return validation_exit_code(ctx);
 }
 
 int run_veg_info(const std::string& path) {

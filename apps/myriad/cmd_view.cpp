@@ -4,6 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/world_scene.hpp"
 #include "myriad/view/controls.hpp"
@@ -72,11 +73,7 @@ int run_view(const ViewOptions& options) {
               result.swapchain_recreations);
   if (!options.screenshot.empty()) std::printf("wrote %s\n", options.screenshot.c_str());
   std::printf("validation messages: %u\n", ctx.validation_message_count());
-  if (ctx.validation_message_count() > 0) {
-    std::fprintf(stderr, "myriad: %u validation messages\n", ctx.validation_message_count());
-    return 3;
-  }
-  return 0;
+  return validation_exit_code(ctx);
 }
 
 }  // namespace

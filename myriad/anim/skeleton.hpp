@@ -42,19 +42,9 @@ struct Skeleton {
 // order[new_index] = old_index. Children keep their relative order. Throws on cycles.
 std::vector<int> depth_first_order(std::span<const int> parents);
 
-// Row-major 3x4 affine matrix (the last row 0 0 0 1 implied): the layout of skinning palettes on the
-// GPU (three vec4 rows, 48 bytes), so a palette is uploaded as it is.
-struct Mat3x4 {
-  glm::vec4 rows[3];
-};
-static_assert(sizeof(Mat3x4) == 48);
-
-inline Mat3x4 to_mat3x4(const glm::mat4& m) {
-  return {{glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]), glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]),
-           glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2])}};
-}
-inline glm::mat4 to_mat4(const Mat3x4& m) {
-  return glm::transpose(glm::mat4(m.rows[0], m.rows[1], m.rows[2], glm::vec4(0.0f, 0.0f, 0.0f, 1.0f)));
-}
+// Skinning palettes are core's row-major 3x4 matrices (the GPU layout); named here too, as anim::Mat3x4.
+using myriad::Mat3x4;
+using myriad::to_mat3x4;
+using myriad::to_mat4;
 
 }  // namespace myriad::anim

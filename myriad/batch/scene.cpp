@@ -6,11 +6,6 @@
 
 namespace myriad::batch {
 
-Rows3x4 to_rows(const glm::mat4& m) {
-  return {{glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]), glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]),
-           glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2])}};
-}
-
 BatchScene::BatchScene(const PropertySetRegistry& sets) : sets_(sets) {}
 
 std::uint32_t BatchScene::add_lod_group(const LodGroup& group) {
@@ -56,7 +51,7 @@ std::uint32_t BatchScene::add_renderer(const RendererDesc& d) {
   culling_.lod_level[r] = d.lod_level;
   culling_.first_draw[r] = first;
   culling_.draw_count[r] = static_cast<std::uint32_t>(d.draws.size());
-  const Rows3x4 rows = to_rows(d.object_to_world);
+  const Mat3x4 rows = to_mat3x4(d.object_to_world);
   for (std::size_t k = 0; k < d.draws.size(); ++k) {
     const DrawDesc& dd = d.draws[k];
     Batch& b = batches_[dd.type];
@@ -170,7 +165,7 @@ void BatchScene::mark(BatchType type, std::uint32_t slot) {
 void BatchScene::set_transform(std::uint32_t renderer, const glm::mat4& m, const Sphere& world_bounds) {
   require_alive(renderer, "BatchScene::set_transform");
   culling_.bounds[renderer] = world_bounds;
-  const Rows3x4 rows = to_rows(m);
+  const Mat3x4 rows = to_mat3x4(m);
   const std::uint32_t first = culling_.first_draw[renderer];
   for (std::uint32_t d = first; d < first + culling_.draw_count[renderer]; ++d) {
     Batch& b = batches_[draws_.type[d]];

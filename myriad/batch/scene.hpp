@@ -9,6 +9,7 @@
 
 #include "myriad/batch/property_set.hpp"
 #include "myriad/core/bounds.hpp"
+#include "myriad/core/math.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -21,13 +22,6 @@ inline constexpr std::uint32_t kNoLodGroup = std::numeric_limits<std::uint32_t>:
 inline constexpr std::size_t kMaxLods = 4;
 // DrawLayer::renderer of a draw instance whose renderer was removed (its range awaits reuse).
 inline constexpr std::uint32_t kNoRenderer = std::numeric_limits<std::uint32_t>::max();
-
-// Row-major 3x4 object-to-world matrix (last row 0 0 0 1 implied): 48 bytes, the GPU layout.
-struct Rows3x4 {
-  glm::vec4 rows[3];
-};
-static_assert(sizeof(Rows3x4) == 48);
-Rows3x4 to_rows(const glm::mat4& m);
 
 // A LOD group selects one level for all its renderers from the group's screen-relative height
 // (size / (distance * 2 tan(fov/2))): level i while height >= transitions[i]; below the last, none.
@@ -80,7 +74,7 @@ struct DrawLayer {
 // Layer 3: one batch per batch type; its arrays are what the GPU reads per instance.
 struct Batch {
   std::uint32_t floats_per_instance = 0;
-  std::vector<Rows3x4> object_to_world;
+  std::vector<Mat3x4> object_to_world;
   std::vector<std::uint32_t> palette_offset;
   std::vector<float> properties;  // floats_per_instance per instance
   std::uint32_t dirty_begin = 0;  // dirty instance range [begin, end), empty when begin >= end

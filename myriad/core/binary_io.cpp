@@ -96,6 +96,42 @@ std::vector<std::byte> read_file(const std::filesystem::path& path) {
   return bytes;
 }
 
+void seal_file(std::span<std::byte> file, std::size_t header_bytes) {
+  if (header_bytes < kFileSealBytes || header_bytes > file.size())
+    throw Error("seal_file: a header of " + std::to_string(header_bytes) + " bytes does not fit a file of " +
+                std::to_string(file.size()));
+  const std::uint64_t payload = file.size() - header_bytes;
+  const std::uint64_t sum = checksum64(file.subspan(header_bytes));
+  std::memcpy(file.data() + header_bytes - kFileSealBytes, &payload, sizeof(payload));
+  std::memcpy(file.data() + header_bytes - sizeof(sum), &sum, sizeof(sum));
+}
+
+void BinaryReader::read_magic_version(const FileFormat& format) {
+  if (read<std::uint32_t>("magic") != format.magic) {
+    char text[5] = {};
+    std::memcpy(text, &format.magic, 4);
+    fail(std::string("not a ") + format.name + " (magic is not \"" + text + "\")", "magic");
+  }
+  const auto version = read<std::uint32_t>("version");
+  if (version != format.version) {
+    fail("unsupported version " + std::to_string(version) + " (this build reads " +
+             std::to_string(format.version) + "); " + format.remedy,
+         "version");
+  }
+}
+
+void BinaryReader::read_seal() {
+  const auto payload_bytes = read<std::uint64_t>("payload_bytes");
+  const auto checksum = read<std::uint64_t>("payload_checksum");
+  if (payload_bytes != remaining()) {
+    fail("payload size " + std::to_string(payload_bytes) + " does not match the " +
+             std::to_string(remaining()) + " bytes after the header (truncated or padded file)",
+         "payload_bytes");
+  }
+  if (checksum64(data_.subspan(offset_)) != checksum)
+    fail("checksum mismatch: the file is corrupted", "payload_checksum");
+}
+
 void BinaryReader::seek(std::size_t offset, const char* field) {
   if (offset > data_.size())
     fail("seek to offset " + std::to_string(offset) + " past the end (size " + std::to_string(data_.size()) +

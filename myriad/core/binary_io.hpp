@@ -1,5 +1,6 @@
-// Binary files: atomic writes (temporary name + rename), a 64-bit checksum (XXH3), and a bounds-checked
-// reader whose errors name the file, the byte offset and the field being read.
+// Binary files: atomic writes (temporary name + rename), a 64-bit checksum (XXH3), the header frame
+// every Myriad format shares, and a bounds-checked reader whose errors name the file, the byte offset
+// and the field being read.
 #pragma once
 
 #include <cstddef>
@@ -24,9 +25,37 @@ std::uint64_t checksum64(std::span<const std::byte> data);
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> data);
 std::vector<std::byte> read_file(const std::filesystem::path& path);
 
+// The frame of every Myriad file (docs/FORMATS.md): the header starts with magic and version, may hold
+// format-specific fields next, and ends with "the seal": the payload's size and XXH3 checksum (u64 each),
+// the payload being every byte after the header.
+struct FileFormat {
+  std::uint32_t magic = 0;  // four ASCII characters in file order: "MCRD" is 0x4452434d
+  std::uint32_t version = 0;
+  const char* name = "";    // errors say "not a <name>"
+  const char* remedy = "";  // said after an unsupported version, e.g. "re-bake the model"
+};
+inline constexpr std::size_t kFileSealBytes = 16;
+
+// Fills the seal that ends a header of `header_bytes` bytes from the bytes after it (writers, and tools
+// that make arbitrary bytes well-formed).
+void seal_file(std::span<std::byte> file, std::size_t header_bytes);
+
 // Appends trivially copyable values in native (little-endian) layout.
 class BinaryWriter {
  public:
+  // The file frame: magic and version first; the seal fields last in the header (zero until seal()).
+  void write_magic_version(const FileFormat& format) {
+    write(format.magic);
+    write(format.version);
+  }
+  // Returns the header size (the payload starts here).
+  std::size_t write_seal_fields() {
+    write(std::uint64_t{0});
+    write(std::uint64_t{0});
+    return size();
+  }
+  void seal(std::size_t header_bytes) { seal_file(bytes_, header_bytes); }
+
   template <class T>
   void write(const T& value) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -78,6 +107,10 @@ class BinaryReader {
     return out;
   }
   std::span<const std::byte> read_bytes(std::size_t count, const char* field) { return take(count, field); }
+  // The file frame (see FileFormat): magic and version must be `format`'s; the seal's size and checksum
+  // must match the rest of the data.
+  void read_magic_version(const FileFormat& format);
+  void read_seal();
   void seek(std::size_t offset, const char* field);
 
   std::size_t offset() const { return offset_; }

@@ -26,4 +26,19 @@ glm::mat4 perspective(float fov_y_radians, float aspect, float z_near, float z_f
 // Infinite far plane; always reverse-Z (near -> 1, infinity -> 0), the precision-friendly choice.
 glm::mat4 perspective_infinite_reverse_z(float fov_y_radians, float aspect, float z_near);
 
+// Row-major 3x4 affine matrix (the last row 0 0 0 1 implied): three vec4 rows, 48 bytes, the layout
+// of object-to-world transforms and skinning palettes on the GPU, so arrays of them upload as they are.
+struct Mat3x4 {
+  glm::vec4 rows[3];
+};
+static_assert(sizeof(Mat3x4) == 48);
+
+inline Mat3x4 to_mat3x4(const glm::mat4& m) {
+  return {{glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]), glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]),
+           glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2])}};
+}
+inline glm::mat4 to_mat4(const Mat3x4& m) {
+  return glm::transpose(glm::mat4(m.rows[0], m.rows[1], m.rows[2], glm::vec4(0.0f, 0.0f, 0.0f, 1.0f)));
+}
+
 }  // namespace myriad

@@ -11,6 +11,7 @@ namespace {
 constexpr std::uint32_t kMaxName = 4096;
 constexpr std::uint32_t kMaxTextureEdge = 16384;
 constexpr std::uint32_t kMaxLods = 8;
+constexpr FileFormat kCrowdFormat{kCrowdMagic, kCrowdVersion, "crowd file", "re-bake the model"};
 
 void write_string(BinaryWriter& w, const std::string& s) {
   w.write(static_cast<std::uint32_t>(s.size()));
@@ -72,10 +73,8 @@ CrowdLod read_lod(BinaryReader& r, const CrowdFile& f, std::uint32_t column_coun
 
 std::vector<std::byte> serialize_crowd(const CrowdFile& f) {
   BinaryWriter w;
-  w.write(kCrowdMagic);
-  w.write(kCrowdVersion);
-  w.write(std::uint64_t{0});  // payload bytes, patched below
-  w.write(std::uint64_t{0});  // payload checksum, patched below
+  w.write_magic_version(kCrowdFormat);
+  const std::size_t header = w.write_seal_fields();
   write_string(w, f.name);
   w.write(f.bind_min);
   w.write(f.bind_max);
@@ -120,32 +119,14 @@ std::vector<std::byte> serialize_crowd(const CrowdFile& f) {
     write_vector(w, lod.indices);
     write_vector(w, lod.triangle_material);
   }
-  const std::span<const std::byte> payload(w.bytes().data() + kCrowdHeaderBytes,
-                                           w.size() - kCrowdHeaderBytes);
-  w.patch(8, static_cast<std::uint64_t>(payload.size()));
-  w.patch(16, checksum64(payload));
+  w.seal(header);
   return std::move(w.bytes());
 }
 
 CrowdFile parse_crowd(std::span<const std::byte> bytes, const std::string& source) {
   BinaryReader r(source, bytes);
-  if (r.read<std::uint32_t>("magic") != kCrowdMagic)
-    r.fail("not a crowd file (magic is not \"MCRD\")", "magic");
-  const auto version = r.read<std::uint32_t>("version");
-  if (version != kCrowdVersion) {
-    r.fail("unsupported version " + std::to_string(version) + " (this build reads " +
-               std::to_string(kCrowdVersion) + "); re-bake the model",
-           "version");
-  }
-  const auto payload_bytes = r.read<std::uint64_t>("payload_bytes");
-  const auto checksum = r.read<std::uint64_t>("payload_checksum");
-  if (payload_bytes != r.remaining()) {
-    r.fail("payload size " + std::to_string(payload_bytes) + " does not match the " +
-               std::to_string(r.remaining()) + " bytes after the header (truncated or padded file)",
-           "payload_bytes");
-  }
-  if (checksum64(bytes.subspan(kCrowdHeaderBytes)) != checksum)
-    r.fail("checksum mismatch: the file is corrupted", "payload_checksum");
+  r.read_magic_version(kCrowdFormat);
+  r.read_seal();
 
   CrowdFile f;
   f.name = read_string(r, "name");

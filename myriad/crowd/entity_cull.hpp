@@ -4,6 +4,7 @@
 #pragma once
 
 #include "myriad/core/frustum.hpp"
+#include "myriad/crowd/crowd_gpu_layout.h"
 #include "myriad/crowd/entity_lod.hpp"
 
 #include <cstdint>
@@ -12,16 +13,7 @@
 
 namespace myriad::crowd {
 
-// One crowd member, 32 bytes, the same bytes the GPU reads (render/shaders/crowd_layout.h).
-struct CrowdEntity {
-  glm::vec3 position{0.0f};          // world position of the entity's origin (feet)
-  std::uint32_t yaw_scale = 0;       // two half floats: yaw (radians) low, uniform prefab scale high
-  std::uint32_t type_clip = 0;       // enemy type low 16 bits, clip index high 16 bits
-  float time_offset = 0.0f;          // seconds added to the global clock
-  float speed = 1.0f;                // playback rate
-  std::uint32_t tint = 0xffffffffu;  // RGBA8
-};
-static_assert(sizeof(CrowdEntity) == 32);
+// CrowdEntity (one crowd member, the bytes the GPU reads) is in crowd_gpu_layout.h.
 
 std::uint32_t pack_yaw_scale(float yaw, float scale);
 float entity_yaw(const CrowdEntity& e);

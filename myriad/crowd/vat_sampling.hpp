@@ -7,6 +7,7 @@
 // loose, never enter the sampled position.
 #pragma once
 
+#include "myriad/crowd/crowd_gpu_layout.h"
 #include "myriad/crowd/vat.hpp"
 
 #include <cstdint>
@@ -14,25 +15,8 @@
 
 namespace myriad::crowd {
 
-// One clip as the runtime reads it (the bytes of render/shaders/crowd_layout.h CrowdClipGpu).
-struct VatClipRuntime {
-  glm::vec3 origin{0.0f};  // position of texel value 0
-  std::uint32_t first_row = 0;
-  glm::vec3 step{0.0f};  // position change per texel unit: (max - min) / 65535
-  std::uint32_t frames = 1;
-  float duration = 0.0f;
-  float inv_duration = 0.0f;  // 0 for a one-frame clip
-  float fps = 30.0f;
-  std::uint32_t pad = 0;
-};
-static_assert(sizeof(VatClipRuntime) == 48);
-
+// VatClipRuntime (one clip as the runtime reads it) and VatFrame are in crowd_gpu_layout.h.
 VatClipRuntime runtime_clip(const VatClip& clip, float fps);
-
-struct VatFrame {
-  std::uint32_t row0 = 0, row1 = 0;  // absolute VAT rows
-  float blend = 0.0f;                // weight of row1
-};
 
 // The clip loops: local_time is wrapped into [0, duration].
 VatFrame vat_frame(const VatClipRuntime& clip, float local_time);

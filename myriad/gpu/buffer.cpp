@@ -136,6 +136,11 @@ void Buffer::reset() noexcept {
   address_ = 0;
 }
 
+Buffer make_storage_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags extra_usage,
+                           const std::source_location& where) {
+  return Buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extra_usage, MemoryKind::kDeviceLocal, where);
+}
+
 void upload(Context& ctx, const Buffer& dst, std::span<const std::byte> bytes, VkDeviceSize offset) {
   if (bytes.empty()) return;
   if (offset + bytes.size() > dst.size()) throw Error("upload past the end of a GPU buffer");
@@ -155,15 +160,12 @@ void upload(Context& ctx, const Buffer& dst, std::span<const std::byte> bytes, V
   });
 }
 
-std::vector<std::byte> read_buffer(Context& ctx, const Buffer& src, VkDeviceSize offset, VkDeviceSize size) {
+std::vector<std::byte> read_back(Context& ctx, VkDeviceSize size,
+                                 const std::function<void(VkCommandBuffer, const Buffer& staging)>& record) {
   if (size == 0) return {};
-  if (offset + size > src.size()) throw Error("readback past the end of a GPU buffer");
   Buffer staging(ctx, size, 0, MemoryKind::kReadback);
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-    memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-    VkBufferCopy region{offset, 0, size};
-    vkCmdCopyBuffer(cmd, src.handle(), staging.handle(), 1, &region);
+    record(cmd, staging);
     memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
   });
@@ -171,6 +173,17 @@ std::vector<std::byte> read_buffer(Context& ctx, const Buffer& src, VkDeviceSize
   std::vector<std::byte> out(size);
   std::memcpy(out.data(), staging.mapped(), size);
   return out;
+}
+
+std::vector<std::byte> read_buffer(Context& ctx, const Buffer& src, VkDeviceSize offset, VkDeviceSize size) {
+  if (size == 0) return {};
+  if (offset + size > src.size()) throw Error("readback past the end of a GPU buffer");
+  return read_back(ctx, size, [&](VkCommandBuffer cmd, const Buffer& staging) {
+    memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy region{offset, 0, size};
+    vkCmdCopyBuffer(cmd, src.handle(), staging.handle(), 1, &region);
+  });
 }
 
 }  // namespace myriad::gpu

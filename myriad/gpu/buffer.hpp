@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <source_location>
 #include <span>
 #include <vector>
@@ -67,6 +68,10 @@ class Buffer {
   bool coherent_ = true;
 };
 
+// A device-local storage buffer, plus `extra_usage` (e.g. indirect): the arrays passes write on the GPU.
+Buffer make_storage_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags extra_usage = 0,
+                           const std::source_location& where = std::source_location::current());
+
 std::uint32_t find_memory_type(const Context& ctx, std::uint32_t type_bits, VkMemoryPropertyFlags want,
                                VkMemoryPropertyFlags avoid = 0);
 
@@ -77,6 +82,12 @@ template <class T>
 void upload(Context& ctx, const Buffer& dst, std::span<const T> values, VkDeviceSize offset = 0) {
   upload(ctx, dst, std::as_bytes(values), offset);
 }
+
+// What every read-back shares: in one submission (waited for) `record` copies `size` bytes into the
+// staging buffer it is given; the copy is then made visible to the host and returned (size 0: nothing
+// is recorded, the result is empty).
+std::vector<std::byte> read_back(Context& ctx, VkDeviceSize size,
+                                 const std::function<void(VkCommandBuffer, const Buffer& staging)>& record);
 
 // Copies [offset, offset+size) of `src` back to the CPU and waits (tests, tools).
 std::vector<std::byte> read_buffer(Context& ctx, const Buffer& src, VkDeviceSize offset, VkDeviceSize size);

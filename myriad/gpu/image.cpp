@@ -169,8 +169,7 @@ std::vector<std::byte> read_image(Context& ctx, const Image& image, VkImageLayou
                                   std::uint32_t level) {
   const std::uint32_t w = image.width(level), h = image.height(level);
   const VkDeviceSize size = VkDeviceSize(w) * h * format_texel_bytes(image.format());
-  Buffer staging(ctx, size, 0, MemoryKind::kReadback);
-  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+  return read_back(ctx, size, [&](VkCommandBuffer cmd, const Buffer& staging) {
     ImageTransition to_src{image.handle(),
                            layout,
                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -198,13 +197,7 @@ std::vector<std::byte> read_image(Context& ctx, const Image& image, VkImageLayou
                          level,
                          1};
     image_barrier(cmd, back);
-    memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
   });
-  staging.invalidate();
-  std::vector<std::byte> out(size);
-  std::memcpy(out.data(), staging.mapped(), size);
-  return out;
 }
 
 void upload_image(Context& ctx, const Image& image, std::span<const std::byte> texels,

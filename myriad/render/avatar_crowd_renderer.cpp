@@ -3,6 +3,7 @@
 #include <array>
 #include <cstring>
 
+#include "myriad/core/stopwatch.hpp"
 #include "myriad/gpu/sync.hpp"
 
 namespace myriad::render {
@@ -45,7 +46,12 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarC
   stats_.avatars = count;
 }
 
-void AvatarCrowdRenderer::update(const batch::CullCamera& camera, float dt) {
+void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
+  const Stopwatch clock;
+  batch::CullCamera camera;
+  camera.frustum = view.frustum;
+  camera.position = view.eye;
+  camera.lod_scale = view.lod_scale();
   const batch::CrowdFrameStats s = crowd_->frame(camera, dt);
   palette_->write(crowd_->palettes(), 0, crowd_->palettes().size());
   batches_->stage_changes(crowd_->scene());
@@ -66,10 +72,11 @@ void AvatarCrowdRenderer::update(const batch::CullCamera& camera, float dt) {
   }
   // An avatar is visible when any of its parts is (parts share the avatar's bounds).
   stats_.visible = avatar_.parts.empty() ? 0 : s.visible_renderers / avatar_.parts.size();
+  stats_.cpu_update_ms = clock.elapsed_ms();
 }
 
-void AvatarCrowdRenderer::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
-  palette_->record_upload(cmd, how);
+void AvatarCrowdRenderer::upload(VkCommandBuffer cmd) {
+  palette_->record_upload(cmd, palette_upload_);
   batches_->record_upload(cmd);
   if (slot_count_ == 0) return;
   const VkBufferCopy region{0, 0, slot_count_ * sizeof(std::uint32_t)};
@@ -78,13 +85,16 @@ void AvatarCrowdRenderer::record_upload(VkCommandBuffer cmd, PaletteUpload how) 
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
-void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj) {
-  draw_with(cmd, pipeline_, view_proj);
+void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                               const ShadowMap*) {
+  if (!first_phase(phase)) return;
+  draw_with(cmd, pipeline_, view.view_proj);
+  blobs_->draw(cmd, view.view_proj);
 }
 
-void AvatarCrowdRenderer::draw_ids(VkCommandBuffer cmd, const glm::mat4& view_proj) {
+void AvatarCrowdRenderer::draw_ids(VkCommandBuffer cmd, const FrameView& view) {
   if (!id_pipeline_) id_pipeline_ = make_skin_id_pipeline(ctx_, color_format_, depth_format_);
-  draw_with(cmd, id_pipeline_, view_proj);
+  draw_with(cmd, id_pipeline_, view.view_proj);
 }
 
 void AvatarCrowdRenderer::draw_with(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
@@ -103,10 +113,6 @@ void AvatarCrowdRenderer::draw_with(VkCommandBuffer cmd, const gpu::Pipeline& pi
     vkCmdDrawIndexed(cmd, r.index_count, d.instance_count, r.first_index,
                      static_cast<std::int32_t>(r.first_vertex), d.first_instance);
   }
-}
-
-void AvatarCrowdRenderer::draw_blobs(VkCommandBuffer cmd, const glm::mat4& view_proj) const {
-  blobs_->draw(cmd, view_proj);
 }
 
 std::uint64_t AvatarCrowdRenderer::gpu_bytes() const {

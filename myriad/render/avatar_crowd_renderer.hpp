@@ -12,6 +12,7 @@
 #include "myriad/batch/avatar_crowd.hpp"
 #include "myriad/render/avatar_blob_shadow.hpp"
 #include "myriad/render/batch_gpu.hpp"
+#include "myriad/render/frame_system.hpp"
 #include "myriad/render/skin_renderer.hpp"
 
 namespace myriad::render {
@@ -21,24 +22,31 @@ struct AvatarDrawStats {
   std::uint64_t draws = 0, draws_unbatched = 0, pipeline_binds = 0;
   std::uint64_t vertices = 0, triangles = 0;  // instanced draws' totals
   std::uint64_t matrices = 0;                 // palette matrices computed this frame
+  double cpu_update_ms = 0.0;                 // update(): animation, palettes, culling, staging
 };
 
-class AvatarCrowdRenderer {
+class AvatarCrowdRenderer : public FrameSystem {
  public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
   // `crowd` places the avatars (count, grid spacing and origin, seed); `clothed` adds clothing parts.
   AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarCrowdOptions& crowd, bool clothed,
                       VkFormat color_format, VkFormat depth_format);
 
   // CPU: sample, pose, palettes, culling and draw list for this camera, `dt` seconds later; stages the
   // palettes, changed batch data and the draw list's slots.
-  void update(const batch::CullCamera& camera, float dt);
+  // The batch renderer culls on the CPU, here: cull() records nothing.
+  void update(const FrameView& view, float dt) override;
   // Outside rendering: the staged uploads and their barriers.
-  void record_upload(VkCommandBuffer cmd, PaletteUpload how = PaletteUpload::kStagingCopy);
-  // Inside rendering: the avatars (colour), or their palette offsets + 1 as RGB (ID pass), and the blob
-  // shadows (after every opaque draw of the pass: they blend over it).
-  void draw(VkCommandBuffer cmd, const glm::mat4& view_proj);
-  void draw_ids(VkCommandBuffer cmd, const glm::mat4& view_proj);
-  void draw_blobs(VkCommandBuffer cmd, const glm::mat4& view_proj) const;
+  void upload(VkCommandBuffer cmd) override;
+  void set_palette_upload(PaletteUpload how) { palette_upload_ = how; }
+  void cull(VkCommandBuffer, const FrameView&, FramePhase, const DepthPyramid*) override {}
+  // Inside rendering, phase 1: the avatars, then their blob shadows (they blend over what is drawn so
+  // far: draw avatars after the other opaque systems of the phase). Avatars cast no map shadow (B9).
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // Inside rendering: their palette offsets + 1 as RGB (ID pass), no blobs.
+  void draw_ids(VkCommandBuffer cmd, const FrameView& view);
 
   const AvatarDrawStats& stats() const { return stats_; }
   const batch::AvatarCrowd& crowd() const { return *crowd_; }
@@ -59,6 +67,7 @@ class AvatarCrowdRenderer {
   VkFormat color_format_, depth_format_;
   std::unique_ptr<AvatarBlobShadow> blobs_;
   AvatarDrawStats stats_;
+  PaletteUpload palette_upload_ = PaletteUpload::kStagingCopy;
 };
 
 }  // namespace myriad::render

@@ -4,18 +4,14 @@
 #include <cmath>
 
 #include "myriad/core/error.hpp"
-#include "myriad/core/frustum.hpp"
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/render/avatar_crowd_renderer.hpp"
+#include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame_view.hpp"
 #include "myriad/render/offscreen_target.hpp"
 
 namespace myriad::render {
 namespace {
-
-struct SceneCamera {
-  glm::mat4 view_proj;
-  batch::CullCamera cull;
-};
 
 // Looks down at the grid's centre from the front, far enough for the whole grid to fit.
 SceneCamera grid_camera(std::size_t avatars, float spacing, float aspect) {
@@ -26,12 +22,9 @@ SceneCamera grid_camera(std::size_t avatars, float spacing, float aspect) {
   const float fov = glm::radians(40.0f);
   const float extent = std::max(width, depth) + 2.5f;
   const float distance = 0.6f * extent / std::tan(0.5f * fov) / std::min(aspect, 1.0f) + 1.0f;
-  const glm::vec3 eye = centre + distance * glm::normalize(glm::vec3(0.3f, 0.55f, 1.0f));
-  SceneCamera c;
-  c.view_proj = perspective_infinite_reverse_z(fov, aspect, 0.1f) * glm::lookAt(eye, centre, kWorldUp);
-  c.cull.frustum = Frustum::from_view_proj(c.view_proj, DepthConvention::kReverseZ);
-  c.cull.position = eye;
-  c.cull.lod_scale = 1.0f / (2.0f * std::tan(0.5f * fov));
+  SceneCamera c =
+      SceneCamera::look_at(centre + distance * glm::normalize(glm::vec3(0.3f, 0.55f, 1.0f)), centre, fov);
+  c.near_plane = 0.1f;
   return c;
 }
 
@@ -46,9 +39,12 @@ AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOption
     throw Error("avatar scene needs avatars and a non-empty image", "AvatarSceneOptions");
   AvatarCrowdRenderer avatars(ctx, {.avatars = o.avatars, .spacing = o.spacing}, o.clothed,
                               OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
-  const SceneCamera camera =
-      grid_camera(o.avatars, o.spacing, static_cast<float>(o.width) / static_cast<float>(o.height));
-  avatars.update(camera.cull, o.time);
+  // Avatars are unlit: the light direction is unused.
+  const FrameView view = FrameView::of_camera(
+      grid_camera(o.avatars, o.spacing, static_cast<float>(o.width) / static_cast<float>(o.height)), o.width,
+      o.height, kWorldUp, o.time);
+  avatars.update(view, o.time);
+  avatars.set_palette_upload(o.upload);
 
   OffscreenTarget target(ctx, o.width, o.height);
   AvatarSceneResult result;
@@ -59,10 +55,9 @@ AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOption
   result.matrices = avatars.stats().matrices;
   Stopwatch frame;
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-    avatars.record_upload(cmd, o.upload);
+    avatars.upload(cmd);
     target.begin(cmd, glm::vec4(0.56f, 0.60f, 0.52f, 1.0f));  // the ground: the blobs darken it
-    avatars.draw(cmd, camera.view_proj);
-    avatars.draw_blobs(cmd, camera.view_proj);
+    avatars.draw(cmd, view);
     target.end(cmd);
   });
   result.frame_ms = frame.elapsed_ms();
@@ -71,7 +66,7 @@ AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOption
   if (o.id_pass) {
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       target.begin(cmd, glm::vec4(0.0f));
-      avatars.draw_ids(cmd, camera.view_proj);
+      avatars.draw_ids(cmd, view);
       target.end(cmd);
     });
     const std::vector<std::uint8_t> ids = target.read_color();

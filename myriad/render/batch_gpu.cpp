@@ -9,7 +9,7 @@
 namespace myriad::render {
 
 shader::SkinInstance pack_skin_instance(const batch::Batch& b, std::size_t slot) {
-  const batch::Rows3x4& m = b.object_to_world[slot];
+  const Mat3x4& m = b.object_to_world[slot];
   return {{m.rows[0], m.rows[1], m.rows[2]},
           b.palette_offset[slot],
           static_cast<std::uint32_t>(slot * b.floats_per_instance)};

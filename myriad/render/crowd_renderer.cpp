@@ -1,6 +1,7 @@
 #include "myriad/render/crowd_renderer.hpp"
 
 #include "myriad/core/error.hpp"
+#include "myriad/crowd/entity_lod.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
@@ -111,6 +112,7 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
     ++type_counts[type];
   }
   cull_ = std::make_unique<CrowdCull>(ctx, bounds_, ranges, type_counts);
+  if (!bounds_.empty()) lod_reference_diameter_ = bounds_[0].diameter;
   entities_ = make_filled(ctx, entities, kStorage);
   types_ = make_filled(ctx, std::span<const shader::CrowdTypeDrawGpu>(type_draw), kStorage);
   clips_ = make_filled(ctx, std::span<const crowd::VatClipRuntime>(clips), kStorage);
@@ -150,7 +152,7 @@ void CrowdRenderer::stage_entities(std::span<const crowd::CrowdEntity> entities)
   entities_staged_ = true;
 }
 
-void CrowdRenderer::record_entity_upload(VkCommandBuffer cmd) {
+void CrowdRenderer::upload(VkCommandBuffer cmd) {
   if (!entities_staged_) return;
   entities_staged_ = false;
   const VkBufferCopy region{0, 0, VkDeviceSize(entity_count_) * sizeof(crowd::CrowdEntity)};
@@ -161,18 +163,33 @@ void CrowdRenderer::record_entity_upload(VkCommandBuffer cmd) {
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
-void CrowdRenderer::record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const {
-  cull_->record(cmd, entities_, entity_count_, params);
+crowd::CrowdCullParams CrowdRenderer::cull_params(const FrameView& view) const {
+  crowd::LodCurveParams lod;
+  lod.screen_height = float(view.height);
+  lod.fov_y_radians = view.fov_y;
+  lod.reference_diameter = lod_reference_diameter_;
+  crowd::CrowdCullParams params;
+  params.frustum = view.frustum;
+  params.camera = view.eye;
+  params.curve = crowd::LodCurve::solve(lod);
+  params.forced_level = forced_level_;
+  return params;
 }
 
-void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options,
-                                const ShadowMap* shadow) const {
+void CrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const DepthPyramid*) {
+  if (!first_phase(phase)) return;
+  cull_->record(cmd, entities_, entity_count_, cull_params(view));
+}
+
+void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                         const ShadowMap* shadow) {
+  if (!first_phase(phase)) return;
+  const CrowdDrawOptions& options = options_;
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
-  push.view_proj = options.view_proj;
-  const glm::vec3 sun = shadow ? shadow->to_light() : glm::normalize(options.sun_direction);
-  push.sun_direction = glm::vec4(sun, options.ambient);
-  push.time = options.time;
+  push.view_proj = view.view_proj;
+  push.sun_direction = glm::vec4(view.to_light, options.ambient);
+  push.time = view.time;
   push.lod_colors = options.lod_colors ? 1u : 0u;
   const std::array<gpu::Binding, 2> shadow_bindings = shadow_receiver_.bindings(shadow);
   for (std::uint32_t slot = 0; slot < cull_->slot_count(); ++slot) {
@@ -198,15 +215,16 @@ void CrowdRenderer::record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& opt
   }
 }
 
-void CrowdRenderer::record_draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float time) const {
+std::uint32_t CrowdRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
-  push.view_proj = shadow.light_view_proj();
-  push.time = time;
+  push.view_proj = shadow_view.view_proj;
+  push.time = shadow_view.time;
   const std::array bindings{gpu::storage_buffer(entities_), gpu::storage_buffer(cull_->visible()),
                             gpu::storage_buffer(types_),    gpu::storage_buffer(clips_),
                             gpu::storage_buffer(texels_),   gpu::storage_buffer(vertices_)};
   gpu::bind(ctx_, cmd, pipeline_shadow_, bindings, &push, sizeof(push));
+  std::uint32_t draws = 0;
   for (std::uint32_t slot = 0; slot < cull_->slot_count(); ++slot) {
     if (lods_[slot].range.index_count == 0) continue;
     push.type = slot / crowd::kCrowdLodCount;
@@ -214,7 +232,9 @@ void CrowdRenderer::record_draw_shadow(VkCommandBuffer cmd, const ShadowMap& sha
     vkCmdPushConstants(cmd, pipeline_shadow_.layout(), pipeline_shadow_.stages(), 0, sizeof(push), &push);
     vkCmdDrawIndexedIndirect(cmd, cull_->commands().handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
                              sizeof(shader::DrawIndexedCommand));
+    ++draws;
   }
+  return draws;
 }
 
 CrowdFrameStats CrowdRenderer::read_stats() const {

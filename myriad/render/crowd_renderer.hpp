@@ -10,6 +10,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/crowd_cull.hpp"
+#include "myriad/render/frame_system.hpp"
 #include "myriad/render/shadow_map.hpp"
 
 #include <array>
@@ -30,16 +31,17 @@ struct CrowdFrameStats {
   std::uint64_t total_triangles() const { return triangles[0] + triangles[1] + triangles[2]; }
 };
 
+// How the crowd is drawn for a view (the view itself, light and clock included, is the FrameView).
 struct CrowdDrawOptions {
-  glm::mat4 view_proj{1.0f};
-  glm::vec3 sun_direction{0.4f, 0.8f, 0.3f};  // towards the light
   float ambient = 0.35f;
-  float time = 0.0f;  // global clock, seconds
   bool lod_colors = false;
 };
 
-class CrowdRenderer {
+class CrowdRenderer : public FrameSystem {
  public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
   // Every type needs exactly three LODs; entities name their type (CrowdEntity::type_clip).
   CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                 std::span<const crowd::CrowdEntity> entities, VkFormat color_format, VkFormat depth_format);
@@ -50,19 +52,31 @@ class CrowdRenderer {
   // staging memory; record_entity_upload() then copies them in the frame's own command buffer, before
   // record_cull. Single-buffered: stage only while no submitted frame still reads the staging memory.
   void stage_entities(std::span<const crowd::CrowdEntity> entities);
-  // Outside rendering: the staged entities' copy and its barrier (nothing when none are staged).
-  void record_entity_upload(VkCommandBuffer cmd);
+  // Outside rendering, first in a frame: the staged entities' copy and its barrier (nothing when none
+  // are staged).
+  void upload(VkCommandBuffer cmd) override;
 
-  // Outside rendering: culling and LOD choice for this frame's camera.
-  void record_cull(VkCommandBuffer cmd, const crowd::CrowdCullParams& params) const;
-  // Inside dynamic rendering (colour + depth of the formats given at construction). With `shadow`,
-  // the sun term is darkened where the map says occluded and the light direction is the map's.
-  void record_draw(VkCommandBuffer cmd, const CrowdDrawOptions& options,
-                   const ShadowMap* shadow = nullptr) const;
-  // Inside the shadow map's pass (between ShadowMap::begin and end), after a record_cull whose
-  // frustum is the map's caster_frustum() and whose camera is the real camera (LOD stays the
-  // camera's): every culled entity's depth from the light.
-  void record_draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float time) const;
+  // The CPU culling inputs for a view: its frustum and eye, and the LOD curve of its image height and
+  // field of view, with switch distances tuned for an entity of the LOD reference diameter (by default
+  // the first type's, as the article tunes them for its enemies). What cull() runs on the GPU and
+  // crowd::cull_entities on the CPU.
+  crowd::CrowdCullParams cull_params(const FrameView& view) const;
+  void set_lod_reference_diameter(float metres) { lod_reference_diameter_ = metres; }
+  // -1: per-entity LOD; 0..2: every entity at that LOD (diagnostics, C2 counts).
+  void set_forced_level(int level) { forced_level_ = level; }
+  void set_draw_options(const CrowdDrawOptions& options) { options_ = options; }
+  // Outside rendering, phase 1: culling and LOD choice for the view.
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside dynamic rendering (colour + depth of the formats given at construction), phase 1. With
+  // `shadow`, the sun term is darkened where the map says occluded.
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // Outside rendering: culling against the shadow view (its eye is the camera's, so the LOD stays the
+  // camera's). The camera's cull() afterwards reuses the same lists (ShadowMap::end orders it).
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override { cull(cmd, shadow_view); }
+  // Inside the shadow map's pass (between ShadowMap::begin and end), after cull_shadow: every culled
+  // entity's depth from the light.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
 
   // After the frame's submission completed.
   CrowdFrameStats read_stats() const;
@@ -82,6 +96,9 @@ class CrowdRenderer {
   gpu::Context& ctx_;
   std::uint32_t entity_count_ = 0;
   std::vector<crowd::CrowdTypeBounds> bounds_;
+  float lod_reference_diameter_ = 1.0f;  // the first type's diameter unless set
+  int forced_level_ = -1;
+  CrowdDrawOptions options_;
   std::vector<LodInfo> lods_;            // type·3 + level
   std::vector<bool> type_double_sided_;  // any material without back-face culling
   std::unique_ptr<CrowdCull> cull_;

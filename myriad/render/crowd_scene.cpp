@@ -2,6 +2,8 @@
 
 #include "myriad/core/error.hpp"
 #include "myriad/core/stopwatch.hpp"
+#include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame_view.hpp"
 #include "myriad/render/offscreen_target.hpp"
 
 #include <algorithm>
@@ -64,34 +66,22 @@ CrowdSceneResult render_crowd_scene(gpu::Context& ctx, std::span<const crowd::Cr
   for (const crowd::CrowdFile& f : types) {
     for (const crowd::CrowdLod& lod : f.lods) result.type_triangles.push_back(lod.triangle_count());
   }
-  // LOD switch distances tuned for the first type's size, as the article tunes them for its enemies.
-  crowd::LodCurveParams lod;
-  lod.screen_height = float(options.height);
-  lod.reference_diameter = renderer.type_bounds()[0].diameter;
-  const float aspect = float(options.width) / float(options.height);
   for (const CrowdView& view : crowd_views(options.map_size)) {
     if (!wanted(options.views, view.name)) continue;
-    const float fov = glm::radians(view.fov_degrees);
-    const glm::mat4 view_proj =
-        perspective_infinite_reverse_z(fov, aspect, 0.1f) * glm::lookAt(view.eye, view.target, kWorldUp);
-    crowd::CrowdCullParams params;
-    params.frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
-    params.camera = view.eye;
-    // The curve follows the view's field of view; the distances stay those of the reference camera.
-    crowd::LodCurveParams this_camera = lod;
-    this_camera.fov_y_radians = fov;
-    params.curve = crowd::LodCurve::solve(this_camera);
+    SceneCamera camera = SceneCamera::look_at(view.eye, view.target, glm::radians(view.fov_degrees));
+    camera.near_plane = 0.1f;
+    const FrameView frame_view = FrameView::of_camera(camera, options.width, options.height,
+                                                      glm::vec3(0.4f, 0.8f, 0.3f), options.time);
+    CrowdDrawOptions draw;
+    draw.lod_colors = options.lod_colors;
+    renderer.set_draw_options(draw);
     for (int mode : options.modes) {
-      params.forced_level = mode;
-      CrowdDrawOptions draw;
-      draw.view_proj = view_proj;
-      draw.time = options.time;
-      draw.lod_colors = options.lod_colors;
+      renderer.set_forced_level(mode);
       Stopwatch clock;
       ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-        renderer.record_cull(cmd, params);
+        renderer.cull(cmd, frame_view);
         target.begin(cmd, glm::vec4(0.36f, 0.42f, 0.33f, 1.0f));
-        renderer.record_draw(cmd, draw);
+        renderer.draw(cmd, frame_view);
         target.end(cmd);
       });
       CrowdSceneFrame frame;

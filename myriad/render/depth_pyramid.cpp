@@ -5,15 +5,11 @@
 
 #include "myriad/core/min_pyramid.hpp"
 #include "myriad/gpu/sync.hpp"
+#include "myriad/render/shaders/depth_reduce_layout.h"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {
 namespace {
-struct ReducePush {
-  std::uint32_t source_size[2];
-  std::uint32_t destination_size[2];
-};
-
 constexpr VkPipelineStageFlags2 kReaders =
     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
 }  // namespace
@@ -33,7 +29,8 @@ DepthPyramid::DepthPyramid(gpu::Context& ctx, std::uint32_t source_width, std::u
   sampler_ = gpu::make_min_reduction_sampler(ctx);
   fetch_sampler_ = gpu::make_nearest_sampler(ctx);
   const gpu::PipelineLayoutDesc layout{
-      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(ReducePush)};
+      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
+      sizeof(shader::DepthReducePush)};
   reduce_first_ = gpu::make_compute_pipeline(ctx, shaders::depth_reduce_first_comp(), layout);
   reduce_ = gpu::make_compute_pipeline(ctx, shaders::depth_reduce_comp(), layout);
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
@@ -57,7 +54,7 @@ void DepthPyramid::record(VkCommandBuffer cmd, VkImageView source, VkImageLayout
     const VkSampler sampler = level == 0 ? fetch_sampler_.handle() : sampler_.handle();
     const std::array bindings{gpu::sampled_image(sampler, src_view, src_layout),
                               gpu::storage_image(image_.mip_view(level))};
-    const ReducePush push{{src_w, src_h}, {dst_w, dst_h}};
+    const shader::DepthReducePush push{{src_w, src_h}, {dst_w, dst_h}};
     gpu::bind(ctx_, cmd, level == 0 ? reduce_first_ : reduce_, bindings, &push, sizeof(push));
     vkCmdDispatch(cmd, (dst_w + 7) / 8, (dst_h + 7) / 8, 1);
     gpu::ImageTransition written{image_.handle(),

@@ -45,6 +45,24 @@ void OffscreenTarget::end(VkCommandBuffer cmd) {
        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_ASPECT_DEPTH_BIT});
 }
 
+void OffscreenTarget::resume(VkCommandBuffer cmd) {
+  gpu::image_barrier(
+      cmd, {color_.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
+  // Whatever read the depth (the pyramid build) finishes before rendering writes it again.
+  gpu::image_barrier(
+      cmd,
+      {depth_.handle(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE,
+       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+       VK_IMAGE_ASPECT_DEPTH_BIT});
+  const VkRenderingAttachmentInfo color_att = gpu::color_attachment(color_.view(), nullptr);
+  const VkRenderingAttachmentInfo depth_att = gpu::depth_attachment(depth_.view(), false);
+  gpu::begin_rendering(cmd, width_, height_, &color_att, &depth_att);
+}
+
 std::vector<std::uint8_t> OffscreenTarget::read_color() {
   const std::vector<std::byte> bytes = gpu::read_image(ctx_, color_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   std::vector<std::uint8_t> out(bytes.size());

@@ -23,6 +23,9 @@ class OffscreenTarget {
   // Ends rendering; colour goes to TRANSFER_SRC (for read_color) and depth to DEPTH_READ_ONLY,
   // visible to compute shaders (depth pyramid).
   void end(VkCommandBuffer cmd);
+  // After end() (and compute or copies reading its depth, such as the depth pyramid): rendering again,
+  // loading colour and depth as end() left them.
+  void resume(VkCommandBuffer cmd);
 
   // After the submission that called end() completed: width*height RGBA8 pixels, top row first.
   std::vector<std::uint8_t> read_color();

@@ -75,20 +75,19 @@ ShadowMap::ShadowMap(gpu::Context& ctx, std::uint32_t size)
   gpu::upload(ctx, params_buffer_, std::span<const shader::ShadowParamsGpu>(&params_, 1));
 }
 
-void ShadowMap::fit(const SceneCamera& camera, float aspect, glm::vec3 to_light, float distance,
-                    float caster_reach) {
+void ShadowMap::fit(const FrameView& camera, float distance, float caster_reach) {
+  const glm::vec3 to_light = camera.to_light;
   if (!(glm::length(to_light) > 0.0f)) throw Error("ShadowMap::fit: zero light direction");
-  to_light_ = glm::normalize(to_light);
   const float n = camera.near_plane;
   const float f = std::max(distance, n * 1.001f);
-  const float ty = std::tan(0.5f * camera.fov_y), tx = ty * aspect;
+  const float ty = std::tan(0.5f * camera.fov_y), tx = ty * camera.aspect;
   float centre_distance = 0.0f;
   float radius = slice_radius(n, f, tx, ty, centre_distance);
   radius = std::ceil(radius * 16.0f) / 16.0f;  // rounding noise must not change the texel size
   const glm::vec3 centre = camera.eye + camera.forward * centre_distance;
 
   // Light frame fixed in the world (depends on the light only): x right, y up, z towards the light.
-  const glm::vec3 back = to_light_;
+  const glm::vec3 back = glm::normalize(to_light);
   const glm::vec3 hint = std::abs(back.y) > 0.99f ? glm::vec3(0.0f, 0.0f, 1.0f) : kWorldUp;
   const glm::vec3 right = glm::normalize(glm::cross(hint, back));
   const glm::vec3 up = glm::cross(back, right);
@@ -116,10 +115,9 @@ void ShadowMap::fit(const SceneCamera& camera, float aspect, glm::vec3 to_light,
   m[3][1] = -cy / half;
   m[3][2] = -z_far * depth_scale;
   m[3][3] = 1.0f;
-  light_view_proj_ = m;
-  caster_frustum_ = Frustum::from_view_proj(m, DepthConvention::kReverseZ);
+  view_ = camera.light_view(m);
   params_.light_view_proj = m;
-  params_.to_light = glm::vec4(to_light_, 1.0f);
+  params_.to_light = glm::vec4(view_.to_light, 1.0f);
   params_.texel = glm::vec4(texel, depth_scale, 1.0f / float(size_), 0.0f);
 }
 

@@ -16,6 +16,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame_view.hpp"
 #include "myriad/render/shaders/shadow_layout.h"
 
 namespace myriad::render {
@@ -36,11 +37,15 @@ class ShadowMap {
   // `caster_reach` metres towards the light so casters outside the camera frustum still cast.
   // The box is the slice's bounding sphere (its size does not change as the camera turns), in a
   // light frame fixed in the world, its centre snapped to whole texels.
-  void fit(const SceneCamera& camera, float aspect, glm::vec3 to_light, float distance, float caster_reach);
+  // The light direction is the camera view's to_light.
+  void fit(const FrameView& camera, float distance, float caster_reach);
 
-  const glm::mat4& light_view_proj() const { return light_view_proj_; }
-  const Frustum& caster_frustum() const { return caster_frustum_; }  // the shadow view's culling frustum
-  glm::vec3 to_light() const { return to_light_; }
+  // The shadow view of the last fit(): the light's view-projection and culling volume (the casters'
+  // frustum), the camera's eye, LOD reference and slice.
+  const FrameView& view() const { return view_; }
+  const glm::mat4& light_view_proj() const { return view_.view_proj; }
+  const Frustum& caster_frustum() const { return view_.frustum; }
+  glm::vec3 to_light() const { return view_.to_light; }
   float texel_world_size() const { return params_.texel.x; }
 
   // Depth-only dynamic rendering, cleared, viewport/scissor set (also uploads the light parameters).
@@ -65,9 +70,7 @@ class ShadowMap {
   gpu::Sampler sampler_;
   gpu::Buffer params_buffer_;
   shader::ShadowParamsGpu params_{};
-  glm::mat4 light_view_proj_{1.0f};
-  Frustum caster_frustum_;
-  glm::vec3 to_light_{0.0f, 1.0f, 0.0f};
+  FrameView view_;
 };
 
 // The depth-only caster variant of a pass's pipeline: `b` with its vertex shader and layout, built

@@ -11,6 +11,8 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/depth_pyramid.hpp"
+#include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame_view.hpp"
 #include "myriad/render/offscreen_target.hpp"
 #include "myriad/render/shaders/smoke_layout.h"
 #include "myriad/render/sphere_cull.hpp"
@@ -105,18 +107,20 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   builder.depth_format = OffscreenTarget::kDepthFormat;
   const gpu::Pipeline draw = builder.build(ctx);
 
-  const float aspect = float(options.width) / float(options.height);
-  const glm::mat4 proj = perspective_infinite_reverse_z(glm::radians(50.0f), aspect, 0.5f);
   const float extent = float(options.grid);
-  const glm::mat4 view = glm::lookAt(glm::vec3(-0.55f * extent, 0.22f * extent, -0.55f * extent),
-                                     glm::vec3(0.1f * extent, 0.0f, 0.1f * extent), kWorldUp);
-  const glm::mat4 view_proj = proj * view;
-  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  SceneCamera camera =
+      SceneCamera::look_at(glm::vec3(-0.55f * extent, 0.22f * extent, -0.55f * extent),
+                           glm::vec3(0.1f * extent, 0.0f, 0.1f * extent), glm::radians(50.0f));
+  camera.near_plane = 0.5f;
+  const FrameView frame_view =
+      FrameView::of_camera(camera, options.width, options.height, glm::vec3(0.4f, 0.8f, 0.3f));
+  const glm::mat4& view_proj = frame_view.view_proj;
+  const Frustum& frustum = frame_view.frustum;
   for (const glm::vec4& s : spheres) {
     if (frustum.intersects(Sphere{glm::vec3(s), s.w})) ++result.visible_cpu;
   }
 
-  shader::SmokePush push{view_proj, glm::vec4(glm::normalize(glm::vec3(0.4f, 0.8f, 0.3f)), 0.0f)};
+  shader::SmokePush push{view_proj, glm::vec4(frame_view.to_light, 0.0f)};
   gpu::GpuTimer timer(ctx);
   result.timing = timer.source();
   Stopwatch record_clock;

@@ -16,10 +16,6 @@ constexpr std::uint32_t kStride = sizeof(voxel::TerrainVertex);
 static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
               "atlas records share the vertex arena and its stride");
 
-gpu::Buffer storage(gpu::Context& ctx, VkDeviceSize size, VkBufferUsageFlags extra = 0) {
-  return gpu::Buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extra, gpu::MemoryKind::kDeviceLocal);
-}
-
 }  // namespace
 
 TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
@@ -40,15 +36,16 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       max_arenas_(kMaxArenas),
       shadow_receiver_(ctx) {
   for (auto& p : pages_) p.arena = kNoArena;
-  page_buf_ = storage(ctx, slots_ * sizeof(shader::PageGpu));
-  terrain_page_buf_ = storage(ctx, slots_ * sizeof(shader::TerrainPageGpu));
-  visible_buf_ = storage(ctx, slots_ * sizeof(std::uint32_t));
-  arena_cull_buf_ = storage(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
-  address_buf_ = storage(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
-  draw_buf_ = storage(ctx, kMaxArenas * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-  shadow_visible_buf_ = storage(ctx, slots_ * sizeof(std::uint32_t));
-  shadow_draw_buf_ =
-      storage(ctx, kMaxArenas * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::PageGpu));
+  terrain_page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::TerrainPageGpu));
+  visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
+  arena_cull_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
+  address_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
+  draw_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+                                       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  shadow_visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
+  shadow_draw_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+                                              VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
 
   const std::vector<std::uint8_t> tiles = generate_terrain_tiles();
   tiles_ = gpu::Image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, kTerrainTileCount * kTerrainTileSize, kTerrainTileSize,
@@ -162,34 +159,37 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }
 
-void TerrainRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height) {
+void TerrainRenderer::upload(VkCommandBuffer cmd) {
   stats_ = {};
   shadow_stats_ = {};
-  slice_height_ = slice_height;
   stats_.geometry_bytes = buffers_.record_uploads(cmd);
   stats_.uploaded_bytes = stats_.geometry_bytes;
   if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);
-  const CullInputs inputs{view_proj, slice_height, page_version_};
+}
+
+void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const DepthPyramid*) {
+  if (!first_phase(phase)) return;
+  const CullInputs inputs{view.view_proj, view.slice_height, page_version_};
   if (tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
-    const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
-    culler_.record(cmd, frustum, slice_height, page_buf_, slots_, arena_cull_buf_, initial_draws_, draw_buf_,
-                   visible_buf_, overflow_);
+    culler_.record(cmd, view.frustum, view.slice_height, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+                   draw_buf_, visible_buf_, overflow_);
     tracker_.culled(inputs);
     stats_.culled = true;
     ++stats_.pipeline_binds;
   }
 }
 
-void TerrainRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 sun_direction,
-                           float slice_height, std::uint32_t debug_mode, const ShadowMap* shadow) {
-  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const ShadowMap* shadow) {
+  if (!first_phase(phase)) return;
   const auto arena_count = std::uint32_t(arena_cull_.size());
-  stats_.chunk_tests = chunks_.visible_arenas(frustum, slice_height, arena_count, arena_visible_);
+  stats_.chunk_tests = chunks_.visible_arenas(view.frustum, view.slice_height, arena_count, arena_visible_);
   stats_.arenas = arena_count;
   stats_.pages = 0;
   for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
-  const glm::vec3 sun = shadow ? shadow->to_light() : sun_direction;
-  shader::TerrainPush push{view_proj, glm::vec4(sun, 0.0f), slice_height, 0, debug_mode, 0};
+  shader::TerrainPush push{
+      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, 0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{
       gpu::storage_buffer(page_buf_),
@@ -204,26 +204,27 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm:
   if (drawn > 0) ++stats_.pipeline_binds;
 }
 
-void TerrainRenderer::prepare_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) {
-  if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);  // prepare() normally did this
-  const CullInputs inputs{shadow.light_view_proj(), slice_height_, page_version_};
+void TerrainRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  const CullInputs inputs{shadow_view.view_proj, shadow_view.slice_height, page_version_};
   if (shadow_tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
-    culler_.record(cmd, shadow.caster_frustum(), slice_height_, page_buf_, slots_, arena_cull_buf_,
+    culler_.record(cmd, shadow_view.frustum, shadow_view.slice_height, page_buf_, slots_, arena_cull_buf_,
                    initial_draws_, shadow_draw_buf_, shadow_visible_buf_, shadow_overflow_);
     shadow_tracker_.culled(inputs);
     shadow_stats_.culled = true;
   }
 }
 
-void TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float slice_height) {
+std::uint32_t TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   const auto arena_count = std::uint32_t(arena_cull_.size());
-  shadow_stats_.chunk_tests =
-      chunks_.visible_arenas(shadow.caster_frustum(), slice_height, arena_count, shadow_arena_visible_);
-  const shader::TerrainPush push{shadow.light_view_proj(), glm::vec4(0.0f), slice_height, 0, 0, 0};
+  shadow_stats_.chunk_tests = chunks_.visible_arenas(shadow_view.frustum, shadow_view.slice_height,
+                                                     arena_count, shadow_arena_visible_);
+  const shader::TerrainPush push{shadow_view.view_proj, glm::vec4(0.0f), shadow_view.slice_height, 0, 0, 0};
   const std::array bindings{gpu::storage_buffer(page_buf_), gpu::storage_buffer(terrain_page_buf_),
                             gpu::storage_buffer(shadow_visible_buf_), gpu::storage_buffer(address_buf_)};
-  shadow_stats_.arenas_drawn +=
+  const std::uint32_t drawn =
       draw_arenas(cmd, shadow_pipeline_, bindings, push, shadow_arena_visible_, shadow_draw_buf_);
+  shadow_stats_.arenas_drawn += drawn;
+  return drawn;
 }
 
 std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,

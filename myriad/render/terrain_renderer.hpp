@@ -10,6 +10,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/coarse_chunks.hpp"
+#include "myriad/render/frame_system.hpp"
 #include "myriad/render/page_arena_buffers.hpp"
 #include "myriad/render/page_arenas.hpp"
 #include "myriad/render/page_cull.hpp"
@@ -56,8 +57,11 @@ inline PageArenaConfig terrain_arena_config() {
   return c;
 }
 
-class TerrainRenderer {
+class TerrainRenderer : public FrameSystem {
  public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
   TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format, VkFormat depth_format,
                   const PageArenaConfig& config = terrain_arena_config());
 
@@ -65,20 +69,24 @@ class TerrainRenderer {
   // range); an empty mesh removes the page. `origin` = the section's world position.
   void set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh);
 
-  // Outside rendering: uploads what changed and reruns CullPages when camera, slice or pages changed.
-  void prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, float slice_height);
-  // Inside dynamic rendering (viewport and scissor set by the caller). With `shadow`, the sun term is
-  // darkened where the map says occluded and the sun direction is the map's.
-  void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 sun_direction, float slice_height,
-            std::uint32_t debug_mode = 0, const ShadowMap* shadow = nullptr);
+  // Outside rendering, first in a frame: uploads what changed (geometry, page tables).
+  void upload(VkCommandBuffer cmd) override;
+  // Outside rendering, after upload(), in phase 1: reruns CullPages when the view, slice or pages
+  // changed.
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside dynamic rendering, phase 1. With `shadow`, the sun term is darkened where the map says
+  // occluded.
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // TerrainPush::debug_mode of the draws (0 = shaded).
+  void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }
 
-  // Outside rendering, after prepare() (whose uploads and slice height it uses): culls the pages for
-  // the shadow view (shadow.caster_frustum()) into outputs of its own, so the camera view's culling
-  // and its "nothing changed, nothing culled" frames are untouched. Reruns only when the light view,
-  // slice or pages changed.
-  void prepare_shadow(VkCommandBuffer cmd, const ShadowMap& shadow);
-  // Inside the shadow map's pass: the pages prepare_shadow kept, depth only, clipped at the slice.
-  void draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, float slice_height);
+  // Outside rendering, after upload(): culls the pages for the shadow view (ShadowMap::view()) into
+  // outputs of its own, so the camera view's culling and its "nothing changed, nothing culled" frames
+  // are untouched. Reruns only when the light view, slice or pages changed.
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  // Inside the shadow map's pass: the pages cull_shadow kept, depth only, clipped at the slice.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
   const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
 
   const TerrainFrameStats& frame_stats() const { return stats_; }
@@ -111,7 +119,6 @@ class TerrainRenderer {
   CoarseChunks chunks_;
   PageCuller culler_;
   CullTracker tracker_, shadow_tracker_;
-  float slice_height_ = 1e30f;  // of the last prepare(): the shadow view culls with it too
   std::uint64_t page_version_ = 0;
   bool arenas_dirty_ = true;                // arena tables (bases, addresses) need an upload
   std::vector<std::uint32_t> dirty_pages_;  // page-table entries to upload
@@ -134,6 +141,7 @@ class TerrainRenderer {
   ShadowReceiver shadow_receiver_;
   TerrainFrameStats stats_;
   TerrainShadowStats shadow_stats_;
+  std::uint32_t debug_mode_ = 0;
 };
 
 }  // namespace myriad::render

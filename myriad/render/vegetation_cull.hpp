@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "myriad/render/frame_system.hpp"
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
@@ -59,7 +60,7 @@ struct VegetationHiz {
 // Two-phase occlusion culling (niagara): kEarly culls (frustum + LOD) only what was visible last frame;
 // draw it, build the depth pyramid, then kLate tests everything against it (with `hiz`), records
 // visibility for the next frame and appends only the newly visible; draw those. kSingle: one pass.
-enum class VegetationPass : std::uint32_t { kSingle = 0, kEarly = 1, kLate = 2 };
+using VegetationPass = FramePhase;  // the push constant carries its value
 
 class VegetationCull {
  public:

@@ -1,12 +1,11 @@
-// Records the two passes of a vegetation frame. The second rendering pass loads what the first
-// stored, so the target ends exactly as OffscreenTarget::end leaves it (readable colour and depth).
+// The phases of vegetation in a frame, and a whole vegetation frame on its own. The second rendering
+// pass loads what the first stored, so the target ends exactly as OffscreenTarget::end leaves it
+// (readable colour and depth).
 #include "myriad/render/vegetation_frame.hpp"
 
 #include <cstring>
 
 #include "myriad/core/error.hpp"
-#include "myriad/core/frustum.hpp"
-#include "myriad/gpu/rendering.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 
@@ -21,90 +20,64 @@ std::uint64_t VegetationFrameCounts::total() const {
   return n;
 }
 
-VegetationFrame::VegetationFrame(gpu::Context& ctx, const VegetationCull& cull,
-                                 const VegetationRenderer& renderer, OffscreenTarget& target,
-                                 std::uint32_t max_types)
-    : ctx_(ctx),
-      cull_(cull),
+VegetationPasses::VegetationPasses(gpu::Context& ctx, const VegetationCull& cull,
+                                   const VegetationRenderer& renderer, std::uint32_t max_types)
+    : cull_(cull),
       renderer_(renderer),
-      target_(target),
-      pyramid_(ctx, target.width(), target.height()),
       counts_(ctx, 2 * VkDeviceSize(max_types) * kArgsBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
               gpu::MemoryKind::kReadback),
       max_types_(max_types) {}
 
-void VegetationFrame::copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types,
-                                std::uint32_t pass) {
+void VegetationPasses::begin_frame(VkCommandBuffer cmd, std::span<const VegetationFrameType> types) {
+  if (types.size() > max_types_) throw Error("VegetationPasses: more runtime types than max_types");
+  recorded_types_ = static_cast<std::uint32_t>(types.size());
+  recorded_draws_ = 0;
+  recorded_binds_ = 0;
+  // A frame without phase 2 reads zeros there. The last frame's host read finished (its fence waited).
+  vkCmdFillBuffer(cmd, counts_.handle(), 0, counts_.size(), 0);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
+
+void VegetationPasses::copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types,
+                                 std::uint32_t pass) {
   // VegetationCull::record leaves the args visible to copies; the next record waits for the copy.
   for (std::uint32_t t = 0; t < types.size(); ++t) {
     const VkBufferCopy region{0, (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes, kArgsBytes};
     vkCmdCopyBuffer(cmd, types[t].gpu->args.handle(), counts_.handle(), 1, &region);
   }
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
 }
 
-void VegetationFrame::resume(VkCommandBuffer cmd) {
-  gpu::image_barrier(cmd, {target_.color().handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
-                           VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                           VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
-  // The pyramid build read the depth; its writes wait for that read.
-  gpu::image_barrier(
-      cmd, {target_.depth().handle(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL,
-            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE,
-            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-            VK_IMAGE_ASPECT_DEPTH_BIT});
-  const VkRenderingAttachmentInfo color = gpu::color_attachment(target_.color().view(), nullptr);
-  const VkRenderingAttachmentInfo depth = gpu::depth_attachment(target_.depth().view(), false);
-  gpu::begin_rendering(cmd, target_.width(), target_.height(), &color, &depth);
-}
-
-void VegetationFrame::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
-                             std::span<const VegetationFrameType> types, const OpaqueFn& opaque,
-                             bool occlusion, glm::vec4 clear, const ShadowMap* shadow) {
-  if (types.size() > max_types_) throw Error("VegetationFrame: more runtime types than max_types");
-  recorded_types_ = static_cast<std::uint32_t>(types.size());
-  recorded_draws_ = 0;
-  recorded_binds_ = 0;
-  const Frustum frustum = Frustum::from_view_proj(settings.view_proj, DepthConvention::kReverseZ);
-  auto draw_all = [&](VkCommandBuffer c) {
-    for (const VegetationFrameType& t : types) {
-      VegetationDrawSettings s = settings;
-      s.id_base = t.id_base;
-      recorded_draws_ += renderer_.draw(c, s, *t.gpu, 0xFu, shadow);
-      ++recorded_binds_;
-    }
-  };
-  // Phase 1 (or the only pass).
-  const VegetationPass first = occlusion ? VegetationPass::kEarly : VegetationPass::kSingle;
-  for (const VegetationFrameType& t : types) (void)cull_.record(cmd, frustum, camera, *t.gpu, nullptr, first);
-  copy_args(cmd, types, 0);
-  target_.begin(cmd, clear);
-  if (opaque) opaque(cmd, settings);
-  draw_all(cmd);
-  target_.end(cmd);
-  if (occlusion) {
-    // Phase 2: the pyramid of this frame's depth so far, every instance tested against it.
-    pyramid_.record(cmd, target_.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
-    const VegetationHiz hiz{pyramid_.image().view(), pyramid_.sampler().handle(), pyramid_.levels(),
-                            pyramid_.source_width(), pyramid_.source_height(),    settings.view_proj};
+void VegetationPasses::cull(VkCommandBuffer cmd, const FrameView& view,
+                            std::span<const VegetationFrameType> types, FramePhase phase,
+                            const DepthPyramid* pyramid) {
+  if (phase == FramePhase::kLate) {
+    if (!pyramid) throw Error("VegetationPasses: phase 2 needs the depth pyramid of phase 1");
+    const VegetationHiz hiz{pyramid->image().view(), pyramid->sampler().handle(), pyramid->levels(),
+                            pyramid->source_width(), pyramid->source_height(),    view.view_proj};
     for (const VegetationFrameType& t : types)
-      (void)cull_.record(cmd, frustum, camera, *t.gpu, &hiz, VegetationPass::kLate);
-    copy_args(cmd, types, 1);
-    resume(cmd);
-    draw_all(cmd);
-    target_.end(cmd);
+      (void)cull_.record(cmd, view.frustum, view.eye, *t.gpu, &hiz, phase);
   } else {
-    vkCmdFillBuffer(cmd, counts_.handle(), VkDeviceSize(max_types_) * kArgsBytes,
-                    VkDeviceSize(max_types_) * kArgsBytes, 0);
+    for (const VegetationFrameType& t : types)
+      (void)cull_.record(cmd, view.frustum, view.eye, *t.gpu, nullptr, phase);
   }
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
-                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                      VK_ACCESS_2_HOST_READ_BIT);
+  copy_args(cmd, types, phase == FramePhase::kLate ? 1 : 0);
 }
 
-VegetationFrameCounts VegetationFrame::read_counts() const {
+void VegetationPasses::draw(VkCommandBuffer cmd, const FrameView& view,
+                            const VegetationDrawSettings& settings,
+                            std::span<const VegetationFrameType> types, const ShadowMap* shadow) {
+  for (const VegetationFrameType& t : types) {
+    VegetationDrawSettings s = settings;
+    s.id_base = t.id_base;
+    recorded_draws_ += renderer_.draw(cmd, view, s, *t.gpu, 0xFu, shadow);
+    ++recorded_binds_;
+  }
+}
+
+VegetationFrameCounts VegetationPasses::read_counts() const {
   counts_.invalidate();
   VegetationFrameCounts c;
   c.draws = recorded_draws_;
@@ -126,6 +99,33 @@ VegetationFrameCounts VegetationFrame::read_counts() const {
         c.triangles += std::uint64_t(a.instance_count) * (a.index_count / 3);
       }
   return c;
+}
+
+VegetationFrame::VegetationFrame(gpu::Context& ctx, const VegetationCull& cull,
+                                 const VegetationRenderer& renderer, OffscreenTarget& target,
+                                 std::uint32_t max_types)
+    : target_(target),
+      pyramid_(ctx, target.width(), target.height()),
+      passes_(ctx, cull, renderer, max_types) {}
+
+void VegetationFrame::record(VkCommandBuffer cmd, const FrameView& view,
+                             const VegetationDrawSettings& settings,
+                             std::span<const VegetationFrameType> types, const OpaqueFn& opaque,
+                             bool occlusion, glm::vec4 clear, const ShadowMap* shadow) {
+  passes_.begin_frame(cmd, types);
+  // Phase 1 (or the only pass).
+  passes_.cull(cmd, view, types, occlusion ? FramePhase::kEarly : FramePhase::kSingle, nullptr);
+  target_.begin(cmd, clear);
+  if (opaque) opaque(cmd);
+  passes_.draw(cmd, view, settings, types, shadow);
+  target_.end(cmd);
+  if (!occlusion) return;
+  // Phase 2: the pyramid of this frame's depth so far, every instance tested against it.
+  pyramid_.record(cmd, target_.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
+  passes_.cull(cmd, view, types, FramePhase::kLate, &pyramid_);
+  target_.resume(cmd);
+  passes_.draw(cmd, view, settings, types, shadow);
+  target_.end(cmd);
 }
 
 }  // namespace myriad::render

@@ -1,17 +1,24 @@
-// One rendered vegetation frame with two-phase Hi-Z occlusion tied to the real depth buffer: phase 1
-// culls (frustum + LOD) only what the previous frame found visible and draws it with the scene's
-// opaque geometry (ground, walls); the depth pyramid is rebuilt from that depth buffer; phase 2 tests
-// every instance against it, records visibility for the next frame and draws the newly visible ones
-// into the same target. Without occlusion: one cull pass, one draw pass.
+// Vegetation in a frame with two-phase Hi-Z occlusion tied to the real depth buffer: phase 1 culls
+// (frustum + LOD) only what the previous frame found visible and draws it with the scene's other
+// opaque geometry; the depth pyramid is rebuilt from that depth buffer; phase 2 tests every instance
+// against it, records visibility for the next frame and draws the newly visible ones into the same
+// target. Without occlusion: one cull pass, one draw pass.
+//
+// VegetationPasses is what a frame's phases do to a set of runtime types (the vegetation field runs
+// it inside the scene frame); VegetationFrame is a whole frame of plants and a caller's occluders on
+// its own (tools, tests).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
 
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/render/depth_pyramid.hpp"
+#include "myriad/render/frame_system.hpp"
 #include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/vegetation_cull.hpp"
 #include "myriad/render/vegetation_renderer.hpp"
 
 namespace myriad::render {
@@ -33,38 +40,58 @@ struct VegetationFrameCounts {
   std::uint64_t total() const;
 };
 
-class VegetationFrame {
+class VegetationPasses {
  public:
-  using OpaqueFn = std::function<void(VkCommandBuffer, const VegetationDrawSettings&)>;
+  VegetationPasses(gpu::Context& ctx, const VegetationCull& cull, const VegetationRenderer& renderer,
+                   std::uint32_t max_types = 8);
 
-  VegetationFrame(gpu::Context& ctx, const VegetationCull& cull, const VegetationRenderer& renderer,
-                  OffscreenTarget& target, std::uint32_t max_types = 8);
+  // Outside rendering, first in a frame: clears the counts of the frame's phases.
+  void begin_frame(VkCommandBuffer cmd, std::span<const VegetationFrameType> types);
+  // Outside rendering: every type culled for `phase` (kLate tests against `pyramid`, a MIN pyramid of
+  // phase 1's depth for `view`); the draw arguments are kept for read_counts().
+  void cull(VkCommandBuffer cmd, const FrameView& view, std::span<const VegetationFrameType> types,
+            FramePhase phase, const DepthPyramid* pyramid);
+  // Inside rendering, after cull() of the same phase: every type's indirect draws.
+  void draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+            std::span<const VegetationFrameType> types, const ShadowMap* shadow);
 
-  // Records the frame into `target` (cleared to `clear`). `settings.view_proj` and `camera` are
-  // relative to the render origin; `opaque` draws the non-vegetation geometry in phase 1 (it occludes).
-  void record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
-              std::span<const VegetationFrameType> types, const OpaqueFn& opaque, bool occlusion,
-              glm::vec4 clear = {0.55f, 0.7f, 0.9f, 1.0f}, const ShadowMap* shadow = nullptr);
-
-  // After the submission of record() completed.
+  // After the submission of the frame completed.
   VegetationFrameCounts read_counts() const;
 
-  const DepthPyramid& pyramid() const { return pyramid_; }
-
  private:
-  void resume(VkCommandBuffer cmd);
   void copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types, std::uint32_t pass);
 
-  gpu::Context& ctx_;
   const VegetationCull& cull_;
   const VegetationRenderer& renderer_;
-  OffscreenTarget& target_;
-  DepthPyramid pyramid_;
   gpu::Buffer counts_;  // readback: DrawIndexedCommand[2][max_types][kGpuMaxLods]
   std::uint32_t max_types_;
   std::uint32_t recorded_types_ = 0;
   std::uint32_t recorded_draws_ = 0;
   std::uint32_t recorded_binds_ = 0;
+};
+
+class VegetationFrame {
+ public:
+  using OpaqueFn = std::function<void(VkCommandBuffer)>;
+
+  VegetationFrame(gpu::Context& ctx, const VegetationCull& cull, const VegetationRenderer& renderer,
+                  OffscreenTarget& target, std::uint32_t max_types = 8);
+
+  // Records the frame into `target` (cleared to `clear`) for `view` (relative to the types' render
+  // origin); `opaque` draws the non-vegetation geometry in phase 1 (it occludes).
+  void record(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+              std::span<const VegetationFrameType> types, const OpaqueFn& opaque, bool occlusion,
+              glm::vec4 clear = {0.55f, 0.7f, 0.9f, 1.0f}, const ShadowMap* shadow = nullptr);
+
+  // After the submission of record() completed.
+  VegetationFrameCounts read_counts() const { return passes_.read_counts(); }
+
+  const DepthPyramid& pyramid() const { return pyramid_; }
+
+ private:
+  OffscreenTarget& target_;
+  DepthPyramid pyramid_;
+  VegetationPasses passes_;
 };
 
 }  // namespace myriad::render

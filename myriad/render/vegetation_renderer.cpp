@@ -58,18 +58,18 @@ std::array<VegetationLodMesh, vegetation::kGpuMaxLods> VegetationRenderer::lod_m
 }
 
 namespace {
-shader::VegPlantPush make_push(const VegetationDrawSettings& s, const ShadowMap* shadow) {
+shader::VegPlantPush make_push(const FrameView& view, const VegetationDrawSettings& s) {
   shader::VegPlantPush push{};
-  push.view_proj = s.view_proj;
-  push.light = glm::vec4(shadow ? shadow->to_light() : s.light_dir, s.ambient);
+  push.view_proj = view.view_proj;
+  push.light = glm::vec4(view.to_light, s.ambient);
   push.flags = s.instance_ids ? VEG_DRAW_IDS : 0u;
   push.id_base = s.id_base;
   return push;
 }
 
-shader::VegPlantPush shadow_push(const ShadowMap& shadow) {
+shader::VegPlantPush shadow_push(const FrameView& shadow_view) {
   shader::VegPlantPush push{};
-  push.view_proj = shadow.light_view_proj();
+  push.view_proj = shadow_view.view_proj;
   push.flags = VEG_DRAW_SHADOW;
   return push;
 }
@@ -91,10 +91,10 @@ std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const 
   return draws;
 }
 
-std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                                       const VegetationGpuType& type, std::uint32_t lod_mask,
-                                       const ShadowMap* shadow) const {
-  shader::VegPlantPush push = make_push(settings, shadow);
+std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view,
+                                       const VegetationDrawSettings& settings, const VegetationGpuType& type,
+                                       std::uint32_t lod_mask, const ShadowMap* shadow) const {
+  shader::VegPlantPush push = make_push(view, settings);
   push.fade_offset = VEG_LISTS * type.capacity;
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
@@ -103,9 +103,9 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const VegetationDraw
   return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
 }
 
-std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow,
+std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
                                               const VegetationGpuType& type, std::uint32_t lod_mask) const {
-  shader::VegPlantPush push = shadow_push(shadow);
+  shader::VegPlantPush push = shadow_push(shadow_view);
   push.fade_offset = VEG_LISTS * type.capacity;
   const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
                             gpu::storage_buffer(type.lists)};
@@ -113,11 +113,12 @@ std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowM
   return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
 }
 
-void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                                     std::uint32_t mesh_id, const gpu::Buffer& instances, std::uint32_t count,
+void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
+                                     const VegetationDrawSettings& settings, std::uint32_t mesh_id,
+                                     const gpu::Buffer& instances, std::uint32_t count,
                                      const ShadowMap* shadow) const {
   if (count == 0) return;
-  shader::VegPlantPush push = make_push(settings, shadow);
+  shader::VegPlantPush push = make_push(view, settings);
   push.flags |= VEG_DRAW_DIRECT;
   // The list binding is unused with VEG_DRAW_DIRECT; any valid buffer satisfies the layout.
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
@@ -126,11 +127,11 @@ void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const VegetationDrawSe
   draw_instances(cmd, pipeline_, bindings, push, mesh_id, count);
 }
 
-void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const ShadowMap& shadow,
+void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
                                             std::uint32_t mesh_id, const gpu::Buffer& instances,
                                             std::uint32_t count) const {
   if (count == 0) return;
-  shader::VegPlantPush push = shadow_push(shadow);
+  shader::VegPlantPush push = shadow_push(shadow_view);
   push.flags |= VEG_DRAW_DIRECT;
   const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
                             gpu::storage_buffer(instances)};

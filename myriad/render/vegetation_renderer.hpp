@@ -11,6 +11,7 @@
 
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/frame_view.hpp"
 #include "myriad/render/shadow_map.hpp"
 #include "myriad/render/vegetation_cull.hpp"
 #include "myriad/render/shaders/veg_plant_layout.h"
@@ -18,9 +19,8 @@
 
 namespace myriad::render {
 
+// How plants are drawn for a view (the view itself, light included, is the FrameView).
 struct VegetationDrawSettings {
-  glm::mat4 view_proj{1.0f};  // relative to the render origin (reverse-Z)
-  glm::vec3 light_dir{0.4f, 1.0f, 0.3f};
   float ambient = 0.35f;
   // Colour = instance id + 1 in RGB (id_base + index in the type's arrays) and the LOD in A, unlit:
   // lets tests check exactly which instance and level covers each pixel.
@@ -40,24 +40,23 @@ class VegetationRenderer {
   std::array<VegetationLodMesh, vegetation::kGpuMaxLods> lod_meshes(const vegetation::Prefab& prefab) const;
 
   // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
-  // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (whose
-  // light_view_proj is in the same frame as settings.view_proj) the sun term is darkened where the map
-  // says occluded and the light direction is the map's.
-  std::uint32_t draw(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
+  // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (fitted to
+  // `view`) the sun term is darkened where the map says occluded.
+  std::uint32_t draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
                      const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu,
                      const ShadowMap* shadow = nullptr) const;
   // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
   // (ground, occluders). `instances` needs storage usage.
-  void draw_direct(VkCommandBuffer cmd, const VegetationDrawSettings& settings, std::uint32_t mesh_id,
-                   const gpu::Buffer& instances, std::uint32_t count,
+  void draw_direct(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+                   std::uint32_t mesh_id, const gpu::Buffer& instances, std::uint32_t count,
                    const ShadowMap* shadow = nullptr) const;
-  // Inside the shadow map's pass, after VegetationCull::record(cmd, shadow.caster_frustum(), camera,
-  // ...) (kSingle, no Hi-Z; the camera position keeps the LODs the camera's): the culled instances'
-  // depth from the light. Returns the number of draws recorded.
-  std::uint32_t draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, const VegetationGpuType& type,
+  // Inside the shadow map's pass, after VegetationCull::record(cmd, shadow_view.frustum,
+  // shadow_view.eye, ...) (kSingle, no Hi-Z; the camera's eye keeps the LODs the camera's): the culled
+  // instances' depth from the light. Returns the number of draws recorded.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, const VegetationGpuType& type,
                             std::uint32_t lod_mask = 0xFu) const;
   // Depth-only: `count` instances of mesh `mesh_id` (occluder boxes drawn with draw_direct), not culled.
-  void draw_direct_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, std::uint32_t mesh_id,
+  void draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, std::uint32_t mesh_id,
                           const gpu::Buffer& instances, std::uint32_t count) const;
 
   std::size_t gpu_bytes() const { return vertices_.size() + indices_.size(); }

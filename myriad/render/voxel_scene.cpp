@@ -11,18 +11,16 @@
 
 namespace myriad::render {
 
-std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size, float aspect) {
+std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size) {
   const glm::vec3 s(size);
   const glm::vec3 centre = s * glm::vec3(0.5f, 0.3f, 0.5f);
-  const glm::mat4 proj = perspective_infinite_reverse_z(glm::radians(55.0f), aspect, 0.2f);
+  const float fov = glm::radians(55.0f);
   const glm::vec3 high(-0.15f * s.x, 2.2f * s.y, -0.15f * s.z), low(0.2f * s.x, 0.85f * s.y, 0.3f * s.z);
-  const glm::mat4 overview = glm::lookAt(high, centre, kWorldUp);
-  const glm::mat4 ground = glm::lookAt(low, glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), kWorldUp);
-  return {
-      {"overview", high, proj * overview, 1e30f},
-      {"ground", low, proj * ground, 1e30f},
-      {"sliced", high, proj * overview, 0.4f * s.y},
-  };
+  const SceneCamera overview = SceneCamera::look_at(high, centre, fov);
+  const SceneCamera ground = SceneCamera::look_at(low, glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), fov);
+  SceneCamera sliced = overview;
+  sliced.slice_height = 0.4f * s.y;
+  return {{"overview", overview}, {"ground", ground}, {"sliced", sliced}};
 }
 
 VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
@@ -61,25 +59,28 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
     }
     result.vegetation_gpu_bytes = vegetation->gpu_bytes();
   }
+  terrain.set_debug_mode(options.debug_mode);
   OffscreenTarget target(ctx, options.width, options.height);
-  const glm::vec3 sun = glm::normalize(glm::vec3(0.35f, 0.85f, 0.25f));
+  const glm::vec3 sun(0.35f, 0.85f, 0.25f);
   bool first = true;
-  for (const VoxelView& view :
-       voxel_camera_presets(options.size, float(options.width) / float(options.height))) {
+  for (const VoxelView& preset : voxel_camera_presets(options.size)) {
     if (!options.views.empty() &&
-        std::find(options.views.begin(), options.views.end(), view.name) == options.views.end()) {
+        std::find(options.views.begin(), options.views.end(), preset.name) == options.views.end()) {
       continue;
     }
+    const FrameView view = FrameView::of_camera(preset.camera, options.width, options.height, sun);
     VoxelFrame frame;
-    frame.name = view.name;
+    frame.name = preset.name;
     Stopwatch frame_clock;
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       Stopwatch record;
-      terrain.prepare(cmd, view.view_proj, view.slice_height);
-      if (vegetation) vegetation->prepare(cmd, view.view_proj, view.eye, view.slice_height, 0.0f);
+      terrain.upload(cmd);
+      if (vegetation) vegetation->upload(cmd);
+      terrain.cull(cmd, view);
+      if (vegetation) vegetation->cull(cmd, view);
       target.begin(cmd, glm::vec4(0.62f, 0.76f, 0.92f, 1.0f));
-      terrain.draw(cmd, view.view_proj, sun, view.slice_height, options.debug_mode);
-      if (vegetation) vegetation->draw(cmd, view.view_proj, view.eye, sun, view.slice_height);
+      terrain.draw(cmd, view);
+      if (vegetation) vegetation->draw(cmd, view);
       target.end(cmd);
       frame.record_ms = record.elapsed_ms();
     });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "myriad/gpu/context.hpp"
+#include "myriad/render/frame_scene.hpp"
 #include "myriad/render/terrain_renderer.hpp"
 #include "myriad/render/voxel_vegetation.hpp"
 
@@ -15,14 +16,12 @@ namespace myriad::render {
 
 struct VoxelView {
   std::string name;
-  glm::vec3 eye{0.0f};
-  glm::mat4 view_proj{1.0f};
-  float slice_height = 1e30f;
+  SceneCamera camera;
 };
 
 // Presets for a world of `size` voxels: "overview" (high corner view), "ground" (eye level inside the
 // world), "sliced" (the overview with the world cut at a third of its height, V14).
-std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size, float aspect);
+std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size);
 
 struct VoxelSceneOptions {
   std::uint32_t width = 1280;

@@ -43,10 +43,6 @@ std::vector<shader::TreeVertexGpu> tree_template() {
   return v;
 }
 
-gpu::Buffer storage(gpu::Context& ctx, VkDeviceSize size, VkBufferUsageFlags extra = 0) {
-  return gpu::Buffer(ctx, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | extra, gpu::MemoryKind::kDeviceLocal);
-}
-
 }  // namespace
 
 VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections,
@@ -62,18 +58,21 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
       shadow_receiver_(ctx) {
-  grass_ = storage(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
-  trees_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
-  grass_visible_ = storage(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
-  tree_visible_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
-  sway_ = storage(ctx, VkDeviceSize(config.tree_capacity) * sizeof(glm::vec2));
+  grass_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
+  trees_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
+  grass_visible_ =
+      gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
+  tree_visible_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
+  sway_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(glm::vec2));
   // Defined before the first culling pass writes it (a shadow pass may read it first).
   gpu::upload(ctx, sway_, std::span<const glm::vec2>(std::vector<glm::vec2>(config.tree_capacity)));
-  grass_draws_ = storage(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-  tree_draws_ = storage(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  grass_draws_ =
+      gpu::make_storage_buffer(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  tree_draws_ =
+      gpu::make_storage_buffer(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   const std::vector<shader::TreeVertexGpu> tmpl = tree_template();
   template_vertices_ = std::uint32_t(tmpl.size());
-  template_ = storage(ctx, tmpl.size() * sizeof(shader::TreeVertexGpu));
+  template_ = gpu::make_storage_buffer(ctx, tmpl.size() * sizeof(shader::TreeVertexGpu));
   gpu::upload(ctx, template_, std::span<const shader::TreeVertexGpu>(tmpl));
   staging_ = gpu::Buffer(ctx, kStagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
 
@@ -164,9 +163,9 @@ void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVeget
   update_group(section, v);
 }
 
-void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera,
-                                      float slice_height, float time) {
+void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
   stats_ = {};
+  shadow_run_count_ = 0;
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
   if (!initialized_) {  // every slot starts empty
@@ -192,13 +191,19 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
   fills_.clear();
   copies_.clear();
   staged_ = 0;
+  // The instances are read by culling (compute), the draws and the shadow draws (vertex); the draw
+  // arguments are rewritten by cull() (transfer).
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
 
-  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
-  stats_.group_tests = groups_.visible_arenas(frustum, slice_height, 1, group_visible_);
+void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                                   const DepthPyramid*) {
+  if (!first_phase(phase)) return;
+  stats_.group_tests = groups_.visible_arenas(view.frustum, view.slice_height, 1, group_visible_);
   if (!group_visible_[0]) {
     stats_.skipped = true;
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT);
     return;
   }
   const std::array<shader::DrawCommand, 2> grass_init{{{12, 0, 0, 0}, {6, 0, 0, config_.grass_capacity}}};
@@ -211,11 +216,11 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 
   shader::VoxelVegetationCullPush push{};
-  for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = frustum.planes[std::size_t(i)].as_vec4();
-  push.camera = glm::vec4(camera, config_.lod_distance);
-  push.slice_height = slice_height;
+  for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = view.frustum.planes[std::size_t(i)].as_vec4();
+  push.camera = glm::vec4(view.eye, config_.lod_distance);
+  push.slice_height = view.slice_height;
   push.max_distance = config_.max_distance;
-  push.time = time;
+  push.time = view.time;
   push.capacity = config_.grass_capacity;
   const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_),
                                   gpu::storage_buffer(grass_visible_),
@@ -238,12 +243,11 @@ void VoxelVegetationRenderer::prepare(VkCommandBuffer cmd, const glm::mat4& view
   overflow_.record_readback(cmd);
 }
 
-void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera,
-                                   glm::vec3 sun_direction, float slice_height, const ShadowMap* shadow) {
-  if (stats_.skipped) return;
-  const glm::vec3 sun = shadow ? shadow->to_light() : sun_direction;
+void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                                   const ShadowMap* shadow) {
+  if (stats_.skipped || !first_phase(phase)) return;
   shader::VoxelVegetationDrawPush push{
-      view_proj, glm::vec4(camera, 0.0f), glm::vec4(sun, 0.0f), slice_height, 0, 0, 0};
+      view.view_proj, glm::vec4(view.eye, 0.0f), glm::vec4(view.to_light, 0.0f), view.slice_height, 0, 0, 0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_),
                                   gpu::storage_buffer(grass_visible_), sb[0], sb[1]};
@@ -266,15 +270,15 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const glm::mat4& view_pr
   stats_.pipeline_binds += 2;
 }
 
-void VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, glm::vec3 camera,
-                                          float slice_height) {
+void VoxelVegetationRenderer::cull_shadow(VkCommandBuffer, const FrameView& shadow_view) {
   // Sections whose trees can reach into the shadow view, as slot ranges sorted by offset.
   shadow_runs_.clear();
-  const Frustum& frustum = shadow.caster_frustum();
+  shadow_run_count_ = 0;
+  const glm::vec3 camera = shadow_view.eye;
   for (std::size_t s = 0; s < section_trees_.size(); ++s) {
     const Range& r = section_trees_[s];
     const Aabb& b = section_tree_bounds_[s];
-    if (r.size == 0 || b.min.y > slice_height || !frustum.intersects(b)) continue;
+    if (r.size == 0 || b.min.y > shadow_view.slice_height || !shadow_view.frustum.intersects(b)) continue;
     const glm::vec3 nearest = glm::clamp(camera, b.min, b.max);
     if (glm::distance(camera, nearest) > config_.max_distance) continue;
     shadow_runs_.push_back(r);
@@ -293,10 +297,16 @@ void VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& 
       shadow_runs_[runs++] = r;
     }
   }
-  const shader::VoxelVegetationDrawPush push{shadow.light_view_proj(),
-                                             glm::vec4(camera, config_.max_distance),
+  shadow_run_count_ = runs;
+}
+
+std::uint32_t VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  const std::size_t runs = shadow_run_count_;
+  if (runs == 0) return 0;
+  const shader::VoxelVegetationDrawPush push{shadow_view.view_proj,
+                                             glm::vec4(shadow_view.eye, config_.max_distance),
                                              glm::vec4(0.0f),
-                                             slice_height,
+                                             shadow_view.slice_height,
                                              0,
                                              0,
                                              0};
@@ -308,6 +318,7 @@ void VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const ShadowMap& 
     stats_.shadow_tree_slots += shadow_runs_[i].size;
   }
   stats_.shadow_draws += std::uint32_t(runs);
+  return std::uint32_t(runs);
 }
 
 VoxelVegetationCounts VoxelVegetationRenderer::read_counts() {

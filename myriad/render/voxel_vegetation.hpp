@@ -13,6 +13,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/coarse_chunks.hpp"
+#include "myriad/render/frame_system.hpp"
 #include "myriad/render/shadow_map.hpp"
 #include "myriad/voxel/vegetation.hpp"
 
@@ -41,26 +42,31 @@ struct VoxelVegetationCounts {
   std::uint64_t vertices = 0;  // non-indexed triangle lists: vertices / 3 triangles
 };
 
-class VoxelVegetationRenderer {
+class VoxelVegetationRenderer : public FrameSystem {
  public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
   VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
                           VkFormat depth_format, const VoxelVegetationConfig& config = {});
 
   // Replaces a section's instances (an empty set frees its ranges).
   void set_section(int section, const voxel::SectionVegetation& vegetation);
 
-  // Outside rendering: uploads, the CPU group check, then culling + LOD + wind in compute.
-  void prepare(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera, float slice_height,
-               float time);
-  // Inside rendering. With `shadow`, the sun term is darkened where the map says occluded and the sun
-  // direction is the map's.
-  void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, glm::vec3 camera, glm::vec3 sun_direction,
-            float slice_height, const ShadowMap* shadow = nullptr);
-  // Inside the shadow map's pass, after this frame's prepare() (its uploads and wind sway): the trees
-  // near enough to `camera` (max_distance, as for the camera) whose sections pass a CPU test against
-  // shadow.caster_frustum(), each tree tested again in the vertex shader. Grass does not cast: blades
-  // are a few centimetres tall and their shadows would be finer than a shadow-map texel.
-  void draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow, glm::vec3 camera, float slice_height);
+  // Outside rendering, first in a frame: the staged section changes.
+  void upload(VkCommandBuffer cmd) override;
+  // Outside rendering, after upload(), in phase 1: the CPU group check, then culling + LOD + wind
+  // (view.time) in compute.
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside rendering, phase 1. With `shadow`, the sun term is darkened where the map says occluded.
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // After this frame's cull() (its wind sway), on the CPU: the trees near enough to the camera
+  // (max_distance, as for the camera) whose sections pass a test against the shadow view's frustum.
+  // Inside the shadow map's pass: their depth, each tree tested again in the vertex shader. Grass does
+  // not cast: blades are a few centimetres tall and their shadows would be finer than a shadow-map texel.
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
 
   const VoxelVegetationStats& stats() const { return stats_; }
   // Reads back what the last culling kept (tests, stats); waits for the GPU.
@@ -89,7 +95,8 @@ class VoxelVegetationRenderer {
   RangeAllocator grass_ranges_, tree_ranges_;
   std::vector<Range> section_grass_, section_trees_;
   std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
-  std::vector<Range> shadow_runs_;         // scratch of draw_shadow
+  std::vector<Range> shadow_runs_;         // cull_shadow's instanced draws (merged slot ranges)
+  std::size_t shadow_run_count_ = 0;
   CoarseChunks groups_;
   std::vector<std::uint8_t> group_visible_;
 

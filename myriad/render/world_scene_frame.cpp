@@ -16,68 +16,14 @@ namespace {
 
 constexpr float kWalkSpeed = 1.1f;  // metres per second at playback speed 1 and scale 1
 
-batch::CullCamera avatar_camera(const SceneCamera& camera, float aspect) {
-  batch::CullCamera c;
-  c.frustum = Frustum::from_view_proj(camera.view_proj(aspect), DepthConvention::kReverseZ);
-  c.position = camera.eye;
-  c.lod_scale = 1.0f / (2.0f * std::tan(0.5f * camera.fov_y));
-  return c;
-}
-
 }  // namespace
-
-crowd::CrowdCullParams WorldScene::Impl::crowd_params(const SceneCamera& camera, float aspect,
-                                                      std::uint32_t height) const {
-  // LOD switch distances tuned for the first type's size, as the article tunes them for its enemies.
-  crowd::LodCurveParams lod;
-  lod.screen_height = float(height);
-  lod.fov_y_radians = camera.fov_y;
-  lod.reference_diameter = crowd->type_bounds()[0].diameter;
-  crowd::CrowdCullParams params;
-  params.frustum = Frustum::from_view_proj(camera.view_proj(aspect), DepthConvention::kReverseZ);
-  params.camera = camera.eye;
-  params.curve = crowd::LodCurve::solve(lod);
-  return params;
-}
 
 crowd::CrowdCullResult WorldScene::crowd_reference(const SceneCamera& camera, std::uint32_t width,
                                                    std::uint32_t height) const {
   crowd::CrowdCullResult out;
-  crowd::cull_entities(impl_->entities, impl_->crowd->type_bounds(),
-                       impl_->crowd_params(camera, float(width) / float(height), height), out);
+  const FrameView view = FrameView::of_camera(camera, width, height, impl_->to_light);
+  crowd::cull_entities(impl_->entities, impl_->crowd->type_bounds(), impl_->crowd->cull_params(view), out);
   return out;
-}
-
-std::uint64_t WorldScene::Impl::record_shadow_pass(VkCommandBuffer cmd, const SceneCamera& camera,
-                                                   float aspect, std::uint32_t height, float clock) {
-  ShadowMap& map = *shadow;
-  map.fit(camera, aspect, to_light, kShadowDistance, kShadowCasterReach);
-  // Casters culled against the shadow view; crowd and vegetation keep the LOD the camera gives them.
-  if (mask & kSystemTerrain) terrain->prepare_shadow(cmd, map);
-  if (mask & kSystemVegetation) field->record_shadow_cull(cmd, map, camera.eye);
-  if (mask & kSystemCrowd) {
-    crowd::CrowdCullParams params = crowd_params(camera, aspect, height);
-    params.frustum = map.caster_frustum();
-    crowd->record_cull(cmd, params);
-  }
-  std::uint64_t draws = 0;
-  map.begin(cmd);
-  if (mask & kSystemTerrain) {
-    terrain->draw_shadow(cmd, map, camera.slice_height);
-    draws += terrain->shadow_stats().arenas_drawn;
-  }
-  if (mask & kSystemVoxelVegetation) {
-    voxel_vegetation->draw_shadow(cmd, map, camera.eye, camera.slice_height);
-    draws += voxel_vegetation->stats().shadow_draws;
-  }
-  if (mask & kSystemVegetation) draws += field->draw_shadow(cmd, map);
-  if (mask & kSystemCrowd) {
-    crowd->record_draw_shadow(cmd, map, clock);
-    draws += crowd->cull().slot_count();
-  }
-  // Avatars keep their blob shadows (B9); the flat ground only receives.
-  map.end(cmd);
-  return draws;
 }
 
 void WorldScene::Impl::move_crowd(float dt) {
@@ -142,62 +88,34 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
                         OffscreenTarget& target) {
   Impl& m = *impl_;
   Stopwatch clock;
-  const float aspect = float(target.width()) / float(target.height());
-  const glm::mat4 view_proj = camera.view_proj(aspect);
-  const float time = static_cast<float>(m.time);
+  // The one view of this frame: every system reads it.
+  const FrameView view =
+      FrameView::of_camera(camera, target.width(), target.height(), m.to_light, static_cast<float>(m.time));
+  CrowdDrawOptions crowd_draw;
+  crowd_draw.lod_colors = settings.lod_colors;
+  m.crowd->set_draw_options(crowd_draw);
+
+  // Draw order within a phase: opaque systems, the avatars (their blob decals blend over what is drawn
+  // before them), the plants.
+  std::array<FrameSystem*, kWorldSystemCount> systems{};
+  std::size_t n = 0;
   const std::uint32_t mask = m.mask;
+  if (mask & kSystemGround) systems[n++] = &m.field->ground();
+  if (mask & kSystemTerrain) systems[n++] = m.terrain.get();
+  if (mask & kSystemVoxelVegetation) systems[n++] = m.voxel_vegetation.get();
+  if (mask & kSystemCrowd) systems[n++] = m.crowd.get();
+  if (m.avatars && (mask & kSystemAvatars)) systems[n++] = m.avatars.get();
+  if (mask & kSystemVegetation) systems[n++] = m.field.get();
+
+  // Casters culled against the shadow view keep the LOD the camera gives them (its eye).
+  if (m.shadow) m.shadow->fit(view, kShadowDistance, kShadowCasterReach);
   m.timer->begin_frame(cmd);
-
-  // Uploads and culling, outside rendering.
-  m.crowd->record_entity_upload(cmd);
-  if (m.avatars) {
-    Stopwatch avatars_clock;
-    m.avatars->update(avatar_camera(camera, aspect), m.avatar_dt);
-    m.avatar_dt = 0.0f;
-    m.avatars->record_upload(cmd);
-    m.stats.cpu_avatars_ms = avatars_clock.elapsed_ms();
-  }
-  if (mask & kSystemTerrain) m.terrain->prepare(cmd, view_proj, camera.slice_height);
-  if (mask & kSystemVoxelVegetation)
-    m.voxel_vegetation->prepare(cmd, view_proj, camera.eye, camera.slice_height, time);
-  const ShadowMap* shadow = m.shadow.get();
-  if (shadow) {
-    m.stats.shadow_draws = m.record_shadow_pass(cmd, camera, aspect, target.height(), time);
-    m.timer->mark(cmd, "shadow");
-  }
-  if (mask & kSystemCrowd) m.crowd->record_cull(cmd, m.crowd_params(camera, aspect, target.height()));
-  m.timer->mark(cmd, "cull");
-
-  VegetationDrawSettings veg;
-  veg.view_proj = view_proj;
-  veg.light_dir = m.to_light;
-  auto opaque = [&](VkCommandBuffer c, const VegetationDrawSettings& s) {
-    if (mask & kSystemGround) m.field->draw_ground(c, s, shadow);
-    if (mask & kSystemTerrain) m.terrain->draw(c, view_proj, m.to_light, camera.slice_height, 0, shadow);
-    if (mask & kSystemVoxelVegetation)
-      m.voxel_vegetation->draw(c, view_proj, camera.eye, m.to_light, camera.slice_height, shadow);
-    if (mask & kSystemCrowd) {
-      CrowdDrawOptions draw;
-      draw.view_proj = view_proj;
-      draw.sun_direction = m.to_light;
-      draw.time = time;
-      draw.lod_colors = settings.lod_colors;
-      m.crowd->record_draw(c, draw, shadow);
-    }
-    if (m.avatars && (mask & kSystemAvatars)) {
-      m.avatars->draw(c, view_proj);
-      // Decals last: blended over every opaque surface drawn so far.
-      m.avatars->draw_blobs(c, view_proj);
-    }
-  };
-  if (mask & kSystemVegetation) {
-    m.field->record(cmd, veg, camera.eye, target, opaque, kSkyColor, shadow);
-  } else {
-    target.begin(cmd, kSkyColor);
-    opaque(cmd, veg);
-    target.end(cmd);
-  }
-  m.timer->mark(cmd, "draw");
+  m.frame.record(cmd, view, std::span(systems.data(), n), target, kSkyColor, m.shadow.get(), m.avatar_dt,
+                 m.timer.get());
+  const bool avatars_drawn = m.avatars && (mask & kSystemAvatars);
+  if (avatars_drawn) m.avatar_dt = 0.0f;  // their clock advanced by it
+  m.stats.cpu_avatars_ms = avatars_drawn ? m.avatars->stats().cpu_update_ms : 0.0;
+  m.stats.shadow_draws = m.frame.shadow_draws();
   m.recorded = true;
   m.stats.cpu_record_ms = clock.elapsed_ms();
 }

@@ -11,6 +11,8 @@
 #include "myriad/gpu/timing.hpp"
 #include "myriad/render/avatar_crowd_renderer.hpp"
 #include "myriad/render/crowd_renderer.hpp"
+#include "myriad/render/frame_view.hpp"
+#include "myriad/render/scene_frame.hpp"
 #include "myriad/render/shadow_map.hpp"
 #include "myriad/render/terrain_renderer.hpp"
 #include "myriad/render/voxel_vegetation.hpp"
@@ -76,6 +78,7 @@ struct WorldScene::Impl {
   std::unique_ptr<ShadowMap> shadow;  // null when shadows are off
 
   std::unique_ptr<gpu::GpuTimer> timer;
+  SceneFrame frame{ctx};
   double time = 0.0;  // scene clock, seconds
   bool recorded = false;
 
@@ -84,12 +87,7 @@ struct WorldScene::Impl {
   void build_crowd(const SceneProgress& progress);
   void build_avatars(const SceneProgress& progress);
 
-  // The crowd's culling parameters for a camera and image (what record() and the CPU reference use).
-  crowd::CrowdCullParams crowd_params(const SceneCamera& camera, float aspect, std::uint32_t height) const;
   void move_crowd(float dt);
-  // Culls every caster against the shadow view (camera LOD) and draws their depth; returns the draws.
-  std::uint64_t record_shadow_pass(VkCommandBuffer cmd, const SceneCamera& camera, float aspect,
-                                   std::uint32_t height, float clock);
   void apply_voxel_edit();
 };
 

@@ -19,21 +19,11 @@ constexpr const char* kCompleteMarker = "bake_complete.txt";
 // A flat grid over the field (normals up), `cells` x `cells` quads: fine enough for the shadow map's
 // receivers to interpolate depth well, coarse enough to cost nothing.
 vegetation::PlantMesh ground_grid(glm::dvec2 min, glm::dvec2 max, std::uint32_t cells) {
-  vegetation::PlantMesh m;
-  const std::uint32_t n = cells + 1;
-  for (std::uint32_t j = 0; j < n; ++j)
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const double x = min.x + (max.x - min.x) * double(i) / double(cells);
-      const double z = min.y + (max.y - min.y) * double(j) / double(cells);
-      m.positions.push_back(glm::vec3(float(x), 0.0f, float(z)));
-      m.normals.push_back(kWorldUp);
-    }
-  for (std::uint32_t j = 0; j < cells; ++j)
-    for (std::uint32_t i = 0; i < cells; ++i) {
-      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
-      m.indices.insert(m.indices.end(), {a, c, d, a, d, b});  // counter-clockwise seen from above
-    }
-  return m;
+  return vegetation::make_grid_mesh(
+      cells, [&](std::uint32_t i, std::uint32_t j, glm::vec3& position, glm::vec3&) {
+        position = glm::vec3(float(min.x + (max.x - min.x) * double(i) / double(cells)), 0.0f,
+                             float(min.y + (max.y - min.y) * double(j) / double(cells)));
+      });
 }
 
 // The bake is reused when its marker names the same inputs; otherwise it is baked again.
@@ -100,6 +90,8 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   ground_ =
       gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
+  ground_plane_ = std::make_unique<GroundPlane>(*renderer_, ground_mesh_, ground_);
+  passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
 }
 
 void VegetationField::refresh_gpu() {
@@ -143,37 +135,40 @@ void VegetationField::settle(glm::vec3 camera) {
     throw Error("vegetation tile failed to load: " + failure.message, "vegetation cache");
 }
 
-void VegetationField::record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
-                             OffscreenTarget& target, const VegetationFrame::OpaqueFn& opaque,
-                             glm::vec4 clear, const ShadowMap* shadow) {
-  if (!frame_ || frame_target_ != &target || frame_->pyramid().source_width() != target.width() ||
-      frame_->pyramid().source_height() != target.height()) {
-    frame_ = std::make_unique<VegetationFrame>(ctx_, *cull_, *renderer_, target);
-    frame_target_ = &target;
-  }
-  frame_->record(cmd, settings, camera, frame_types_, opaque, true, clear, shadow);
+void VegetationField::upload(VkCommandBuffer cmd) {
+  passes_->begin_frame(cmd, frame_types_);
   recorded_ = true;
 }
 
-void VegetationField::draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                                  const ShadowMap* shadow) const {
-  renderer_->draw_direct(cmd, settings, ground_mesh_, ground_, 1, shadow);
+void VegetationField::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const DepthPyramid* pyramid) {
+  passes_->cull(cmd, view, frame_types_, phase, pyramid);
 }
 
-void VegetationField::record_shadow_cull(VkCommandBuffer cmd, const ShadowMap& shadow,
-                                         glm::vec3 camera) const {
+void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase, const ShadowMap* shadow) {
+  passes_->draw(cmd, view, VegetationDrawSettings{}, frame_types_, shadow);
+}
+
+void GroundPlane::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                       const ShadowMap* shadow) {
+  if (first_phase(phase))
+    renderer_.draw_direct(cmd, view, VegetationDrawSettings{}, mesh_, instance_, 1, shadow);
+}
+
+void VegetationField::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   for (const VegetationFrameType& t : frame_types_)
-    (void)cull_->record(cmd, shadow.caster_frustum(), camera, *t.gpu);
+    (void)cull_->record(cmd, shadow_view.frustum, shadow_view.eye, *t.gpu);
 }
 
-std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) const {
+std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   std::uint32_t draws = 0;
-  for (const VegetationFrameType& t : frame_types_) draws += renderer_->draw_shadow(cmd, shadow, *t.gpu);
+  for (const VegetationFrameType& t : frame_types_) draws += renderer_->draw_shadow(cmd, shadow_view, *t.gpu);
   return draws;
 }
 
 void VegetationField::finish_frame() {
-  if (recorded_) stats_.drawn = frame_->read_counts();
+  if (recorded_) stats_.drawn = passes_->read_counts();
+  recorded_ = false;
 }
 
 std::uint64_t VegetationField::gpu_bytes() const {

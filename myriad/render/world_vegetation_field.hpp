@@ -36,8 +36,26 @@ struct VegetationFieldStats {
   VegetationFrameCounts drawn;  // of the last finished frame
 };
 
-class VegetationField {
+// The flat ground grid under the field: drawn in phase 1 (an occluder), a shadow receiver, never a
+// caster (it is flat).
+class GroundPlane : public FrameSystem {
  public:
+  GroundPlane(const VegetationRenderer& renderer, std::uint32_t mesh, const gpu::Buffer& instance)
+      : renderer_(renderer), mesh_(mesh), instance_(instance) {}
+  void cull(VkCommandBuffer, const FrameView&, FramePhase, const DepthPyramid*) override {}
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+
+ private:
+  const VegetationRenderer& renderer_;
+  std::uint32_t mesh_;
+  const gpu::Buffer& instance_;
+};
+
+class VegetationField : public FrameSystem {
+ public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
   // Bakes the tiles into options.cache_dir unless a complete bake is there; `progress` gets messages.
   VegetationField(gpu::Context& ctx, const VegetationFieldOptions& options,
                   const std::function<void(const std::string&)>& progress = {});
@@ -48,19 +66,22 @@ class VegetationField {
   // Streams until every tile within reach of `camera` is resident, then rebuilds the GPU copies.
   void settle(glm::vec3 camera);
 
-  // Records the vegetation frame into `target`: phase 1 clears it and calls `opaque` (the rest of the
-  // scene's opaque geometry, with the ground), Hi-Z, phase 2.
-  void record(VkCommandBuffer cmd, const VegetationDrawSettings& settings, glm::vec3 camera,
-              OffscreenTarget& target, const VegetationFrame::OpaqueFn& opaque, glm::vec4 clear,
-              const ShadowMap* shadow);
-  // Inside rendering: the ground grid (a shadow receiver, never a caster: it is flat).
-  void draw_ground(VkCommandBuffer cmd, const VegetationDrawSettings& settings,
-                   const ShadowMap* shadow) const;
+  // The frame's phases (VegetationPasses): two-phase Hi-Z occlusion when the scene frame runs kEarly
+  // and kLate, one pass for kSingle.
+  bool occlusion_culled() const override { return true; }
+  void upload(VkCommandBuffer cmd) override;
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // Outside rendering, before the shadow pass: every resident type culled against the shadow view with
   // the camera's LOD. Inside the shadow pass: their depth.
-  void record_shadow_cull(VkCommandBuffer cmd, const ShadowMap& shadow, glm::vec3 camera) const;
-  std::uint32_t draw_shadow(VkCommandBuffer cmd, const ShadowMap& shadow) const;
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  // After the frame's submission completed: what it drew (stats().drawn).
   void finish_frame();
+
+  // The ground grid, a system of its own.
+  GroundPlane& ground() { return *ground_plane_; }
 
   const VegetationFieldStats& stats() const { return stats_; }
   std::uint64_t gpu_bytes() const;
@@ -81,8 +102,8 @@ class VegetationField {
   gpu::Buffer ground_;
   std::vector<VegetationGpuType> gpu_types_;
   std::vector<VegetationFrameType> frame_types_;
-  std::unique_ptr<VegetationFrame> frame_;
-  const OffscreenTarget* frame_target_ = nullptr;
+  std::unique_ptr<GroundPlane> ground_plane_;
+  std::unique_ptr<VegetationPasses> passes_;
   bool stale_ = false;
   std::uint32_t stale_frames_ = 0;
   bool recorded_ = false;

@@ -13,43 +13,27 @@
 
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
+#include "myriad/core/noise.hpp"
 #include "myriad/core/parallel.hpp"
 
 namespace myriad::vegetation {
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {  // splitmix64 finalizer
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+// The scatter's lattice hash (core's mix64 chained over seed and cell).
 std::uint64_t hash(std::uint64_t seed, std::int64_t a, std::int64_t b, std::uint64_t c) {
-  return mix(mix(mix(seed ^ static_cast<std::uint64_t>(a)) ^ static_cast<std::uint64_t>(b)) ^ c);
+  return mix64(mix64(mix64(seed ^ static_cast<std::uint64_t>(a)) ^ static_cast<std::uint64_t>(b)) ^ c);
 }
-float unit(std::uint64_t h) { return float(h >> 40) * (1.0f / 16777216.0f); }
 
-// Value noise in 0..1 at (x, z) in lattice units.
+// Value noise in 0..1 at (x, z) in lattice units (core's with the cubic fade).
 float value_noise(std::uint64_t seed, double x, double z) {
-  const double fx = std::floor(x), fz = std::floor(z);
-  const auto ix = static_cast<std::int64_t>(fx), iz = static_cast<std::int64_t>(fz);
-  const auto tx = static_cast<float>(x - fx), tz = static_cast<float>(z - fz);
-  const float sx = tx * tx * (3.0f - 2.0f * tx), sz = tz * tz * (3.0f - 2.0f * tz);
-  const float a = unit(hash(seed, ix, iz, 0)), b = unit(hash(seed, ix + 1, iz, 0));
-  const float c = unit(hash(seed, ix, iz + 1, 0)), d = unit(hash(seed, ix + 1, iz + 1, 0));
-  return (a + (b - a) * sx) + ((c + (d - c) * sx) - (a + (b - a) * sx)) * sz;
+  return value_noise2(x, z, NoiseFade::kCubic,
+                      [seed](std::int64_t ix, std::int64_t iz) { return hash_unit(hash(seed, ix, iz, 0)); });
 }
 
 float fbm(std::uint64_t seed, double x, double z, int octaves) {
-  float sum = 0.0f, amp = 0.5f, norm = 0.0f;
-  for (int o = 0; o < octaves; ++o) {
-    sum += amp * value_noise(seed + std::uint64_t(o) * 7919u, x, z);
-    norm += amp;
-    amp *= 0.5f;
-    x *= 2.0;
-    z *= 2.0;
-  }
-  return sum / norm;
+  return myriad::fbm(octaves, 0.5f, [&](int o, double f) {
+    return value_noise(seed + std::uint64_t(o) * 7919u, x * f, z * f);
+  });
 }
 
 using Buckets = std::vector<std::vector<PlantInstance>>;  // per type, tile-local
@@ -67,19 +51,19 @@ void scatter_tile(const BakeOptions& o, TileWork& t) {
   for (std::size_t ti = 0; ti < o.types.size(); ++ti) {
     const PlantType& type = o.types[ti];
     const double sp = double(type.spacing);
-    const std::uint64_t tseed = mix(o.seed * 1000003u + ti);
+    const std::uint64_t tseed = mix64(o.seed * 1000003u + ti);
     const auto cx0 = static_cast<std::int64_t>(std::floor(xs / sp)),
                cx1 = static_cast<std::int64_t>(std::floor(x1 / sp));
     const auto cz0 = static_cast<std::int64_t>(std::floor(zs / sp)),
                cz1 = static_cast<std::int64_t>(std::floor(z1 / sp));
     for (std::int64_t cz = cz0; cz <= cz1; ++cz)
       for (std::int64_t cx = cx0; cx <= cx1; ++cx) {
-        const std::uint64_t h0 = hash(tseed, cx, cz, 1), h1 = mix(h0), h2 = mix(h1), h3 = mix(h2),
-                            h4 = mix(h3);
-        const double px = (double(cx) + 0.25 + 0.5 * double(unit(h0))) * sp;
-        const double pz = (double(cz) + 0.25 + 0.5 * double(unit(h1))) * sp;
+        const std::uint64_t h0 = hash(tseed, cx, cz, 1), h1 = mix64(h0), h2 = mix64(h1), h3 = mix64(h2),
+                            h4 = mix64(h3);
+        const double px = (double(cx) + 0.25 + 0.5 * double(hash_unit(h0))) * sp;
+        const double pz = (double(cz) + 0.25 + 0.5 * double(hash_unit(h1))) * sp;
         if (px < xs || px >= x1 || pz < zs || pz >= z1) continue;
-        if (unit(h2) >= type.density) continue;
+        if (hash_unit(h2) >= type.density) continue;
         if (std::any_of(o.clearings.begin(), o.clearings.end(),
                         [&](const Clearing& c) { return c.contains(px, pz); }))
           continue;
@@ -91,9 +75,9 @@ void scatter_tile(const BakeOptions& o, TileWork& t) {
         if (o.terrain.slope(px, pz) > type.max_slope) continue;
         PlantInstance p;
         p.position = {static_cast<float>(px - x0), y, static_cast<float>(pz - z0)};
-        p.yaw = unit(h3) * 2.0f * std::numbers::pi_v<float>;
-        p.scale = type.scale_min + (type.scale_max - type.scale_min) * unit(h4);
-        const std::uint64_t h5 = mix(h4);
+        p.yaw = hash_unit(h3) * 2.0f * std::numbers::pi_v<float>;
+        p.scale = type.scale_min + (type.scale_max - type.scale_min) * hash_unit(h4);
+        const std::uint64_t h5 = mix64(h4);
         for (int c = 0; c < 3; ++c) {
           const int jitter = int((h5 >> (8 * c)) % (2u * type.tint_jitter + 1u)) - int(type.tint_jitter);
           p.tint[c] = static_cast<std::uint8_t>(

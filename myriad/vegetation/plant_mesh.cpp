@@ -147,4 +147,20 @@ PlantMesh make_box_mesh(const Aabb& b) {
   return m;
 }
 
+PlantMesh make_grid_mesh(std::uint32_t cells, const GridVertexFn& vertex) {
+  PlantMesh m;
+  const std::uint32_t n = cells + 1;
+  m.positions.resize(std::size_t{n} * n);
+  m.normals.assign(m.positions.size(), kWorldUp);
+  for (std::uint32_t j = 0; j < n; ++j)
+    for (std::uint32_t i = 0; i < n; ++i) vertex(i, j, m.positions[j * n + i], m.normals[j * n + i]);
+  m.indices.reserve(std::size_t{cells} * cells * 6);
+  for (std::uint32_t j = 0; j < cells; ++j)
+    for (std::uint32_t i = 0; i < cells; ++i) {
+      const std::uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+      m.indices.insert(m.indices.end(), {a, c, d, a, d, b});  // counter-clockwise seen from above
+    }
+  return m;
+}
+
 }  // namespace myriad::vegetation

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "myriad/core/bounds.hpp"
@@ -27,5 +28,13 @@ std::array<PlantMesh, kPlantLodCount> make_plant_lods(PlantKind kind);
 
 // A closed box (outward normals, 12 triangles): ground slabs and occluders in vegetation scenes.
 PlantMesh make_box_mesh(const Aabb& box);
+
+// Places grid vertex (i, j) (i along +X, j along +Z): sets its position; its normal starts as +Y.
+using GridVertexFn =
+    std::function<void(std::uint32_t i, std::uint32_t j, glm::vec3& position, glm::vec3& normal)>;
+
+// A ground grid of `cells` x `cells` quads ((cells + 1)² vertices, row by row along +X, then +Z), two
+// triangles a quad, counter-clockwise seen from above: flat ground and heightfield terrain meshes.
+PlantMesh make_grid_mesh(std::uint32_t cells, const GridVertexFn& vertex);
 
 }  // namespace myriad::vegetation

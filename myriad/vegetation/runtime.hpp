@@ -11,16 +11,12 @@
 
 #include "myriad/vegetation/cpu_cull.hpp"
 #include "myriad/vegetation/tile_format.hpp"
+#include "myriad/vegetation/vegetation_gpu_layout.h"
 
 namespace myriad::vegetation {
 
-// Rows 0..2: the affine local-to-(world - render origin) matrix, row-major (x' = dot(row0, (p, 1))).
-// spare: x = tint as RGBA8 bits (r in the low byte, a = 0) stored in a float slot (read with
-// floatBitsToUint), y = per-instance LOD hash in [0, 1), z = bounding-sphere radius, w = 1.
-struct RuntimeInstance {
-  glm::vec4 row0, row1, row2, spare;
-};
-static_assert(sizeof(RuntimeInstance) == 64);
+// RuntimeInstance (3x4 matrix rows + tint, LOD hash and radius; what the GPU reads) is in
+// vegetation_gpu_layout.h.
 inline constexpr std::size_t kRuntimeBytesPerInstance = sizeof(RuntimeInstance) + 4 * sizeof(float);
 
 struct TileKey {

@@ -15,7 +15,7 @@
 namespace myriad::vegetation {
 namespace {
 
-constexpr std::size_t kHeaderBytes = 48;
+constexpr FileFormat kTileFormat{kTileMagic, kTileVersion, "vegetation tile", "re-bake the tiles"};
 constexpr float kQuantMax = 65535.0f;
 
 bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -142,16 +142,14 @@ InstanceRecord encode_instance(const PlantInstance& p, glm::vec3 lo, glm::vec3 e
 
 std::vector<std::byte> serialize_tile(const Tile& tile) {
   BinaryWriter w;
-  w.write(kTileMagic);
-  w.write(kTileVersion);
+  w.write_magic_version(kTileFormat);
   w.write(tile.x);
   w.write(tile.z);
   w.write(tile.size);
   w.write(static_cast<std::uint32_t>(tile.prefabs.size()));
   w.write(static_cast<std::uint32_t>(tile.groups.size()));
   w.write(static_cast<std::uint32_t>(tile.instance_count()));
-  w.write(std::uint64_t{0});  // payload bytes, patched below
-  w.write(std::uint64_t{0});  // payload checksum, patched below
+  const std::size_t header = w.write_seal_fields();
   for (const Prefab& p : tile.prefabs) {
     w.write(p.type_id);
     w.write(static_cast<std::uint32_t>(p.lods.size()));
@@ -169,21 +167,13 @@ std::vector<std::byte> serialize_tile(const Tile& tile) {
     w.write_array(std::span<const QuadNode>(g.nodes));
     w.write_array(std::span<const InstanceRecord>(g.instances));
   }
-  const std::span<const std::byte> payload(w.bytes().data() + kHeaderBytes, w.size() - kHeaderBytes);
-  w.patch(32, static_cast<std::uint64_t>(payload.size()));
-  w.patch(40, checksum64(payload));
+  w.seal(header);
   return std::move(w.bytes());
 }
 
 Tile parse_tile(std::span<const std::byte> bytes, const std::string& source) {
   BinaryReader r(source, bytes);
-  if (r.read<std::uint32_t>("magic") != kTileMagic)
-    r.fail("not a vegetation tile (magic is not \"MVEG\")", "magic");
-  const auto version = r.read<std::uint32_t>("version");
-  if (version != kTileVersion)
-    r.fail("unsupported version " + std::to_string(version) + " (this build reads " +
-               std::to_string(kTileVersion) + "); re-bake the tiles",
-           "version");
+  r.read_magic_version(kTileFormat);
   Tile t;
   t.x = r.read<std::int32_t>("tile_x");
   t.z = r.read<std::int32_t>("tile_z");
@@ -193,14 +183,7 @@ Tile parse_tile(std::span<const std::byte> bytes, const std::string& source) {
   const auto prefab_count = r.read<std::uint32_t>("prefab_count");
   const auto group_count = r.read<std::uint32_t>("group_count");
   const auto instance_total = r.read<std::uint32_t>("instance_total");
-  const auto payload_bytes = r.read<std::uint64_t>("payload_bytes");
-  const auto checksum = r.read<std::uint64_t>("payload_checksum");
-  if (payload_bytes != r.remaining())
-    r.fail("payload size " + std::to_string(payload_bytes) + " does not match the " +
-               std::to_string(r.remaining()) + " bytes after the header (truncated or padded file)",
-           "payload_bytes");
-  if (checksum64(bytes.subspan(kHeaderBytes)) != checksum)
-    r.fail("checksum mismatch: the file is corrupted", "payload_checksum");
+  r.read_seal();
 
   // Each count is bounded by the bytes it needs before anything is allocated.
   if (prefab_count > r.remaining() / 32) r.fail("prefab count exceeds the file size", "prefab_count");

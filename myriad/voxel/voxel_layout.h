@@ -5,12 +5,10 @@
 #define MYRIAD_VOXEL_VOXEL_LAYOUT_H
 
 #ifdef __cplusplus
-#include <cstddef>
-#include <cstdint>
-#define MYRIAD_VOXEL_UINT std::uint32_t
+#include "myriad/core/gpu_layout.h"
 namespace myriad::voxel {
 #else
-#define MYRIAD_VOXEL_UINT uint
+#include "core/gpu_layout.h"
 #endif
 
 // Base texture index 0xFFFF in tex01 marks a vertex of a greedy quad that reads the surface atlas.
@@ -31,13 +29,14 @@ namespace myriad::voxel {
 //     tex23 = quad width in cells (bits 0-7) | height in cells (bits 8-15).
 //     The fragment shader picks cell (floor(u), floor(v)) and reads record first + v * width + u.
 struct TerrainVertex {
+  MYRIAD_GPU_TYPES
   float px;
   float py;
   float pz;
-  MYRIAD_VOXEL_UINT normal;
-  MYRIAD_VOXEL_UINT light;
-  MYRIAD_VOXEL_UINT tex01;
-  MYRIAD_VOXEL_UINT tex23;
+  uint normal;
+  uint light;
+  uint tex01;
+  uint tex23;
 };
 
 // Surface-atlas record, 28 bytes: one per cell covered by a greedy quad, consecutive per quad.
@@ -49,45 +48,45 @@ struct TerrainVertex {
 //         bits 8-15 AO level per corner (2 bits each, corner k at bits 8+2k; 3 = open),
 //         bits 16-31 zero (reserved).
 struct AtlasRecord {
-  MYRIAD_VOXEL_UINT light0;
-  MYRIAD_VOXEL_UINT light1;
-  MYRIAD_VOXEL_UINT light2;
-  MYRIAD_VOXEL_UINT light3;
-  MYRIAD_VOXEL_UINT tex01;
-  MYRIAD_VOXEL_UINT tex23;
-  MYRIAD_VOXEL_UINT meta;
+  MYRIAD_GPU_TYPES
+  uint light0;
+  uint light1;
+  uint light2;
+  uint light3;
+  uint tex01;
+  uint tex23;
+  uint meta;
 };
 
 // Grass and other instanced baked models, 16 bytes: world position of the model's base, template index
 // (bits 0-15 of template_light) and light as 4 x 4-bit levels (bits 16-31: R, G, B, sun from low to high).
 struct GrassInstance {
+  MYRIAD_GPU_TYPES
   float px;
   float py;
   float pz;
-  MYRIAD_VOXEL_UINT template_light;
+  uint template_light;
 };
 
 // Tree, 24 bytes: root position (world), type (bits 0-15) | height in voxels * 16 (bits 16-31), and two
 // light probes packed as R, G, B, sun bytes (core pack_light): at the root and at the top of the crown.
 struct TreeInstance {
+  MYRIAD_GPU_TYPES
   float px;
   float py;
   float pz;
-  MYRIAD_VOXEL_UINT type_height;
-  MYRIAD_VOXEL_UINT light_root;
-  MYRIAD_VOXEL_UINT light_top;
+  uint type_height;
+  uint light_root;
+  uint light_top;
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(TerrainVertex) == 28 && offsetof(TerrainVertex, normal) == 12 &&
-              offsetof(TerrainVertex, light) == 16 && offsetof(TerrainVertex, tex01) == 20 &&
-              offsetof(TerrainVertex, tex23) == 24);
-static_assert(sizeof(AtlasRecord) == 28 && offsetof(AtlasRecord, tex01) == 16 &&
-              offsetof(AtlasRecord, meta) == 24);
-static_assert(sizeof(GrassInstance) == 16 && offsetof(GrassInstance, template_light) == 12);
-static_assert(sizeof(TreeInstance) == 24 && offsetof(TreeInstance, light_top) == 20);
+MYRIAD_CHECK_LAYOUT(TerrainVertex, 28, px, 0, py, 4, pz, 8, normal, 12, light, 16, tex01, 20, tex23, 24);
+MYRIAD_CHECK_LAYOUT(AtlasRecord, 28, light0, 0, light1, 4, light2, 8, light3, 12, tex01, 16, tex23, 20, meta,
+                    24);
+MYRIAD_CHECK_LAYOUT(GrassInstance, 16, px, 0, py, 4, pz, 8, template_light, 12);
+MYRIAD_CHECK_LAYOUT(TreeInstance, 24, px, 0, py, 4, pz, 8, type_height, 12, light_root, 16, light_top, 20);
 }  // namespace myriad::voxel
 #endif
-#undef MYRIAD_VOXEL_UINT
 
 #endif  // MYRIAD_VOXEL_VOXEL_LAYOUT_H

@@ -10,7 +10,7 @@
 namespace myriad::batch {
 namespace {
 
-static_assert(std::is_trivially_copyable_v<Rows3x4> && std::is_trivially_copyable_v<Sphere> &&
+static_assert(std::is_trivially_copyable_v<Mat3x4> && std::is_trivially_copyable_v<Sphere> &&
               std::is_trivially_copyable_v<LodGroup>);
 
 TEST(PropertySets, DefineBatchTypesAndRejectBadSets) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -235,6 +236,73 @@ TEST_F(BinaryIo, MissingFileNamesThePath) {
     EXPECT_NE(std::string(e.what()).find("not found"), std::string::npos) << e.what();
   }
   EXPECT_THROW(read_file(dir_), Error);  // a folder is not a file
+}
+
+// The frame every format shares: magic, version, format fields, then the seal (payload size + checksum).
+constexpr FileFormat kTestFormat{0x5453544du, 2, "test file", "write it again"};  // "MTST"
+
+std::vector<std::byte> framed_file(std::uint32_t field, const std::vector<float>& payload) {
+  BinaryWriter w;
+  w.write_magic_version(kTestFormat);
+  w.write(field);
+  const std::size_t header = w.write_seal_fields();
+  EXPECT_EQ(header, 4 + 4 + 4 + kFileSealBytes);
+  w.write_array(std::span<const float>(payload));
+  w.seal(header);
+  return w.bytes();
+}
+
+std::vector<float> read_framed(std::span<const std::byte> bytes, std::uint32_t& field) {
+  BinaryReader r("framed.bin", bytes);
+  r.read_magic_version(kTestFormat);
+  field = r.read<std::uint32_t>("field");
+  r.read_seal();
+  return r.read_array<float>(r.remaining() / sizeof(float), "payload");
+}
+
+TEST(FileFrame, RoundTripAndSealBytes) {
+  const std::vector<float> payload = {1.5f, -2.0f, 8.0f};
+  const std::vector<std::byte> bytes = framed_file(77, payload);
+  ASSERT_EQ(bytes.size(), 28 + payload.size() * sizeof(float));
+  EXPECT_EQ(std::memcmp(bytes.data(), "MTST", 4), 0);
+  std::uint64_t size = 0, sum = 0;
+  std::memcpy(&size, bytes.data() + 12, 8);
+  std::memcpy(&sum, bytes.data() + 20, 8);
+  EXPECT_EQ(size, payload.size() * sizeof(float));
+  EXPECT_EQ(sum, checksum64(std::span(bytes).subspan(28)));
+  std::uint32_t field = 0;
+  EXPECT_EQ(read_framed(bytes, field), payload);
+  EXPECT_EQ(field, 77u);
+  // An empty payload is sealed too.
+  EXPECT_TRUE(read_framed(framed_file(5, {}), field).empty());
+}
+
+TEST(FileFrame, ErrorsNameTheFormatAndTheField) {
+  std::vector<std::byte> bytes = framed_file(1, {1.0f, 2.0f});
+  std::uint32_t field = 0;
+  auto bad = bytes;
+  bad[0] = std::byte{'X'};
+  std::string msg = message_of([&] { read_framed(bad, field); });
+  EXPECT_NE(msg.find("not a test file (magic is not \"MTST\")"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("magic"), std::string::npos) << msg;
+  bad = bytes;
+  bad[4] = std::byte{9};
+  msg = message_of([&] { read_framed(bad, field); });
+  EXPECT_NE(msg.find("unsupported version 9 (this build reads 2); write it again"), std::string::npos) << msg;
+  bad = bytes;
+  bad.push_back(std::byte{0});
+  msg = message_of([&] { read_framed(bad, field); });
+  EXPECT_NE(msg.find("payload size 8 does not match the 9 bytes after the header"), std::string::npos) << msg;
+  bad = bytes;
+  bad.back() ^= std::byte{1};
+  msg = message_of([&] { read_framed(bad, field); });
+  EXPECT_NE(msg.find("checksum mismatch"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("payload_checksum"), std::string::npos) << msg;
+  // seal_file makes any bytes long enough well-sealed (what the fuzzers do to reach the semantic checks).
+  seal_file(bad, 28);
+  EXPECT_EQ(read_framed(bad, field).size(), 2u);
+  EXPECT_THROW(seal_file(bad, bad.size() + 1), Error);
+  EXPECT_THROW(seal_file(bad, kFileSealBytes - 1), Error);
 }
 
 TEST(BinaryWriter, PatchPastTheEndThrows) {

@@ -90,6 +90,32 @@ TEST_F(ContextTest, UploadAndReadbackRoundTrip) {
   EXPECT_THROW(gpu::upload(ctx(), buf, std::span<const std::uint32_t>(values), 128), Error);
 }
 
+TEST_F(ContextTest, ReadBackReturnsWhatTheRecordedCopyWrote) {
+  const std::vector<std::uint32_t> values = {7, 11, 13, 17, 19, 23};
+  const gpu::Buffer src =
+      gpu::make_storage_buffer(ctx(), values.size() * 4, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  EXPECT_EQ(src.size(), values.size() * 4);
+  EXPECT_EQ(src.kind(), gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx(), src, std::span<const std::uint32_t>(values));
+  // Copies elements 2..4 into the staging buffer in reverse order: the result is what was recorded.
+  const std::vector<std::byte> bytes =
+      gpu::read_back(ctx(), 12, [&](VkCommandBuffer cmd, const gpu::Buffer& staging) {
+        EXPECT_EQ(staging.size(), 12u);
+        const VkBufferCopy regions[3] = {{8, 8, 4}, {12, 4, 4}, {16, 0, 4}};
+        vkCmdCopyBuffer(cmd, src.handle(), staging.handle(), 3, regions);
+      });
+  ASSERT_EQ(bytes.size(), 12u);
+  std::uint32_t got[3];
+  std::memcpy(got, bytes.data(), sizeof(got));
+  EXPECT_EQ(got[0], 19u);
+  EXPECT_EQ(got[1], 17u);
+  EXPECT_EQ(got[2], 13u);
+  bool recorded = false;
+  EXPECT_TRUE(
+      gpu::read_back(ctx(), 0, [&](VkCommandBuffer, const gpu::Buffer&) { recorded = true; }).empty());
+  EXPECT_FALSE(recorded);
+}
+
 TEST_F(ContextTest, ValidationMessagesAreCounted) {
   // A deliberately invalid call (a zero-size fill is forbidden) must be reported, proving that a
   // clean run's zero really means no messages.

@@ -42,20 +42,15 @@ Scene make_scene() {
   return s;
 }
 
-crowd::CrowdCullParams camera_params(const render::CrowdRenderer& renderer, int forced,
-                                     glm::mat4& view_proj) {
-  crowd::CrowdCullParams params;
-  params.camera = {0.0f, 25.0f, -30.0f};
-  view_proj = perspective(glm::radians(60.0f), 4.0f / 3.0f, 0.5f, 1000.0f, true) *
-              glm::lookAt(params.camera, glm::vec3(0.0f, 0.0f, 120.0f), kWorldUp);
-  params.frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
-  crowd::LodCurveParams lod;
-  lod.screen_height = 240.0f;
-  // Switch distances 93.3/1.5 and 167.9/1.5 m for a unit-scale enemy: every level appears in the grid.
-  lod.reference_diameter = renderer.type_bounds()[0].diameter * 1.5f;
-  params.curve = crowd::LodCurve::solve(lod);
-  params.forced_level = forced;
-  return params;
+// The test camera over the grid (60 degrees). With the renderer's LOD reference at 0.7 times the first
+// type's size the switch distances are about 62 and 112 m for a unit-scale enemy of that type, inside
+// the grid: every level appears.
+render::FrameView camera_view(render::CrowdRenderer& renderer, float time = 0.0f) {
+  renderer.set_lod_reference_diameter(renderer.type_bounds()[0].diameter * 0.7f);
+  render::SceneCamera camera =
+      render::SceneCamera::look_at({0.0f, 25.0f, -30.0f}, glm::vec3(0.0f, 0.0f, 120.0f), glm::radians(60.0f));
+  camera.near_plane = 0.5f;
+  return render::FrameView::of_camera(camera, 320, 240, glm::vec3(0.4f, 0.8f, 0.3f), time);
 }
 
 TEST_F(CrowdRenderTest, DrawsExactlyTheChosenLodsAndShowsTheCrowd) {
@@ -64,20 +59,20 @@ TEST_F(CrowdRenderTest, DrawsExactlyTheChosenLodsAndShowsTheCrowd) {
   render::CrowdRenderer renderer(ctx(), scene.types, scene.entities, render::OffscreenTarget::kColorFormat,
                                  render::OffscreenTarget::kDepthFormat);
   for (int forced : {0, 1, 2, -1}) {
-    glm::mat4 view_proj;
-    const crowd::CrowdCullParams params = camera_params(renderer, forced, view_proj);
+    const render::FrameView view = camera_view(renderer, 3.7f);
+    renderer.set_forced_level(forced);
+    const crowd::CrowdCullParams params = renderer.cull_params(view);
     crowd::CrowdCullResult expected;
     crowd::cull_entities(scene.entities, renderer.type_bounds(), params, expected);
     ASSERT_GT(expected.visible, 300u);
 
     render::CrowdDrawOptions draw;
-    draw.view_proj = view_proj;
-    draw.time = 3.7f;
     draw.lod_colors = true;
+    renderer.set_draw_options(draw);
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      renderer.record_cull(cmd, params);
+      renderer.cull(cmd, view);
       target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-      renderer.record_draw(cmd, draw);
+      renderer.draw(cmd, view);
       target.end(cmd);
     });
     const render::CrowdFrameStats stats = renderer.read_stats();

@@ -42,6 +42,11 @@ render::SceneCamera top_camera() {
   return c;
 }
 
+// The camera's view of the test image, lit from kToLight (or `to_light`).
+render::FrameView camera_view(const render::SceneCamera& camera, glm::vec3 to_light = kToLight) {
+  return render::FrameView::of_camera(camera, kWidth, kHeight, to_light, 1.0f);
+}
+
 glm::vec3 ndc(const glm::mat4& m, glm::vec3 p) {
   const glm::vec4 c = m * glm::vec4(p, 1.0f);
   return glm::vec3(c) / c.w;
@@ -140,7 +145,7 @@ TEST_F(ShadowTest, FitHoldsTheSliceAndTheReachAndSnapsToTexels) {
   const glm::vec3 to_light = glm::normalize(glm::vec3(0.3f, 1.0f, 0.2f));
   constexpr float kDistance = 60.0f, kReach = 40.0f;
   render::SceneCamera camera = render::SceneCamera::look_at({3.0f, 10.0f, -5.0f}, {20.0f, 0.0f, 40.0f});
-  shadow.fit(camera, 1.5f, to_light, kDistance, kReach);
+  shadow.fit(render::FrameView::of_camera(camera, 150, 100, to_light), kDistance, kReach);
   const glm::mat4& m = shadow.light_view_proj();
   EXPECT_NEAR(glm::length(shadow.to_light() - to_light), 0.0f, 1e-6f);
 
@@ -178,7 +183,7 @@ TEST_F(ShadowTest, FitHoldsTheSliceAndTheReachAndSnapsToTexels) {
   const glm::vec3 before = ndc(m, fixed_point);
   camera.forward = glm::normalize(glm::vec3(-0.6f, -0.3f, 0.2f));
   camera.eye += glm::vec3(0.013f, 0.002f, -0.171f);
-  shadow.fit(camera, 1.5f, to_light, kDistance, kReach);
+  shadow.fit(render::FrameView::of_camera(camera, 150, 100, to_light), kDistance, kReach);
   EXPECT_EQ(shadow.texel_world_size(), texel);
   const glm::vec3 after = ndc(shadow.light_view_proj(), fixed_point);
   for (int axis = 0; axis < 2; ++axis) {
@@ -196,8 +201,9 @@ TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
   Aabb local{types[0].animated_min, types[0].animated_max};
   local.expand(Aabb{types[0].bind_min, types[0].bind_max});
   const render::SceneCamera camera = top_camera();
-  const glm::mat4 view_proj = camera.view_proj(kAspect);
-  const Frustum view_frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  const render::FrameView view = camera_view(camera);
+  const glm::mat4& view_proj = view.view_proj;
+  const Frustum& view_frustum = view.frustum;
   // Just outside the camera frustum (by the culling sphere), on the light's side.
   crowd::CrowdEntity giant;
   giant.position = {-20.0f, 0.0f, 0.0f};
@@ -216,17 +222,10 @@ TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
                                                    render::OffscreenTarget::kDepthFormat);
   const gpu::Buffer ground = ground_buffer();
   render::ShadowMap shadow(ctx(), 1024);
-  shadow.fit(camera, kAspect, kToLight, 60.0f, 60.0f);
+  shadow.fit(view, 60.0f, 60.0f);
 
-  crowd::CrowdCullParams camera_params;
-  camera_params.frustum = view_frustum;
-  camera_params.camera = camera.eye;
-  crowd::LodCurveParams lod;
-  lod.screen_height = float(kHeight);
-  lod.reference_diameter = crowd_renderer.type_bounds()[0].diameter;
-  camera_params.curve = crowd::LodCurve::solve(lod);
-  crowd::CrowdCullParams shadow_params = camera_params;
-  shadow_params.frustum = shadow.caster_frustum();
+  const crowd::CrowdCullParams camera_params = crowd_renderer.cull_params(view);
+  const crowd::CrowdCullParams shadow_params = crowd_renderer.cull_params(shadow.view());
   // The giant is outside the camera's view but inside the shadow view.
   crowd::CrowdCullResult seen;
   crowd::cull_entities(std::span(&giant, 1), crowd_renderer.type_bounds(), camera_params, seen);
@@ -234,27 +233,21 @@ TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
   crowd::cull_entities(std::span(&giant, 1), crowd_renderer.type_bounds(), shadow_params, seen);
   ASSERT_EQ(seen.visible, 1u);
 
-  render::VegetationDrawSettings settings;
-  settings.view_proj = view_proj;
-  settings.light_dir = kToLight;
+  const render::VegetationDrawSettings settings;
   auto frame = [&](bool with_shadow) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       if (with_shadow) {
-        crowd_renderer.record_cull(cmd, shadow_params);
+        crowd_renderer.cull_shadow(cmd, shadow.view());
         shadow.begin(cmd);
-        ground_renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
-        crowd_renderer.record_draw_shadow(cmd, shadow, 1.0f);
+        ground_renderer.draw_direct_shadow(cmd, shadow.view(), box_mesh(), ground, 1);
+        crowd_renderer.draw_shadow(cmd, shadow.view());
         shadow.end(cmd);
       }
-      crowd_renderer.record_cull(cmd, camera_params);
+      crowd_renderer.cull(cmd, view);
       target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
       const render::ShadowMap* map = with_shadow ? &shadow : nullptr;
-      ground_renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, map);
-      render::CrowdDrawOptions options;
-      options.view_proj = view_proj;
-      options.sun_direction = kToLight;
-      options.time = 1.0f;
-      crowd_renderer.record_draw(cmd, options, map);
+      ground_renderer.draw_direct(cmd, view, settings, box_mesh(), ground, 1, map);
+      crowd_renderer.draw(cmd, view, map);
       target.end(cmd);
     });
     return target.read_color();
@@ -297,21 +290,23 @@ TEST_F(ShadowTest, TerrainPillarOutsideTheViewDarkensTheFloor) {
   camera.eye = {40.0f, 30.0f, 32.0f};
   camera.forward = {0.0f, -1.0f, 0.0f};
   camera.fov_y = 1.0f;
-  const glm::mat4 view_proj = camera.view_proj(kAspect);
-  ASSERT_FALSE(Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ).intersects(pillar));
+  const render::FrameView view = camera_view(camera);
+  const glm::mat4& view_proj = view.view_proj;
+  ASSERT_FALSE(view.frustum.intersects(pillar));
   render::ShadowMap shadow(ctx(), 1024);
-  shadow.fit(camera, kAspect, kToLight, 60.0f, 50.0f);
+  shadow.fit(view, 60.0f, 50.0f);
   ASSERT_TRUE(shadow.caster_frustum().intersects(pillar));
   render::OffscreenTarget target(ctx(), kWidth, kHeight);
   auto frame = [&](bool terrain_casts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      terrain.prepare(cmd, view_proj, camera.slice_height);
-      terrain.prepare_shadow(cmd, shadow);
+      terrain.upload(cmd);
+      terrain.cull(cmd, view);
+      terrain.cull_shadow(cmd, shadow.view());
       shadow.begin(cmd);
-      if (terrain_casts) terrain.draw_shadow(cmd, shadow, camera.slice_height);
+      if (terrain_casts) terrain.draw_shadow(cmd, shadow.view());
       shadow.end(cmd);
       target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-      terrain.draw(cmd, view_proj, kToLight, camera.slice_height, 0, &shadow);
+      terrain.draw(cmd, view, &shadow);
       target.end(cmd);
     });
     return target.read_color();
@@ -330,7 +325,7 @@ TEST_F(ShadowTest, TerrainPillarOutsideTheViewDarkensTheFloor) {
 }
 
 // Voxel trees: a tree outside the camera frustum casts onto the ground through draw_shadow (the
-// camera's prepare() finds no visible group and skips its culling, the shadow pass still draws).
+// camera's cull() finds no visible group and skips its culling, the shadow pass still draws).
 TEST_F(ShadowTest, VoxelTreeOutsideTheViewDarkensTheGround) {
   render::VoxelVegetationRenderer trees(ctx(), {2, 1, 2}, render::OffscreenTarget::kColorFormat,
                                         render::OffscreenTarget::kDepthFormat);
@@ -346,20 +341,23 @@ TEST_F(ShadowTest, VoxelTreeOutsideTheViewDarkensTheGround) {
   render::OffscreenTarget target(ctx(), kWidth, kHeight);
   render::ShadowMap shadow(ctx(), 1024);
   const render::SceneCamera camera = top_camera();
-  shadow.fit(camera, kAspect, kToLight, 60.0f, 40.0f);
-  const glm::mat4 view_proj = camera.view_proj(kAspect);
-  render::VegetationDrawSettings settings;
-  settings.view_proj = view_proj;
+  render::FrameView view = camera_view(camera);
+  view.time = 2.0f;
+  shadow.fit(view, 60.0f, 40.0f);
+  const glm::mat4& view_proj = view.view_proj;
+  const render::VegetationDrawSettings settings;
   auto frame = [&](bool tree_casts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      trees.prepare(cmd, view_proj, camera.eye, camera.slice_height, 2.0f);
+      trees.upload(cmd);
+      trees.cull(cmd, view);
+      if (tree_casts) trees.cull_shadow(cmd, shadow.view());
       shadow.begin(cmd);
-      ground_renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
-      if (tree_casts) trees.draw_shadow(cmd, shadow, camera.eye, camera.slice_height);
+      ground_renderer.draw_direct_shadow(cmd, shadow.view(), box_mesh(), ground, 1);
+      trees.draw_shadow(cmd, shadow.view());
       shadow.end(cmd);
       target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-      ground_renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, &shadow);
-      trees.draw(cmd, view_proj, camera.eye, kToLight, camera.slice_height, &shadow);
+      ground_renderer.draw_direct(cmd, view, settings, box_mesh(), ground, 1, &shadow);
+      trees.draw(cmd, view, &shadow);
       target.end(cmd);
     });
     return target.read_color();
@@ -400,29 +398,28 @@ TEST_F(ShadowTest, VegetationCasterOutsideTheViewDarkensTheGround) {
   const gpu::Buffer ground = ground_buffer();
   render::ShadowMap shadow(ctx(), 1024);
   const render::SceneCamera camera = top_camera();
-  shadow.fit(camera, kAspect, kToLight, 60.0f, 40.0f);
-  const glm::mat4 view_proj = camera.view_proj(kAspect);
-  const Frustum frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  const render::FrameView view = camera_view(camera);
+  shadow.fit(view, 60.0f, 40.0f);
+  const glm::mat4& view_proj = view.view_proj;
+  const Frustum& frustum = view.frustum;
   const Sphere tree{{type.spheres.x[0], type.spheres.y[0], type.spheres.z[0]}, type.spheres.r[0]};
   ASSERT_FALSE(frustum.intersects(tree));
   ASSERT_TRUE(shadow.caster_frustum().intersects(tree));
 
-  render::VegetationDrawSettings settings;
-  settings.view_proj = view_proj;
-  settings.light_dir = kToLight;
+  const render::VegetationDrawSettings settings;
   auto frame = [&](bool tree_casts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       (void)cull.record(cmd, shadow.caster_frustum(), camera.eye, g);
       shadow.begin(cmd);
-      renderer.draw_direct_shadow(cmd, shadow, box_mesh(), ground, 1);
+      renderer.draw_direct_shadow(cmd, shadow.view(), box_mesh(), ground, 1);
       if (tree_casts) {
-        EXPECT_GT(renderer.draw_shadow(cmd, shadow, g), 0u);
+        EXPECT_GT(renderer.draw_shadow(cmd, shadow.view(), g), 0u);
       }
       shadow.end(cmd);
       (void)cull.record(cmd, frustum, camera.eye, g);  // the camera's culling reuses the lists
       target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-      renderer.draw_direct(cmd, settings, box_mesh(), ground, 1, &shadow);
-      (void)renderer.draw(cmd, settings, g, 0xFu, &shadow);
+      renderer.draw_direct(cmd, view, settings, box_mesh(), ground, 1, &shadow);
+      (void)renderer.draw(cmd, view, settings, g, 0xFu, &shadow);
       target.end(cmd);
     });
     return target.read_color();
@@ -455,7 +452,7 @@ struct LevelAgreement {
 LevelAgreement agreement(const render::ShadowMap& shadow, const render::SceneCamera& camera,
                          const std::function<Levels(const Frustum&)>& cull) {
   const Levels in_shadow = cull(shadow.caster_frustum());
-  const Levels in_view = cull(Frustum::from_view_proj(camera.view_proj(kAspect), DepthConvention::kReverseZ));
+  const Levels in_view = cull(camera_view(camera).frustum);
   LevelAgreement a;
   for (const auto& [item, levels] : in_shadow) {
     const auto it = in_view.find(item);
@@ -484,16 +481,13 @@ TEST_F(ShadowTest, CrowdShadowCullKeepsTheCameraLod) {
                                  render::OffscreenTarget::kDepthFormat);
   render::ShadowMap shadow(ctx(), 256);
   const render::SceneCamera camera = field_camera();
-  shadow.fit(camera, kAspect, kToLight, 80.0f, 40.0f);
-  crowd::CrowdCullParams params;
-  params.camera = camera.eye;
-  crowd::LodCurveParams lod;
-  lod.screen_height = 240.0f;
-  lod.reference_diameter = renderer.type_bounds()[0].diameter * 4.0f;  // switches at about 25 and 45 m
-  params.curve = crowd::LodCurve::solve(lod);
+  // At 240 pixels high, switches at about 25 and 45 m.
+  render::FrameView view = render::FrameView::of_camera(camera, 320, 240, kToLight);
+  shadow.fit(view, 80.0f, 40.0f);
+  renderer.set_lod_reference_diameter(renderer.type_bounds()[0].diameter * 4.0f);
   auto levels = [&](const Frustum& frustum) {
-    params.frustum = frustum;
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { renderer.record_cull(cmd, params); });
+    view.frustum = frustum;  // the camera's eye and LOD reference, the frustum of the view under test
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { renderer.cull(cmd, view); });
     const auto commands = gpu::read_buffer_as<render::shader::DrawIndexedCommand>(
         ctx(), renderer.cull().commands(), renderer.cull().slot_count());
     const auto visible =
@@ -524,7 +518,7 @@ TEST_F(ShadowTest, VegetationShadowCullKeepsTheCameraLod) {
   const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
   render::ShadowMap shadow(ctx(), 256);
   const render::SceneCamera camera = field_camera();
-  shadow.fit(camera, kAspect, kToLight, 80.0f, 40.0f);
+  shadow.fit(camera_view(camera), 80.0f, 40.0f);
   auto lods = [&](const Frustum& frustum) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, camera.eye, g); });
     const auto args =

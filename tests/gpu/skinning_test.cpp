@@ -127,7 +127,7 @@ TEST_F(SkinningTest, VertexShaderSkinningEqualsCpu) {
       const std::span<const anim::Mat3x4> pal = crowd.palettes().subspan(b.palette_offset[slot]);
       for (std::uint32_t v = 0; v < r.vertex_count; ++v, ++k) {
         const glm::vec3 s = anim::skin_position(pal, mesh.joints[v], mesh.weights[v], mesh.positions[v]);
-        const batch::Rows3x4& m = b.object_to_world[slot];
+        const Mat3x4& m = b.object_to_world[slot];
         const glm::vec3 want(row_dot(m.rows[0], s), row_dot(m.rows[1], s), row_dot(m.rows[2], s));
         glm::vec4 got;
         std::memcpy(&got, bytes.data() + std::size_t{k} * 16, 16);

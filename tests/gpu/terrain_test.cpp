@@ -67,8 +67,9 @@ TEST_F(TerrainTest, AtlasPathMatchesTheUnmergedMesh) {
 TEST_F(TerrainTest, NothingAboveTheSliceIsVisible) {
   const auto r = render::render_voxel_scene(ctx(), small_scene(true, 0, "sliced"));
   ASSERT_EQ(r.frames.size(), 1u);
-  const render::VoxelView view = render::voxel_camera_presets(kSmallWorld, 320.0f / 200.0f)[2];
-  ASSERT_EQ(view.name, "sliced");
+  const render::VoxelView preset = render::voxel_camera_presets(kSmallWorld)[2];
+  ASSERT_EQ(preset.name, "sliced");
+  const render::FrameView view = render::FrameView::of_camera(preset.camera, 320, 200, kWorldUp);
   const glm::mat4 inverse = glm::inverse(view.view_proj);
   std::size_t covered = 0;
   float highest = -1e30f;
@@ -101,12 +102,14 @@ TEST_F(TerrainTest, StaticFramesUploadNothingAndEditsUploadOnlyTheirPages) {
     terrain.set_section(s, glm::vec3(world.section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
   }
   render::OffscreenTarget target(ctx(), 160, 100);
-  const render::VoxelView view = render::voxel_camera_presets(kSmallWorld, 1.6f)[0];
+  const render::FrameView view =
+      render::FrameView::of_camera(render::voxel_camera_presets(kSmallWorld)[0].camera, 160, 100, kWorldUp);
   auto frame = [&] {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      terrain.prepare(cmd, view.view_proj, view.slice_height);
+      terrain.upload(cmd);
+      terrain.cull(cmd, view);
       target.begin(cmd, glm::vec4(0.0f));
-      terrain.draw(cmd, view.view_proj, glm::vec3(0, 1, 0), view.slice_height);
+      terrain.draw(cmd, view);
       target.end(cmd);
     });
     return terrain.frame_stats();

@@ -49,6 +49,14 @@ IdImage decode(const std::vector<std::uint8_t>& rgba) {
   return img;
 }
 
+// A kW x kH view from `cam` towards `target` (vertical fov in radians, near plane `near`).
+render::FrameView test_view(glm::vec3 cam, glm::vec3 target, float fov, int kW, int kH, float near = 0.1f,
+                            glm::vec3 up = kWorldUp) {
+  return render::FrameView::of_matrices(glm::lookAt(cam, target, up),
+                                        perspective_infinite_reverse_z(fov, float(kW) / float(kH), near),
+                                        std::uint32_t(kW), std::uint32_t(kH), glm::vec3(0.4f, 1.0f, 0.3f));
+}
+
 class VegetationRenderTest : public GpuTest {
  protected:
   std::vector<PlantMesh> meshes() {
@@ -59,15 +67,13 @@ class VegetationRenderTest : public GpuTest {
   // Culls `g` and draws the LODs of `lod_mask` as instance ids into a fresh image.
   IdImage draw_ids(render::OffscreenTarget& target, const render::VegetationCull& cull,
                    const render::VegetationRenderer& renderer, const render::VegetationGpuType& g,
-                   const glm::mat4& vp, glm::vec3 cam, std::uint32_t lod_mask = 0xF) {
-    const Frustum frustum = Frustum::from_view_proj(vp, DepthConvention::kReverseZ);
+                   const render::FrameView& view, std::uint32_t lod_mask = 0xF) {
     render::VegetationDrawSettings s;
-    s.view_proj = vp;
     s.instance_ids = true;
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      (void)cull.record(cmd, frustum, cam, g);
+      (void)cull.record(cmd, view.frustum, view.eye, g);
       target.begin(cmd, glm::vec4(0.0f));
-      (void)renderer.draw(cmd, s, g, lod_mask);
+      (void)renderer.draw(cmd, view, s, g, lod_mask);
       target.end(cmd);
     });
     return decode(target.read_color());
@@ -102,16 +108,16 @@ TEST_F(VegetationRenderTest, FieldPixelsComeExactlyFromTheCpuVisibleSet) {
   const auto& type = world.types()[0];
   constexpr int kW = 160, kH = 120;
   const glm::vec3 cam(0.0f, 60.0f, 0.0f);
-  const glm::mat4 vp = perspective_infinite_reverse_z(1.0f, float(kW) / float(kH), 0.5f) *
-                       glm::lookAt(cam, glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -1.0f));
-  const Frustum frustum = Frustum::from_view_proj(vp, DepthConvention::kReverseZ);
+  const render::FrameView view = test_view(cam, glm::vec3(0.0f), 1.0f, kW, kH, 0.5f, {0.0f, 0.0f, -1.0f});
+  const glm::mat4& vp = view.view_proj;
+  const Frustum& frustum = view.frustum;
 
   render::OffscreenTarget target(ctx(), kW, kH);
   render::VegetationCull cull(ctx());
   const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
                                             render::OffscreenTarget::kDepthFormat);
   const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
-  const IdImage img = draw_ids(target, cull, renderer, g, vp, cam);
+  const IdImage img = draw_ids(target, cull, renderer, g, view);
 
   // CPU reference: the group test, then the hashed LOD pick and the sphere frustum test.
   std::map<std::uint32_t, LodPick> visible;
@@ -170,8 +176,7 @@ TEST_F(VegetationRenderTest, CrossFadeMasksAreComplementary) {
 
   constexpr int kW = 320, kH = 160;
   const glm::vec3 cam(0.0f, 0.7f, 0.0f);
-  const glm::mat4 vp = perspective_infinite_reverse_z(0.9f, float(kW) / float(kH), 0.1f) *
-                       glm::lookAt(cam, cam + glm::vec3(0.0f, 0.0f, -1.0f), kWorldUp);
+  const render::FrameView view = test_view(cam, cam + glm::vec3(0.0f, 0.0f, -1.0f), 0.9f, kW, kH);
   render::OffscreenTarget target(ctx(), kW, kH);
   render::VegetationCull cull(ctx());
   const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
@@ -180,10 +185,10 @@ TEST_F(VegetationRenderTest, CrossFadeMasksAreComplementary) {
   const render::VegetationGpuType fading = cull.upload(type, lod_meshes, 0.0f, 0.45f);
   const render::VegetationGpuType lod0 = cull.upload(type, lod_meshes, 0.0f, 0.0f);
   const render::VegetationGpuType lod1 = cull.upload(all_lod1, lod_meshes, 0.0f, 0.0f);
-  const IdImage a = draw_ids(target, cull, renderer, fading, vp, cam, 1u);  // outgoing LOD 0
-  const IdImage b = draw_ids(target, cull, renderer, fading, vp, cam, 2u);  // incoming LOD 1
-  const IdImage c0 = draw_ids(target, cull, renderer, lod0, vp, cam, 1u);   // all of LOD 0
-  const IdImage c1 = draw_ids(target, cull, renderer, lod1, vp, cam, 2u);
+  const IdImage a = draw_ids(target, cull, renderer, fading, view, 1u);  // outgoing LOD 0
+  const IdImage b = draw_ids(target, cull, renderer, fading, view, 2u);  // incoming LOD 1
+  const IdImage c0 = draw_ids(target, cull, renderer, lod0, view, 1u);   // all of LOD 0
+  const IdImage c1 = draw_ids(target, cull, renderer, lod1, view, 2u);
 
   std::map<std::uint32_t, std::size_t> both, incoming;
   std::size_t twice = 0;
@@ -224,9 +229,8 @@ TEST_F(VegetationRenderTest, HiZFrameBehindAWallDrawsFewerAndLooksTheSame) {
   const auto& type = world.types()[0];
   constexpr int kW = 256, kH = 192;
   const glm::vec3 cam(0.0f, 1.5f, 0.0f);
+  const render::FrameView view = test_view(cam, cam + glm::vec3(0, 0, -1), 1.0f, kW, kH);
   render::VegetationDrawSettings settings;
-  settings.view_proj = perspective_infinite_reverse_z(1.0f, float(kW) / float(kH), 0.1f) *
-                       glm::lookAt(cam, cam + glm::vec3(0, 0, -1), kWorldUp);
   settings.instance_ids = true;
 
   render::OffscreenTarget target(ctx(), kW, kH);
@@ -241,16 +245,16 @@ TEST_F(VegetationRenderTest, HiZFrameBehindAWallDrawsFewerAndLooksTheSame) {
                    gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx(), wall, std::span<const RuntimeInstance>(wall_instance));
   const auto box = static_cast<std::uint32_t>(mesh_list.size() - 1);
-  auto opaque = [&](VkCommandBuffer cmd, const render::VegetationDrawSettings& s) {
-    render::VegetationDrawSettings wall_ids = s;
+  auto opaque = [&](VkCommandBuffer cmd) {
+    render::VegetationDrawSettings wall_ids = settings;
     wall_ids.id_base = 0xFFFFFEu;  // the wall's pixels read as id 0xFFFFFE
-    renderer.draw_direct(cmd, wall_ids, box, wall, 1);
+    renderer.draw_direct(cmd, view, wall_ids, box, wall, 1);
   };
   render::VegetationFrame frame(ctx(), cull, renderer, target);
   const std::array types{render::VegetationFrameType{&g, 0}};
   auto render_frame = [&](bool occlusion, render::VegetationFrameCounts& counts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      frame.record(cmd, settings, cam, types, opaque, occlusion, glm::vec4(0.0f));
+      frame.record(cmd, view, settings, types, opaque, occlusion, glm::vec4(0.0f));
     });
     counts = frame.read_counts();
     return decode(target.read_color());

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "gpu_fixture.hpp"
+#include "myriad/render/frame_scene.hpp"
 #include "myriad/render/offscreen_target.hpp"
 #include "myriad/render/voxel_vegetation.hpp"
 
@@ -14,14 +15,21 @@ class VoxelVegetationTest : public GpuTest {};
 
 voxel::GrassInstance grass_at(float x, float y, float z) { return {x, y, z, 1u | 0xF000u << 16}; }
 
-struct Frame {
-  glm::vec3 eye;
-  glm::mat4 view_proj;
-};
+using Frame = render::FrameView;
 
 Frame camera(glm::vec3 eye, glm::vec3 target) {
-  return {eye, perspective_infinite_reverse_z(glm::radians(60.0f), 1.0f, 0.1f) *
-                   glm::lookAt(eye, target, kWorldUp)};
+  render::SceneCamera c = render::SceneCamera::look_at(eye, target, glm::radians(60.0f));
+  c.near_plane = 0.1f;
+  return render::FrameView::of_camera(c, 64, 64, kWorldUp);
+}
+
+// One frame's upload and culling for `f` cut at `slice_height`, with the wind at `time`.
+void prepare(render::VoxelVegetationRenderer& veg, VkCommandBuffer cmd, Frame f, float slice_height,
+             float time) {
+  f.slice_height = slice_height;
+  f.time = time;
+  veg.upload(cmd);
+  veg.cull(cmd, f);
 }
 
 TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
@@ -42,7 +50,7 @@ TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
   }
   for (int s = 0; s < 16; ++s) veg.set_section(s, sections[std::size_t(s)]);
   const Frame f = camera(glm::vec3(2.3f, 6.1f, 2.7f), glm::vec3(40.0f, 0.0f, 40.0f));
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) { veg.prepare(cmd, f.view_proj, f.eye, 1e30f, 0.0f); });
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, f, 1e30f, 0.0f); });
   ASSERT_FALSE(veg.stats().skipped);
   EXPECT_EQ(veg.stats().dispatches, 2u);
 
@@ -82,9 +90,9 @@ TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {
   render::OffscreenTarget target(ctx(), 64, 64);
   auto render_frame = [&](const Frame& f) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      veg.prepare(cmd, f.view_proj, f.eye, 1e30f, 1.0f);
+      prepare(veg, cmd, f, 1e30f, 1.0f);
       target.begin(cmd, glm::vec4(0.0f));
-      veg.draw(cmd, f.view_proj, f.eye, glm::vec3(0, 1, 0), 1e30f);
+      veg.draw(cmd, f);
       target.end(cmd);
     });
   };
@@ -102,7 +110,7 @@ TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {
   EXPECT_EQ(counts.grass_near + counts.grass_far, 20u);
   EXPECT_EQ(counts.trees, 1u);
   // A slice below the instances drops them all.
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) { veg.prepare(cmd, at.view_proj, at.eye, 1.0f, 1.0f); });
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, at, 1.0f, 1.0f); });
   EXPECT_TRUE(veg.stats().skipped);  // the section group lies wholly above the slice
 }
 
@@ -119,7 +127,7 @@ TEST_F(VoxelVegetationTest, SectionUpdateReplacesOnlyItsInstances) {
   veg.set_section(1, b);
   const Frame f = camera(glm::vec3(16.0f, 30.0f, -20.0f), glm::vec3(16.0f, 0.0f, 8.0f));
   auto count = [&] {
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { veg.prepare(cmd, f.view_proj, f.eye, 1e30f, 0.0f); });
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, f, 1e30f, 0.0f); });
     const auto c = veg.read_counts();
     return c.grass_near + c.grass_far;
   };

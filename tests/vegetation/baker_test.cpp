@@ -9,6 +9,7 @@
 #include <set>
 
 #include "../core/file_size_limit.hpp"
+#include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/core/parallel.hpp"
 #include "test_util.hpp"
@@ -62,6 +63,39 @@ TEST(Baker, DeterministicPerSeedAndThreadCount) {
   }
   EXPECT_EQ(a, b);
   EXPECT_NE(a, bytes_of(bake_tiles(test::small_world(600.0, 8))));
+}
+
+// The heightfield and the scatter (hashes, value noise, fractal sums) pinned to exact values: baked
+// tile caches depend on every bit, so a change to the noise or the tile bytes must show up here.
+TEST(Baker, HeightfieldAndScatterArePinned) {
+  Heightfield hf;
+  hf.seed = 77;
+  struct Pin {
+    double x, z;
+    float height, slope;
+  };
+  const Pin pins[] = {{0.0, 0.0, 0x1.bcef2cp+6f, 0x1.3ecc38p-13f},
+                      {123.5, -456.25, 0x1.7232cap+6f, 0x1.3da862p-5f},
+                      {-10000.125, 2500.75, 0x1.046a0ap+6f, 0x1.5e6294p-4f},
+                      {1499.99, 1500.01, 0x1.9aaaa6p+6f, 0x1.17e2bcp-13f}};
+  for (const Pin& p : pins) {
+    EXPECT_EQ(hf.height(p.x, p.z), p.height) << p.x << ", " << p.z;
+    EXPECT_EQ(hf.slope(p.x, p.z), p.slope) << p.x << ", " << p.z;
+  }
+  BakeOptions o;
+  o.seed = 5;
+  o.world_max = {400.0, 400.0};
+  o.terrain.amplitude = 25.0f;
+  o.terrain.wavelength = 600.0f;
+  std::vector<std::byte> all;
+  std::size_t instances = 0;
+  for (const Tile& t : bake_tiles(o)) {
+    const std::vector<std::byte> b = serialize_tile(t);
+    all.insert(all.end(), b.begin(), b.end());
+    instances += t.instance_count();
+  }
+  EXPECT_EQ(instances, 26668u);
+  EXPECT_EQ(checksum64(all), 0x7394834646F26948ull);
 }
 
 TEST(Baker, RulesSpacingAndAltitude) {
@@ -254,6 +288,32 @@ TEST(PlantMesh, ThreeLodsAndABillboard) {
       for (std::uint32_t i : m.indices) ASSERT_LT(i, m.positions.size());
     }
   }
+}
+
+TEST(PlantMesh, GridMeshPlacesVerticesRowByRowAndFacesUp) {
+  std::vector<glm::uvec2> order;
+  const PlantMesh m = make_grid_mesh(3, [&](std::uint32_t i, std::uint32_t j, glm::vec3& p, glm::vec3& n) {
+    order.push_back({i, j});
+    EXPECT_EQ(n, kWorldUp);  // the default normal
+    p = glm::vec3(float(i), 0.0f, float(j));
+    if (i == 3 && j == 3) n = glm::vec3(1.0f, 0.0f, 0.0f);
+  });
+  ASSERT_EQ(m.positions.size(), 16u);
+  ASSERT_EQ(m.normals.size(), 16u);
+  EXPECT_EQ(m.triangle_count(), 18u);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    EXPECT_EQ(order[k], glm::uvec2(k % 4, k / 4));  // i fastest, then j
+    EXPECT_EQ(m.positions[k], glm::vec3(float(k % 4), 0.0f, float(k / 4)));
+  }
+  EXPECT_EQ(m.normals[15], glm::vec3(1.0f, 0.0f, 0.0f));
+  EXPECT_EQ(m.normals[14], kWorldUp);
+  for (std::size_t t = 0; t < m.triangle_count(); ++t) {
+    const glm::vec3 a = m.positions[m.indices[3 * t]], b = m.positions[m.indices[3 * t + 1]],
+                    c = m.positions[m.indices[3 * t + 2]];
+    EXPECT_GT(glm::cross(b - a, c - a).y, 0.0f) << "triangle " << t;  // counter-clockwise from above
+  }
+  EXPECT_EQ(make_grid_mesh(0, [](std::uint32_t, std::uint32_t, glm::vec3&, glm::vec3&) {}).triangle_count(),
+            0u);
 }
 
 }  // namespace

@@ -16,11 +16,11 @@ struct AvatarBlobPush {
   mat4 view_proj;
   vec4 params;  // x: lift along +Y so the disc wins the depth test against the ground it lies on
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::AvatarBlob) == 20);
-static_assert(sizeof(myriad::render::shader::AvatarBlobPush) == 80);
+MYRIAD_CHECK_LAYOUT(AvatarBlob, 20, centre, 0, radius, 12, strength, 16);
+MYRIAD_CHECK_LAYOUT(AvatarBlobPush, 80, view_proj, 0, params, 64);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

@@ -10,7 +10,7 @@
 
 layout(local_size_x = 64) in;
 
-layout(binding = 0, scalar) readonly buffer Entities { CrowdEntityGpu entities[]; };
+layout(binding = 0, scalar) readonly buffer Entities { CrowdEntity entities[]; };
 layout(binding = 1, scalar) readonly buffer Types { CrowdTypeGpu types[]; };
 layout(binding = 2, scalar) buffer Commands { DrawIndexedCommand commands[]; };
 layout(binding = 3, scalar) writeonly buffer Visible { uint visible[]; };
@@ -33,7 +33,7 @@ void main() {
   // Every index is bounded by the buffer it reads, not only by the CPU's counts.
   uint id = gl_GlobalInvocationID.x;
   if (id >= min(pc.entity_count, uint(entities.length()))) return;
-  CrowdEntityGpu e = entities[id];
+  CrowdEntity e = entities[id];
   uint type = e.type_clip & 0xffffu;
   // The CPU side rejects such entities before upload.
   if (type >= min(pc.type_count, uint(types.length()))) return;

@@ -3,38 +3,22 @@
 #define MYRIAD_CROWD_LAYOUT_H
 
 #include "shared_types.h"
+// The entity (CrowdEntity), a clip (VatClipRuntime) and VatFrame are the crowd module's own records.
+#ifdef __cplusplus
+#include "myriad/crowd/crowd_gpu_layout.h"
+#else
+#include "crowd/crowd_gpu_layout.h"
+#endif
 
 #define CROWD_LOD_COUNT 3
 
 MYRIAD_SHADER_NAMESPACE_BEGIN
-// One crowd member: the bytes of myriad::crowd::CrowdEntity.
-struct CrowdEntityGpu {
-  vec3 position;
-  uint yaw_scale;  // half yaw (radians) | half scale << 16
-  uint type_clip;  // type | clip << 16
-  float time_offset;
-  float speed;
-  uint tint;  // RGBA8
-};
-
 // Per enemy type: culling bounds (see crowd::CrowdTypeBounds).
 struct CrowdTypeGpu {
   float bound_radius;
   float diameter;
   uint slot_capacity;  // list entries each of the type's LOD slots holds (its entity count)
   uint pad1;
-};
-
-// One VAT clip (the bytes of crowd::VatClipRuntime): position = origin + texel·step.
-struct CrowdClipGpu {
-  vec3 origin;
-  uint first_row;
-  vec3 step;
-  uint frames;
-  float duration;
-  float inv_duration;
-  float fps;
-  uint pad;
 };
 
 // Test probe of VAT sampling: one vertex column of one clip at one local time.
@@ -84,18 +68,18 @@ struct CrowdCullPush {  // 128 bytes: the guaranteed push-constant size
   uint type_count;
   int forced_level;  // -1 = per entity
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::CrowdEntityGpu) == 32);
-static_assert(sizeof(myriad::render::shader::CrowdTypeGpu) == 16);
-static_assert(offsetof(myriad::render::shader::CrowdTypeGpu, slot_capacity) == 8);
-static_assert(sizeof(myriad::render::shader::CrowdCullPush) == 128);
-static_assert(sizeof(myriad::render::shader::CrowdClipGpu) == 48);
-static_assert(sizeof(myriad::render::shader::CrowdVertexGpu) == 12);
-static_assert(sizeof(myriad::render::shader::CrowdTypeDrawGpu) == 16);
-static_assert(sizeof(myriad::render::shader::CrowdDrawPush) == 96);
-static_assert(sizeof(myriad::render::shader::CrowdVatProbe) == 16);
+MYRIAD_CHECK_LAYOUT(CrowdTypeGpu, 16, bound_radius, 0, diameter, 4, slot_capacity, 8, pad1, 12);
+MYRIAD_CHECK_LAYOUT(CrowdVatProbe, 16, column, 0, clip, 4, local_time, 8, pad, 12);
+MYRIAD_CHECK_LAYOUT(CrowdVatProbePush, 8, columns, 0, probe_count, 4);
+MYRIAD_CHECK_LAYOUT(CrowdVertexGpu, 12, column, 0, uv, 4);
+MYRIAD_CHECK_LAYOUT(CrowdTypeDrawGpu, 16, texel_offset, 0, columns, 4, clip_offset, 8, clip_count, 12);
+MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 96, view_proj, 0, sun_direction, 64, time, 80, type, 84, lod, 88,
+                    lod_colors, 92);
+MYRIAD_CHECK_LAYOUT(CrowdCullPush, 128, planes, 0, camera, 96, entity_count, 108, switch_ratio, 112,
+                    type_count, 120, forced_level, 124);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

@@ -1,16 +1,11 @@
 // VAT sampling for crowd shaders: the same operations, in the same order, as crowd/vat_sampling.cpp,
 // with `precise` so no FMA contraction changes the rounding. Texels are two u32 each (x | y << 16,
-// z | octahedral normal << 16) in a storage buffer bound as `vat_texels`.
+// z | octahedral normal << 16) in a storage buffer bound as `vat_texels`. VatClipRuntime and VatFrame come
+// from crowd/crowd_gpu_layout.h (through crowd_layout.h).
 #ifndef MYRIAD_CROWD_VAT_GLSL
 #define MYRIAD_CROWD_VAT_GLSL
 
-struct VatFrame {
-  uint row0;
-  uint row1;
-  float blend;
-};
-
-VatFrame vat_frame(CrowdClipGpu clip, float local_time) {
+VatFrame vat_frame(VatClipRuntime clip, float local_time) {
   precise float cycles = floor(local_time * clip.inv_duration);
   precise float t = clamp(local_time - cycles * clip.duration, 0.0, clip.duration);
   precise float f = t * clip.fps;
@@ -22,7 +17,7 @@ VatFrame vat_frame(CrowdClipGpu clip, float local_time) {
   return VatFrame(clip.first_row + f0, clip.first_row + f1, blend);
 }
 
-vec3 vat_decode_position(uvec2 texel, CrowdClipGpu clip) {
+vec3 vat_decode_position(uvec2 texel, VatClipRuntime clip) {
   vec3 q = vec3(float(texel.x & 0xffffu), float(texel.x >> 16), float(texel.y & 0xffffu));
   precise vec3 p = clip.origin + q * clip.step;
   return p;
@@ -43,7 +38,7 @@ uvec2 vat_texel(uint row, uint column, uint columns) {
   return uvec2(vat_texels[i], vat_texels[i + 1u]);
 }
 
-vec3 vat_sample_position(CrowdClipGpu clip, VatFrame frame, uint column, uint columns) {
+vec3 vat_sample_position(VatClipRuntime clip, VatFrame frame, uint column, uint columns) {
   vec3 p0 = vat_decode_position(vat_texel(frame.row0, column, columns), clip);
   vec3 p1 = vat_decode_position(vat_texel(frame.row1, column, columns), clip);
   precise vec3 p = p0 + (p1 - p0) * frame.blend;

@@ -8,10 +8,10 @@
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
 
-layout(binding = 0, scalar) readonly buffer Entities { CrowdEntityGpu entities[]; };
+layout(binding = 0, scalar) readonly buffer Entities { CrowdEntity entities[]; };
 layout(binding = 1, scalar) readonly buffer Visible { uint visible[]; };
 layout(binding = 2, scalar) readonly buffer Types { CrowdTypeDrawGpu types[]; };
-layout(binding = 3, scalar) readonly buffer Clips { CrowdClipGpu clips[]; };
+layout(binding = 3, scalar) readonly buffer Clips { VatClipRuntime clips[]; };
 layout(binding = 4, scalar) readonly buffer Texels { uint vat_texels[]; };
 layout(binding = 5, scalar) readonly buffer Vertices { CrowdVertexGpu vertices[]; };
 
@@ -25,11 +25,11 @@ layout(location = 2) flat out uint out_tint;
 layout(location = 3) out vec3 out_world;  // shadow lookups
 
 void main() {
-  CrowdEntityGpu e = entities[visible[gl_InstanceIndex]];
+  CrowdEntity e = entities[visible[gl_InstanceIndex]];
   CrowdTypeDrawGpu type = types[pc.type];
   CrowdVertexGpu v = vertices[gl_VertexIndex];
   uint clip_index = type.clip_offset + min(e.type_clip >> 16, type.clip_count - 1u);
-  CrowdClipGpu clip = clips[clip_index];
+  VatClipRuntime clip = clips[clip_index];
   VatFrame frame = vat_frame(clip, pc.time * e.speed + e.time_offset);
   uint column = type.texel_offset + v.column;
   vec3 p = vat_sample_position(clip, frame, column, type.columns);

@@ -14,11 +14,11 @@ struct CullSpheresPush {
   uint first_index;
   uint command_capacity;  // DrawIndexedCommands the commands buffer holds
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::CullSpheresPush) == 112);
-static_assert(sizeof(myriad::render::shader::DrawIndexedCommand) == 20);
+MYRIAD_CHECK_LAYOUT(CullSpheresPush, 112, planes, 0, sphere_count, 96, index_count, 100, first_index, 104,
+                    command_capacity, 108);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

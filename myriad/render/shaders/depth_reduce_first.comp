@@ -3,16 +3,15 @@
 // need not support linear filtering, so the MIN sampler (depth_reduce.comp) starts at level 1.
 // The footprint rule is the same: 2x2 texels, widened to 3 at the last texel of an odd size.
 #extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "depth_reduce_layout.h"
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(binding = 0) uniform sampler2D source;
 layout(binding = 1, r32f) uniform writeonly image2D destination;
 
-layout(push_constant, scalar) uniform Push {
-  uvec2 source_size;
-  uvec2 destination_size;
-} pc;
+layout(push_constant, scalar) uniform Push { DepthReducePush pc; };
 
 void main() {
   uvec2 pos = gl_GlobalInvocationID.xy;

@@ -30,12 +30,14 @@ struct CullPagesPush {
   uint arena_count;
   uint visible_capacity;  // entries of the visible list buffer
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::PageGpu) == 48);
-static_assert(sizeof(myriad::render::shader::ArenaCullGpu) == 8);
-static_assert(sizeof(myriad::render::shader::CullPagesPush) == 112);
+MYRIAD_CHECK_LAYOUT(PageGpu, 48, aabb_min, 0, arena, 12, aabb_max, 16, index_count, 28, first_index, 32,
+                    first_vertex, 36, pad0, 40, pad1, 44);
+MYRIAD_CHECK_LAYOUT(ArenaCullGpu, 8, visible_base, 0, bucket_size, 4);
+MYRIAD_CHECK_LAYOUT(CullPagesPush, 112, planes, 0, slice_height, 96, page_count, 100, arena_count, 104,
+                    visible_capacity, 108);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

@@ -13,10 +13,10 @@ struct ShadowParamsGpu {
   // z: 1 / map size (texel in uv), w: unused
   vec4 texel;
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::ShadowParamsGpu) == 96);
+MYRIAD_CHECK_LAYOUT(ShadowParamsGpu, 96, light_view_proj, 0, to_light, 64, texel, 80);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

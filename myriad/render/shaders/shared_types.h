@@ -1,11 +1,13 @@
 // Lets one header describe a buffer layout to both C++ and GLSL (scalar block layout in GLSL, plain
-// structs in C++, sizes checked with static_assert on the C++ side).
+// structs in C++ in namespace myriad::render::shader). Every *_layout.h here pins, on the C++ side, each
+// struct's size and the offset of each of its fields (MYRIAD_CHECK_LAYOUT from core/gpu_layout.h).
 #ifndef MYRIAD_SHARED_TYPES_H
 #define MYRIAD_SHARED_TYPES_H
 
 #ifdef __cplusplus
 #include <cstddef>
 #include <cstdint>
+#include "myriad/core/gpu_layout.h"
 #include "myriad/core/math.hpp"
 #define MYRIAD_SHADER_NAMESPACE_BEGIN namespace myriad::render::shader {
 #define MYRIAD_SHADER_NAMESPACE_END }
@@ -14,6 +16,7 @@ using uint = std::uint32_t;
 using vec2 = glm::vec2;
 using vec3 = glm::vec3;
 using vec4 = glm::vec4;
+using uvec2 = glm::uvec2;
 using mat4 = glm::mat4;
 MYRIAD_SHADER_NAMESPACE_END
 #else
@@ -37,6 +40,12 @@ struct DrawIndexedCommand {
   int vertex_offset;
   uint first_instance;
 };
+
+#ifdef __cplusplus
+MYRIAD_CHECK_LAYOUT(DrawCommand, 16, vertex_count, 0, instance_count, 4, first_vertex, 8, first_instance, 12);
+MYRIAD_CHECK_LAYOUT(DrawIndexedCommand, 20, index_count, 0, instance_count, 4, first_index, 8, vertex_offset,
+                    12, first_instance, 16);
+#endif
 MYRIAD_SHADER_NAMESPACE_END
 
 #endif

@@ -34,13 +34,14 @@ struct SkinPaletteUploadPush {
   uint row_count;
   uint row_capacity;  // rows both the staging and the palette buffer hold
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::SkinVertex) == 48);
-static_assert(sizeof(myriad::render::shader::SkinInstance) == 56);
-static_assert(sizeof(myriad::render::shader::SkinPush) == 80);
-static_assert(sizeof(myriad::render::shader::SkinPaletteUploadPush) == 12);
+MYRIAD_CHECK_LAYOUT(SkinVertex, 48, position, 0, normal, 12, joints01, 24, joints23, 28, weights, 32);
+MYRIAD_CHECK_LAYOUT(SkinInstance, 56, rows, 0, palette_offset, 48, property_offset, 52);
+MYRIAD_CHECK_LAYOUT(SkinPush, 80, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
+                    capture_vertex_count, 76);
+MYRIAD_CHECK_LAYOUT(SkinPaletteUploadPush, 12, first_row, 0, row_count, 4, row_capacity, 8);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

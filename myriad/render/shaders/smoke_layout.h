@@ -13,11 +13,11 @@ struct SmokePush {
   mat4 view_proj;
   vec4 sun_direction;  // xyz towards the sun
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::SmokeInstance) == 20);
-static_assert(sizeof(myriad::render::shader::SmokePush) == 80);
+MYRIAD_CHECK_LAYOUT(SmokeInstance, 20, center_half, 0, color, 16);
+MYRIAD_CHECK_LAYOUT(SmokePush, 80, view_proj, 0, sun_direction, 64);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

@@ -27,12 +27,13 @@ struct TerrainPush {
   uint debug_mode;     // 0 shaded; 1 light only (no textures) for atlas comparisons
   uint pad;
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::TerrainPageGpu) == 16);
-static_assert(sizeof(myriad::render::shader::ArenaAddressGpu) == 16);
-static_assert(sizeof(myriad::render::shader::TerrainPush) == 96);
+MYRIAD_CHECK_LAYOUT(TerrainPageGpu, 16, origin, 0, atlas_first, 12);
+MYRIAD_CHECK_LAYOUT(ArenaAddressGpu, 16, vertices_lo, 0, vertices_hi, 4, indices_lo, 8, indices_hi, 12);
+MYRIAD_CHECK_LAYOUT(TerrainPush, 96, view_proj, 0, sun_direction, 64, slice_height, 80, arena, 84, debug_mode,
+                    88, pad, 92);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

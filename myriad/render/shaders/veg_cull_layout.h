@@ -55,14 +55,16 @@ struct VegHizParams {
   uint levels;
   uint enabled;
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::VegCullPush) == 128);
-static_assert(sizeof(myriad::render::shader::VegCullParams) == 48);
-static_assert(sizeof(myriad::render::shader::VegHizParams) == 80);
-static_assert(sizeof(myriad::render::shader::VegCullArgs) == VEG_ARGS_BYTES);
-static_assert(offsetof(myriad::render::shader::VegCullArgs, overflow) == 80);
+MYRIAD_CHECK_LAYOUT(VegCullPush, 128, planes, 0, camera, 96, first, 108, count, 112, phase, 116, pad1, 120,
+                    pad2, 124);
+MYRIAD_CHECK_LAYOUT(VegCullParams, 48, switch_sq, 0, fade_start_sq, 16, lod_count, 32, band, 36, capacity, 40,
+                    pad, 44);
+MYRIAD_CHECK_LAYOUT(VegCullArgs, VEG_ARGS_BYTES, args, 0, overflow, 80);
+MYRIAD_CHECK_LAYOUT(VegHizParams, 80, view_proj, 0, source_width, 64, source_height, 68, levels, 72, enabled,
+                    76);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

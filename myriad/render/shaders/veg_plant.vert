@@ -9,15 +9,8 @@
 #include "veg_plant_layout.h"
 #include "veg_cull_layout.h"
 
-struct VegInstance {
-  vec4 row0;
-  vec4 row1;
-  vec4 row2;
-  vec4 spare;  // x: tint bits, y: LOD hash, z: radius, w: 1
-};
-
 layout(binding = 0, scalar) readonly buffer Vertices { VegPlantVertex vertices[]; };
-layout(binding = 1, scalar) readonly buffer Instances { VegInstance instances[]; };
+layout(binding = 1, scalar) readonly buffer Instances { RuntimeInstance instances[]; };
 layout(binding = 2, scalar) readonly buffer Lists { uint lists[]; };
 layout(push_constant, scalar) uniform Push { VegPlantPush pc; };
 
@@ -36,7 +29,7 @@ void main() {
   uint listed_fade = lists[direct ? slot : pc.fade_offset + slot];
   uint id = direct ? slot : listed;
   uint fade = direct ? 0u : listed_fade;
-  VegInstance inst = instances[id];
+  RuntimeInstance inst = instances[id];
   VegPlantVertex v = vertices[gl_VertexIndex];
   vec4 p = vec4(v.position, 1.0);
   vec3 world = vec3(dot(inst.row0, p), dot(inst.row1, p), dot(inst.row2, p));

@@ -3,6 +3,12 @@
 #define MYRIAD_VEG_PLANT_LAYOUT_H
 
 #include "shared_types.h"
+// The instance (RuntimeInstance) is the vegetation module's own record.
+#ifdef __cplusplus
+#include "myriad/vegetation/vegetation_gpu_layout.h"
+#else
+#include "vegetation/vegetation_gpu_layout.h"
+#endif
 
 #define VEG_DRAW_DIRECT 1u  // instance = gl_InstanceIndex, no list, no fade (ground, occluders)
 #define VEG_DRAW_IDS 2u     // colour = instance id + 1 in RGB (24 bits), LOD in A, unlit
@@ -27,11 +33,12 @@ struct VegPlantPush {
   uint id_base;
   uint lod;
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::VegPlantVertex) == 32);
-static_assert(sizeof(myriad::render::shader::VegPlantPush) == 96);
+MYRIAD_CHECK_LAYOUT(VegPlantVertex, 32, position, 0, pad0, 12, normal, 16, pad1, 28);
+MYRIAD_CHECK_LAYOUT(VegPlantPush, 96, view_proj, 0, light, 64, fade_offset, 80, flags, 84, id_base, 88, lod,
+                    92);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

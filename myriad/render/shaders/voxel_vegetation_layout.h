@@ -31,11 +31,14 @@ struct TreeVertexGpu {
   vec4 position;  // xyz, w = 0 trunk / 1 crown
   vec4 normal;
 };
-MYRIAD_SHADER_NAMESPACE_END
 
 #ifdef __cplusplus
-static_assert(sizeof(myriad::render::shader::VoxelVegetationCullPush) == 128);
-static_assert(sizeof(myriad::render::shader::VoxelVegetationDrawPush) == 112);
+MYRIAD_CHECK_LAYOUT(VoxelVegetationCullPush, 128, planes, 0, camera, 96, slice_height, 112, max_distance, 116,
+                    time, 120, capacity, 124);
+MYRIAD_CHECK_LAYOUT(VoxelVegetationDrawPush, 112, view_proj, 0, camera, 64, sun_direction, 80, slice_height,
+                    96, lod, 100, pad0, 104, pad1, 108);
+MYRIAD_CHECK_LAYOUT(TreeVertexGpu, 32, position, 0, normal, 16);
 #endif
+MYRIAD_SHADER_NAMESPACE_END
 
 #endif

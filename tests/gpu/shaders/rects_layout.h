@@ -15,6 +15,11 @@ struct TestRect {
 struct TestRectPush {
   vec2 target_size;
 };
+
+#ifdef __cplusplus
+MYRIAD_CHECK_LAYOUT(TestRect, 24, min, 0, max, 8, depth, 16, color, 20);
+MYRIAD_CHECK_LAYOUT(TestRectPush, 8, target_size, 0);
+#endif
 MYRIAD_SHADER_NAMESPACE_END
 
 #endif
