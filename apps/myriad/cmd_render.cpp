@@ -24,6 +24,7 @@
 #ifdef MYRIAD_HAS_WORLD
 #include "myriad/render/world_scene.hpp"
 #include "render_world.hpp"
+#include "world_options.hpp"
 #endif
 
 namespace myriad::app {
@@ -48,11 +49,12 @@ struct RenderOptions {
   bool lod_colors = false;
   std::uint32_t entities = 3000;
   std::vector<std::string> crowd_files;
-  float vegetation_size = 4096.0f;
-  std::uint32_t avatars = 100;
-  std::uint32_t shadow_map_size = 2048;
+#ifdef MYRIAD_HAS_WORLD
+  render::WorldSceneOptions world;  // seed and entities come from the shared options above
+#endif
   std::string cache_dir;
   bool no_coverage = false;
+  std::uint32_t occlusion_pairs = 0;
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -219,6 +221,13 @@ void check_render_options(const RenderOptions& options) {
     throw Error("scene '" + options.scene + "' has no camera preset '" + view + "'", "--view",
                 known.empty() ? std::string("this scene has one fixed view") : "use " + known);
   }
+#ifdef MYRIAD_HAS_WORLD
+  if (options.scene == "world") {  // the scene's own limits, before anything is built
+    render::WorldSceneOptions world = options.world;
+    world.crowd_entities = options.entities;
+    render::validate(world);
+  }
+#endif
   prepare_output_folder(options.out, "--out");
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
 }
@@ -257,14 +266,13 @@ int run_render(const RenderOptions& options) {
     w.width = options.width;
     w.height = options.height;
     w.views = options.views;
-    w.seed = options.seed;
-    w.vegetation_size = options.vegetation_size;
-    w.entities = options.entities;
-    w.avatars = options.avatars;
-    w.shadow_map_size = options.shadow_map_size;
-    w.cache_dir = options.cache_dir;
+    w.scene = options.world;
+    w.scene.seed = options.seed;
+    w.scene.crowd_entities = options.entities;
+    if (!options.cache_dir.empty()) w.scene.cache_dir = options.cache_dir;
     w.coverage = !options.no_coverage;
     w.lod_colors = options.lod_colors;
+    w.occlusion_pairs = options.occlusion_pairs;
     rc = render_world(ctx, w, stats);
 #endif
   } else {
@@ -283,15 +291,13 @@ Command add_render_command(CLI::App& app) {
   std::vector<std::string> scenes{"voxel", "smoke"};
 #ifdef MYRIAD_HAS_WORLD
   scenes.insert(scenes.begin(), "world");
-  sub->add_option("--vegetation-size", options->vegetation_size, "World: vegetation field edge in metres")
-      ->check(finite_number)
-      ->check(CLI::Range(512.0f, 16384.0f));
-  sub->add_option("--avatars", options->avatars, "World: number of clothed avatars")
-      ->check(CLI::Range(0u, 10000u));
-  sub->add_option("--shadow-map", options->shadow_map_size, "World: shadow map texels per side (0 = off)")
-      ->check(CLI::Range(0u, 8192u));
+  add_world_scene_options(*sub, options->world, "World: ");
   sub->add_option("--cache", options->cache_dir, "World: folder for the baked vegetation tiles");
   sub->add_flag("--no-coverage", options->no_coverage, "World: skip the per-system coverage (ID/mask) pass");
+  sub->add_option(
+         "--occlusion-pairs", options->occlusion_pairs,
+         "World: also time N frames with and N without Hi-Z occlusion, alternating (medians and ratio)")
+      ->check(CLI::Range(0u, 100u));
 #endif
 #ifdef MYRIAD_HAS_CROWD
   scenes.push_back("crowd");

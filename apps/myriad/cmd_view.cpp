@@ -10,6 +10,7 @@
 #include "myriad/view/controls.hpp"
 #include "myriad/view/viewer.hpp"
 #include "myriad/view/window.hpp"
+#include "world_options.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
 
@@ -91,16 +92,10 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--screenshot", options->screenshot, "Write the last frame shown to this PNG");
   sub->add_option("--view", options->view, "Starting camera: overview, ground, crowd_close_up or sliced");
   sub->add_option("--seed", options->scene.seed, "World seed")->check(not_negative);
-  // The scene's size options match `myriad render --scene world`.
-  sub->add_option("--vegetation-size", options->scene.vegetation_size, "Vegetation field edge in metres")
-      ->check(finite_number)
-      ->check(CLI::Range(512.0f, 16384.0f));
+  // The scene's options and limits are those of `myriad render --scene world`.
+  add_world_scene_options(*sub, options->scene, "");
   sub->add_option("--entities", options->scene.crowd_entities, "Number of VAT enemies")
-      ->check(CLI::Range(1u, 1000000u));
-  sub->add_option("--avatars", options->scene.avatars, "Number of clothed avatars")
-      ->check(CLI::Range(0u, 10000u));
-  sub->add_option("--shadow-map", options->scene.shadow_map_size, "Shadow map texels per side (0 = off)")
-      ->check(CLI::Range(0u, 8192u));
+      ->check(CLI::Range(1u, render::kMaxCrowdEntities));
   sub->add_option("--cache", options->cache_dir, "Folder for the baked vegetation tiles");
   sub->add_option("--speed", options->speed, "Fly speed in metres per second")
       ->check(finite_number)

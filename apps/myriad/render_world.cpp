@@ -16,10 +16,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
+}
+
 nlohmann::ordered_json system_json(const render::SystemFrameStats& s) {
   return {{"objects", s.objects},
           {"visible", s.visible},
           {"culled", s.objects - std::min(s.visible, s.objects)},
+          {"frustum_culled", s.frustum_culled},
+          {"occlusion_culled", s.occlusion_culled},
           {"draws", s.draws},
           {"pipeline_binds", s.pipeline_binds},
           {"vertices", s.vertices},
@@ -32,6 +40,7 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
   for (std::uint32_t i = 0; i < render::kWorldSystemCount; ++i)
     j["systems"][render::world_system_name(i)] = system_json(st.systems[i]);
   j["shadow_draws"] = st.shadow_draws;
+  j["uploaded_bytes"] = st.uploaded_bytes;
   j["vegetation_resident"] = st.vegetation_resident;
   j["cpu_ms"] = {{"update", st.cpu_update_ms},    {"streaming", st.cpu_streaming_ms},
                  {"crowd", st.cpu_crowd_ms},      {"avatars", st.cpu_avatars_ms},
@@ -44,13 +53,6 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
 }  // namespace
 
 int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::ordered_json& stats) {
-  render::WorldSceneOptions wo;
-  wo.seed = o.seed;
-  wo.vegetation_size = o.vegetation_size;
-  wo.crowd_entities = o.entities;
-  wo.avatars = o.avatars;
-  wo.shadow_map_size = o.shadow_map_size;
-  if (!o.cache_dir.empty()) wo.cache_dir = o.cache_dir;
   std::vector<std::pair<std::string, render::SceneCamera>> presets;
   for (const auto& p : render::world_camera_presets()) {
     if (o.views.empty() || std::find(o.views.begin(), o.views.end(), p.first) != o.views.end())
@@ -60,7 +62,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     throw Error("no camera preset matched --view", "myriad render",
                 "use overview, ground, crowd_close_up or sliced");
   Stopwatch clock;
-  render::WorldScene scene(ctx, wo, [](const std::string& step, int i, int n) {
+  render::WorldScene scene(ctx, o.scene, [](const std::string& step, int i, int n) {
     std::printf("      [scene %d/%d] %s\n", i, n, step.c_str());
     std::fflush(stdout);
   });
@@ -74,13 +76,14 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
                        {"crowd_upload", b.crowd_upload_ms},
                        {"avatars", b.avatars_ms},
                        {"total", clock.elapsed_ms()}};
+  stats["build_gpu_submits"] = b.setup_submits;
   stats["voxel_world"] = {{"sections_with_geometry", b.terrain_sections},
                           {"grass_instances", b.voxel_grass},
                           {"trees", b.voxel_trees}};
   stats["vegetation_planted"] = scene.frame_stats().vegetation_planted;
-  stats["vegetation_field_m"] = o.vegetation_size;
-  stats["crowd_entities"] = o.entities;
-  stats["avatars"] = o.avatars;
+  stats["vegetation_field_m"] = o.scene.vegetation_size;
+  stats["crowd_entities"] = o.scene.crowd_entities;
+  stats["avatars"] = o.scene.avatars;
 
   render::OffscreenTarget target(ctx, o.width, o.height);
   render::FrameSettings settings;
@@ -107,6 +110,24 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     std::printf(", frame %.0f ms, wrote %s\n", frame_ms, png.c_str());
     nlohmann::ordered_json v = frame_json(scene.frame_stats(), timing);
     v["frame_ms_wall_clock"] = frame_ms;
+    if (o.occlusion_pairs > 0) {
+      std::vector<double> with, without;
+      for (std::uint32_t pair = 0; pair < o.occlusion_pairs; ++pair) {
+        for (const bool occlusion : {false, true}) {
+          render::FrameSettings s = settings;
+          s.occlusion = occlusion;
+          clock.restart();
+          ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, s, target); });
+          (occlusion ? with : without).push_back(clock.elapsed_ms());
+          scene.finish_frame();
+        }
+      }
+      const double med_with = median(with), med_without = median(without);
+      v["occlusion_timing"] = {{"pairs", o.occlusion_pairs},
+                               {"frame_ms_median_with", med_with},
+                               {"frame_ms_median_without", med_without},
+                               {"speedup", med_with > 0.0 ? med_without / med_with : 0.0}};
+    }
     v["streaming_settle_ms"] = settle_ms;
     v["image"] = png.filename().string();
     if (o.coverage) {

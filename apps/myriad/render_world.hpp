@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "myriad/gpu/context.hpp"
+#include "myriad/render/world_scene.hpp"
 
 namespace myriad::app {
 
@@ -15,14 +16,12 @@ struct WorldRenderOptions {
   std::string out = "out";
   std::uint32_t width = 1280, height = 720;
   std::vector<std::string> views;  // presets; empty = all
-  std::uint64_t seed = 1;
-  float vegetation_size = 4096.0f;
-  std::uint32_t entities = 3000;
-  std::uint32_t avatars = 100;
-  std::uint32_t shadow_map_size = 2048;
-  std::string cache_dir;  // empty = the system temporary folder's myriad-cache
+  render::WorldSceneOptions scene;
   bool coverage = true;
   bool lod_colors = false;
+  // Per view, N frames with and N without two-phase occlusion, alternating, after the image: their
+  // median wall-clock times and the ratio (same run, same scene, same camera). 0 = not measured.
+  std::uint32_t occlusion_pairs = 0;
 };
 
 int render_world(gpu::Context& ctx, const WorldRenderOptions& options, nlohmann::ordered_json& stats);

@@ -25,6 +25,7 @@ void cull_entities(std::span<const CrowdEntity> entities, std::span<const CrowdT
   for (auto& slot : out.slots) slot.clear();
   out.visible = 0;
   out.culled = 0;
+  out.occluded = 0;
   for (std::uint32_t i = 0; i < entities.size(); ++i) {
     const CrowdEntity& e = entities[i];
     const std::uint32_t type = entity_type(e);
@@ -37,6 +38,10 @@ void cull_entities(std::span<const CrowdEntity> entities, std::span<const CrowdT
     const Sphere sphere{e.position, types[type].bound_radius * scale};
     if (!params.frustum.intersects(sphere)) {
       ++out.culled;
+      continue;
+    }
+    if (params.occlusion && hiz_sphere_occluded(*params.occlusion, glm::vec4(sphere.center, sphere.radius))) {
+      ++out.occluded;
       continue;
     }
     const glm::vec3 d = e.position - params.camera;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "myriad/core/frustum.hpp"
+#include "myriad/core/hiz_occlusion.hpp"
 #include "myriad/crowd/crowd_gpu_layout.h"
 #include "myriad/crowd/entity_lod.hpp"
 
@@ -30,16 +31,21 @@ CrowdTypeBounds type_bounds(const Aabb& local_bounds);
 
 struct CrowdCullParams {
   Frustum frustum;
+  glm::mat4 view_proj{1.0f};  // what `frustum` was built from; the GPU's pyramid test projects with it
   glm::vec3 camera{0.0f};
   LodCurve curve;
   int forced_level = -1;  // -1: per-entity LOD; 0..2: every entity at that level
+  // With a pyramid: entities it hides (hiz_sphere_occluded of the culling sphere) are dropped, as the
+  // GPU's late pass drops them.
+  const HizReference* occlusion = nullptr;
 };
 
 // Visible entity ids per draw slot (type × LOD, slot = type·3 + level), ascending.
 struct CrowdCullResult {
   std::vector<std::vector<std::uint32_t>> slots;
   std::uint32_t visible = 0;
-  std::uint32_t culled = 0;
+  std::uint32_t culled = 0;    // by the frustum
+  std::uint32_t occluded = 0;  // passed the frustum, hidden by the pyramid
 };
 
 // Throws myriad::Error when an entity names a type outside `types`.

@@ -20,6 +20,10 @@ void AppendOverflow::record_reset(VkCommandBuffer cmd) const {
 }
 
 void AppendOverflow::record_readback(VkCommandBuffer cmd) const {
+  // A pass without its own reset (the late phase of two-phase culling) copies again: the previous
+  // copy into host memory completes first.
+  memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
   const VkBufferCopy region{0, 0, sizeof(std::uint32_t)};
   vkCmdCopyBuffer(cmd, device_.handle(), host_.handle(), 1, &region);
   memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,

@@ -144,16 +144,15 @@ Buffer make_storage_buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageF
 void upload(Context& ctx, const Buffer& dst, std::span<const std::byte> bytes, VkDeviceSize offset) {
   if (bytes.empty()) return;
   if (offset + bytes.size() > dst.size()) throw Error("upload past the end of a GPU buffer");
-  Buffer staging(ctx, bytes.size(), 0, MemoryKind::kUpload);
-  std::memcpy(staging.mapped(), bytes.data(), bytes.size());
-  staging.flush();
-  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+  // By value: with an upload batch open the copy is recorded later.
+  ctx.submit_upload(bytes, [dst = dst.handle(), offset, size = VkDeviceSize(bytes.size())](
+                               VkCommandBuffer cmd, VkBuffer staging, VkDeviceSize staging_offset) {
     // Earlier GPU work on dst must finish before the copy overwrites it; later work sees the copy.
     memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                    VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                    VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    VkBufferCopy region{0, offset, bytes.size()};
-    vkCmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
+    const VkBufferCopy region{staging_offset, offset, size};
+    vkCmdCopyBuffer(cmd, staging, dst, 1, &region);
     memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                    VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);

@@ -1,6 +1,8 @@
 #include "myriad/gpu/context.hpp"
 
+#include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/buffer_guards.hpp"
+#include "myriad/gpu/staging_ring.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -154,7 +156,25 @@ ContextOptions ContextOptions::from_environment() {
   return o;
 }
 
-Context::Context(const ContextOptions& options) {
+// The copies an open upload batch has queued, and the staging memory they read: chunks filled in
+// order (an upload larger than a chunk gets one of its own).
+struct Context::UploadBatch {
+  static constexpr VkDeviceSize kChunkBytes = 16ull << 20;
+  std::vector<Buffer> chunks;     // filled in order; the last one is open
+  VkDeviceSize chunk_used = 0;    // bytes used in the open chunk
+  std::vector<Buffer> dedicated;  // uploads larger than a chunk
+  std::vector<std::function<void(VkCommandBuffer)>> copies;
+
+  // After the queued copies completed: the newest chunk is reused, everything else freed.
+  void recycle() {
+    dedicated.clear();
+    if (chunks.size() > 1) chunks.erase(chunks.begin(), chunks.end() - 1);
+    chunk_used = 0;
+  }
+};
+
+Context::Context(const ContextOptions& options)
+    : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
   for (const std::string& name : options.extra_required) {
     if (!is_known_feature(name)) {
       throw Error("unknown Vulkan feature '" + name + "'", "ContextOptions::extra_required",
@@ -177,6 +197,8 @@ Context::~Context() { destroy(); }
 void Context::destroy() noexcept {
   if (device_) {
     vkDeviceWaitIdle(device_);
+    batch_.reset();
+    ring_.reset();
     guards_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
     if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
@@ -383,6 +405,59 @@ void Context::create_device(const ContextOptions& options) {
   check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
 }
 
+void Context::begin_upload_batch() {
+  if (batch_depth_++ == 0) batch_ = std::make_unique<UploadBatch>();
+}
+
+void Context::end_upload_batch() {
+  if (batch_depth_ == 0) throw Error("end_upload_batch without begin_upload_batch", "gpu::Context");
+  if (--batch_depth_ > 0) return;
+  if (!batch_->copies.empty()) submit_and_wait([](VkCommandBuffer) {});
+  batch_.reset();
+}
+
+void Context::abandon_upload_batch() noexcept {
+  batch_depth_ = 0;
+  batch_.reset();
+}
+
+void Context::submit_upload(std::span<const std::byte> bytes,
+                            std::function<void(VkCommandBuffer, VkBuffer, VkDeviceSize)> record) {
+  if (!batch_) {
+    Buffer staging(*this, bytes.size(), 0, MemoryKind::kUpload);
+    std::memcpy(staging.mapped(), bytes.data(), bytes.size());
+    staging.flush();
+    submit_and_wait([&](VkCommandBuffer cmd) { record(cmd, staging.handle(), 0); });
+    return;
+  }
+  UploadBatch& b = *batch_;
+  const VkDeviceSize size = bytes.size();
+  Buffer* chunk = nullptr;
+  VkDeviceSize at = 0;
+  if (size > UploadBatch::kChunkBytes) {
+    b.dedicated.emplace_back(*this, size, 0, MemoryKind::kUpload);
+    chunk = &b.dedicated.back();
+  } else {
+    at = (b.chunk_used + 15) & ~VkDeviceSize(15);
+    if (b.chunks.empty() || at + size > UploadBatch::kChunkBytes) {
+      b.chunks.emplace_back(*this, UploadBatch::kChunkBytes, 0, MemoryKind::kUpload);
+      at = 0;
+    }
+    chunk = &b.chunks.back();
+    b.chunk_used = at + size;
+  }
+  std::memcpy(static_cast<std::byte*>(chunk->mapped()) + at, bytes.data(), size);
+  chunk->flush();
+  b.copies.push_back([record = std::move(record), buffer = chunk->handle(), at](VkCommandBuffer cmd) {
+    record(cmd, buffer, at);
+  });
+}
+
+StagingRing& Context::staging_ring() {
+  if (!ring_) ring_ = std::make_unique<StagingRing>(*this, ring_capacity_, ring_frame_budget_);
+  return *ring_;
+}
+
 void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool_;
@@ -401,6 +476,10 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
   record_guard_fills(cmd);
+  // An open upload batch's copies first: the work below may need them.
+  std::vector<std::function<void(VkCommandBuffer)>> queued;
+  if (batch_) queued.swap(batch_->copies);
+  for (const auto& copy : queued) copy(cmd);
   record(cmd);
   record_guard_copies(cmd);
   check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
@@ -413,6 +492,10 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
   check(vkQueueSubmit2(queue_, 1, &submit, fence_), "vkQueueSubmit2");
   check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
   check(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  ++submits_;
+  // The queued copies' staging is free again.
+  if (batch_ && !queued.empty()) batch_->recycle();
+  if (ring_) ring_->complete_all();
   check_guards();
 }
 

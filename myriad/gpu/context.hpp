@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 namespace myriad::gpu {
 
 class BufferGuards;
+class StagingRing;
 
 struct ContextOptions {
   // Khronos validation layer with synchronization validation. Default: the MYRIAD_VALIDATION
@@ -36,6 +38,10 @@ struct ContextOptions {
   std::vector<std::string> instance_extensions;
   bool presentation = false;
   std::function<bool(VkInstance, VkPhysicalDevice, std::uint32_t queue_family)> can_present;
+  // The staging ring (Context::staging_ring): its bytes, and what budgeted (streaming) uploads may
+  // stage per frame.
+  std::uint64_t staging_ring_bytes = 128ull << 20;
+  std::uint64_t staging_frame_budget = 16ull << 20;
 
   static ContextOptions from_environment();
 };
@@ -67,8 +73,31 @@ class Context {
   bool validation_enabled() const { return validation_; }
   bool presentation_enabled() const { return presentation_; }
 
-  // Records `record` into a fresh command buffer, submits it and waits for completion.
+  // Records `record` into a fresh command buffer, submits it and waits for completion. Copies queued
+  // by an open upload batch go first, in the same command buffer. Afterwards everything staged in the
+  // staging ring before is free again (all recorded work that read it has completed).
   void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
+  // Submissions so far: each submit_and_wait (an upload batch's is one) counts one.
+  std::uint64_t submit_count() const { return submits_; }
+
+  // Setup uploads in one submission. Between begin_upload_batch() and end_upload_batch() (nested
+  // pairs join the outermost), gpu::upload and gpu::upload_image stage their bytes and queue their
+  // copies instead of each submitting and waiting; end_upload_batch() submits them all at once. Work
+  // that needs the uploads (any submit_and_wait) takes the queued copies first. The destination
+  // buffers and images must live until the batch is submitted. abandon_upload_batch() drops what is
+  // queued (error paths).
+  void begin_upload_batch();
+  void end_upload_batch();
+  void abandon_upload_batch() noexcept;
+  bool upload_batch_open() const { return batch_depth_ > 0; }
+  // For upload functions: stages `bytes` and runs `record(cmd, staging buffer, offset)` with the open
+  // batch, or at once in a submit_and_wait.
+  void submit_upload(std::span<const std::byte> bytes,
+                     std::function<void(VkCommandBuffer, VkBuffer, VkDeviceSize)> record);
+
+  // The per-frame upload path (staging_ring.hpp), made on first use with the sizes ContextOptions
+  // gives. Allocate from it only while recording the command buffer that reads the allocation.
+  StagingRing& staging_ring();
 
   // Buffer guards (null when off). Code that submits its own command buffers (the viewer) brackets
   // each with record_guard_fills / record_guard_copies and calls check_guards once it completed;
@@ -115,6 +144,12 @@ class Context {
   bool presentation_ = false;
 
   std::unique_ptr<BufferGuards> guards_;
+  struct UploadBatch;
+  std::unique_ptr<UploadBatch> batch_;
+  int batch_depth_ = 0;
+  std::uint64_t submits_ = 0;
+  std::unique_ptr<StagingRing> ring_;
+  std::uint64_t ring_capacity_ = 0, ring_frame_budget_ = 0;
 
   std::atomic<std::uint32_t> message_count_{0};
   mutable std::mutex messages_mutex_;
@@ -122,5 +157,25 @@ class Context {
 };
 
 const char* device_type_name(VkPhysicalDeviceType type);
+
+// An upload batch open for a scope (setup code): submit() sends it; leaving the scope without submit()
+// (an exception on the way) drops what is queued.
+class UploadBatchScope {
+ public:
+  explicit UploadBatchScope(Context& ctx) : ctx_(ctx) { ctx_.begin_upload_batch(); }
+  ~UploadBatchScope() {
+    if (open_) ctx_.abandon_upload_batch();
+  }
+  UploadBatchScope(const UploadBatchScope&) = delete;
+  UploadBatchScope& operator=(const UploadBatchScope&) = delete;
+  void submit() {
+    open_ = false;
+    ctx_.end_upload_batch();
+  }
+
+ private:
+  Context& ctx_;
+  bool open_ = true;
+};
 
 }  // namespace myriad::gpu

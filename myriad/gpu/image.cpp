@@ -205,23 +205,21 @@ void upload_image(Context& ctx, const Image& image, std::span<const std::byte> t
   const std::uint32_t w = image.width(level), h = image.height(level);
   const VkDeviceSize size = VkDeviceSize(w) * h * format_texel_bytes(image.format());
   if (texels.size() != size) throw Error("upload_image: texel data does not match the image level size");
-  Buffer staging(ctx, size, 0, MemoryKind::kUpload);
-  std::memcpy(staging.mapped(), texels.data(), size);
-  staging.flush();
-  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-    image_barrier(cmd, {image.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+  // By value: with an upload batch open the copy is recorded later.
+  ctx.submit_upload(texels, [image = image.handle(), aspect = image.aspect(), w, h, level, final_layout](
+                                VkCommandBuffer cmd, VkBuffer staging, VkDeviceSize staging_offset) {
+    image_barrier(cmd, {image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                         VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT,
-                        VK_ACCESS_2_TRANSFER_WRITE_BIT, image.aspect(), level, 1});
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT, aspect, level, 1});
     VkBufferImageCopy region{};
-    region.imageSubresource = {image.aspect(), level, 0, 1};
+    region.bufferOffset = staging_offset;
+    region.imageSubresource = {aspect, level, 0, 1};
     region.imageExtent = {w, h, 1};
-    vkCmdCopyBufferToImage(cmd, staging.handle(), image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                           &region);
-    image_barrier(
-        cmd,
-        {image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, final_layout, VK_PIPELINE_STAGE_2_COPY_BIT,
-         VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-         VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, image.aspect(), level, 1});
+    vkCmdCopyBufferToImage(cmd, staging, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    image_barrier(cmd,
+                  {image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, final_layout, VK_PIPELINE_STAGE_2_COPY_BIT,
+                   VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                   VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, aspect, level, 1});
   });
 }
 

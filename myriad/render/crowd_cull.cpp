@@ -13,20 +13,24 @@ namespace myriad::render {
 
 namespace {
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-}
+// Entities, types, commands, visible list, overflow; then the two-phase state's.
+constexpr std::uint32_t kOwnBindings = 5;
+}  // namespace
 
 CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> types,
                      std::span<const CrowdLodRange> lods, std::span<const std::uint32_t> type_counts)
     : ctx_(ctx),
-      pipeline_(
-          gpu::make_compute_pipeline(ctx, shaders::crowd_cull_comp(),
-                                     {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                      sizeof(shader::CrowdCullPush)})),
+      pipeline_(gpu::make_compute_pipeline(
+          ctx, shaders::crowd_cull_comp(),
+          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), false))),
+      hiz_pipeline_(gpu::make_compute_pipeline(
+          ctx, shaders::crowd_cull_hiz_comp(),
+          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), true))),
       type_count_(std::uint32_t(types.size())),
       slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount),
-      overflow_(ctx) {
+      overflow_(ctx),
+      two_phase_(ctx, 0) {
+  if (types.size() > 0xffffu) throw Error("crowd culling: more than 65535 types");
   if (types.empty() || lods.size() != slot_count_ || type_counts.size() != types.size()) {
     throw Error("crowd culling: needs at least one type, " + std::to_string(crowd::kCrowdLodCount) +
                 " LOD ranges per type and one entity count per type (got " + std::to_string(types.size()) +
@@ -49,18 +53,31 @@ CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> 
   const VkDeviceSize command_bytes = sizeof(shader::DrawIndexedCommand) * commands.size();
   command_template_ = gpu::Buffer(ctx, command_bytes, kStorage, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx, command_template_, std::span<const shader::DrawIndexedCommand>(commands));
-  commands_ = gpu::Buffer(ctx, command_bytes, kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                          gpu::MemoryKind::kDeviceLocal);
-  visible_ = gpu::Buffer(ctx, sizeof(std::uint32_t) * std::max(list_capacity_, 1u), kStorage,
-                         gpu::MemoryKind::kDeviceLocal);
+  std::uint32_t entities = 0;
+  for (std::uint32_t n : type_counts) entities += n;
+  two_phase_.reserve(entities);
+  for (std::uint32_t set = 0; set < 2; ++set) {
+    commands_[set] = gpu::Buffer(ctx, command_bytes, kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                 gpu::MemoryKind::kDeviceLocal);
+    visible_[set] = gpu::Buffer(ctx, sizeof(std::uint32_t) * std::max(list_capacity_, 1u), kStorage,
+                                gpu::MemoryKind::kDeviceLocal);
+  }
+}
+
+std::uint64_t CrowdCull::gpu_bytes() const {
+  return types_.size() + command_template_.size() + 2 * (commands_[0].size() + visible_[0].size()) +
+         two_phase_.gpu_bytes();
 }
 
 void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::uint32_t entity_count,
-                       const crowd::CrowdCullParams& params) const {
+                       const crowd::CrowdCullParams& params, FramePhase phase, const DepthPyramid* pyramid) {
+  two_phase_.reserve(entity_count);  // one visibility word per entity (sized at construction)
+  const std::uint32_t set = command_set(phase);
+  two_phase_.record_begin(cmd, phase, params.view_proj, pyramid);
   gpu::before_output_reset(cmd);
-  const VkBufferCopy copy{0, 0, commands_.size()};
-  vkCmdCopyBuffer(cmd, command_template_.handle(), commands_.handle(), 1, &copy);
-  overflow_.record_reset(cmd);
+  const VkBufferCopy copy{0, 0, commands_[set].size()};
+  vkCmdCopyBuffer(cmd, command_template_.handle(), commands_[set].handle(), 1, &copy);
+  if (phase != FramePhase::kLate) overflow_.record_reset(cmd);
   gpu::after_output_reset(cmd);
 
   shader::CrowdCullPush push{};
@@ -69,16 +86,18 @@ void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::ui
   push.camera = params.camera;
   push.switch_ratio = glm::vec2(params.curve.switch_ratio[0], params.curve.switch_ratio[1]);
   push.entity_count = entity_count;
-  push.type_count = type_count_;
+  push.types_phase = type_count_ | (static_cast<std::uint32_t>(phase) << 16);
   push.forced_level = params.forced_level;
-  const std::array bindings{gpu::storage_buffer(entities), gpu::storage_buffer(types_),
-                            gpu::storage_buffer(commands_), gpu::storage_buffer(visible_),
-                            gpu::storage_buffer(overflow_.buffer())};
-  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  two_phase_.bind(
+      cmd, pipeline_, hiz_pipeline_,
+      {gpu::storage_buffer(entities), gpu::storage_buffer(types_), gpu::storage_buffer(commands_[set]),
+       gpu::storage_buffer(visible_[set]), gpu::storage_buffer(overflow_.buffer())},
+      phase, pyramid, &push, sizeof(push));
   if (entity_count > 0) vkCmdDispatch(cmd, (entity_count + 63) / 64, 1, 1);
 
   gpu::after_cull_dispatch(cmd);
   overflow_.record_readback(cmd);
+  two_phase_.record_end(cmd, phase);
 }
 
 }  // namespace myriad::render

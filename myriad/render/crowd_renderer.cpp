@@ -1,5 +1,7 @@
 #include "myriad/render/crowd_renderer.hpp"
 
+#include "myriad/gpu/staging_ring.hpp"
+
 #include "myriad/core/error.hpp"
 #include "myriad/crowd/entity_lod.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
@@ -143,20 +145,18 @@ void CrowdRenderer::set_entities(std::span<const crowd::CrowdEntity> entities) {
 
 void CrowdRenderer::stage_entities(std::span<const crowd::CrowdEntity> entities) {
   check_entity_count(entities.size(), entity_count_);
-  if (!entities_staging_) {
-    entities_staging_ =
-        gpu::Buffer(ctx_, entities_.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
-  }
-  std::memcpy(entities_staging_.mapped(), entities.data(), entities.size_bytes());
-  entities_staging_.flush();
+  staged_entities_.assign(entities.begin(), entities.end());  // capacity kept: no allocation per frame
   entities_staged_ = true;
 }
 
 void CrowdRenderer::upload(VkCommandBuffer cmd) {
   if (!entities_staged_) return;
   entities_staged_ = false;
-  const VkBufferCopy region{0, 0, VkDeviceSize(entity_count_) * sizeof(crowd::CrowdEntity)};
-  vkCmdCopyBuffer(cmd, entities_staging_.handle(), entities_.handle(), 1, &region);
+  // Through the context's staging ring, outside its budget: the crowd moves every frame.
+  const gpu::StagingRing::Span staged = ctx_.staging_ring().stage(std::as_bytes(std::span(staged_entities_)));
+  ctx_.staging_ring().flush();
+  const VkBufferCopy region{staged.offset, 0, staged.size};
+  vkCmdCopyBuffer(cmd, staged.buffer, entities_.handle(), 1, &region);
   // Culling (compute) and drawing (vertex shaders) read the entities.
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
@@ -170,20 +170,22 @@ crowd::CrowdCullParams CrowdRenderer::cull_params(const FrameView& view) const {
   lod.reference_diameter = lod_reference_diameter_;
   crowd::CrowdCullParams params;
   params.frustum = view.frustum;
+  params.view_proj = view.view_proj;
   params.camera = view.eye;
   params.curve = crowd::LodCurve::solve(lod);
   params.forced_level = forced_level_;
   return params;
 }
 
-void CrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const DepthPyramid*) {
-  if (!first_phase(phase)) return;
-  cull_->record(cmd, entities_, entity_count_, cull_params(view));
+void CrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                         const DepthPyramid* pyramid) {
+  late_culled_ = phase == FramePhase::kLate;
+  cull_->record(cmd, entities_, entity_count_, cull_params(view), phase, pyramid);
 }
 
 void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                          const ShadowMap* shadow) {
-  if (!first_phase(phase)) return;
+  const std::uint32_t set = CrowdCull::command_set(phase);
   const CrowdDrawOptions& options = options_;
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
@@ -199,7 +201,7 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
     push.lod = slot % crowd::kCrowdLodCount;
     const gpu::Pipeline& pipeline = type_double_sided_[push.type] ? pipeline_double_sided_ : pipeline_culled_;
     const std::array bindings{gpu::storage_buffer(entities_),
-                              gpu::storage_buffer(cull_->visible()),
+                              gpu::storage_buffer(cull_->visible(set)),
                               gpu::storage_buffer(types_),
                               gpu::storage_buffer(clips_),
                               gpu::storage_buffer(texels_),
@@ -210,7 +212,7 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
                               shadow_bindings[1]};
     gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
     // One command per slot; an empty slot draws zero instances.
-    vkCmdDrawIndexedIndirect(cmd, cull_->commands().handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
+    vkCmdDrawIndexedIndirect(cmd, cull_->commands(set).handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
                              sizeof(shader::DrawIndexedCommand));
   }
 }
@@ -238,22 +240,30 @@ std::uint32_t CrowdRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& s
 }
 
 CrowdFrameStats CrowdRenderer::read_stats() const {
-  const auto commands =
-      gpu::read_buffer_as<shader::DrawIndexedCommand>(ctx_, cull_->commands(), cull_->slot_count());
   CrowdFrameStats stats;
-  for (std::uint32_t slot = 0; slot < commands.size(); ++slot) {
-    const std::uint32_t level = slot % crowd::kCrowdLodCount;
-    const std::uint64_t n = commands[slot].instance_count;
-    stats.entities[level] += n;
-    stats.vertices[level] += n * lods_[slot].vertex_count;
-    stats.triangles[level] += n * (commands[slot].index_count / 3);
+  // Both phases' draws when the last camera cull was two-phase.
+  for (std::uint32_t set = 0; set < (late_culled_ ? 2u : 1u); ++set) {
+    const auto commands =
+        gpu::read_buffer_as<shader::DrawIndexedCommand>(ctx_, cull_->commands(set), cull_->slot_count());
+    for (std::uint32_t slot = 0; slot < commands.size(); ++slot) {
+      const std::uint32_t level = slot % crowd::kCrowdLodCount;
+      const std::uint64_t n = commands[slot].instance_count;
+      stats.entities[level] += n;
+      stats.vertices[level] += n * lods_[slot].vertex_count;
+      stats.triangles[level] += n * (commands[slot].index_count / 3);
+    }
   }
+  const shader::CullCounters counters = cull_->counters();
+  stats.cull.candidates = entity_count_;
+  stats.cull.frustum_passed = counters.frustum_passed;
+  stats.cull.occluded = counters.occluded;
+  stats.cull.drawn = stats.total_entities();
   return stats;
 }
 
 std::uint64_t CrowdRenderer::gpu_bytes() const {
   std::uint64_t bytes = entities_.size() + types_.size() + clips_.size() + texels_.size() + vertices_.size() +
-                        indices_.size() + cull_->commands().size() + cull_->visible().size();
+                        indices_.size() + cull_->gpu_bytes();
   for (const gpu::Image& image : textures_) bytes += std::uint64_t(image.width()) * image.height() * 4;
   return bytes;
 }

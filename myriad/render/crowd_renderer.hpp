@@ -29,6 +29,7 @@ struct CrowdFrameStats {
   std::uint64_t total_entities() const { return entities[0] + entities[1] + entities[2]; }
   std::uint64_t total_vertices() const { return vertices[0] + vertices[1] + vertices[2]; }
   std::uint64_t total_triangles() const { return triangles[0] + triangles[1] + triangles[2]; }
+  CullCounts cull;  // the camera's cull: candidates, frustum passed, occluded, drawn
 };
 
 // How the crowd is drawn for a view (the view itself, light and clock included, is the FrameView).
@@ -48,9 +49,8 @@ class CrowdRenderer : public FrameSystem {
 
   // Replaces the entities' state (same count): a staging upload that waits (setup, tests, tools).
   void set_entities(std::span<const crowd::CrowdEntity> entities);
-  // The per-frame path (moving crowds): copies the entities (same count) into persistently mapped
-  // staging memory; record_entity_upload() then copies them in the frame's own command buffer, before
-  // record_cull. Single-buffered: stage only while no submitted frame still reads the staging memory.
+  // The per-frame path (moving crowds): keeps a copy of the entities (same count); upload() stages
+  // them through the context's staging ring and copies them in the frame's own command buffer.
   void stage_entities(std::span<const crowd::CrowdEntity> entities);
   // Outside rendering, first in a frame: the staged entities' copy and its barrier (nothing when none
   // are staged).
@@ -65,10 +65,12 @@ class CrowdRenderer : public FrameSystem {
   // -1: per-entity LOD; 0..2: every entity at that LOD (diagnostics, C2 counts).
   void set_forced_level(int level) { forced_level_ = level; }
   void set_draw_options(const CrowdDrawOptions& options) { options_ = options; }
-  // Outside rendering, phase 1: culling and LOD choice for the view.
+  // Two-phase Hi-Z: phase 1 draws the entities drawn last frame, phase 2 those the pyramid newly shows.
+  bool occlusion_culled() const override { return true; }
+  // Outside rendering: culling and LOD choice for the view, per phase.
   void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
             const DepthPyramid* pyramid) override;
-  // Inside dynamic rendering (colour + depth of the formats given at construction), phase 1. With
+  // Inside dynamic rendering (colour + depth of the formats given at construction), per phase. With
   // `shadow`, the sun term is darkened where the map says occluded.
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // Outside rendering: culling against the shadow view (its eye is the camera's, so the LOD stays the
@@ -98,11 +100,12 @@ class CrowdRenderer : public FrameSystem {
   std::vector<crowd::CrowdTypeBounds> bounds_;
   float lod_reference_diameter_ = 1.0f;  // the first type's diameter unless set
   int forced_level_ = -1;
+  bool late_culled_ = false;  // the last cull was phase 2: stats add both command sets
   CrowdDrawOptions options_;
   std::vector<LodInfo> lods_;            // type·3 + level
   std::vector<bool> type_double_sided_;  // any material without back-face culling
   std::unique_ptr<CrowdCull> cull_;
-  gpu::Buffer entities_staging_;  // created by the first stage_entities()
+  std::vector<crowd::CrowdEntity> staged_entities_;  // stage_entities() until the next upload()
   bool entities_staged_ = false;
   gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
   std::vector<gpu::Image> textures_;

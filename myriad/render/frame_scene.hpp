@@ -34,6 +34,7 @@ struct SceneCamera {
 struct FrameSettings {
   bool lod_colors = false;  // colour crowd and vegetation by LOD level
   bool paused = false;      // animation and simulation clocks stand still
+  bool occlusion = true;    // two-phase Hi-Z occlusion culling where the systems support it
 };
 
 class FrameScene {

@@ -2,15 +2,14 @@
 
 #include <cstring>
 
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
 
 namespace myriad::render {
 
 PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_stride,
-                                   std::uint64_t staging_bytes)
-    : ctx_(ctx),
-      vertex_stride_(vertex_stride),
-      staging_(ctx, staging_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload) {
+                                   std::uint64_t max_queued_bytes)
+    : ctx_(ctx), vertex_stride_(vertex_stride), max_queued_bytes_(max_queued_bytes) {
   if (vertex_stride == 0) throw Error("vertex stride must be positive", "PageArenaBuffers");
 }
 
@@ -25,17 +24,11 @@ void PageArenaBuffers::ensure_buffers(const PageArenas& arenas) {
   }
 }
 
-void PageArenaBuffers::staging_full() const {
-  throw Error("page upload does not fit the staging buffer (" + std::to_string(staging_.size()) + " bytes)",
-              "PageArenaBuffers::write", "record the queued uploads first, or raise staging_bytes");
-}
-
-VkDeviceSize PageArenaBuffers::stage(std::span<const std::byte> bytes) {
-  // Copies need 4-byte aligned offsets: keep every staged block aligned.
-  const std::uint64_t offset = (staged_ + 3) & ~std::uint64_t(3);
-  if (offset + bytes.size() > staging_.size()) staging_full();
-  std::memcpy(static_cast<std::byte*>(staging_.mapped()) + offset, bytes.data(), bytes.size());
-  staged_ = offset + bytes.size();
+VkDeviceSize PageArenaBuffers::queue(std::span<const std::byte> bytes) {
+  // Copies need 4-byte aligned offsets: keep every queued block aligned.
+  const std::size_t offset = (queued_.size() + 3) & ~std::size_t(3);
+  queued_.resize(offset + bytes.size());
+  std::memcpy(queued_.data() + offset, bytes.data(), bytes.size());
   return offset;
 }
 
@@ -48,28 +41,41 @@ void PageArenaBuffers::write(const PageArenas& arenas, std::uint32_t page,
     throw Error("page " + std::to_string(page) + " geometry does not match its placement's counts",
                 "PageArenaBuffers::write");
   }
-  const std::uint64_t need = ((staged_ + 3) & ~std::uint64_t(3)) + vertices.size() + 4 + indices.size_bytes();
-  if (need > staging_.size()) staging_full();  // check both parts before staging either
+  const std::uint64_t need =
+      ((queued_.size() + 3) & ~std::uint64_t(3)) + vertices.size() + 4 + indices.size_bytes();
+  if (need > max_queued_bytes_) {  // checked for both parts before queueing either
+    throw Error("page upload does not fit (" + std::to_string(max_queued_bytes_) + " bytes may wait)",
+                "PageArenaBuffers::write", "record the queued uploads first, or raise max_queued_bytes");
+  }
   ensure_buffers(arenas);
-  const VkDeviceSize v = stage(vertices);
+  const VkDeviceSize v = queue(vertices);
   copies_.push_back({vertex_buffers_[p.arena].handle(),
                      {v, VkDeviceSize(p.vertices.offset) * vertex_stride_, vertices.size()}});
-  const VkDeviceSize i = stage(std::as_bytes(indices));
+  const VkDeviceSize i = queue(std::as_bytes(indices));
   copies_.push_back({index_buffers_[p.arena].handle(),
                      {i, VkDeviceSize(p.indices.offset) * sizeof(std::uint32_t), indices.size_bytes()}});
 }
 
 std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd) {
   if (copies_.empty()) return 0;
-  staging_.flush();
+  gpu::StagingRing& ring = ctx_.staging_ring();
+  if (queued_.size() > ring.capacity())
+    throw Error(
+        "queued page geometry (" + std::to_string(queued_.size()) + " bytes) exceeds the staging ring",
+        "PageArenaBuffers::record_uploads", "raise ContextOptions::staging_ring_bytes");
+  const std::optional<gpu::StagingRing::Span> staged = ring.allocate(queued_.size(), 16);
+  if (!staged) return 0;  // the ring is busy with frames in flight: all of it next frame
+  std::memcpy(staged->data, queued_.data(), queued_.size());
+  ring.flush();
   // Earlier reads of the arenas (draws, culling) finish before their ranges are overwritten.
   gpu::memory_barrier(cmd,
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT |
                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE);
   std::uint64_t bytes = 0;
-  for (const Copy& c : copies_) {
-    vkCmdCopyBuffer(cmd, staging_.handle(), c.dst, 1, &c.region);
+  for (Copy c : copies_) {
+    c.region.srcOffset += staged->offset;
+    vkCmdCopyBuffer(cmd, staged->buffer, c.dst, 1, &c.region);
     bytes += c.region.size;
   }
   gpu::memory_barrier(
@@ -78,7 +84,12 @@ std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd) {
           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_INDEX_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
   copies_.clear();
-  staged_ = 0;
+  // An edit's few pages keep their capacity for the next; a whole world's upload gives it back (no CPU
+  // copy of the geometry is kept).
+  if (queued_.capacity() > (1u << 20))
+    std::vector<std::byte>().swap(queued_);
+  else
+    queued_.clear();
   return bytes;
 }
 

@@ -1,12 +1,19 @@
 #include "myriad/render/scene_frame.hpp"
 
+#include "myriad/gpu/staging_ring.hpp"
+
 namespace myriad::render {
 
 void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<FrameSystem* const> systems,
                         OffscreenTarget& target, glm::vec4 clear, ShadowMap* shadow, float dt,
                         gpu::GpuTimer* timer) {
+  // One staging frame per scene frame: its uploads count against one budget and are reused once the
+  // caller reports the frame complete (Context::submit_and_wait and the viewer's fence do).
+  gpu::StagingRing& ring = ctx_.staging_ring();
+  ring.begin_frame();
   for (FrameSystem* s : systems) s->update(view, dt);
   for (FrameSystem* s : systems) s->upload(cmd);
+  uploaded_bytes_ = ring.stats().frame_bytes;
 
   shadow_draws_ = 0;
   if (shadow) {
@@ -19,7 +26,7 @@ void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<Fr
   }
 
   two_phase_ = false;
-  for (FrameSystem* s : systems) two_phase_ = two_phase_ || s->occlusion_culled();
+  for (FrameSystem* s : systems) two_phase_ = two_phase_ || (occlusion_ && s->occlusion_culled());
   const FramePhase first = two_phase_ ? FramePhase::kEarly : FramePhase::kSingle;
   for (FrameSystem* s : systems) s->cull(cmd, view, first, nullptr);
   if (timer) timer->mark(cmd, "cull");

@@ -32,6 +32,11 @@ class SceneFrame {
   // Of the last record(): draws into the shadow map, and whether phase 2 ran.
   std::uint64_t shadow_draws() const { return shadow_draws_; }
   bool two_phase() const { return two_phase_; }
+  // Bytes the systems staged through the context's staging ring in the last frame's uploads.
+  std::uint64_t uploaded_bytes() const { return uploaded_bytes_; }
+  // Off: one phase even when systems can test occlusion (every object that passes frustum and LOD
+  // tests is drawn; diagnostics, and the reference that occlusion loses nothing visible). On by default.
+  void set_occlusion(bool on) { occlusion_ = on; }
   // The pyramid of the last two-phase frame (null before one).
   const DepthPyramid* pyramid() const { return pyramid_.get(); }
 
@@ -40,6 +45,8 @@ class SceneFrame {
   std::unique_ptr<DepthPyramid> pyramid_;
   std::uint64_t shadow_draws_ = 0;
   bool two_phase_ = false;
+  bool occlusion_ = true;
+  std::uint64_t uploaded_bytes_ = 0;
 };
 
 }  // namespace myriad::render

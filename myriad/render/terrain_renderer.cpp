@@ -33,16 +33,20 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       section_atlas_(slots_, 0),
       overflow_(ctx),
       shadow_overflow_(ctx),
+      two_phase_(ctx, slots_),
+      shadow_two_phase_(ctx, slots_),
       max_arenas_(kMaxArenas),
       shadow_receiver_(ctx) {
   for (auto& p : pages_) p.arena = kNoArena;
   page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::PageGpu));
   terrain_page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::TerrainPageGpu));
-  visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
+  for (int set = 0; set < 2; ++set) {
+    visible_buf_[set] = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
+    draw_buf_[set] = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+                                              VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  }
   arena_cull_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
   address_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
-  draw_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
-                                       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   shadow_visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
   shadow_draw_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
                                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
@@ -164,27 +168,38 @@ void TerrainRenderer::upload(VkCommandBuffer cmd) {
   shadow_stats_ = {};
   stats_.geometry_bytes = buffers_.record_uploads(cmd);
   stats_.uploaded_bytes = stats_.geometry_bytes;
+  // Geometry the staging ring could not take this frame waits, and so do the tables pointing at it.
+  if (buffers_.pending_bytes() > 0) return;
   if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);
 }
 
 void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
-                           const DepthPyramid*) {
-  if (!first_phase(phase)) return;
-  const CullInputs inputs{view.view_proj, view.slice_height, page_version_};
-  if (tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
-    culler_.record(cmd, view.frustum, view.slice_height, page_buf_, slots_, arena_cull_buf_, initial_draws_,
-                   draw_buf_, visible_buf_, overflow_);
+                           const DepthPyramid* pyramid) {
+  if (arena_cull_.empty()) return;
+  const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
+  if (phase == FramePhase::kSingle) {
+    const CullInputs inputs{view.view_proj, view.slice_height, page_version_};
+    if (!tracker_.needs_cull(inputs)) return;
     tracker_.culled(inputs);
-    stats_.culled = true;
-    ++stats_.pipeline_binds;
+  } else {
+    tracker_.invalidate();  // the two-phase passes overwrite the single pass's outputs
   }
+  culler_.record(cmd, view, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+                 {draw_buf_[set], visible_buf_[set], overflow_, two_phase_}, phase, pyramid);
+  stats_.culled = true;
+  ++stats_.pipeline_binds;
 }
 
 void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                            const ShadowMap* shadow) {
-  if (!first_phase(phase)) return;
+  const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
   const auto arena_count = std::uint32_t(arena_cull_.size());
-  stats_.chunk_tests = chunks_.visible_arenas(view.frustum, view.slice_height, arena_count, arena_visible_);
+  if (first_phase(phase)) {
+    late_drawn_ = false;
+    stats_.chunk_tests = chunks_.visible_arenas(view.frustum, view.slice_height, arena_count, arena_visible_);
+  } else {
+    late_drawn_ = true;
+  }
   stats_.arenas = arena_count;
   stats_.pages = 0;
   for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
@@ -194,12 +209,12 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
   const std::array bindings{
       gpu::storage_buffer(page_buf_),
       gpu::storage_buffer(terrain_page_buf_),
-      gpu::storage_buffer(visible_buf_),
+      gpu::storage_buffer(visible_buf_[set]),
       gpu::storage_buffer(address_buf_),
       gpu::sampled_image(tile_sampler_.handle(), tiles_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
       sb[0],
       sb[1]};
-  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_);
+  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_[set]);
   stats_.arenas_drawn += drawn;
   if (drawn > 0) ++stats_.pipeline_binds;
 }
@@ -207,8 +222,8 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
 void TerrainRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   const CullInputs inputs{shadow_view.view_proj, shadow_view.slice_height, page_version_};
   if (shadow_tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
-    culler_.record(cmd, shadow_view.frustum, shadow_view.slice_height, page_buf_, slots_, arena_cull_buf_,
-                   initial_draws_, shadow_draw_buf_, shadow_visible_buf_, shadow_overflow_);
+    culler_.record(cmd, shadow_view, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+                   {shadow_draw_buf_, shadow_visible_buf_, shadow_overflow_, shadow_two_phase_});
     shadow_tracker_.culled(inputs);
     shadow_stats_.culled = true;
   }
@@ -249,15 +264,17 @@ std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipel
 TerrainRenderer::DrawCounts TerrainRenderer::read_draw_counts() {
   DrawCounts c;
   if (arena_cull_.empty()) return c;
-  const auto draws = gpu::read_buffer_as<shader::DrawCommand>(ctx_, draw_buf_, arena_cull_.size());
-  const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx_, visible_buf_, slots_);
-  for (std::size_t a = 0; a < draws.size(); ++a) {
-    if (a >= arena_visible_.size() || !arena_visible_[a]) continue;  // not drawn this frame
-    c.pages += draws[a].instance_count;
-    c.vertices += std::uint64_t(draws[a].vertex_count) * draws[a].instance_count;
-    for (std::uint32_t i = 0; i < draws[a].instance_count; ++i) {
-      const std::uint32_t page = visible.at(draws[a].first_instance + i);
-      c.triangles += pages_.at(page).index_count / 3;
+  for (std::uint32_t set = 0; set < (late_drawn_ ? 2u : 1u); ++set) {
+    const auto draws = gpu::read_buffer_as<shader::DrawCommand>(ctx_, draw_buf_[set], arena_cull_.size());
+    const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx_, visible_buf_[set], slots_);
+    for (std::size_t a = 0; a < draws.size(); ++a) {
+      if (a >= arena_visible_.size() || !arena_visible_[a]) continue;  // not drawn this frame
+      c.pages += draws[a].instance_count;
+      c.vertices += std::uint64_t(draws[a].vertex_count) * draws[a].instance_count;
+      for (std::uint32_t i = 0; i < draws[a].instance_count; ++i) {
+        const std::uint32_t page = visible.at(draws[a].first_instance + i);
+        c.triangles += pages_.at(page).index_count / 3;
+      }
     }
   }
   return c;
@@ -267,9 +284,10 @@ TerrainMemory TerrainRenderer::memory() const {
   TerrainMemory m;
   m.vertex_bytes = buffers_.gpu_vertex_bytes();
   m.index_bytes = buffers_.gpu_index_bytes();
-  m.page_bytes = page_buf_.size() + terrain_page_buf_.size() + visible_buf_.size() + arena_cull_buf_.size() +
-                 address_buf_.size() + draw_buf_.size() + shadow_visible_buf_.size() +
-                 shadow_draw_buf_.size();
+  m.page_bytes = page_buf_.size() + terrain_page_buf_.size() +
+                 2 * (visible_buf_[0].size() + draw_buf_[0].size()) + arena_cull_buf_.size() +
+                 address_buf_.size() + shadow_visible_buf_.size() + shadow_draw_buf_.size() +
+                 two_phase_.gpu_bytes() + shadow_two_phase_.gpu_bytes();
   m.cpu_bytes = pages_.capacity() * sizeof(shader::PageGpu) +
                 terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
                 arena_cull_.capacity() * sizeof(shader::ArenaCullGpu) +

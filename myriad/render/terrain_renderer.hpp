@@ -11,6 +11,7 @@
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/coarse_chunks.hpp"
 #include "myriad/render/frame_system.hpp"
+#include "myriad/render/two_phase_cull.hpp"
 #include "myriad/render/page_arena_buffers.hpp"
 #include "myriad/render/page_arenas.hpp"
 #include "myriad/render/page_cull.hpp"
@@ -71,11 +72,14 @@ class TerrainRenderer : public FrameSystem {
 
   // Outside rendering, first in a frame: uploads what changed (geometry, page tables).
   void upload(VkCommandBuffer cmd) override;
-  // Outside rendering, after upload(), in phase 1: reruns CullPages when the view, slice or pages
-  // changed.
+  // Two-phase Hi-Z: phase 1 draws the pages drawn last frame, phase 2 those the pyramid newly shows.
+  bool occlusion_culled() const override { return true; }
+  // Outside rendering, after upload(). kSingle reruns CullPages only when the view, slice or pages
+  // changed; kEarly and kLate run every frame (the depth they depend on changes), each into outputs of
+  // its own.
   void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
             const DepthPyramid* pyramid) override;
-  // Inside dynamic rendering, phase 1. With `shadow`, the sun term is darkened where the map says
+  // Inside dynamic rendering, per phase. With `shadow`, the sun term is darkened where the map says
   // occluded.
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // TerrainPush::debug_mode of the draws (0 = shaded).
@@ -90,6 +94,8 @@ class TerrainRenderer : public FrameSystem {
   const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
 
   const TerrainFrameStats& frame_stats() const { return stats_; }
+  // Page geometry queued but not yet staged (the staging ring had no room for it this frame).
+  std::uint64_t pending_upload_bytes() const { return buffers_.pending_bytes(); }
   // After the frame completed: pages the last camera and shadow culls dropped because an arena's
   // visible list was full (0 unless the page tables and the list disagree).
   std::uint32_t overflow() const { return overflow_.read() + shadow_overflow_.read(); }
@@ -100,6 +106,9 @@ class TerrainRenderer : public FrameSystem {
     std::uint64_t triangles = 0;  // the visible pages' own triangles (without bucket padding)
   };
   DrawCounts read_draw_counts();
+  // After the frame's submission completed: what the camera's last cull (single, or early + late)
+  // counted. A single-phase frame that reused the previous cull reports that cull's counts.
+  shader::CullCounters cull_counters() const { return two_phase_.read(); }
   TerrainMemory memory() const;
   const PageArenas& arenas() const { return arenas_; }
 
@@ -131,9 +140,13 @@ class TerrainRenderer : public FrameSystem {
   std::vector<std::uint8_t> arena_visible_, shadow_arena_visible_;
   std::vector<std::uint32_t> section_atlas_;  // atlas records per section (stats)
 
-  gpu::Buffer page_buf_, terrain_page_buf_, visible_buf_, arena_cull_buf_, address_buf_, draw_buf_;
-  gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;  // the shadow view's culling outputs
-  gpu::AppendOverflow overflow_, shadow_overflow_;    // of the camera's and the shadow view's culling
+  // Culling outputs: [0] the single or early pass, [1] the late pass; then the shadow view's own.
+  gpu::Buffer page_buf_, terrain_page_buf_, arena_cull_buf_, address_buf_;
+  gpu::Buffer visible_buf_[2], draw_buf_[2];
+  gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;
+  gpu::AppendOverflow overflow_, shadow_overflow_;  // of the camera's and the shadow view's culling
+  TwoPhaseCull two_phase_, shadow_two_phase_;
+  bool late_drawn_ = false;  // the last camera frame was two-phase: counts add both outputs
   std::uint32_t max_arenas_;
   gpu::Image tiles_;
   gpu::Sampler tile_sampler_;

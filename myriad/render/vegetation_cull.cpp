@@ -15,16 +15,18 @@ namespace {
 constexpr VkDescriptorType kStorage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 }  // namespace
 
-// Bindings: spheres, hashes, params, lists, args, visibility [, pyramid, Hi-Z params].
+// Bindings: spheres, hashes, params, lists, args, visibility, counters [, pyramid, Hi-Z params].
 VegetationCull::VegetationCull(gpu::Context& ctx)
     : ctx_(ctx),
-      pipeline_(gpu::make_compute_pipeline(
-          ctx, shaders::veg_cull_comp(),
-          {{kStorage, kStorage, kStorage, kStorage, kStorage, kStorage}, sizeof(shader::VegCullPush)})),
-      hiz_pipeline_(gpu::make_compute_pipeline(ctx, shaders::veg_cull_hiz_comp(),
-                                               {{kStorage, kStorage, kStorage, kStorage, kStorage, kStorage,
-                                                 VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kStorage},
-                                                sizeof(shader::VegCullPush)})) {}
+      pipeline_(
+          gpu::make_compute_pipeline(ctx, shaders::veg_cull_comp(),
+                                     {{kStorage, kStorage, kStorage, kStorage, kStorage, kStorage, kStorage},
+                                      sizeof(shader::VegCullPush)})),
+      hiz_pipeline_(
+          gpu::make_compute_pipeline(ctx, shaders::veg_cull_hiz_comp(),
+                                     {{kStorage, kStorage, kStorage, kStorage, kStorage, kStorage, kStorage,
+                                       VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kStorage},
+                                      sizeof(shader::VegCullPush)})) {}
 
 VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& type,
                                          std::span<const VegetationLodMesh> meshes, float band,
@@ -53,7 +55,8 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
                         gpu::MemoryKind::kDeviceLocal);
   g.args = gpu::Buffer(ctx_, VEG_ARGS_BYTES, storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                        gpu::MemoryKind::kDeviceLocal);
-  g.hiz = gpu::Buffer(ctx_, sizeof(shader::VegHizParams), storage, gpu::MemoryKind::kDeviceLocal);
+  g.hiz = gpu::Buffer(ctx_, sizeof(shader::HizParams), storage, gpu::MemoryKind::kDeviceLocal);
+  g.counters = gpu::Buffer(ctx_, sizeof(shader::CullCounters), storage, gpu::MemoryKind::kDeviceLocal);
   g.visibility = gpu::Buffer(ctx_, n * sizeof(std::uint32_t), storage, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx_, g.visibility, std::span<const std::uint32_t>(std::vector<std::uint32_t>(n, 0u)));
   gpu::upload(ctx_, g.spheres, std::span<const glm::vec4>(spheres));
@@ -87,13 +90,15 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_NONE);
   vkCmdUpdateBuffer(cmd, g.args.handle(), 0, sizeof(args), &args);
-  if (hiz) {
-    shader::VegHizParams hp{};
+  if (pass != VegetationPass::kLate)
+    vkCmdFillBuffer(cmd, g.counters.handle(), 0, sizeof(shader::CullCounters), 0u);
+  const bool test_pyramid = hiz && pass == VegetationPass::kLate;
+  if (test_pyramid) {
+    shader::HizParams hp{};
     hp.view_proj = hiz->view_proj;
     hp.source_width = hiz->source_width;
     hp.source_height = hiz->source_height;
     hp.levels = hiz->levels;
-    hp.enabled = 1;
     vkCmdUpdateBuffer(cmd, g.hiz.handle(), 0, sizeof(hp), &hp);
   }
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -106,7 +111,8 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
   push.phase = static_cast<std::uint32_t>(pass);
   const std::array bindings{gpu::storage_buffer(g.spheres), gpu::storage_buffer(g.hashes),
                             gpu::storage_buffer(g.params),  gpu::storage_buffer(g.lists),
-                            gpu::storage_buffer(g.args),    gpu::storage_buffer(g.visibility)};
+                            gpu::storage_buffer(g.args),    gpu::storage_buffer(g.visibility),
+                            gpu::storage_buffer(g.counters)};
   const std::array hiz_bindings{
       gpu::storage_buffer(g.spheres),
       gpu::storage_buffer(g.hashes),
@@ -114,6 +120,7 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
       gpu::storage_buffer(g.lists),
       gpu::storage_buffer(g.args),
       gpu::storage_buffer(g.visibility),
+      gpu::storage_buffer(g.counters),
       gpu::sampled_image(hiz ? hiz->sampler : VK_NULL_HANDLE, hiz ? hiz->pyramid : VK_NULL_HANDLE,
                          VK_IMAGE_LAYOUT_GENERAL),
       gpu::storage_buffer(g.hiz)};
@@ -130,7 +137,7 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     push.first = seg.first;
     push.count = seg.count;
-    if (hiz)
+    if (test_pyramid)
       gpu::bind(ctx_, cmd, hiz_pipeline_, hiz_bindings, &push, sizeof(push));
     else
       gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));

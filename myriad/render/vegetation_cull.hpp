@@ -36,8 +36,9 @@ struct VegetationGpuType {
   gpu::Buffer params;      // VegCullParams
   gpu::Buffer lists;       // u32 instance indices, kGpuMaxLods lists of `capacity`, then their fade words
   gpu::Buffer args;        // kGpuMaxLods DrawIndexedIndirectCommands, then the overflow word
-  gpu::Buffer hiz;         // VegHizParams, rewritten by record() when Hi-Z is used
+  gpu::Buffer hiz;         // HizParams, rewritten by record() when Hi-Z is used
   gpu::Buffer visibility;  // u32 per instance: visible at the last late pass (two-phase occlusion)
+  gpu::Buffer counters;    // CullCounters of the last camera cull (zeroed by single and early passes)
   std::uint32_t capacity = 0;
   std::vector<vegetation::RuntimeWorld::Segment> segments;  // as uploaded; bounds relative to `origin`
   glm::dvec3 origin{0.0};                                   // the render origin at upload
@@ -76,7 +77,8 @@ class VegetationCull {
   // Returns the number of segments culled per instance. On return lists and args are visible to indirect
   // reads and vertex shaders. With `hiz`, instances whose bounds are hidden behind the pyramid's depths are
   // culled too. Instances of segments that fail the group test keep their visibility flag (the early pass
-  // re-tests frustum and LOD, so a stale flag only skips one occlusion test).
+  // re-tests frustum and LOD, so a stale flag only skips one occlusion test). The pyramid is tested in the
+  // late pass only (shaders/hiz.glsl); single and early passes ignore `hiz`.
   std::uint32_t record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,
                        const VegetationGpuType& gpu_type, const VegetationHiz* hiz = nullptr,
                        VegetationPass pass = VegetationPass::kSingle) const;

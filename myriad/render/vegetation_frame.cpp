@@ -26,6 +26,8 @@ VegetationPasses::VegetationPasses(gpu::Context& ctx, const VegetationCull& cull
       renderer_(renderer),
       counts_(ctx, 2 * VkDeviceSize(max_types) * kArgsBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
               gpu::MemoryKind::kReadback),
+      counters_(ctx, VkDeviceSize(max_types) * sizeof(shader::CullCounters), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                gpu::MemoryKind::kReadback),
       max_types_(max_types) {}
 
 void VegetationPasses::begin_frame(VkCommandBuffer cmd, std::span<const VegetationFrameType> types) {
@@ -35,16 +37,23 @@ void VegetationPasses::begin_frame(VkCommandBuffer cmd, std::span<const Vegetati
   recorded_binds_ = 0;
   // A frame without phase 2 reads zeros there. The last frame's host read finished (its fence waited).
   vkCmdFillBuffer(cmd, counts_.handle(), 0, counts_.size(), 0);
+  vkCmdFillBuffer(cmd, counters_.handle(), 0, counters_.size(), 0);
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
 void VegetationPasses::copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types,
-                                 std::uint32_t pass) {
+                                 std::uint32_t pass, bool counters_valid) {
   // VegetationCull::record leaves the args visible to copies; the next record waits for the copy.
   for (std::uint32_t t = 0; t < types.size(); ++t) {
     const VkBufferCopy region{0, (VkDeviceSize(pass) * max_types_ + t) * kArgsBytes, kArgsBytes};
     vkCmdCopyBuffer(cmd, types[t].gpu->args.handle(), counts_.handle(), 1, &region);
+    // The counters of a camera cull are complete after its single or late pass.
+    if (counters_valid) {
+      const VkBufferCopy counters{0, VkDeviceSize(t) * sizeof(shader::CullCounters),
+                                  sizeof(shader::CullCounters)};
+      vkCmdCopyBuffer(cmd, types[t].gpu->counters.handle(), counters_.handle(), 1, &counters);
+    }
   }
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -63,7 +72,7 @@ void VegetationPasses::cull(VkCommandBuffer cmd, const FrameView& view,
     for (const VegetationFrameType& t : types)
       (void)cull_.record(cmd, view.frustum, view.eye, *t.gpu, nullptr, phase);
   }
-  copy_args(cmd, types, phase == FramePhase::kLate ? 1 : 0);
+  copy_args(cmd, types, phase == FramePhase::kLate ? 1 : 0, phase != FramePhase::kEarly);
 }
 
 void VegetationPasses::draw(VkCommandBuffer cmd, const FrameView& view,
@@ -82,6 +91,12 @@ VegetationFrameCounts VegetationPasses::read_counts() const {
   VegetationFrameCounts c;
   c.draws = recorded_draws_;
   c.binds = recorded_binds_;
+  counters_.invalidate();
+  const auto* counters = static_cast<const shader::CullCounters*>(counters_.mapped());
+  for (std::uint32_t t = 0; t < recorded_types_; ++t) {
+    c.frustum_passed += counters[t].frustum_passed;
+    c.occluded += counters[t].occluded;
+  }
   const auto* bytes = static_cast<const std::byte*>(counts_.mapped());
   for (std::uint32_t pass = 0; pass < 2; ++pass)
     for (std::uint32_t t = 0; t < recorded_types_; ++t)

@@ -37,6 +37,9 @@ struct VegetationFrameCounts {
   std::uint32_t draws = 0;      // indexed indirect draws recorded
   std::uint32_t binds = 0;      // pipeline binds recorded (one per type and pass)
   std::uint64_t overflow = 0;   // appends dropped because a list was full (0 unless something is wrong)
+  // The camera's cull (single, or early + late): instances that passed group, LOD and frustum tests,
+  // and those of them the pyramid hid.
+  std::uint64_t frustum_passed = 0, occluded = 0;
   std::uint64_t total() const;
 };
 
@@ -59,11 +62,13 @@ class VegetationPasses {
   VegetationFrameCounts read_counts() const;
 
  private:
-  void copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types, std::uint32_t pass);
+  void copy_args(VkCommandBuffer cmd, std::span<const VegetationFrameType> types, std::uint32_t pass,
+                 bool counters_valid);
 
   const VegetationCull& cull_;
   const VegetationRenderer& renderer_;
-  gpu::Buffer counts_;  // readback: DrawIndexedCommand[2][max_types][kGpuMaxLods]
+  gpu::Buffer counts_;    // readback: DrawIndexedCommand[2][max_types][kGpuMaxLods]
+  gpu::Buffer counters_;  // readback: CullCounters[max_types] of the single or late pass
   std::uint32_t max_types_;
   std::uint32_t recorded_types_ = 0;
   std::uint32_t recorded_draws_ = 0;

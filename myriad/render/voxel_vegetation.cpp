@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 #include <tuple>
 
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/shaders/voxel_vegetation_layout.h"
 #include "myriad_render_shaders.hpp"
@@ -13,7 +15,6 @@ namespace myriad::render {
 namespace {
 
 constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;  // fills a freed slot: template / type 0xFFFF
-constexpr VkDeviceSize kStagingBytes = 16u << 20;
 
 // Appends an axis-aligned box (36 vertices, counter-clockwise from outside) in tree-local units.
 void add_box(std::vector<shader::TreeVertexGpu>& out, glm::vec3 lo, glm::vec3 hi, float kind) {
@@ -55,32 +56,45 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       section_grass_(std::size_t(sections.x * sections.y * sections.z)),
       section_trees_(section_grass_.size()),
       section_tree_bounds_(section_grass_.size()),
+      section_instances_(section_grass_.size(), 0),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
+      grass_two_phase_(ctx, config.grass_capacity),
+      tree_two_phase_(ctx, config.tree_capacity),
       shadow_receiver_(ctx) {
+  if (config.grass_capacity >= (1u << 30) || config.tree_capacity >= (1u << 30))
+    throw Error("instance capacities must be below 2^30", "VoxelVegetationRenderer");
   grass_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
   trees_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
-  grass_visible_ =
-      gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
-  tree_visible_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
+  for (int set = 0; set < 2; ++set) {
+    grass_visible_[set] =
+        gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
+    tree_visible_[set] =
+        gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
+    grass_draws_[set] =
+        gpu::make_storage_buffer(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+    tree_draws_[set] =
+        gpu::make_storage_buffer(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  }
   sway_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(glm::vec2));
   // Defined before the first culling pass writes it (a shadow pass may read it first).
   gpu::upload(ctx, sway_, std::span<const glm::vec2>(std::vector<glm::vec2>(config.tree_capacity)));
-  grass_draws_ =
-      gpu::make_storage_buffer(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-  tree_draws_ =
-      gpu::make_storage_buffer(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   const std::vector<shader::TreeVertexGpu> tmpl = tree_template();
   template_vertices_ = std::uint32_t(tmpl.size());
   template_ = gpu::make_storage_buffer(ctx, tmpl.size() * sizeof(shader::TreeVertexGpu));
   gpu::upload(ctx, template_, std::span<const shader::TreeVertexGpu>(tmpl));
-  staging_ = gpu::Buffer(ctx, kStagingBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
 
   const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  // Instances, draws, visible list, [sway,] overflow; then the two-phase state's.
+  const std::uint32_t push_bytes = sizeof(shader::VoxelVegetationCullPush);
   grass_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_grass_cull_comp(),
-                                           {{sb, sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
+                                           TwoPhaseCull::layout(4, push_bytes, false));
+  grass_cull_hiz_ = gpu::make_compute_pipeline(ctx, shaders::voxel_grass_cull_hiz_comp(),
+                                               TwoPhaseCull::layout(4, push_bytes, true));
   tree_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_tree_cull_comp(),
-                                          {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationCullPush)});
+                                          TwoPhaseCull::layout(5, push_bytes, false));
+  tree_cull_hiz_ = gpu::make_compute_pipeline(ctx, shaders::voxel_tree_cull_hiz_comp(),
+                                              TwoPhaseCull::layout(5, push_bytes, true));
   gpu::GraphicsPipelineBuilder b;
   b.color_formats = {color_format};
   b.depth_format = depth_format;
@@ -101,16 +115,12 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   tree_shadow_ = build_shadow_caster(ctx, b);
 }
 
-void VoxelVegetationRenderer::stage(const gpu::Buffer& dst, VkDeviceSize dst_offset,
+void VoxelVegetationRenderer::stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset,
                                     std::span<const std::byte> bytes) {
-  const std::uint64_t offset = (staged_ + 15) & ~std::uint64_t(15);
-  if (offset + bytes.size() > staging_.size()) {
-    throw Error("vegetation upload does not fit the staging buffer", "VoxelVegetationRenderer::set_section",
-                "call prepare() between large batches of section changes");
-  }
-  std::memcpy(static_cast<std::byte*>(staging_.mapped()) + offset, bytes.data(), bytes.size());
-  staged_ = offset + bytes.size();
-  copies_.push_back({dst.handle(), {offset, dst_offset, bytes.size()}});
+  const std::size_t offset = (queued_.size() + 15) & ~std::size_t(15);
+  queued_.resize(offset + bytes.size());
+  std::memcpy(queued_.data() + offset, bytes.data(), bytes.size());
+  copies_.push_back({section, dst.handle(), {offset, dst_offset, bytes.size()}});
 }
 
 void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVegetation& v) {
@@ -138,6 +148,9 @@ void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVeget
   const auto s = std::size_t(section);
   if (s >= section_grass_.size())
     throw Error("section index out of range", "VoxelVegetationRenderer::set_section");
+  // A replaced section's copies still waiting for the staging ring's budget are dropped: they would land
+  // in slots freed below (after their fill).
+  std::erase_if(copies_, [&](const Copy& c) { return c.section == section; });
   // Free the old ranges: their slots become empty records on the GPU.
   for (auto [ranges, sections, buffer, stride] :
        {std::tuple{&grass_ranges_, &section_grass_, &grass_, sizeof(voxel::GrassInstance)},
@@ -152,14 +165,19 @@ void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVeget
     const auto r = grass_ranges_.allocate(std::uint32_t(v.grass.size()));
     if (!r) throw Error("voxel grass capacity exceeded", "VoxelVegetationConfig::grass_capacity");
     section_grass_[s] = *r;
-    stage(grass_, VkDeviceSize(r->offset) * sizeof(voxel::GrassInstance), std::as_bytes(std::span(v.grass)));
+    stage(section, grass_, VkDeviceSize(r->offset) * sizeof(voxel::GrassInstance),
+          std::as_bytes(std::span(v.grass)));
   }
   if (!v.trees.empty()) {
     const auto r = tree_ranges_.allocate(std::uint32_t(v.trees.size()));
     if (!r) throw Error("voxel tree capacity exceeded", "VoxelVegetationConfig::tree_capacity");
     section_trees_[s] = *r;
-    stage(trees_, VkDeviceSize(r->offset) * sizeof(voxel::TreeInstance), std::as_bytes(std::span(v.trees)));
+    stage(section, trees_, VkDeviceSize(r->offset) * sizeof(voxel::TreeInstance),
+          std::as_bytes(std::span(v.trees)));
   }
+  instances_ -= section_instances_[s];
+  section_instances_[s] = std::uint32_t(v.grass.size() + v.trees.size());
+  instances_ += section_instances_[s];
   update_group(section, v);
 }
 
@@ -183,14 +201,30 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
   }
-  staging_.flush();
-  for (const Copy& c : copies_) {
-    vkCmdCopyBuffer(cmd, staging_.handle(), c.dst, 1, &c.region);
+  // Section instances through the staging ring within its frame budget; what does not fit waits for
+  // the next frame (those slots read as empty until then).
+  gpu::StagingRing& ring = ctx_.staging_ring();
+  std::size_t done = 0;
+  for (; done < copies_.size(); ++done) {
+    Copy c = copies_[done];
+    const std::optional<gpu::StagingRing::Span> span = ring.allocate_budgeted(c.region.size, 16);
+    if (!span) break;
+    std::memcpy(span->data, queued_.data() + c.region.srcOffset, c.region.size);
+    c.region.srcOffset = span->offset;
+    vkCmdCopyBuffer(cmd, span->buffer, c.dst, 1, &c.region);
     stats_.uploaded_bytes += c.region.size;
   }
+  ring.flush();
+  copies_.erase(copies_.begin(), copies_.begin() + std::ptrdiff_t(done));
+  stats_.pending_copies = std::uint32_t(copies_.size());
+  if (copies_.empty()) {
+    // A whole world's worth gives its memory back; an edit's few sections keep the capacity.
+    if (queued_.capacity() > (1u << 20))
+      std::vector<std::byte>().swap(queued_);
+    else
+      queued_.clear();
+  }
   fills_.clear();
-  copies_.clear();
-  staged_ = 0;
   // The instances are read by culling (compute), the draws and the shadow draws (vertex); the draw
   // arguments are rewritten by cull() (transfer).
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -199,74 +233,82 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
 }
 
 void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
-                                   const DepthPyramid*) {
-  if (!first_phase(phase)) return;
-  stats_.group_tests = groups_.visible_arenas(view.frustum, view.slice_height, 1, group_visible_);
-  if (!group_visible_[0]) {
-    stats_.skipped = true;
-    return;
+                                   const DepthPyramid* pyramid) {
+  const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
+  late_culled_ = phase == FramePhase::kLate;
+  if (phase == FramePhase::kLate) {
+    if (stats_.skipped) return;
+  } else {
+    stats_.group_tests = groups_.visible_arenas(view.frustum, view.slice_height, 1, group_visible_);
+    stats_.skipped = !group_visible_[0];
+    if (stats_.skipped) return;
   }
+  grass_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
+  tree_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
+  // Earlier draws (and the shadow pass) finish reading the lists, draws and sway before they are
+  // rewritten.
+  gpu::before_output_reset(cmd);
   const std::array<shader::DrawCommand, 2> grass_init{{{12, 0, 0, 0}, {6, 0, 0, config_.grass_capacity}}};
   const shader::DrawCommand tree_init{template_vertices_, 0, 0, 0};
-  vkCmdUpdateBuffer(cmd, grass_draws_.handle(), 0, sizeof(grass_init), grass_init.data());
-  vkCmdUpdateBuffer(cmd, tree_draws_.handle(), 0, sizeof(tree_init), &tree_init);
-  overflow_.record_reset(cmd);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  vkCmdUpdateBuffer(cmd, grass_draws_[set].handle(), 0, sizeof(grass_init), grass_init.data());
+  vkCmdUpdateBuffer(cmd, tree_draws_[set].handle(), 0, sizeof(tree_init), &tree_init);
+  if (phase != FramePhase::kLate) overflow_.record_reset(cmd);
+  gpu::after_output_reset(cmd);
 
+  const std::uint32_t phase_bits = static_cast<std::uint32_t>(phase) << 30;
   shader::VoxelVegetationCullPush push{};
   for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = view.frustum.planes[std::size_t(i)].as_vec4();
   push.camera = glm::vec4(view.eye, config_.lod_distance);
   push.slice_height = view.slice_height;
   push.max_distance = config_.max_distance;
   push.time = view.time;
-  push.capacity = config_.grass_capacity;
-  const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_),
-                                  gpu::storage_buffer(grass_visible_),
-                                  gpu::storage_buffer(overflow_.buffer())};
-  gpu::bind(ctx_, cmd, grass_cull_, grass_bindings, &push, sizeof(push));
+  push.capacity_phase = config_.grass_capacity | phase_bits;
+  grass_two_phase_.bind(cmd, grass_cull_, grass_cull_hiz_,
+                        {gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_[set]),
+                         gpu::storage_buffer(grass_visible_[set]), gpu::storage_buffer(overflow_.buffer())},
+                        phase, pyramid, &push, sizeof(push));
   vkCmdDispatch(cmd, (config_.grass_capacity + 63) / 64, 1, 1);
-  push.capacity = config_.tree_capacity;
-  const std::array tree_bindings{gpu::storage_buffer(trees_), gpu::storage_buffer(tree_draws_),
-                                 gpu::storage_buffer(tree_visible_), gpu::storage_buffer(sway_),
-                                 gpu::storage_buffer(overflow_.buffer())};
-  gpu::bind(ctx_, cmd, tree_cull_, tree_bindings, &push, sizeof(push));
+  push.capacity_phase = config_.tree_capacity | phase_bits;
+  tree_two_phase_.bind(cmd, tree_cull_, tree_cull_hiz_,
+                       {gpu::storage_buffer(trees_), gpu::storage_buffer(tree_draws_[set]),
+                        gpu::storage_buffer(tree_visible_[set]), gpu::storage_buffer(sway_),
+                        gpu::storage_buffer(overflow_.buffer())},
+                       phase, pyramid, &push, sizeof(push));
   vkCmdDispatch(cmd, (config_.tree_capacity + 63) / 64, 1, 1);
-  stats_.dispatches = 2;
-  stats_.pipeline_binds = 2;
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                          VK_PIPELINE_STAGE_2_COPY_BIT,
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                          VK_ACCESS_2_TRANSFER_READ_BIT);
+  stats_.dispatches += 2;
+  stats_.pipeline_binds += 2;
+  gpu::after_cull_dispatch(cmd);
   overflow_.record_readback(cmd);
+  grass_two_phase_.record_end(cmd, phase);
+  tree_two_phase_.record_end(cmd, phase);
 }
 
 void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                                    const ShadowMap* shadow) {
-  if (stats_.skipped || !first_phase(phase)) return;
+  if (stats_.skipped) return;
+  const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
   shader::VoxelVegetationDrawPush push{
       view.view_proj, glm::vec4(view.eye, 0.0f), glm::vec4(view.to_light, 0.0f), view.slice_height, 0, 0, 0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_),
-                                  gpu::storage_buffer(grass_visible_), sb[0], sb[1]};
+  const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_[set]),
+                                  gpu::storage_buffer(grass_visible_[set]), sb[0], sb[1]};
   gpu::bind(ctx_, cmd, grass_draw_, grass_bindings, &push, sizeof(push));
-  vkCmdDrawIndirect(cmd, grass_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
+  vkCmdDrawIndirect(cmd, grass_draws_[set].handle(), 0, 1, sizeof(shader::DrawCommand));
   push.lod = 1;
   vkCmdPushConstants(cmd, grass_draw_.layout(), grass_draw_.stages(), 0, sizeof(push), &push);
-  vkCmdDrawIndirect(cmd, grass_draws_.handle(), sizeof(shader::DrawCommand), 1, sizeof(shader::DrawCommand));
+  vkCmdDrawIndirect(cmd, grass_draws_[set].handle(), sizeof(shader::DrawCommand), 1,
+                    sizeof(shader::DrawCommand));
   push.lod = 0;
   const std::array tree_bindings{gpu::storage_buffer(trees_),
-                                 gpu::storage_buffer(tree_draws_),
-                                 gpu::storage_buffer(tree_visible_),
+                                 gpu::storage_buffer(tree_draws_[set]),
+                                 gpu::storage_buffer(tree_visible_[set]),
                                  gpu::storage_buffer(sway_),
                                  gpu::storage_buffer(template_),
                                  sb[0],
                                  sb[1]};
   gpu::bind(ctx_, cmd, tree_draw_, tree_bindings, &push, sizeof(push));
-  vkCmdDrawIndirect(cmd, tree_draws_.handle(), 0, 1, sizeof(shader::DrawCommand));
-  stats_.draws = 3;
+  vkCmdDrawIndirect(cmd, tree_draws_[set].handle(), 0, 1, sizeof(shader::DrawCommand));
+  stats_.draws += 3;
   stats_.pipeline_binds += 2;
 }
 
@@ -322,25 +364,56 @@ std::uint32_t VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const Fr
 }
 
 VoxelVegetationCounts VoxelVegetationRenderer::read_counts() {
-  const auto g = gpu::read_buffer_as<shader::DrawCommand>(ctx_, grass_draws_, 2);
-  const auto t = gpu::read_buffer_as<shader::DrawCommand>(ctx_, tree_draws_, 1);
-  VoxelVegetationCounts c{g[0].instance_count, g[1].instance_count, t[0].instance_count, 0};
-  for (const shader::DrawCommand& d : {g[0], g[1], t[0]})
-    c.vertices += std::uint64_t(d.vertex_count) * d.instance_count;
+  VoxelVegetationCounts c;
+  for (std::uint32_t set = 0; set < (late_culled_ ? 2u : 1u); ++set) {
+    const auto g = gpu::read_buffer_as<shader::DrawCommand>(ctx_, grass_draws_[set], 2);
+    const auto t = gpu::read_buffer_as<shader::DrawCommand>(ctx_, tree_draws_[set], 1);
+    c.grass_near += g[0].instance_count;
+    c.grass_far += g[1].instance_count;
+    c.trees += t[0].instance_count;
+    for (const shader::DrawCommand& d : {g[0], g[1], t[0]})
+      c.vertices += std::uint64_t(d.vertex_count) * d.instance_count;
+  }
   return c;
 }
 
-std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_grass(bool far) {
-  const VoxelVegetationCounts c = read_counts();
-  const std::uint32_t n = far ? c.grass_far : c.grass_near;
+std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_grass(bool far, std::uint32_t set) {
+  const auto g = gpu::read_buffer_as<shader::DrawCommand>(ctx_, grass_draws_[set], 2);
+  const std::uint32_t n = g[far ? 1 : 0].instance_count;
   if (n == 0) return {};
-  return gpu::read_buffer_as<std::uint32_t>(ctx_, grass_visible_, n,
+  return gpu::read_buffer_as<std::uint32_t>(ctx_, grass_visible_[set], n,
                                             far ? VkDeviceSize(config_.grass_capacity) * 4 : 0);
 }
 
+std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_trees(std::uint32_t set) {
+  const auto t = gpu::read_buffer_as<shader::DrawCommand>(ctx_, tree_draws_[set], 1);
+  if (t[0].instance_count == 0) return {};
+  return gpu::read_buffer_as<std::uint32_t>(ctx_, tree_visible_[set], t[0].instance_count);
+}
+
+shader::CullCounters VoxelVegetationRenderer::cull_counters() const {
+  if (stats_.skipped) return {};
+  const shader::CullCounters g = grass_two_phase_.read(), t = tree_two_phase_.read();
+  return {g.frustum_passed + t.frustum_passed, g.occluded + t.occluded};
+}
+
+CullCounts VoxelVegetationRenderer::read_cull_counts() {
+  CullCounts c;
+  c.candidates = instances_;
+  if (stats_.skipped) return c;
+  const shader::CullCounters counters = cull_counters();
+  c.frustum_passed = counters.frustum_passed;
+  c.occluded = counters.occluded;
+  const VoxelVegetationCounts counts = read_counts();
+  c.drawn = std::uint64_t(counts.grass_near) + counts.grass_far + counts.trees;
+  return c;
+}
+
 std::uint64_t VoxelVegetationRenderer::gpu_bytes() const {
-  return grass_.size() + trees_.size() + grass_visible_.size() + tree_visible_.size() + sway_.size() +
-         grass_draws_.size() + tree_draws_.size() + template_.size();
+  return grass_.size() + trees_.size() + sway_.size() + template_.size() +
+         2 * (grass_visible_[0].size() + tree_visible_[0].size() + grass_draws_[0].size() +
+              tree_draws_[0].size()) +
+         grass_two_phase_.gpu_bytes() + tree_two_phase_.gpu_bytes();
 }
 
 }  // namespace myriad::render

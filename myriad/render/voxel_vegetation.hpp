@@ -15,6 +15,7 @@
 #include "myriad/render/coarse_chunks.hpp"
 #include "myriad/render/frame_system.hpp"
 #include "myriad/render/shadow_map.hpp"
+#include "myriad/render/two_phase_cull.hpp"
 #include "myriad/voxel/vegetation.hpp"
 
 namespace myriad::render {
@@ -33,6 +34,7 @@ struct VoxelVegetationStats {
   std::uint32_t pipeline_binds = 0;
   std::uint32_t group_tests = 0;  // CPU section-group tests
   std::uint64_t uploaded_bytes = 0;
+  std::uint32_t pending_copies = 0;     // section copies left for later frames by the staging budget
   std::uint32_t shadow_draws = 0;       // draw_shadow: instanced draws (runs of tree slots)
   std::uint32_t shadow_tree_slots = 0;  // draw_shadow: tree slots submitted (each tested in the shader)
 };
@@ -55,11 +57,14 @@ class VoxelVegetationRenderer : public FrameSystem {
 
   // Outside rendering, first in a frame: the staged section changes.
   void upload(VkCommandBuffer cmd) override;
-  // Outside rendering, after upload(), in phase 1: the CPU group check, then culling + LOD + wind
-  // (view.time) in compute.
+  // Two-phase Hi-Z: phase 1 draws the instances drawn last frame, phase 2 those the pyramid newly shows.
+  bool occlusion_culled() const override { return true; }
+  // Outside rendering, after upload(). Single or early pass: the CPU group check, then culling + LOD +
+  // wind (view.time) in compute; late pass: culling against the pyramid (nothing when the group check
+  // found nothing).
   void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
             const DepthPyramid* pyramid) override;
-  // Inside rendering, phase 1. With `shadow`, the sun term is darkened where the map says occluded.
+  // Inside rendering, per phase. With `shadow`, the sun term is darkened where the map says occluded.
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // After this frame's cull() (its wind sway), on the CPU: the trees near enough to the camera
   // (max_distance, as for the camera) whose sections pass a test against the shadow view's frustum.
@@ -69,46 +74,64 @@ class VoxelVegetationRenderer : public FrameSystem {
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
 
   const VoxelVegetationStats& stats() const { return stats_; }
-  // Reads back what the last culling kept (tests, stats); waits for the GPU.
+  // Reads back what the last culling kept (both phases after a two-phase frame; tests, stats); waits
+  // for the GPU.
   VoxelVegetationCounts read_counts();
-  std::vector<std::uint32_t> read_visible_grass(bool far);
+  // The grass ids one phase's cull kept (`set` 0: single or early, 1: late).
+  std::vector<std::uint32_t> read_visible_grass(bool far, std::uint32_t set = 0);
+  std::vector<std::uint32_t> read_visible_trees(std::uint32_t set = 0);
+  // After the frame completed: the camera cull's counts (grass and trees together; zeros but the
+  // candidates when the group check skipped the frame). Reads back the draws too.
+  CullCounts read_cull_counts();
+  // The same without the draws' read-back.
+  shader::CullCounters cull_counters() const;
   // After the frame completed: instances the last culling dropped because a list was full (0 unless
   // the lists and the instance arrays disagree).
   std::uint32_t overflow() const { return overflow_.read(); }
   const VoxelVegetationConfig& config() const { return config_; }
+  // The instance slots a section's grass and trees occupy (ids in the visible lists are slots).
+  Range grass_range(int section) const { return section_grass_.at(std::size_t(section)); }
+  Range tree_range(int section) const { return section_trees_.at(std::size_t(section)); }
   std::uint64_t gpu_bytes() const;
 
  private:
   struct Copy {
+    int section;  // whose instances (a replaced section's waiting copies are dropped)
     VkBuffer dst;
-    VkBufferCopy region;
+    VkBufferCopy region;  // srcOffset into queued_ until staged
   };
   struct Fill {
     VkBuffer dst;
     VkDeviceSize offset, size;
   };
-  void stage(const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
+  void stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
   void update_group(int section, const voxel::SectionVegetation& vegetation);
 
   gpu::Context& ctx_;
   VoxelVegetationConfig config_;
   RangeAllocator grass_ranges_, tree_ranges_;
   std::vector<Range> section_grass_, section_trees_;
-  std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
-  std::vector<Range> shadow_runs_;         // cull_shadow's instanced draws (merged slot ranges)
+  std::vector<Aabb> section_tree_bounds_;         // what a section's trees can cover, for the shadow test
+  std::vector<std::uint32_t> section_instances_;  // grass + trees per section
+  std::uint64_t instances_ = 0;                   // their sum: the culling candidates
+  std::vector<Range> shadow_runs_;                // cull_shadow's instanced draws (merged slot ranges)
   std::size_t shadow_run_count_ = 0;
   CoarseChunks groups_;
   std::vector<std::uint8_t> group_visible_;
 
-  gpu::Buffer grass_, trees_, grass_visible_, tree_visible_, sway_, grass_draws_, tree_draws_, template_;
+  // Culling outputs: [0] the single or early pass, [1] the late pass.
+  gpu::Buffer grass_visible_[2], tree_visible_[2], grass_draws_[2], tree_draws_[2];
+  gpu::Buffer grass_, trees_, sway_, template_;
   std::uint32_t template_vertices_ = 0;
-  gpu::Buffer staging_;
-  std::uint64_t staged_ = 0;
+  std::vector<std::byte> queued_;  // section instances waiting for the staging ring
   std::vector<Copy> copies_;
   std::vector<Fill> fills_;
   bool initialized_ = false;
-  gpu::Pipeline grass_cull_, tree_cull_, grass_draw_, tree_draw_, tree_shadow_;
+  gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, grass_draw_, tree_draw_,
+      tree_shadow_;
   gpu::AppendOverflow overflow_;  // of the grass and tree culling
+  TwoPhaseCull grass_two_phase_, tree_two_phase_;
+  bool late_culled_ = false;  // the last camera cull was phase 2: counts add both outputs
   ShadowReceiver shadow_receiver_;
   VoxelVegetationStats stats_;
 };

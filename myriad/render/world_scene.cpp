@@ -1,7 +1,10 @@
 // Construction of the default scene: each system generated, baked or loaded and uploaded once.
 #include "myriad/render/world_scene.hpp"
 
+#include "myriad/gpu/staging_ring.hpp"
+
 #include <cmath>
+#include <string>
 
 #include "myriad/core/error.hpp"
 #include "myriad/core/stopwatch.hpp"
@@ -80,6 +83,21 @@ void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
   edit_site.cell = p;
 }
 
+void WorldScene::Impl::upload_voxel_world() {
+  // The pages and section instances the build queued, through the staging ring in setup submissions
+  // (the section instances go at most one frame budget per submission), so the first frame uploads
+  // nothing.
+  Stopwatch clock;
+  do {
+    ctx.staging_ring().begin_frame();
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      terrain->upload(cmd);
+      voxel_vegetation->upload(cmd);
+    });
+  } while (terrain->pending_upload_bytes() > 0 || voxel_vegetation->stats().pending_copies > 0);
+  build.voxel_upload_ms += clock.elapsed_ms();
+}
+
 void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   if (progress) progress("vegetation field: baking (first run) and streaming", 2, kBuildSteps);
   Stopwatch clock;
@@ -134,20 +152,36 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
   build.avatars_ms = clock.elapsed_ms();
 }
 
+void validate(const WorldSceneOptions& options) {
+  if (!(options.vegetation_size >= kMinVegetationSize) || options.vegetation_size > kMaxVegetationSize)
+    throw Error("the vegetation field must be " + std::to_string(int(kMinVegetationSize)) + " to " +
+                    std::to_string(int(kMaxVegetationSize)) + " m across",
+                "WorldSceneOptions::vegetation_size");
+  if (options.crowd_entities == 0 || options.crowd_entities > kMaxCrowdEntities)
+    throw Error("the crowd needs 1 to " + std::to_string(kMaxCrowdEntities) + " entities",
+                "WorldSceneOptions::crowd_entities");
+  if (options.avatars > kMaxAvatars)
+    throw Error("at most " + std::to_string(kMaxAvatars) + " avatars", "WorldSceneOptions::avatars");
+  if (options.shadow_map_size > kMaxShadowMapSize)
+    throw Error("shadow maps are at most " + std::to_string(kMaxShadowMapSize) + " texels",
+                "WorldSceneOptions::shadow_map_size");
+}
+
 WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options, const SceneProgress& progress)
     : impl_(std::make_unique<Impl>(ctx, options)) {
-  if (!(options.vegetation_size >= 512.0f) || options.vegetation_size > 16384.0f)
-    throw Error("the vegetation field must be 512 to 16384 m across", "WorldSceneOptions::vegetation_size");
-  if (options.crowd_entities == 0 || options.crowd_entities > 1000000u)
-    throw Error("the crowd needs 1 to 1,000,000 entities", "WorldSceneOptions::crowd_entities");
-  if (options.avatars > 10000u) throw Error("at most 10,000 avatars", "WorldSceneOptions::avatars");
+  validate(options);
+  // Every setup upload in as few submissions as the steps allow: the builds' uploads queue in one
+  // batch, submitted when something needs them on the GPU (vegetation streaming) and at the end.
+  const std::uint64_t submits_before = ctx.submit_count();
+  gpu::UploadBatchScope batch(ctx);
   impl_->build_voxel_world(progress);
   impl_->build_vegetation(progress);
   impl_->build_crowd(progress);
   impl_->build_avatars(progress);
+  impl_->upload_voxel_world();
+  batch.submit();
+  impl_->build.setup_submits = ctx.submit_count() - submits_before;
   if (options.shadow_map_size > 0) {
-    if (options.shadow_map_size > 8192u)
-      throw Error("shadow maps are at most 8192 texels", "shadow_map_size");
     impl_->shadow = std::make_unique<ShadowMap>(ctx, options.shadow_map_size);
     impl_->stats.shadow_map_bytes = impl_->shadow->gpu_bytes();
   }

@@ -21,6 +21,13 @@
 
 namespace myriad::render {
 
+// The limits of WorldSceneOptions, in one place: the scene checks them (validate) before any build step,
+// and the command-line options of `myriad render` and `myriad view` are bounded by the same numbers.
+inline constexpr float kMinVegetationSize = 512.0f, kMaxVegetationSize = 16384.0f;
+inline constexpr std::uint32_t kMaxCrowdEntities = 1000000u;
+inline constexpr std::uint32_t kMaxAvatars = 10000u;
+inline constexpr std::uint32_t kMaxShadowMapSize = 8192u;
+
 struct WorldSceneOptions {
   std::uint64_t seed = 1;
   float vegetation_size = 4096.0f;         // metres, square, centred on the voxel world
@@ -31,6 +38,9 @@ struct WorldSceneOptions {
   // Baked vegetation tiles are kept here (per seed) and reused by later runs with the same inputs.
   std::filesystem::path cache_dir = std::filesystem::temp_directory_path() / "myriad-cache";
 };
+
+// Throws myriad::Error naming the first option outside its limits.
+void validate(const WorldSceneOptions& options);
 
 // Progress of the scene's construction: (step description, step index, step count).
 using SceneProgress = std::function<void(const std::string&, int, int)>;
@@ -55,6 +65,10 @@ const char* world_system_name(std::uint32_t index);  // "terrain", "voxel_vegeta
 struct SystemFrameStats {
   std::uint64_t objects = 0;  // candidates: pages, instances, entities, avatars
   std::uint64_t visible = 0;  // drawn after culling
+  // Of the candidates: dropped by frustum, slice, distance or LOD tests, and (two-phase Hi-Z) hidden
+  // behind this frame's depth. Occlusion is tested on those that passed the first tests.
+  std::uint64_t frustum_culled = 0;
+  std::uint64_t occlusion_culled = 0;
   std::uint64_t draws = 0;
   std::uint64_t pipeline_binds = 0;
   std::uint64_t vertices = 0;  // vertex shader invocations of the draws (indexed: indices drawn)
@@ -72,6 +86,7 @@ struct WorldFrameStats {
   std::uint64_t shadow_map_bytes = 0;
   std::uint64_t vegetation_planted = 0, vegetation_resident = 0, vegetation_refreshes = 0;
   std::uint64_t voxel_edits = 0;
+  std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
   // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:
   // they need the image's aspect) and command recording.
   double cpu_update_ms = 0.0, cpu_streaming_ms = 0.0, cpu_crowd_ms = 0.0, cpu_edit_ms = 0.0;
@@ -84,6 +99,7 @@ struct WorldBuildStats {
   double voxel_generate_ms = 0.0, voxel_light_ms = 0.0, voxel_mesh_ms = 0.0, voxel_upload_ms = 0.0;
   double vegetation_ms = 0.0, crowd_bake_ms = 0.0, crowd_upload_ms = 0.0, avatars_ms = 0.0;
   std::uint64_t terrain_sections = 0, voxel_grass = 0, voxel_trees = 0;
+  std::uint64_t setup_submits = 0;  // GPU submissions the construction made (uploads batched)
 };
 
 class WorldScene final : public FrameScene {

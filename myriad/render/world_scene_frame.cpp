@@ -1,6 +1,7 @@
 // The default scene's frame loop: CPU update (streaming, crowd walk, avatar animation, voxel edits),
 // then one command buffer: uploads, every system's culling, one rendering pass with the vegetation
 // frame's two-phase occlusion around all opaque geometry.
+#include <algorithm>
 #include <cstdio>
 
 #include "myriad/core/stopwatch.hpp"
@@ -110,12 +111,14 @@ void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const Fr
   // Casters culled against the shadow view keep the LOD the camera gives them (its eye).
   if (m.shadow) m.shadow->fit(view, kShadowDistance, kShadowCasterReach);
   m.timer->begin_frame(cmd);
+  m.frame.set_occlusion(settings.occlusion);
   m.frame.record(cmd, view, std::span(systems.data(), n), target, kSkyColor, m.shadow.get(), m.avatar_dt,
                  m.timer.get());
   const bool avatars_drawn = m.avatars && (mask & kSystemAvatars);
   if (avatars_drawn) m.avatar_dt = 0.0f;  // their clock advanced by it
   m.stats.cpu_avatars_ms = avatars_drawn ? m.avatars->stats().cpu_update_ms : 0.0;
   m.stats.shadow_draws = m.frame.shadow_draws();
+  m.stats.uploaded_bytes = m.frame.uploaded_bytes();
   m.recorded = true;
   m.stats.cpu_record_ms = clock.elapsed_ms();
 }
@@ -143,6 +146,11 @@ void WorldScene::finish_frame() {
     terrain.triangles = drawn.triangles;
   }
   terrain.pipeline_binds = tf.pipeline_binds;
+  if (m.mask & kSystemTerrain) {
+    const shader::CullCounters c = m.terrain->cull_counters();
+    terrain.frustum_culled = terrain.objects - std::min<std::uint64_t>(c.frustum_passed, terrain.objects);
+    terrain.occlusion_culled = c.occluded;
+  }
   terrain.overflow = m.terrain->overflow();
   terrain.gpu_bytes = tm.vertex_bytes + tm.index_bytes + tm.page_bytes;
 
@@ -155,6 +163,10 @@ void WorldScene::finish_frame() {
     voxel_veg.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
     voxel_veg.vertices = c.vertices;
     voxel_veg.triangles = c.vertices / 3;
+    const shader::CullCounters cc = m.voxel_vegetation->cull_counters();
+    voxel_veg.frustum_culled =
+        voxel_veg.objects - std::min<std::uint64_t>(cc.frustum_passed, voxel_veg.objects);
+    voxel_veg.occlusion_culled = cc.occluded;
     voxel_veg.draws = m.voxel_vegetation->stats().draws;
     voxel_veg.pipeline_binds = m.voxel_vegetation->stats().pipeline_binds;
   }
@@ -165,6 +177,8 @@ void WorldScene::finish_frame() {
   veg.objects = fs.resident;
   if (m.mask & kSystemVegetation) {
     veg.visible = fs.drawn.total();
+    veg.frustum_culled = veg.objects - std::min<std::uint64_t>(fs.drawn.frustum_passed, veg.objects);
+    veg.occlusion_culled = fs.drawn.occluded;
     veg.draws = fs.drawn.draws;
     veg.pipeline_binds = fs.drawn.binds;
     veg.vertices = fs.drawn.indices;
@@ -183,6 +197,8 @@ void WorldScene::finish_frame() {
   if (m.mask & kSystemCrowd) {
     const CrowdFrameStats c = m.crowd->read_stats();
     crowd.visible = c.total_entities();
+    crowd.frustum_culled = c.cull.frustum_culled();
+    crowd.occlusion_culled = c.cull.occluded;
     crowd.vertices = c.total_vertices();
     crowd.triangles = c.total_triangles();
     crowd.draws = m.crowd->cull().slot_count();
@@ -196,6 +212,7 @@ void WorldScene::finish_frame() {
     avatars.gpu_bytes = m.avatars->gpu_bytes();
     if (m.mask & kSystemAvatars) {
       avatars.visible = a.visible;
+      avatars.frustum_culled = a.avatars - std::min<std::uint64_t>(a.visible, a.avatars);
       avatars.draws = a.draws + 1;  // + the blob shadows' one instanced draw
       avatars.pipeline_binds = a.pipeline_binds + 1;
       avatars.vertices = a.vertices;

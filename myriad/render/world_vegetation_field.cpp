@@ -175,7 +175,7 @@ std::uint64_t VegetationField::gpu_bytes() const {
   std::uint64_t bytes = renderer_->gpu_bytes() + ground_.size();
   for (const VegetationGpuType& g : gpu_types_) {
     bytes += g.spheres.size() + g.hashes.size() + g.instances.size() + g.params.size() + g.lists.size() +
-             g.args.size() + g.hiz.size() + g.visibility.size();
+             g.args.size() + g.hiz.size() + g.visibility.size() + g.counters.size();
   }
   return bytes;
 }

@@ -1,5 +1,7 @@
 #include "myriad/view/viewer.hpp"
 
+#include "myriad/gpu/staging_ring.hpp"
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -332,6 +334,7 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
     if (!swapchain.present(*image)) recreate = true;
     commands.wait();
     ctx.check_guards();
+    ctx.staging_ring().complete_all();  // the frame's staged uploads were read: reusable
     scene.finish_frame();
 
     if (capture) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
+#include "occlusion_depth.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/render/crowd_cull.hpp"
@@ -119,6 +120,74 @@ TEST_F(CrowdCullTest, LodAndVisibilityMatchCpuReference) {
       EXPECT_EQ(levels_used, 7u) << "per-entity LOD uses every level in these views";
     }
   }
+}
+
+// Two-phase Hi-Z occlusion: walls across the close-up view hide part of the crowd. The late pass's
+// lists equal crowd::cull_entities with the same pyramid exactly, its counters agree, and the phases
+// follow the rule: the next early pass draws exactly what the late pass found visible, and a late pass
+// with nothing changed adds nothing.
+TEST_F(CrowdCullTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRule) {
+  crowd::LodCurveParams lod_params;
+  lod_params.screen_height = 360.0f;
+  const crowd::LodCurve curve = crowd::LodCurve::solve(lod_params);
+  const glm::vec3 eye{20.0f, 3.0f, 40.0f};
+  Crowd c = make_crowd(curve, eye);
+  std::vector<render::CrowdLodRange> lods;
+  for (std::uint32_t i = 0; i < kTypes * crowd::kCrowdLodCount; ++i) lods.push_back({36u, i * 36u, 0});
+  render::CrowdCull cull(ctx(), c.types, lods, c.type_counts);
+  gpu::Buffer entities(ctx(), c.entities.size() * sizeof(crowd::CrowdEntity),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx(), entities, std::span<const crowd::CrowdEntity>(c.entities));
+
+  const glm::mat4 proj = perspective(glm::radians(50.0f), 16.0f / 9.0f, 0.5f, 2000.0f, true);
+  const glm::mat4 view_proj = proj * glm::lookAt(eye, glm::vec3(60.0f, 0.0f, 90.0f), kWorldUp);
+  OcclusionDepth depth(640, 360);
+  depth.wall(proj, {0.0f, 0.45f}, {0.55f, 1.0f}, 25.0f);  // a low wall on the left, near
+  depth.wall(proj, {0.5f, 0.3f}, {1.0f, 1.0f}, 120.0f);   // a taller one on the right, farther
+  depth.wall(proj, {0.3f, 0.0f}, {0.35f, 1.0f}, 8.0f);    // a post in front of everything
+  const HizReference reference = depth.reference(view_proj);
+  const auto pyramid = depth.gpu_pyramid(ctx());
+
+  crowd::CrowdCullParams params;
+  params.frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  params.view_proj = view_proj;
+  params.camera = eye;
+  params.curve = curve;
+  params.occlusion = &reference;
+  crowd::CrowdCullResult expected;
+  crowd::cull_entities(c.entities, c.types, params, expected);
+  ASSERT_GT(expected.visible, 100u);
+  ASSERT_GT(expected.occluded, 100u);
+
+  const auto count = std::uint32_t(c.entities.size());
+  auto lists = [&](render::FramePhase phase) {
+    ctx().submit_and_wait(
+        [&](VkCommandBuffer cmd) { cull.record(cmd, entities, count, params, phase, pyramid.get()); });
+    const std::uint32_t set = render::CrowdCull::command_set(phase);
+    const auto commands =
+        gpu::read_buffer_as<DrawIndexedCommand>(ctx(), cull.commands(set), cull.slot_count());
+    const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx(), cull.visible(set), cull.list_capacity());
+    std::vector<std::vector<std::uint32_t>> slots(cull.slot_count());
+    for (std::uint32_t slot = 0; slot < cull.slot_count(); ++slot) {
+      slots[slot].assign(visible.begin() + commands[slot].first_instance,
+                         visible.begin() + commands[slot].first_instance + commands[slot].instance_count);
+      std::sort(slots[slot].begin(), slots[slot].end());
+    }
+    return slots;
+  };
+  const std::vector<std::vector<std::uint32_t>> none(cull.slot_count());
+  // Nothing was drawn before: the early pass draws nothing, the late pass everything not hidden.
+  EXPECT_EQ(lists(render::FramePhase::kEarly), none);
+  EXPECT_EQ(lists(render::FramePhase::kLate), expected.slots);
+  const render::shader::CullCounters counters = cull.counters();
+  EXPECT_EQ(counters.frustum_passed, expected.visible + expected.occluded);
+  EXPECT_EQ(counters.occluded, expected.occluded);
+  EXPECT_EQ(cull.overflow(), 0u);
+  // The next frame, same view: early draws exactly those, late adds nothing.
+  EXPECT_EQ(lists(render::FramePhase::kEarly), expected.slots);
+  EXPECT_EQ(lists(render::FramePhase::kLate), none);
+  RecordProperty("visible", int(expected.visible));
+  RecordProperty("occluded", int(expected.occluded));
 }
 
 // Entities that do not match the type counts the lists were sized for (every entity declared as

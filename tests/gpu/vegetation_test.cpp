@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
+#include "myriad/core/hiz_occlusion.hpp"
 #include "myriad/core/min_pyramid.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/render/shaders/shared_types.h"
@@ -166,16 +167,21 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
     std::sort(out.begin(), out.end());
     return out;
   };
-  auto run = [&](const render::VegetationHiz* h) { return run_pass(h, render::VegetationPass::kSingle); };
-  const auto without = run(nullptr);
-  const auto with = run(&hiz);
+  // Nothing was drawn before: phase 1 draws nothing, phase 2 everything the wall does not hide.
+  const auto without = run_pass(nullptr, render::VegetationPass::kSingle);
+  EXPECT_TRUE(run_pass(nullptr, render::VegetationPass::kEarly).empty());
+  const auto with = run_pass(&hiz, render::VegetationPass::kLate);
   ASSERT_GT(without.size(), 3000u);
   EXPECT_LT(with.size() * 4, without.size()) << with.size() << " of " << without.size();  // large reduction
   EXPECT_TRUE(std::includes(without.begin(), without.end(), with.begin(), with.end()));
-  // Conservative: every instance with a pixel of its bounds' rectangle not behind the depth buffer stays.
+  // Exactly the CPU reference on the same pyramid (hiz_sphere_occluded), and conservative: every
+  // instance with a pixel of its bounds' rectangle not behind the depth buffer stays.
+  const HizReference reference{vp, levels, kW, kH};
   std::size_t cpu_visible = 0;
   for (std::uint32_t i : without) {
     const glm::vec4 s(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i], type.spheres.r[i]);
+    EXPECT_EQ(std::binary_search(with.begin(), with.end(), i), !hiz_sphere_occluded(reference, s))
+        << "instance " << i;
     glm::ivec4 r;
     float nearest = 0.0f;
     bool visible = !project(vp, s, kW, kH, r, nearest);
@@ -188,10 +194,8 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
   }
   EXPECT_GT(cpu_visible, 100u);
 
-  // Two-phase: a late pass with the wall records visibility; the next frame's early pass takes exactly
-  // those, and its late pass adds nothing while the wall stands.
-  EXPECT_TRUE(run_pass(nullptr, render::VegetationPass::kEarly).empty());  // nothing was visible before
-  EXPECT_EQ(run_pass(&hiz, render::VegetationPass::kLate), with);
+  // Two-phase: the next frame's early pass takes exactly those, and its late pass adds nothing while
+  // the wall stands.
   EXPECT_EQ(run_pass(nullptr, render::VegetationPass::kEarly), with);
   EXPECT_TRUE(run_pass(&hiz, render::VegetationPass::kLate).empty());
   // The wall goes: the late pass against an empty pyramid adds exactly the instances it had hidden.

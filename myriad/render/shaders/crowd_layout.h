@@ -65,7 +65,8 @@ struct CrowdCullPush {  // 128 bytes: the guaranteed push-constant size
   vec3 camera;  // world position
   uint entity_count;
   vec2 switch_ratio;  // x: LOD1, y: LOD2 (distance / diameter)
-  uint type_count;
+  // Low 16 bits: the number of types (an entity's type is 16 bits too); high 16: CULL_PHASE_*.
+  uint types_phase;
   int forced_level;  // -1 = per entity
 };
 
@@ -78,7 +79,7 @@ MYRIAD_CHECK_LAYOUT(CrowdTypeDrawGpu, 16, texel_offset, 0, columns, 4, clip_offs
 MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 96, view_proj, 0, sun_direction, 64, time, 80, type, 84, lod, 88,
                     lod_colors, 92);
 MYRIAD_CHECK_LAYOUT(CrowdCullPush, 128, planes, 0, camera, 96, entity_count, 108, switch_ratio, 112,
-                    type_count, 120, forced_level, 124);
+                    types_phase, 120, forced_level, 124);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

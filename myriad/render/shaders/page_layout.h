@@ -29,14 +29,18 @@ struct CullPagesPush {
   uint page_count;
   uint arena_count;
   uint visible_capacity;  // entries of the visible list buffer
+  uint phase;             // CULL_PHASE_*
+  uint pad0;
+  uint pad1;
+  uint pad2;
 };
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(PageGpu, 48, aabb_min, 0, arena, 12, aabb_max, 16, index_count, 28, first_index, 32,
                     first_vertex, 36, pad0, 40, pad1, 44);
 MYRIAD_CHECK_LAYOUT(ArenaCullGpu, 8, visible_base, 0, bucket_size, 4);
-MYRIAD_CHECK_LAYOUT(CullPagesPush, 112, planes, 0, slice_height, 96, page_count, 100, arena_count, 104,
-                    visible_capacity, 108);
+MYRIAD_CHECK_LAYOUT(CullPagesPush, 128, planes, 0, slice_height, 96, page_count, 100, arena_count, 104,
+                    visible_capacity, 108, phase, 112, pad0, 116, pad1, 120, pad2, 124);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -1,5 +1,5 @@
 // Body of the vegetation culling pass, shared by veg_cull.comp (frustum + LOD) and veg_cull_hiz.comp
-// (adds the Hi-Z occlusion test when VEG_HIZ is defined). See veg_cull.comp for the contract.
+// (adds the Hi-Z occlusion test of hiz.glsl: HIZ_TEST is defined). See veg_cull.comp for the contract.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_GOOGLE_include_directive : require
@@ -19,49 +19,11 @@ layout(binding = 4, scalar) buffer Args {
   uint overflow;
 };
 
-layout(binding = 5, scalar) buffer Visibility { uint visibility[]; };  // 1 = drawn last frame
 
 layout(push_constant, scalar) uniform Push { VegCullPush pc; };
 
-#ifdef VEG_HIZ
-layout(binding = 6) uniform sampler2D pyramid;  // R32F MIN pyramid of a reverse-Z depth buffer
-layout(binding = 7, scalar) readonly buffer Hiz { VegHizParams hiz; };
-
-// Conservative occlusion against the pyramid: the clip-space box of the sphere's bounding cube gives a
-// pixel rectangle and the nearest depth; the level is the smallest where the rectangle spans at most
-// 2x2 texels (the `ceil` choice), and the farthest of those 4 texels is compared. Any corner at or
-// behind the camera plane means "not occluded".
-bool occluded(vec4 s) {
-  vec2 lo = vec2(1e30), hi = vec2(-1e30);
-  float nearest = 0.0;
-  for (int i = 0; i < 8; ++i) {
-    vec3 c = s.xyz + s.w * vec3((i & 1) != 0 ? 1.0 : -1.0, (i & 2) != 0 ? 1.0 : -1.0, (i & 4) != 0 ? 1.0 : -1.0);
-    precise vec4 p = hiz.view_proj * vec4(c, 1.0);
-    if (p.w <= 1e-6) return false;
-    precise vec3 ndc = p.xyz / p.w;
-    lo = min(lo, ndc.xy);
-    hi = max(hi, ndc.xy);
-    nearest = max(nearest, ndc.z);
-  }
-  if (hi.x < -1.0 || hi.y < -1.0 || lo.x > 1.0 || lo.y > 1.0) return false;  // frustum decides
-  ivec2 src = ivec2(int(hiz.source_width), int(hiz.source_height));
-  ivec2 pmin = clamp(ivec2(floor((lo * 0.5 + 0.5) * vec2(src))), ivec2(0), src - 1);
-  ivec2 pmax = clamp(ivec2(floor((hi * 0.5 + 0.5) * vec2(src))), ivec2(0), src - 1);
-  // Source pixel -> level-0 texel -> parent texels, clamped like the pyramid's odd-edge widening.
-  ivec2 dim = textureSize(pyramid, 0);
-  ivec2 tmin = min(pmin >> 1, dim - 1), tmax = min(pmax >> 1, dim - 1);
-  int level = 0;
-  while ((tmax.x - tmin.x > 1 || tmax.y - tmin.y > 1) && level + 1 < int(hiz.levels)) {
-    ++level;
-    dim = textureSize(pyramid, level);
-    tmin = min(tmin >> 1, dim - 1);
-    tmax = min(tmax >> 1, dim - 1);
-  }
-  float farthest = min(min(texelFetch(pyramid, tmin, level).x, texelFetch(pyramid, ivec2(tmax.x, tmin.y), level).x),
-                       min(texelFetch(pyramid, ivec2(tmin.x, tmax.y), level).x, texelFetch(pyramid, tmax, level).x));
-  return nearest < farthest;
-}
-#endif
+#define HIZ_FIRST_BINDING 5  // visibility, counters [, pyramid, Hi-Z parameters]
+#include "hiz.glsl"
 
 // Hashed LOD (select_lod_hashed) and the cross-fade threshold: `e` is the scaled squared distance,
 // fading when it lies in the LOD's band [fade_start_sq, switch_sq). The threshold q grows linearly with
@@ -95,24 +57,21 @@ void main() {
   // quarter of the first half of `lists` (the second half holds the fade words).
   uint capacity = min(params.capacity, lists.length() / (2u * VEG_LISTS));
   uint instances = min(min(uint(spheres.length()), uint(hashes.length())), uint(visibility.length()));
-  if (local_id < pc.count && id < instances) {
-    vec4 s = spheres[id];
+  bool in_range = local_id < pc.count && id < instances;
+  bool passed = false;
+  vec4 s = vec4(0.0);
+  if (in_range) {
+    s = spheres[id];
     precise vec3 o = s.xyz - pc.camera;
     lod = select_lod(o, hashes[id], fading, q);
-    visible = lod < params.lod_count && frustum_intersects_sphere(pc.planes, s);
-    // Two-phase occlusion: the early pass only takes last frame's visible instances (drawn before the
-    // pyramid is built); the late pass tests everything against the new pyramid, records visibility
-    // for the next frame and appends only what the early pass did not draw.
-    if (pc.phase == VEG_PHASE_EARLY) visible = visible && visibility[id] != 0;
-#ifdef VEG_HIZ
-    if (visible && hiz.enabled != 0) visible = !occluded(s);
-#endif
-    if (pc.phase == VEG_PHASE_LATE) {
-      bool drawn_early = visibility[id] != 0;
-      visibility[id] = visible ? 1u : 0u;
-      visible = visible && !drawn_early;
-    }
+    passed = lod < params.lod_count && frustum_intersects_sphere(pc.planes, s);
   }
+  // Two-phase occlusion (hiz.glsl): the early pass only takes last frame's visible instances (drawn
+  // before the pyramid is built); the late pass tests everything against the new pyramid, records
+  // visibility for the next frame and appends only what the early pass did not draw.
+  precise vec3 lo = s.xyz - s.w;
+  precise vec3 hi = s.xyz + s.w;
+  visible = hiz_phase_keep(pc.phase, in_range, id, passed, lo, hi);
   // A fading instance goes into its LOD's list (fading out) and the next LOD's list (fading in).
   bool fade_in_next = visible && fading && lod + 1u < params.lod_count;
   uint fade_base = VEG_LISTS * params.capacity;  // == half of `lists` when capacity is its own

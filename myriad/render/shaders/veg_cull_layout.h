@@ -3,10 +3,7 @@
 #define MYRIAD_VEG_CULL_LAYOUT_H
 
 #include "shared_types.h"
-
-#define VEG_PHASE_SINGLE 0u  // append every visible instance
-#define VEG_PHASE_EARLY 1u   // only instances visible last frame (no occlusion test)
-#define VEG_PHASE_LATE 2u    // all instances (with Hi-Z); update visibility; append the newly visible
+#include "hiz_layout.h"  // the phase word (CULL_PHASE_*), the pyramid's parameters, the counters
 
 // Cross-fade words: the lists buffer holds, after the kGpuMaxLods instance lists, one word per list slot
 // (same index + VEG_LISTS * capacity). Low 16 bits: the fade threshold q (0..65535); VEG_FADE_IN set:
@@ -25,7 +22,7 @@ struct VegCullPush {
   vec3 camera;
   uint first;
   uint count;
-  uint phase;  // VEG_PHASE_*
+  uint phase;  // CULL_PHASE_*
   uint pad1;
   uint pad2;
 };
@@ -46,15 +43,6 @@ struct VegCullArgs {
   DrawIndexedCommand args[4];
   uint overflow;
 };
-// Hi-Z inputs for one frame: the view-projection relative to the render origin (reverse-Z), the
-// size of the depth buffer the pyramid was built from, the pyramid's level count, on/off.
-struct VegHizParams {
-  mat4 view_proj;
-  uint source_width;
-  uint source_height;
-  uint levels;
-  uint enabled;
-};
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VegCullPush, 128, planes, 0, camera, 96, first, 108, count, 112, phase, 116, pad1, 120,
@@ -62,8 +50,6 @@ MYRIAD_CHECK_LAYOUT(VegCullPush, 128, planes, 0, camera, 96, first, 108, count, 
 MYRIAD_CHECK_LAYOUT(VegCullParams, 48, switch_sq, 0, fade_start_sq, 16, lod_count, 32, band, 36, capacity, 40,
                     pad, 44);
 MYRIAD_CHECK_LAYOUT(VegCullArgs, VEG_ARGS_BYTES, args, 0, overflow, 80);
-MYRIAD_CHECK_LAYOUT(VegHizParams, 80, view_proj, 0, source_width, 64, source_height, 68, levels, 72, enabled,
-                    76);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

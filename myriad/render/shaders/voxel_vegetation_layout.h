@@ -15,7 +15,8 @@ struct VoxelVegetationCullPush {
   float slice_height;  // instances rooted above it are dropped (V14)
   float max_distance;  // nothing beyond is drawn
   float time;          // seconds, for wind
-  uint capacity;       // instance slots (grass or trees)
+  // Low 30 bits: instance slots (grass or trees); high 2: CULL_PHASE_* (the push is full at 128 bytes).
+  uint capacity_phase;
 };
 struct VoxelVegetationDrawPush {
   mat4 view_proj;
@@ -34,7 +35,7 @@ struct TreeVertexGpu {
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VoxelVegetationCullPush, 128, planes, 0, camera, 96, slice_height, 112, max_distance, 116,
-                    time, 120, capacity, 124);
+                    time, 120, capacity_phase, 124);
 MYRIAD_CHECK_LAYOUT(VoxelVegetationDrawPush, 112, view_proj, 0, camera, 64, sun_direction, 80, slice_height,
                     96, lod, 100, pad0, 104, pad1, 108);
 MYRIAD_CHECK_LAYOUT(TreeVertexGpu, 32, position, 0, normal, 16);

@@ -1,0 +1,24 @@
+// The default scene's command-line options, shared by `myriad render --scene world` and `myriad view`:
+// bound straight into one render::WorldSceneOptions and bounded by its limits (world_scene.hpp), which
+// the scene checks again before any build step.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "myriad/render/world_scene.hpp"
+#include "option_checks.hpp"
+
+namespace myriad::app {
+
+// `label` starts each description ("World: " for render, "" for view).
+inline void add_world_scene_options(CLI::App& sub, render::WorldSceneOptions& o, const std::string& label) {
+  sub.add_option("--vegetation-size", o.vegetation_size, label + "vegetation field edge in metres")
+      ->check(finite_number)
+      ->check(CLI::Range(render::kMinVegetationSize, render::kMaxVegetationSize));
+  sub.add_option("--avatars", o.avatars, label + "number of clothed avatars")
+      ->check(CLI::Range(0u, render::kMaxAvatars));
+  sub.add_option("--shadow-map", o.shadow_map_size, label + "shadow map texels per side (0 = off)")
+      ->check(CLI::Range(0u, render::kMaxShadowMapSize));
+}
+
+}  // namespace myriad::app
