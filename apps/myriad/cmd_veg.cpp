@@ -244,7 +244,7 @@ int run_veg_render(const VegRenderOptions& o) {
   camera.near_plane = 0.1f;
   const render::FrameView view =
       render::FrameView::of_camera(camera, o.width, o.height, glm::vec3(0.4f, 1.0f, 0.3f), 0.0f, origin);
-  const render::VegetationDrawSettings settings;
+  const render::VegetationDrawOptions settings;
   render::VegetationFrame frame(ctx, cull, renderer, target);
   auto opaque = [&](VkCommandBuffer cmd) {
     renderer.draw_direct(cmd, view, settings, terrain_id, ground_buffer, 1);

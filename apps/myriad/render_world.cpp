@@ -86,7 +86,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   stats["avatars"] = o.scene.avatars;
 
   render::OffscreenTarget target(ctx, o.width, o.height);
-  render::FrameSettings settings;
+  render::FrameOptions settings;
   settings.lod_colors = o.lod_colors;
   const char* timing = ctx.has_timestamps() && !ctx.is_cpu_device() ? "gpu-timestamps" : "none (CPU device)";
   std::size_t done = 0;
@@ -114,7 +114,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
       std::vector<double> with, without;
       for (std::uint32_t pair = 0; pair < o.occlusion_pairs; ++pair) {
         for (const bool occlusion : {false, true}) {
-          render::FrameSettings s = settings;
+          render::FrameOptions s = settings;
           s.occlusion = occlusion;
           clock.restart();
           ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, s, target); });

@@ -35,6 +35,11 @@ class RangeAllocator {
   std::uint32_t largest_free() const;
   std::size_t free_range_count() const { return free_by_offset_.size(); }
   std::size_t allocation_count() const { return allocated_.size(); }
+  // One past the last allocated element (0 with nothing allocated): a pass over the allocated elements
+  // need go no further.
+  std::uint32_t end() const {
+    return allocated_.empty() ? 0u : allocated_.rbegin()->first + allocated_.rbegin()->second;
+  }
 
  private:
   void insert_free(std::uint32_t offset, std::uint32_t size);

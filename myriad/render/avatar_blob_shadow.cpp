@@ -25,8 +25,8 @@ AvatarBlobShadow::AvatarBlobShadow(gpu::Context& ctx, VkFormat color_format, VkF
   blobs_ = gpu::Buffer(ctx, VkDeviceSize(capacity) * sizeof(shader::AvatarBlob),
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kUpload);
   gpu::GraphicsPipelineBuilder builder;
-  builder.vertex = shaders::avatar_blob_vert();
-  builder.fragment = shaders::avatar_blob_frag();
+  builder.vertex = spirv::avatar_blob_vert();
+  builder.fragment = spirv::avatar_blob_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(shader::AvatarBlobPush)};
   builder.color_formats = {color_format};
   builder.depth_format = depth_format;

@@ -21,10 +21,10 @@ CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> 
                      std::span<const CrowdLodRange> lods, std::span<const std::uint32_t> type_counts)
     : ctx_(ctx),
       pipeline_(gpu::make_compute_pipeline(
-          ctx, shaders::crowd_cull_comp(),
+          ctx, spirv::crowd_cull_comp(),
           TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), false))),
       hiz_pipeline_(gpu::make_compute_pipeline(
-          ctx, shaders::crowd_cull_hiz_comp(),
+          ctx, spirv::crowd_cull_hiz_comp(),
           TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), true))),
       type_count_(std::uint32_t(types.size())),
       slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount),

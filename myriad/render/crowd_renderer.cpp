@@ -29,11 +29,11 @@ gpu::Buffer make_filled(gpu::Context& ctx, std::span<const T> data, VkBufferUsag
 
 gpu::Pipeline make_pipeline(const gpu::Context& ctx, VkFormat color, VkFormat depth, VkCullModeFlags cull) {
   gpu::GraphicsPipelineBuilder b;
-  b.vertex = shaders::crowd_vat_vert();
+  b.vertex = spirv::crowd_vat_vert();
   b.layout = {std::vector<VkDescriptorType>(kVertexBindings, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
               sizeof(shader::CrowdDrawPush)};
   if (color == VK_FORMAT_UNDEFINED) return build_shadow_caster(ctx, b);  // depth-only: the shadow map
-  b.fragment = shaders::crowd_vat_frag();
+  b.fragment = spirv::crowd_vat_frag();
   b.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
   ShadowReceiver::add_bindings(b.layout);
   b.color_formats = {color};
@@ -190,7 +190,7 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
   push.view_proj = view.view_proj;
-  push.sun_direction = glm::vec4(view.to_light, options.ambient);
+  push.to_light = glm::vec4(view.to_light, options.ambient);
   push.time = view.time;
   push.lod_colors = options.lod_colors ? 1u : 0u;
   const std::array<gpu::Binding, 2> shadow_bindings = shadow_receiver_.bindings(shadow);

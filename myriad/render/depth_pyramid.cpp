@@ -31,8 +31,8 @@ DepthPyramid::DepthPyramid(gpu::Context& ctx, std::uint32_t source_width, std::u
   const gpu::PipelineLayoutDesc layout{
       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE},
       sizeof(shader::DepthReducePush)};
-  reduce_first_ = gpu::make_compute_pipeline(ctx, shaders::depth_reduce_first_comp(), layout);
-  reduce_ = gpu::make_compute_pipeline(ctx, shaders::depth_reduce_comp(), layout);
+  reduce_first_ = gpu::make_compute_pipeline(ctx, spirv::depth_reduce_first_comp(), layout);
+  reduce_ = gpu::make_compute_pipeline(ctx, spirv::depth_reduce_comp(), layout);
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
     gpu::image_barrier(
         cmd, {image_.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_NONE,

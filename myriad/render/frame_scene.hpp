@@ -31,7 +31,7 @@ struct SceneCamera {
   glm::mat4 view_proj(float aspect) const;
 };
 
-struct FrameSettings {
+struct FrameOptions {
   bool lod_colors = false;  // colour crowd and vegetation by LOD level
   bool paused = false;      // animation and simulation clocks stand still
   bool occlusion = true;    // two-phase Hi-Z occlusion culling where the systems support it
@@ -41,10 +41,10 @@ class FrameScene {
  public:
   virtual ~FrameScene() = default;
   // CPU part of a frame: clocks (dt seconds, ignored while paused), streaming, animation, staging.
-  virtual void update(double dt, const SceneCamera& camera, const FrameSettings& settings) = 0;
+  virtual void update(double dt, const SceneCamera& camera, const FrameOptions& settings) = 0;
   // Records the whole frame into `target` (cleared by the scene; on return target.end() was recorded,
   // so the colour image is in TRANSFER_SRC_OPTIMAL, ready to blit or read back).
-  virtual void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameSettings& settings,
+  virtual void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
                       OffscreenTarget& target) = 0;
   // After the frame's submission completed: read-backs for statistics.
   virtual void finish_frame() = 0;

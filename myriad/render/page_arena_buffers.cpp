@@ -15,7 +15,7 @@ PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_strid
 
 void PageArenaBuffers::ensure_buffers(const PageArenas& arenas) {
   while (vertex_buffers_.size() < arenas.arenas().size()) {
-    const PageArenaConfig& c = arenas.config();
+    const PageArenaOptions& c = arenas.config();
     vertex_buffers_.emplace_back(ctx_, VkDeviceSize(c.vertex_capacity) * vertex_stride_,
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
     index_buffers_.emplace_back(ctx_, VkDeviceSize(c.index_capacity) * sizeof(std::uint32_t),

@@ -17,10 +17,10 @@ std::uint32_t draw_bucket_for(std::uint32_t index_count) {
   return bucket;
 }
 
-PageArenas::PageArenas(std::uint32_t page_slots, const PageArenaConfig& config)
+PageArenas::PageArenas(std::uint32_t page_slots, const PageArenaOptions& config)
     : config_(config), pages_(page_slots) {
   if (config.vertex_capacity <= config.vertex_slack || config.index_capacity <= config.index_slack) {
-    throw Error("page arena capacity must exceed the per-page slack", "PageArenaConfig");
+    throw Error("page arena capacity must exceed the per-page slack", "PageArenaOptions");
   }
 }
 
@@ -59,7 +59,7 @@ std::uint32_t PageArenas::find_or_create_arena(std::uint32_t category, std::uint
   if (!v || !i) {
     throw Error("a page with " + std::to_string(vertex_count) + " vertices and " +
                     std::to_string(index_count) + " indices does not fit in an empty arena",
-                "PageArenaConfig", "raise vertex_capacity/index_capacity");
+                "PageArenaOptions", "raise vertex_capacity/index_capacity");
   }
   vertices = *v;
   indices = *i;

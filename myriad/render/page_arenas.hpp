@@ -12,7 +12,7 @@
 
 namespace myriad::render {
 
-struct PageArenaConfig {
+struct PageArenaOptions {
   std::uint32_t vertex_capacity = 1u << 20;  // per arena
   std::uint32_t index_capacity = 3u << 20;   // per arena
   std::uint32_t vertex_slack = 50;           // added to every page allocation
@@ -52,7 +52,7 @@ enum class PlaceOutcome {
 
 class PageArenas {
  public:
-  PageArenas(std::uint32_t page_slots, const PageArenaConfig& config);
+  PageArenas(std::uint32_t page_slots, const PageArenaOptions& config);
 
   // (Re)places page `page` with the given geometry. Empty geometry removes the page. Throws
   // myriad::Error when one page alone exceeds an arena's capacity.
@@ -62,7 +62,7 @@ class PageArenas {
 
   const PagePlacement& placement(std::uint32_t page) const { return pages_.at(page); }
   const std::vector<PageArena>& arenas() const { return arenas_; }
-  const PageArenaConfig& config() const { return config_; }
+  const PageArenaOptions& config() const { return config_; }
   std::uint32_t page_slots() const { return std::uint32_t(pages_.size()); }
 
  private:
@@ -70,7 +70,7 @@ class PageArenas {
                                      std::uint32_t index_count, Range& vertices, Range& indices,
                                      bool& created);
 
-  PageArenaConfig config_;
+  PageArenaOptions config_;
   std::vector<PagePlacement> pages_;
   std::vector<PageArena> arenas_;
 };

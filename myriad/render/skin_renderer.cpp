@@ -44,7 +44,7 @@ SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMes
 SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)
     : ctx_(ctx),
       upload_pipeline_(
-          gpu::make_compute_pipeline(ctx, shaders::skin_palette_upload_comp(),
+          gpu::make_compute_pipeline(ctx, spirv::skin_palette_upload_comp(),
                                      {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                       sizeof(shader::SkinPaletteUploadPush)})) {
   if (matrices == 0) throw Error("palette buffer needs at least one matrix", "SkinPalette");
@@ -117,7 +117,7 @@ namespace {
 gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> fragment,
                             VkFormat color_format, VkFormat depth_format) {
   gpu::GraphicsPipelineBuilder b;
-  b.vertex = shaders::skin_vert();
+  b.vertex = spirv::skin_vert();
   b.fragment = fragment;
   b.layout = skin_layout();
   b.color_formats = {color_format};
@@ -127,17 +127,17 @@ gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32
 }  // namespace
 
 gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
-  return skin_pipeline(ctx, shaders::skin_frag(), color_format, depth_format);
+  return skin_pipeline(ctx, spirv::skin_frag(), color_format, depth_format);
 }
 
 gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
-  return skin_pipeline(ctx, shaders::skin_id_frag(), color_format, depth_format);
+  return skin_pipeline(ctx, spirv::skin_id_frag(), color_format, depth_format);
 }
 
 gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx) {
   gpu::GraphicsPipelineBuilder b;
-  b.vertex = shaders::skin_vert();
-  b.fragment = shaders::skin_capture_frag();
+  b.vertex = spirv::skin_vert();
+  b.fragment = spirv::skin_capture_frag();
   b.layout = skin_layout();
   b.color_formats = {kSkinCaptureFormat};
   b.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;

@@ -100,8 +100,8 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   DepthPyramid pyramid(ctx, options.width, options.height);
 
   gpu::GraphicsPipelineBuilder builder;
-  builder.vertex = shaders::smoke_vert();
-  builder.fragment = shaders::smoke_frag();
+  builder.vertex = spirv::smoke_vert();
+  builder.fragment = spirv::smoke_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(shader::SmokePush)};
   builder.color_formats = {OffscreenTarget::kColorFormat};
   builder.depth_format = OffscreenTarget::kDepthFormat;

@@ -11,7 +11,7 @@ namespace myriad::render {
 SphereCull::SphereCull(gpu::Context& ctx)
     : ctx_(ctx),
       pipeline_(
-          gpu::make_compute_pipeline(ctx, shaders::cull_spheres_comp(),
+          gpu::make_compute_pipeline(ctx, spirv::cull_spheres_comp(),
                                      {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                       sizeof(shader::CullSpheresPush)})),

@@ -19,7 +19,7 @@ static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
 }  // namespace
 
 TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
-                                 VkFormat depth_format, const PageArenaConfig& config)
+                                 VkFormat depth_format, const PageArenaOptions& config)
     : ctx_(ctx),
       sections_(sections),
       slots_(std::uint32_t(sections.x * sections.y * sections.z)),
@@ -58,12 +58,12 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
   tile_sampler_ = gpu::make_nearest_sampler(ctx);
 
   gpu::GraphicsPipelineBuilder b;
-  b.vertex = shaders::terrain_vert();
+  b.vertex = spirv::terrain_vert();
   b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
               sizeof(shader::TerrainPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, b);
-  b.fragment = shaders::terrain_frag();
+  b.fragment = spirv::terrain_frag();
   b.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
   ShadowReceiver::add_bindings(b.layout);
   b.color_formats = {color_format};

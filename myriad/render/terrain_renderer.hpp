@@ -51,8 +51,8 @@ struct TerrainMemory {
 // Arenas sized for the reference world: ~1.8 MiB of vertices and 0.75 MiB of indices each, so the 13
 // or so draw buckets of a world do not each reserve hundreds of MiB, while an arena still holds
 // dozens of pages (one draw for all of them).
-inline PageArenaConfig terrain_arena_config() {
-  PageArenaConfig c;
+inline PageArenaOptions terrain_arena_options() {
+  PageArenaOptions c;
   c.vertex_capacity = 1u << 16;
   c.index_capacity = 3u << 16;
   return c;
@@ -64,7 +64,7 @@ class TerrainRenderer : public FrameSystem {
   using FrameSystem::draw;
 
   TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format, VkFormat depth_format,
-                  const PageArenaConfig& config = terrain_arena_config());
+                  const PageArenaOptions& config = terrain_arena_options());
 
   // Queues a section's mesh (vertices + atlas records into its vertex range, indices into its index
   // range); an empty mesh removes the page. `origin` = the section's world position.

@@ -19,11 +19,11 @@ constexpr VkDescriptorType kStorage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 VegetationCull::VegetationCull(gpu::Context& ctx)
     : ctx_(ctx),
       pipeline_(
-          gpu::make_compute_pipeline(ctx, shaders::veg_cull_comp(),
+          gpu::make_compute_pipeline(ctx, spirv::veg_cull_comp(),
                                      {{kStorage, kStorage, kStorage, kStorage, kStorage, kStorage, kStorage},
                                       sizeof(shader::VegCullPush)})),
       hiz_pipeline_(
-          gpu::make_compute_pipeline(ctx, shaders::veg_cull_hiz_comp(),
+          gpu::make_compute_pipeline(ctx, spirv::veg_cull_hiz_comp(),
                                      {{kStorage, kStorage, kStorage, kStorage, kStorage, kStorage, kStorage,
                                        VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kStorage},
                                       sizeof(shader::VegCullPush)})) {}

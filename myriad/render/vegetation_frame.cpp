@@ -75,11 +75,10 @@ void VegetationPasses::cull(VkCommandBuffer cmd, const FrameView& view,
   copy_args(cmd, types, phase == FramePhase::kLate ? 1 : 0, phase != FramePhase::kEarly);
 }
 
-void VegetationPasses::draw(VkCommandBuffer cmd, const FrameView& view,
-                            const VegetationDrawSettings& settings,
+void VegetationPasses::draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
                             std::span<const VegetationFrameType> types, const ShadowMap* shadow) {
   for (const VegetationFrameType& t : types) {
-    VegetationDrawSettings s = settings;
+    VegetationDrawOptions s = settings;
     s.id_base = t.id_base;
     recorded_draws_ += renderer_.draw(cmd, view, s, *t.gpu, 0xFu, shadow);
     ++recorded_binds_;
@@ -124,7 +123,7 @@ VegetationFrame::VegetationFrame(gpu::Context& ctx, const VegetationCull& cull,
       passes_(ctx, cull, renderer, max_types) {}
 
 void VegetationFrame::record(VkCommandBuffer cmd, const FrameView& view,
-                             const VegetationDrawSettings& settings,
+                             const VegetationDrawOptions& settings,
                              std::span<const VegetationFrameType> types, const OpaqueFn& opaque,
                              bool occlusion, glm::vec4 clear, const ShadowMap* shadow) {
   passes_.begin_frame(cmd, types);

@@ -25,7 +25,7 @@ namespace myriad::render {
 
 struct VegetationFrameType {
   const VegetationGpuType* gpu = nullptr;
-  std::uint32_t id_base = 0;  // instance ids of this type in VegetationDrawSettings::instance_ids output
+  std::uint32_t id_base = 0;  // instance ids of this type in VegetationDrawOptions::instance_ids output
 };
 
 // Instances drawn by the last recorded frame, per pass and LOD, summed over types.
@@ -55,7 +55,7 @@ class VegetationPasses {
   void cull(VkCommandBuffer cmd, const FrameView& view, std::span<const VegetationFrameType> types,
             FramePhase phase, const DepthPyramid* pyramid);
   // Inside rendering, after cull() of the same phase: every type's indirect draws.
-  void draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+  void draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
             std::span<const VegetationFrameType> types, const ShadowMap* shadow);
 
   // After the submission of the frame completed.
@@ -84,7 +84,7 @@ class VegetationFrame {
 
   // Records the frame into `target` (cleared to `clear`) for `view` (relative to the types' render
   // origin); `opaque` draws the non-vegetation geometry in phase 1 (it occludes).
-  void record(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+  void record(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
               std::span<const VegetationFrameType> types, const OpaqueFn& opaque, bool occlusion,
               glm::vec4 clear = {0.55f, 0.7f, 0.9f, 1.0f}, const ShadowMap* shadow = nullptr);
 

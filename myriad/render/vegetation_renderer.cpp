@@ -33,12 +33,12 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
   gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
 
   gpu::GraphicsPipelineBuilder builder;
-  builder.vertex = shaders::veg_plant_vert();
+  builder.vertex = spirv::veg_plant_vert();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                      VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                     sizeof(shader::VegPlantPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, builder);
-  builder.fragment = shaders::veg_plant_frag();
+  builder.fragment = spirv::veg_plant_frag();
   ShadowReceiver::add_bindings(builder.layout);
   builder.color_formats = {color_format};
   builder.depth_format = depth_format;
@@ -58,7 +58,7 @@ std::array<VegetationLodMesh, vegetation::kGpuMaxLods> VegetationRenderer::lod_m
 }
 
 namespace {
-shader::VegPlantPush make_push(const FrameView& view, const VegetationDrawSettings& s) {
+shader::VegPlantPush make_push(const FrameView& view, const VegetationDrawOptions& s) {
   shader::VegPlantPush push{};
   push.view_proj = view.view_proj;
   push.light = glm::vec4(view.to_light, s.ambient);
@@ -92,7 +92,7 @@ std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const 
 }
 
 std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view,
-                                       const VegetationDrawSettings& settings, const VegetationGpuType& type,
+                                       const VegetationDrawOptions& settings, const VegetationGpuType& type,
                                        std::uint32_t lod_mask, const ShadowMap* shadow) const {
   shader::VegPlantPush push = make_push(view, settings);
   push.fade_offset = VEG_LISTS * type.capacity;
@@ -114,7 +114,7 @@ std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameVi
 }
 
 void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
-                                     const VegetationDrawSettings& settings, std::uint32_t mesh_id,
+                                     const VegetationDrawOptions& settings, std::uint32_t mesh_id,
                                      const gpu::Buffer& instances, std::uint32_t count,
                                      const ShadowMap* shadow) const {
   if (count == 0) return;

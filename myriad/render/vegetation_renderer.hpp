@@ -20,7 +20,7 @@
 namespace myriad::render {
 
 // How plants are drawn for a view (the view itself, light included, is the FrameView).
-struct VegetationDrawSettings {
+struct VegetationDrawOptions {
   float ambient = 0.35f;
   // Colour = instance id + 1 in RGB (id_base + index in the type's arrays) and the LOD in A, unlit:
   // lets tests check exactly which instance and level covers each pixel.
@@ -42,12 +42,12 @@ class VegetationRenderer {
   // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
   // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (fitted to
   // `view`) the sun term is darkened where the map says occluded.
-  std::uint32_t draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+  std::uint32_t draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
                      const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu,
                      const ShadowMap* shadow = nullptr) const;
   // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
   // (ground, occluders). `instances` needs storage usage.
-  void draw_direct(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawSettings& settings,
+  void draw_direct(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
                    std::uint32_t mesh_id, const gpu::Buffer& instances, std::uint32_t count,
                    const ShadowMap* shadow = nullptr) const;
   // Inside the shadow map's pass, after VegetationCull::record(cmd, shadow_view.frustum,

@@ -48,7 +48,7 @@ std::vector<shader::TreeVertexGpu> tree_template() {
 
 VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections,
                                                  VkFormat color_format, VkFormat depth_format,
-                                                 const VoxelVegetationConfig& config)
+                                                 const VoxelVegetationOptions& config)
     : ctx_(ctx),
       config_(config),
       grass_ranges_(config.grass_capacity, 8),
@@ -87,30 +87,30 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   // Instances, draws, visible list, [sway,] overflow; then the two-phase state's.
   const std::uint32_t push_bytes = sizeof(shader::VoxelVegetationCullPush);
-  grass_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_grass_cull_comp(),
+  grass_cull_ = gpu::make_compute_pipeline(ctx, spirv::voxel_grass_cull_comp(),
                                            TwoPhaseCull::layout(4, push_bytes, false));
-  grass_cull_hiz_ = gpu::make_compute_pipeline(ctx, shaders::voxel_grass_cull_hiz_comp(),
+  grass_cull_hiz_ = gpu::make_compute_pipeline(ctx, spirv::voxel_grass_cull_hiz_comp(),
                                                TwoPhaseCull::layout(4, push_bytes, true));
-  tree_cull_ = gpu::make_compute_pipeline(ctx, shaders::voxel_tree_cull_comp(),
+  tree_cull_ = gpu::make_compute_pipeline(ctx, spirv::voxel_tree_cull_comp(),
                                           TwoPhaseCull::layout(5, push_bytes, false));
-  tree_cull_hiz_ = gpu::make_compute_pipeline(ctx, shaders::voxel_tree_cull_hiz_comp(),
+  tree_cull_hiz_ = gpu::make_compute_pipeline(ctx, spirv::voxel_tree_cull_hiz_comp(),
                                               TwoPhaseCull::layout(5, push_bytes, true));
   gpu::GraphicsPipelineBuilder b;
   b.color_formats = {color_format};
   b.depth_format = depth_format;
-  b.vertex = shaders::voxel_grass_vert();
-  b.fragment = shaders::voxel_grass_frag();
+  b.vertex = spirv::voxel_grass_vert();
+  b.fragment = spirv::voxel_grass_frag();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
   ShadowReceiver::add_bindings(b.layout);
   b.cull_mode = VK_CULL_MODE_NONE;  // blades are seen from both sides
   grass_draw_ = b.build(ctx);
-  b.vertex = shaders::voxel_tree_vert();
-  b.fragment = shaders::voxel_tree_frag();
+  b.vertex = spirv::voxel_tree_vert();
+  b.fragment = spirv::voxel_tree_frag();
   b.layout = {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
   ShadowReceiver::add_bindings(b.layout);
   b.cull_mode = VK_CULL_MODE_BACK_BIT;
   tree_draw_ = b.build(ctx);
-  b.vertex = shaders::voxel_tree_shadow_vert();
+  b.vertex = spirv::voxel_tree_shadow_vert();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
   tree_shadow_ = build_shadow_caster(ctx, b);
 }
@@ -163,14 +163,14 @@ void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVeget
   }
   if (!v.grass.empty()) {
     const auto r = grass_ranges_.allocate(std::uint32_t(v.grass.size()));
-    if (!r) throw Error("voxel grass capacity exceeded", "VoxelVegetationConfig::grass_capacity");
+    if (!r) throw Error("voxel grass capacity exceeded", "VoxelVegetationOptions::grass_capacity");
     section_grass_[s] = *r;
     stage(section, grass_, VkDeviceSize(r->offset) * sizeof(voxel::GrassInstance),
           std::as_bytes(std::span(v.grass)));
   }
   if (!v.trees.empty()) {
     const auto r = tree_ranges_.allocate(std::uint32_t(v.trees.size()));
-    if (!r) throw Error("voxel tree capacity exceeded", "VoxelVegetationConfig::tree_capacity");
+    if (!r) throw Error("voxel tree capacity exceeded", "VoxelVegetationOptions::tree_capacity");
     section_trees_[s] = *r;
     stage(section, trees_, VkDeviceSize(r->offset) * sizeof(voxel::TreeInstance),
           std::as_bytes(std::span(v.trees)));
@@ -267,14 +267,15 @@ void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, F
                         {gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_[set]),
                          gpu::storage_buffer(grass_visible_[set]), gpu::storage_buffer(overflow_.buffer())},
                         phase, pyramid, &push, sizeof(push));
-  vkCmdDispatch(cmd, (config_.grass_capacity + 63) / 64, 1, 1);
+  // Over the allocated slots only: the capacity is sized for edits, the world uses a fraction of it.
+  vkCmdDispatch(cmd, (grass_ranges_.end() + 63) / 64, 1, 1);
   push.capacity_phase = config_.tree_capacity | phase_bits;
   tree_two_phase_.bind(cmd, tree_cull_, tree_cull_hiz_,
                        {gpu::storage_buffer(trees_), gpu::storage_buffer(tree_draws_[set]),
                         gpu::storage_buffer(tree_visible_[set]), gpu::storage_buffer(sway_),
                         gpu::storage_buffer(overflow_.buffer())},
                        phase, pyramid, &push, sizeof(push));
-  vkCmdDispatch(cmd, (config_.tree_capacity + 63) / 64, 1, 1);
+  vkCmdDispatch(cmd, (tree_ranges_.end() + 63) / 64, 1, 1);
   stats_.dispatches += 2;
   stats_.pipeline_binds += 2;
   gpu::after_cull_dispatch(cmd);

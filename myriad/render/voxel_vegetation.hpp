@@ -20,7 +20,7 @@
 
 namespace myriad::render {
 
-struct VoxelVegetationConfig {
+struct VoxelVegetationOptions {
   std::uint32_t grass_capacity = 1u << 20;
   std::uint32_t tree_capacity = 1u << 16;
   float lod_distance = 24.0f;   // grass nearer than this uses two crossed quads, farther a billboard
@@ -50,7 +50,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   using FrameSystem::draw;
 
   VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
-                          VkFormat depth_format, const VoxelVegetationConfig& config = {});
+                          VkFormat depth_format, const VoxelVegetationOptions& config = {});
 
   // Replaces a section's instances (an empty set frees its ranges).
   void set_section(int section, const voxel::SectionVegetation& vegetation);
@@ -88,7 +88,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   // After the frame completed: instances the last culling dropped because a list was full (0 unless
   // the lists and the instance arrays disagree).
   std::uint32_t overflow() const { return overflow_.read(); }
-  const VoxelVegetationConfig& config() const { return config_; }
+  const VoxelVegetationOptions& config() const { return config_; }
   // The instance slots a section's grass and trees occupy (ids in the visible lists are slots).
   Range grass_range(int section) const { return section_grass_.at(std::size_t(section)); }
   Range tree_range(int section) const { return section_trees_.at(std::size_t(section)); }
@@ -108,7 +108,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   void update_group(int section, const voxel::SectionVegetation& vegetation);
 
   gpu::Context& ctx_;
-  VoxelVegetationConfig config_;
+  VoxelVegetationOptions config_;
   RangeAllocator grass_ranges_, tree_ranges_;
   std::vector<Range> section_grass_, section_trees_;
   std::vector<Aabb> section_tree_bounds_;         // what a section's trees can cover, for the shadow test

@@ -6,7 +6,7 @@ namespace myriad::render {
 namespace {
 
 std::vector<float> render_depth(gpu::Context& ctx, WorldScene& scene, const SceneCamera& camera,
-                                const FrameSettings& settings, OffscreenTarget& target, std::uint32_t mask) {
+                                const FrameOptions& settings, OffscreenTarget& target, std::uint32_t mask) {
   scene.set_system_mask(mask);
   ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
   scene.finish_frame();
@@ -16,7 +16,7 @@ std::vector<float> render_depth(gpu::Context& ctx, WorldScene& scene, const Scen
 }  // namespace
 
 WorldCoverage measure_world_coverage(gpu::Context& ctx, WorldScene& scene, const SceneCamera& camera,
-                                     const FrameSettings& settings, OffscreenTarget& target) {
+                                     const FrameOptions& settings, OffscreenTarget& target) {
   WorldCoverage c;
   const std::vector<float> full = render_depth(ctx, scene, camera, settings, target, kAllSystems);
   std::vector<std::uint8_t> owner(full.size(), 0xFF);

@@ -22,6 +22,6 @@ struct WorldCoverage {
 // Renders the frame (mask: all systems) and each system alone into `target`; restores the mask. The
 // scene's update() is not called, so every render sees the same state.
 WorldCoverage measure_world_coverage(gpu::Context& ctx, WorldScene& scene, const SceneCamera& camera,
-                                     const FrameSettings& settings, OffscreenTarget& target);
+                                     const FrameOptions& settings, OffscreenTarget& target);
 
 }  // namespace myriad::render

@@ -107,8 +107,8 @@ class WorldScene final : public FrameScene {
   WorldScene(gpu::Context& ctx, const WorldSceneOptions& options, const SceneProgress& progress = {});
   ~WorldScene() override;
 
-  void update(double dt, const SceneCamera& camera, const FrameSettings& settings) override;
-  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameSettings& settings,
+  void update(double dt, const SceneCamera& camera, const FrameOptions& settings) override;
+  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
               OffscreenTarget& target) override;
   void finish_frame() override;
   std::vector<std::string> stats_lines() const override;

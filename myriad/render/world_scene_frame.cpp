@@ -64,7 +64,7 @@ void WorldScene::Impl::apply_voxel_edit() {
   ++edits;
 }
 
-void WorldScene::update(double dt, const SceneCamera& camera, const FrameSettings& settings) {
+void WorldScene::update(double dt, const SceneCamera& camera, const FrameOptions& settings) {
   Impl& m = *impl_;
   Stopwatch total;
   const float step = settings.paused ? 0.0f : static_cast<float>(std::max(dt, 0.0));
@@ -85,7 +85,7 @@ void WorldScene::update(double dt, const SceneCamera& camera, const FrameSetting
 
 void WorldScene::settle(const SceneCamera& camera) { impl_->field->settle(camera.eye); }
 
-void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameSettings& settings,
+void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
                         OffscreenTarget& target) {
   Impl& m = *impl_;
   Stopwatch clock;

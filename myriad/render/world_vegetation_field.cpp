@@ -146,13 +146,13 @@ void VegetationField::cull(VkCommandBuffer cmd, const FrameView& view, FramePhas
 }
 
 void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase, const ShadowMap* shadow) {
-  passes_->draw(cmd, view, VegetationDrawSettings{}, frame_types_, shadow);
+  passes_->draw(cmd, view, VegetationDrawOptions{}, frame_types_, shadow);
 }
 
 void GroundPlane::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                        const ShadowMap* shadow) {
   if (first_phase(phase))
-    renderer_.draw_direct(cmd, view, VegetationDrawSettings{}, mesh_, instance_, 1, shadow);
+    renderer_.draw_direct(cmd, view, VegetationDrawOptions{}, mesh_, instance_, 1, shadow);
 }
 
 void VegetationField::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {

@@ -10,7 +10,7 @@
 namespace myriad::view {
 
 struct ViewState {
-  render::FrameSettings settings;
+  render::FrameOptions settings;
   float slice_height = render::SceneCamera{}.slice_height;  // at or above kSliceOff: no slice
   bool show_panel = true;
   bool quit = false;

@@ -27,6 +27,18 @@ TEST(RangeAllocator, SlackIsAddedToEveryRange) {
   EXPECT_EQ(a.largest_free(), 0u);
 }
 
+TEST(RangeAllocator, EndFollowsTheLastAllocation) {
+  RangeAllocator a(100, 2);
+  EXPECT_EQ(a.end(), 0u);
+  const Range r1 = *a.allocate(10);  // [0, 12)
+  const Range r2 = *a.allocate(20);  // [12, 34)
+  EXPECT_EQ(a.end(), 34u);
+  a.free(r2);
+  EXPECT_EQ(a.end(), 12u);
+  a.free(r1);
+  EXPECT_EQ(a.end(), 0u);
+}
+
 TEST(RangeAllocator, BestFitPicksSmallestThenLowestOffset) {
   RangeAllocator a(100);
   std::vector<Range> r;

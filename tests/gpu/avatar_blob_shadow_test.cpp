@@ -84,8 +84,8 @@ Frame render_frame(gpu::Context& ctx, const std::vector<render::shader::AvatarBl
                                    render::OffscreenTarget::kDepthFormat, 8);
   shadows.set_blobs(blobs);
   gpu::GraphicsPipelineBuilder builder;
-  builder.vertex = shaders::rects_vert();
-  builder.fragment = shaders::rects_frag();
+  builder.vertex = spirv::rects_vert();
+  builder.fragment = spirv::rects_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(render::shader::TestRectPush)};
   builder.color_formats = {render::OffscreenTarget::kColorFormat};
   builder.depth_format = render::OffscreenTarget::kDepthFormat;

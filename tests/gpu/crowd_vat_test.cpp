@@ -57,7 +57,7 @@ TEST_F(CrowdVatTest, ShaderSamplingEqualsCpuSampling) {
   gpu::upload(ctx(), probe_buf, std::span<const CrowdVatProbe>(probes));
 
   const gpu::Pipeline pipeline =
-      gpu::make_compute_pipeline(ctx(), shaders::crowd_vat_probe_comp(),
+      gpu::make_compute_pipeline(ctx(), spirv::crowd_vat_probe_comp(),
                                  {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                   sizeof(CrowdVatProbePush)});

@@ -71,8 +71,8 @@ TEST_F(IndirectDrawTest, DrawIndexedIndirectCountMatchesCpuPrediction) {
   render::OffscreenTarget target(ctx(), kSize, kSize);
   render::SphereCull cull(ctx());
   gpu::GraphicsPipelineBuilder builder;
-  builder.vertex = shaders::rects_vert();
-  builder.fragment = shaders::rects_frag();
+  builder.vertex = spirv::rects_vert();
+  builder.fragment = spirv::rects_frag();
   builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(TestRectPush)};
   builder.color_formats = {render::OffscreenTarget::kColorFormat};
   builder.depth_format = render::OffscreenTarget::kDepthFormat;

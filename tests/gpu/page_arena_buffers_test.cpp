@@ -28,7 +28,7 @@ PageData random_page(std::mt19937& rng, std::uint32_t vertex_count, std::uint32_
 class PageArenaBuffersTest : public GpuTest {};
 
 TEST_F(PageArenaBuffersTest, UploadsLandInPlaceAndOnlyOnChange) {
-  render::PageArenaConfig config;
+  render::PageArenaOptions config;
   config.vertex_capacity = 3000;
   config.index_capacity = 5000;
   render::PageArenas arenas(32, config);
@@ -74,7 +74,7 @@ TEST_F(PageArenaBuffersTest, UploadsLandInPlaceAndOnlyOnChange) {
 }
 
 TEST_F(PageArenaBuffersTest, MismatchedCountsAndFullStagingAreErrors) {
-  render::PageArenas arenas(2, render::PageArenaConfig{});
+  render::PageArenas arenas(2, render::PageArenaOptions{});
   render::PageArenaBuffers buffers(ctx(), kStride, 1024);
   std::mt19937 rng(1);
   arenas.place(0, 0, 10, 12);

@@ -233,7 +233,7 @@ TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
   crowd::cull_entities(std::span(&giant, 1), crowd_renderer.type_bounds(), shadow_params, seen);
   ASSERT_EQ(seen.visible, 1u);
 
-  const render::VegetationDrawSettings settings;
+  const render::VegetationDrawOptions settings;
   auto frame = [&](bool with_shadow) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       if (with_shadow) {
@@ -345,7 +345,7 @@ TEST_F(ShadowTest, VoxelTreeOutsideTheViewDarkensTheGround) {
   view.time = 2.0f;
   shadow.fit(view, 60.0f, 40.0f);
   const glm::mat4& view_proj = view.view_proj;
-  const render::VegetationDrawSettings settings;
+  const render::VegetationDrawOptions settings;
   auto frame = [&](bool tree_casts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       trees.upload(cmd);
@@ -406,7 +406,7 @@ TEST_F(ShadowTest, VegetationCasterOutsideTheViewDarkensTheGround) {
   ASSERT_FALSE(frustum.intersects(tree));
   ASSERT_TRUE(shadow.caster_frustum().intersects(tree));
 
-  const render::VegetationDrawSettings settings;
+  const render::VegetationDrawOptions settings;
   auto frame = [&](bool tree_casts) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       (void)cull.record(cmd, shadow.caster_frustum(), camera.eye, g);

@@ -68,7 +68,7 @@ class VegetationRenderTest : public GpuTest {
   IdImage draw_ids(render::OffscreenTarget& target, const render::VegetationCull& cull,
                    const render::VegetationRenderer& renderer, const render::VegetationGpuType& g,
                    const render::FrameView& view, std::uint32_t lod_mask = 0xF) {
-    render::VegetationDrawSettings s;
+    render::VegetationDrawOptions s;
     s.instance_ids = true;
     ctx().submit_and_wait([&](VkCommandBuffer cmd) {
       (void)cull.record(cmd, view.frustum, view.eye, g);
@@ -230,7 +230,7 @@ TEST_F(VegetationRenderTest, HiZFrameBehindAWallDrawsFewerAndLooksTheSame) {
   constexpr int kW = 256, kH = 192;
   const glm::vec3 cam(0.0f, 1.5f, 0.0f);
   const render::FrameView view = test_view(cam, cam + glm::vec3(0, 0, -1), 1.0f, kW, kH);
-  render::VegetationDrawSettings settings;
+  render::VegetationDrawOptions settings;
   settings.instance_ids = true;
 
   render::OffscreenTarget target(ctx(), kW, kH);
@@ -246,7 +246,7 @@ TEST_F(VegetationRenderTest, HiZFrameBehindAWallDrawsFewerAndLooksTheSame) {
   gpu::upload(ctx(), wall, std::span<const RuntimeInstance>(wall_instance));
   const auto box = static_cast<std::uint32_t>(mesh_list.size() - 1);
   auto opaque = [&](VkCommandBuffer cmd) {
-    render::VegetationDrawSettings wall_ids = settings;
+    render::VegetationDrawOptions wall_ids = settings;
     wall_ids.id_base = 0xFFFFFEu;  // the wall's pixels read as id 0xFFFFFE
     renderer.draw_direct(cmd, view, wall_ids, box, wall, 1);
   };

@@ -35,7 +35,7 @@ void prepare(render::VoxelVegetationRenderer& veg, VkCommandBuffer cmd, Frame f,
 }
 
 TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
-  render::VoxelVegetationConfig config;
+  render::VoxelVegetationOptions config;
   config.grass_capacity = 4096;
   config.tree_capacity = 64;
   config.lod_distance = 20.0f;
@@ -78,7 +78,7 @@ TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
 }
 
 TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {
-  render::VoxelVegetationConfig config;
+  render::VoxelVegetationOptions config;
   config.grass_capacity = 1024;
   config.tree_capacity = 64;
   render::VoxelVegetationRenderer veg(ctx(), {2, 1, 2}, render::OffscreenTarget::kColorFormat,
@@ -117,7 +117,7 @@ TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {
 }
 
 TEST_F(VoxelVegetationTest, SectionUpdateReplacesOnlyItsInstances) {
-  render::VoxelVegetationConfig config;
+  render::VoxelVegetationOptions config;
   config.grass_capacity = 1024;
   config.tree_capacity = 64;
   render::VoxelVegetationRenderer veg(ctx(), {2, 1, 1}, render::OffscreenTarget::kColorFormat,
@@ -149,7 +149,7 @@ TEST_F(VoxelVegetationTest, SectionUpdateReplacesOnlyItsInstances) {
 // The late pass keeps exactly the instances a CPU reference keeps (slice, frustum sphere, distance,
 // then hiz_sphere_occluded on the same pyramid); the next early pass draws those, its late pass none.
 TEST_F(VoxelVegetationTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRule) {
-  render::VoxelVegetationConfig config;
+  render::VoxelVegetationOptions config;
   config.grass_capacity = 8192;
   config.tree_capacity = 256;
   config.lod_distance = 20.0f;

@@ -52,7 +52,7 @@ std::uint32_t system_index(WorldSystem bit) {
 TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
   WorldScene scene(ctx(), small_options());
   OffscreenTarget target(ctx(), 256, 144);
-  const FrameSettings settings;
+  const FrameOptions settings;
   // What each preset is framed to show (a few pixels of others may appear too).
   const std::map<std::string, std::uint32_t> expected{
       {"overview", kSystemTerrain | kSystemVegetation | kSystemCrowd | kSystemGround},
@@ -105,7 +105,7 @@ TEST_F(WorldSceneTest, OcclusionKeepsEveryVisibleDepthAndHidesBehindTheCliff) {
     SCOPED_TRACE(name);
     scene.settle(camera);
     auto frame = [&](bool occlusion) {
-      FrameSettings settings;
+      FrameOptions settings;
       settings.paused = true;  // the same instant for both
       settings.occlusion = occlusion;
       scene.update(0.0, camera, settings);
@@ -149,7 +149,7 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
   WorldScene scene(ctx(), options);
   scene.set_edit_interval(7);
   OffscreenTarget target(ctx(), 96, 64);
-  FrameSettings settings;
+  FrameOptions settings;
   // Three laps of a 420 m circle around the voxel world: tiles stream in and out every lap. Each lap
   // ends at the same place with the same tiles resident, where the scene's own GPU and CPU memory must
   // equal the first lap's, and the process's resident set must stop growing after the first lap.

@@ -11,8 +11,8 @@
 namespace myriad::render {
 namespace {
 
-PageArenaConfig small_config() {
-  PageArenaConfig c;
+PageArenaOptions small_config() {
+  PageArenaOptions c;
   c.vertex_capacity = 4000;
   c.index_capacity = 6000;
   return c;

@@ -28,14 +28,14 @@ Rgba8 frame_color(std::uint64_t frame) {
 // Draws nothing but its clear colour, and counts what the loop asks of it.
 class ClearScene : public render::FrameScene {
  public:
-  void update(double dt, const render::SceneCamera& camera, const render::FrameSettings& settings) override {
+  void update(double dt, const render::SceneCamera& camera, const render::FrameOptions& settings) override {
     ++updates;
     EXPECT_EQ(updates, finished + 1) << "update before the previous frame finished";
     EXPECT_GE(dt, 0.0);
     last_camera = camera;
     last_settings = settings;
   }
-  void record(VkCommandBuffer cmd, const render::SceneCamera&, const render::FrameSettings&,
+  void record(VkCommandBuffer cmd, const render::SceneCamera&, const render::FrameOptions&,
               render::OffscreenTarget& target) override {
     ++records;
     target_size = {target.width(), target.height()};
@@ -51,7 +51,7 @@ class ClearScene : public render::FrameScene {
   std::uint64_t updates = 0, records = 0, finished = 0;
   VkExtent2D target_size{0, 0};
   render::SceneCamera last_camera;
-  render::FrameSettings last_settings;
+  render::FrameOptions last_settings;
 };
 
 Rgba8 pixel(const ViewerResult& r, std::uint32_t x, std::uint32_t y) {

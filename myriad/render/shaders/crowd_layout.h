@@ -51,8 +51,8 @@ struct CrowdTypeDrawGpu {
 // Per draw (one (type, LOD) slot).
 struct CrowdDrawPush {
   mat4 view_proj;
-  vec4 sun_direction;  // xyz: towards the light, w: ambient
-  float time;          // global clock, seconds
+  vec4 to_light;  // xyz: towards the light, w: ambient
+  float time;     // global clock, seconds
   uint type;
   uint lod;
   uint lod_colors;  // 1: colour by LOD instead of texture (diagnostics)
@@ -76,8 +76,8 @@ MYRIAD_CHECK_LAYOUT(CrowdVatProbe, 16, column, 0, clip, 4, local_time, 8, pad, 1
 MYRIAD_CHECK_LAYOUT(CrowdVatProbePush, 8, columns, 0, probe_count, 4);
 MYRIAD_CHECK_LAYOUT(CrowdVertexGpu, 12, column, 0, uv, 4);
 MYRIAD_CHECK_LAYOUT(CrowdTypeDrawGpu, 16, texel_offset, 0, columns, 4, clip_offset, 8, clip_count, 12);
-MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 96, view_proj, 0, sun_direction, 64, time, 80, type, 84, lod, 88,
-                    lod_colors, 92);
+MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 96, view_proj, 0, to_light, 64, time, 80, type, 84, lod, 88, lod_colors,
+                    92);
 MYRIAD_CHECK_LAYOUT(CrowdCullPush, 128, planes, 0, camera, 96, entity_count, 108, switch_ratio, 112,
                     types_phase, 120, forced_level, 124);
 #endif

@@ -11,12 +11,12 @@ struct SmokeInstance {
 };
 struct SmokePush {
   mat4 view_proj;
-  vec4 sun_direction;  // xyz towards the sun
+  vec4 to_light;  // xyz: unit vector towards the light
 };
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(SmokeInstance, 20, center_half, 0, color, 16);
-MYRIAD_CHECK_LAYOUT(SmokePush, 80, view_proj, 0, sun_direction, 64);
+MYRIAD_CHECK_LAYOUT(SmokePush, 80, view_proj, 0, to_light, 64);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -114,7 +114,7 @@ void main() {
   vec3 base = mix(albedo(tex01, tex23, uv, frame_uv(in_world, n, axis)), vec3(0.8), bvec3(pc.debug_mode == 1u));
   // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form;
   // the sun term is darkened where the shadow map says occluded.
-  float sun_facing = 0.75 + 0.25 * max(dot(n, pc.sun_direction.xyz), 0.0);
+  float sun_facing = 0.75 + 0.25 * max(dot(n, pc.to_light.xyz), 0.0);
   float sun = light.w * shadow_visibility(in_world, n);
   vec3 lit = base * (light.rgb + sun * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
   out_color = vec4(lit, 1.0);

@@ -21,7 +21,7 @@ struct ArenaAddressGpu {
 };
 struct TerrainPush {
   mat4 view_proj;
-  vec4 sun_direction;  // xyz towards the sun
+  vec4 to_light;       // xyz: unit vector towards the light
   float slice_height;  // clip everything above (V14)
   uint arena;          // the arena this draw covers (one indirect draw per visible arena)
   uint debug_mode;     // 0 shaded; 1 light only (no textures) for atlas comparisons
@@ -31,8 +31,8 @@ struct TerrainPush {
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(TerrainPageGpu, 16, origin, 0, atlas_first, 12);
 MYRIAD_CHECK_LAYOUT(ArenaAddressGpu, 16, vertices_lo, 0, vertices_hi, 4, indices_lo, 8, indices_hi, 12);
-MYRIAD_CHECK_LAYOUT(TerrainPush, 96, view_proj, 0, sun_direction, 64, slice_height, 80, arena, 84, debug_mode,
-                    88, pad, 92);
+MYRIAD_CHECK_LAYOUT(TerrainPush, 96, view_proj, 0, to_light, 64, slice_height, 80, arena, 84, debug_mode, 88,
+                    pad, 92);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -20,7 +20,7 @@ void main() {
   bool crown = (in_kind & 1u) != 0u;
   vec3 base = crown ? kCrowns[min(in_kind >> 1, 2u)] : vec3(0.36, 0.25, 0.15);
   vec3 n = normalize(in_normal);
-  float facing = 0.7 + 0.3 * max(dot(n, pc.sun_direction.xyz), 0.0);
+  float facing = 0.7 + 0.3 * max(dot(n, pc.to_light.xyz), 0.0);
   float sun = in_light.w * shadow_visibility(in_world, n);  // darkened where the shadow map says occluded
   out_color = vec4(base * (in_light.rgb + sun * facing * vec3(1.0, 0.97, 0.9) + vec3(0.05)), 1.0);
 }

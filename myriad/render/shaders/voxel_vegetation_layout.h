@@ -20,8 +20,8 @@ struct VoxelVegetationCullPush {
 };
 struct VoxelVegetationDrawPush {
   mat4 view_proj;
-  vec4 camera;         // xyz camera position
-  vec4 sun_direction;  // xyz towards the sun
+  vec4 camera;    // xyz camera position
+  vec4 to_light;  // xyz: unit vector towards the light
   float slice_height;
   uint lod;  // grass: 0 near (two crossed quads), 1 far (billboard)
   uint pad0;
@@ -36,8 +36,8 @@ struct TreeVertexGpu {
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VoxelVegetationCullPush, 128, planes, 0, camera, 96, slice_height, 112, max_distance, 116,
                     time, 120, capacity_phase, 124);
-MYRIAD_CHECK_LAYOUT(VoxelVegetationDrawPush, 112, view_proj, 0, camera, 64, sun_direction, 80, slice_height,
-                    96, lod, 100, pad0, 104, pad1, 108);
+MYRIAD_CHECK_LAYOUT(VoxelVegetationDrawPush, 112, view_proj, 0, camera, 64, to_light, 80, slice_height, 96,
+                    lod, 100, pad0, 104, pad1, 108);
 MYRIAD_CHECK_LAYOUT(TreeVertexGpu, 32, position, 0, normal, 16);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
