@@ -1,5 +1,7 @@
 #include "myriad/anim/gltf_import.hpp"
 
+#include "myriad/anim/image_check.hpp"
+
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 
@@ -536,6 +538,14 @@ bool load_image_checked(tinygltf::Image* image, const int index, std::string* er
     if (bv.byteOffset > buffer_size || bv.byteLength > buffer_size - bv.byteOffset ||
         bv.byteLength > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
       if (err) *err += "images[" + std::to_string(index) + "]: its bufferView lies outside its buffer\n";
+      return false;
+    }
+  }
+  // The decoder trusts the sizes the image states: check them against the bytes first.
+  if (bytes && size > 0) {
+    const std::string problem = image_bytes_problem(std::span(bytes, static_cast<std::size_t>(size)));
+    if (!problem.empty()) {
+      if (err) *err += "images[" + std::to_string(index) + "]: " + problem + "\n";
       return false;
     }
   }
