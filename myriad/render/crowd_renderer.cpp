@@ -33,13 +33,9 @@ gpu::Pipeline make_pipeline(const gpu::Context& ctx, VkFormat color, VkFormat de
   b.layout = {std::vector<VkDescriptorType>(kVertexBindings, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
               sizeof(shader::CrowdDrawPush)};
   if (color == VK_FORMAT_UNDEFINED) return build_shadow_caster(ctx, b);  // depth-only: the shadow map
-  b.fragment = spirv::crowd_vat_frag();
-  b.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
-  ShadowReceiver::add_bindings(b.layout);
-  b.color_formats = {color};
-  b.depth_format = depth;
   b.cull_mode = cull;
-  return b.build(ctx);
+  const std::array<VkDescriptorType, 1> texture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+  return build_shadow_receiver(ctx, b, spirv::crowd_vat_frag(), texture, color, depth);
 }
 
 void check_type(const crowd::CrowdFile& f, std::size_t t) {

@@ -170,6 +170,17 @@ ShadowReceiver::ShadowReceiver(gpu::Context& ctx)
   gpu::upload(ctx, lit_params_, std::span<const shader::ShadowParamsGpu>(&off, 1));
 }
 
+gpu::Pipeline build_shadow_receiver(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b,
+                                    std::span<const std::uint32_t> fragment,
+                                    std::span<const VkDescriptorType> extra, VkFormat color, VkFormat depth) {
+  b.fragment = fragment;
+  b.layout.bindings.insert(b.layout.bindings.end(), extra.begin(), extra.end());
+  ShadowReceiver::add_bindings(b.layout);
+  b.color_formats = {color};
+  b.depth_format = depth;
+  return b.build(ctx);
+}
+
 void ShadowReceiver::add_bindings(gpu::PipelineLayoutDesc& layout) {
   layout.bindings.insert(layout.bindings.end(), kBindingTypes.begin(), kBindingTypes.end());
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <cstdint>
 
 #include "myriad/core/frustum.hpp"
@@ -76,6 +77,12 @@ class ShadowMap {
 // The depth-only caster variant of a pass's pipeline: `b` with its vertex shader and layout, built
 // without fragment stage or colour, in the map's format, both faces, with the bias above.
 gpu::Pipeline build_shadow_caster(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b);
+
+// The receiving variant of a pass's pipeline: `b` (vertex shader, layout, cull mode) with `fragment`,
+// `extra` bindings after the layout's own, then ShadowReceiver's two, drawing into `color` + `depth`.
+gpu::Pipeline build_shadow_receiver(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b,
+                                    std::span<const std::uint32_t> fragment,
+                                    std::span<const VkDescriptorType> extra, VkFormat color, VkFormat depth);
 
 // The reverse-Z compare sampler of shadow lookups (GREATER_OR_EQUAL passes = lit), linear when the
 // device filters depth, clamp to edge.

@@ -63,13 +63,9 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
                VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
               sizeof(shader::TerrainPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, b);
-  b.fragment = spirv::terrain_frag();
-  b.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
-  ShadowReceiver::add_bindings(b.layout);
-  b.color_formats = {color_format};
-  b.depth_format = depth_format;
   b.cull_mode = VK_CULL_MODE_BACK_BIT;
-  pipeline_ = b.build(ctx);
+  const std::array<VkDescriptorType, 1> tile_texture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+  pipeline_ = build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
 }
 
 void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh) {

@@ -38,11 +38,7 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
                      VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                     sizeof(shader::VegPlantPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, builder);
-  builder.fragment = spirv::veg_plant_frag();
-  ShadowReceiver::add_bindings(builder.layout);
-  builder.color_formats = {color_format};
-  builder.depth_format = depth_format;
-  pipeline_ = builder.build(ctx);
+  pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), {}, color_format, depth_format);
 }
 
 std::array<VegetationLodMesh, vegetation::kGpuMaxLods> VegetationRenderer::lod_meshes(

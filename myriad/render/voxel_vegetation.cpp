@@ -96,20 +96,14 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   tree_cull_hiz_ = gpu::make_compute_pipeline(ctx, spirv::voxel_tree_cull_hiz_comp(),
                                               TwoPhaseCull::layout(5, push_bytes, true));
   gpu::GraphicsPipelineBuilder b;
-  b.color_formats = {color_format};
-  b.depth_format = depth_format;
   b.vertex = spirv::voxel_grass_vert();
-  b.fragment = spirv::voxel_grass_frag();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
-  ShadowReceiver::add_bindings(b.layout);
   b.cull_mode = VK_CULL_MODE_NONE;  // blades are seen from both sides
-  grass_draw_ = b.build(ctx);
+  grass_draw_ = build_shadow_receiver(ctx, b, spirv::voxel_grass_frag(), {}, color_format, depth_format);
   b.vertex = spirv::voxel_tree_vert();
-  b.fragment = spirv::voxel_tree_frag();
   b.layout = {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
-  ShadowReceiver::add_bindings(b.layout);
   b.cull_mode = VK_CULL_MODE_BACK_BIT;
-  tree_draw_ = b.build(ctx);
+  tree_draw_ = build_shadow_receiver(ctx, b, spirv::voxel_tree_frag(), {}, color_format, depth_format);
   b.vertex = spirv::voxel_tree_shadow_vert();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
   tree_shadow_ = build_shadow_caster(ctx, b);
