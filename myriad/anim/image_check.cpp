@@ -1,6 +1,10 @@
 #include "myriad/anim/image_check.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
+
+#include <stb_image.h>
 
 namespace myriad::anim {
 namespace {
@@ -9,11 +13,15 @@ std::uint32_t big_endian32(const unsigned char* p) {
   return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3];
 }
 
-std::string size_problem(std::uint32_t width, std::uint32_t height) {
-  if (width == 0 || height == 0) return "the image states a size of zero";
+// `zero_is_error`: a PNG or JPEG header stating 0 is malformed; other formats' zero sizes are the
+// decoder's to refuse.
+std::string size_problem(std::uint64_t width, std::uint64_t height, bool zero_is_error = true) {
+  if (width == 0 || height == 0) return zero_is_error ? "the image states a size of zero" : std::string();
+  const std::string stated = "the image states " + std::to_string(width) + " x " + std::to_string(height);
   if (width > kMaxImageSide || height > kMaxImageSide)
-    return "the image states " + std::to_string(width) + " x " + std::to_string(height) +
-           " pixels (at most " + std::to_string(kMaxImageSide) + " per side)";
+    return stated + " pixels (at most " + std::to_string(kMaxImageSide) + " per side)";
+  if (width * height > kMaxImagePixels)
+    return stated + " pixels (at most " + std::to_string(kMaxImagePixels) + " in all)";
   return {};
 }
 
@@ -68,8 +76,18 @@ std::string jpeg_problem(std::span<const unsigned char> b) {
 
 std::string image_bytes_problem(std::span<const unsigned char> bytes) {
   static constexpr unsigned char kPng[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  if (bytes.size() >= 8 && std::memcmp(bytes.data(), kPng, 8) == 0) return png_problem(bytes);
-  if (bytes.size() >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8) return jpeg_problem(bytes);
+  std::string problem;
+  if (bytes.size() >= 8 && std::memcmp(bytes.data(), kPng, 8) == 0)
+    problem = png_problem(bytes);
+  else if (bytes.size() >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8)
+    problem = jpeg_problem(bytes);
+  if (!problem.empty()) return problem;
+  // Every format the decoder knows (TGA, BMP, PSD, GIF, HDR, PIC, PNM too): the size its header
+  // states, read without decoding; what it cannot read it will refuse to decode as well.
+  int width = 0, height = 0, components = 0;
+  if (bytes.size() <= static_cast<std::size_t>(std::numeric_limits<int>::max()) &&
+      stbi_info_from_memory(bytes.data(), static_cast<int>(bytes.size()), &width, &height, &components) != 0)
+    return size_problem(std::uint64_t(std::max(width, 0)), std::uint64_t(std::max(height, 0)), false);
   return {};
 }
 

@@ -76,7 +76,16 @@ TEST(ImageCheck, ChunkPastTheDataIsRefused) {
   EXPECT_NE(image_bytes_problem(header_only), "");
 }
 
+// What the fuzzer found next: 28 bytes the decoder reads as an uncompressed TGA of 65535 x 4292 pixels
+// (it allocated for all of them and ran out of memory).
+const std::vector<unsigned char> kHugeTga{0xff, 0x00, 0x02, 0x00, 0x00, 0xff, 0xff, 0xd8, 0x99, 0xc4,
+                                          0x04, 0xbd, 0xff, 0xff, 0xc4, 0x10, 0x08, 0x3c, 0x3d, 0x3c,
+                                          0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x3c, 0x04};
+
 TEST(ImageCheck, StatedSizesPastTheLimitAreRefused) {
+  EXPECT_NE(image_bytes_problem(kHugeTga).find("65535 x 4292"), std::string::npos)
+      << image_bytes_problem(kHugeTga);
+  EXPECT_NE(image_bytes_problem(with_size(kRgba2x2, 9000, 9000)).find("in all"), std::string::npos);
   EXPECT_NE(image_bytes_problem(with_size(kRgba2x2, kMaxImageSide + 1, 2)).find("per side"),
             std::string::npos);
   EXPECT_NE(image_bytes_problem(with_size(kRgba2x2, 2, 0xFFFFFFFFu)), "");
