@@ -190,15 +190,13 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
                            const ShadowMap* shadow) {
   const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
   const auto arena_count = std::uint32_t(arena_cull_.size());
-  if (first_phase(phase)) {
-    late_drawn_ = false;
+  late_drawn_ = !first_phase(phase);
+  if (first_phase(phase)) {  // the chunk test and the page count hold for both phases of the frame
     stats_.chunk_tests = chunks_.visible_arenas(view.frustum, view.slice_height, arena_count, arena_visible_);
-  } else {
-    late_drawn_ = true;
+    stats_.arenas = arena_count;
+    stats_.pages = 0;
+    for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
   }
-  stats_.arenas = arena_count;
-  stats_.pages = 0;
-  for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
   shader::TerrainPush push{
       view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, 0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
