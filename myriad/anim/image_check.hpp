@@ -1,7 +1,8 @@
 // Checks an embedded or referenced image's bytes before they reach the image decoder (stb_image,
 // through tinygltf). The decoder trusts the sizes a file states: a PNG chunk whose length runs past
 // the data made it reserve hundreds of megabytes for a 76-byte file, and a header stating a huge image
-// makes it allocate for it (a 28-byte TGA stating 65535 x 4292 pixels). Both are refused here with a
+// makes it allocate for it (a 28-byte TGA stating 65535 x 4292 pixels), and missing pixel data is
+// decoded as zeros (74 bytes stating a 6168 x 6168 TGA cost seconds). All are refused here with a
 // one-line reason.
 #pragma once
 
@@ -18,7 +19,8 @@ inline constexpr std::uint64_t kMaxImagePixels = std::uint64_t(8192) * 8192;
 // Empty when the bytes may go to the decoder; otherwise why not. PNG: every chunk lies inside the
 // data and IHDR comes first. JPEG: segments lie inside the data. Every format: the size its header
 // states (read by the decoder's header-only path) is within kMaxImageSide per side and
-// kMaxImagePixels in all. Bytes the decoder does not recognise pass (it refuses them itself).
+// kMaxImagePixels in all, and no more than the bytes can hold at the format's densest packing.
+// Bytes the decoder does not recognise pass (it refuses them itself).
 std::string image_bytes_problem(std::span<const unsigned char> bytes);
 
 }  // namespace myriad::anim

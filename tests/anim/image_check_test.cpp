@@ -2,7 +2,10 @@
 // past the limit are refused with a reason, well-formed images pass.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
+
+#include <stb_image_write.h>
 
 #include "myriad/anim/image_check.hpp"
 
@@ -59,10 +62,35 @@ std::vector<unsigned char> jpeg(std::uint32_t w, std::uint32_t h) {
           0x00};
 }
 
+// A w x h image of one colour, encoded by stb_image_write in the named format: the densest packing a
+// real encoder produces for each, which the check must pass.
+std::vector<unsigned char> encoded(const char* format, int w, int h) {
+  const std::vector<unsigned char> rgb(std::size_t(w) * std::size_t(h) * 3, 0x80);
+  std::vector<unsigned char> out;
+  const auto append = [](void* context, void* data, int size) {
+    auto* bytes = static_cast<unsigned char*>(data);
+    static_cast<std::vector<unsigned char>*>(context)->insert(
+        static_cast<std::vector<unsigned char>*>(context)->end(), bytes, bytes + size);
+  };
+  const std::string f = format;
+  int ok = 0;
+  if (f == "png") ok = stbi_write_png_to_func(append, &out, w, h, 3, rgb.data(), w * 3);
+  if (f == "jpg") ok = stbi_write_jpg_to_func(append, &out, w, h, 3, rgb.data(), 90);
+  if (f == "tga") ok = stbi_write_tga_to_func(append, &out, w, h, 3, rgb.data());  // RLE by default
+  if (f == "bmp") ok = stbi_write_bmp_to_func(append, &out, w, h, 3, rgb.data());
+  EXPECT_NE(ok, 0) << format;
+  return out;
+}
+
 TEST(ImageCheck, WellFormedImagesPass) {
   EXPECT_EQ(image_bytes_problem(kRgba2x2), "");
   EXPECT_EQ(image_bytes_problem(with_size(kRgba2x2, kMaxImageSide, 1)), "");
-  EXPECT_EQ(image_bytes_problem(jpeg(640, 480)), "");
+  for (const char* format : {"png", "jpg", "tga", "bmp"}) {
+    for (const auto& [w, h] : {std::pair{1, 1}, std::pair{640, 480}, std::pair{2048, 2048}}) {
+      const std::vector<unsigned char> image = encoded(format, w, h);
+      EXPECT_EQ(image_bytes_problem(image), "") << format << " " << w << " x " << h;
+    }
+  }
   const std::vector<unsigned char> other{'G', 'I', 'F', '8', '9', 'a'};
   EXPECT_EQ(image_bytes_problem(other), "");  // not checked: the decoder decides
 }
@@ -94,6 +122,28 @@ TEST(ImageCheck, StatedSizesPastTheLimitAreRefused) {
   std::vector<unsigned char> short_segment = jpeg(640, 480);
   short_segment[11] = 0x40;  // the frame header claims more than follows
   EXPECT_NE(image_bytes_problem(short_segment), "");
+}
+
+// What the fuzzer found third: 74 bytes the decoder reads as an uncompressed grey TGA of 6168 x 6168
+// pixels, within the size limits; it filled the missing 38 million pixels with zeros (seconds, 680 MB).
+const std::vector<unsigned char> kShortTga{
+    0x89, 0x00, 0x03, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18,
+    0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18,
+    0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18,
+    0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x18, 0x00, 0x08, 0x00, 0x00, 0x0a, 0x00,
+    0xff, 0xff, 0x50, 0xff, 0xff, 0x00, 0x30, 0x04, 0x52, 0x5d, 0x2a, 0x23, 0x08, 0x82};
+
+TEST(ImageCheck, MorePixelsThanTheBytesCanHoldAreRefused) {
+  const std::string p = image_bytes_problem(kShortTga);
+  EXPECT_NE(p.find("6168 x 6168 pixels, more than its 74 bytes can hold (a TGA"), std::string::npos) << p;
+  // A frame header alone cannot describe 640 x 480 pixels: every 8 x 8 block takes a bit.
+  EXPECT_NE(image_bytes_problem(jpeg(640, 480)).find("a JPEG describes at most 512"), std::string::npos);
+  // Real files cut short: the header survives, the pixel data does not.
+  for (const char* format : {"jpg", "tga", "bmp"}) {
+    std::vector<unsigned char> cut = encoded(format, 2048, 2048);
+    cut.resize(cut.size() / 64);
+    EXPECT_NE(image_bytes_problem(cut).find("more than its"), std::string::npos) << format;
+  }
 }
 
 }  // namespace
