@@ -8,7 +8,7 @@
 #include "myriad/anim/gltf_import.hpp"
 #include "myriad/core/error.hpp"
 #ifdef MYRIAD_FUZZ_HAS_CROWD
-#include "myriad/crowd/import.hpp"
+#include "myriad/crowd_bake/import.hpp"
 #endif
 
 namespace myriad::fuzz {

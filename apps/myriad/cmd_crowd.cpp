@@ -9,8 +9,8 @@
 #include "commands.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/crowd/enemy.hpp"
-#include "myriad/crowd/pipeline.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/pipeline.hpp"
 #include "output_path.hpp"
 
 namespace myriad::app {

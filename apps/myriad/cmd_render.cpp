@@ -13,16 +13,16 @@
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/image_io.hpp"
 #include "myriad/gpu/context.hpp"
-#include "myriad/render/smoke_scene.hpp"
-#include "myriad/render/voxel_scene.hpp"
+#include "myriad/render/smoke/smoke_scene.hpp"
+#include "myriad/render/voxel/voxel_scene.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
 #ifdef MYRIAD_HAS_CROWD
-#include "myriad/crowd/enemy_roster.hpp"
-#include "myriad/render/crowd_scene.hpp"
+#include "myriad/crowd_bake/enemy_roster.hpp"
+#include "myriad/render/crowd/crowd_scene.hpp"
 #endif
 #ifdef MYRIAD_HAS_WORLD
-#include "myriad/render/world_scene.hpp"
+#include "myriad/render/world/world_scene.hpp"
 #include "render_world.hpp"
 #include "world_options.hpp"
 #endif
@@ -110,15 +110,15 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   const render::VoxelSceneResult r = render::render_voxel_scene(ctx, scene);
   if (r.frames.empty())
     throw Error("no camera preset matched --view", "myriad render", "use overview, ground or sliced");
-  stats["sections"] = r.sections;
-  stats["cpu_ms"] = {{"generate", r.generate_ms},
-                     {"light", r.light_ms},
-                     {"mesh", r.mesh_ms},
-                     {"first_upload_and_frame", r.first_upload_ms}};
+  stats["sections"] = r.build.sections;
+  stats["cpu_ms"] = {{"generate", r.build.generate_ms},
+                     {"light", r.build.light_ms},
+                     {"mesh", r.build.mesh_ms},
+                     {"upload", r.build.upload_ms}};
   stats["terrain"] = {{"vertices", r.memory.vertices},
                       {"indices", r.memory.indices},
                       {"atlas_records", r.memory.atlas_records}};
-  stats["voxel_vegetation"] = {{"grass_instances", r.grass_instances}, {"trees", r.trees}};
+  stats["voxel_vegetation"] = {{"grass_instances", r.build.grass}, {"trees", r.build.trees}};
   stats["gpu_memory_bytes"] = {{"voxel_vegetation", r.vegetation_gpu_bytes},
                                {"terrain_vertex_arenas", r.memory.vertex_bytes},
                                {"terrain_index_arenas", r.memory.index_bytes},
@@ -237,7 +237,7 @@ int run_render(const RenderOptions& options) {
 #ifdef MYRIAD_HAS_CROWD
   // Baked crowd files are read before Vulkan starts: a corrupt file fails at once.
   std::vector<crowd::CrowdFile> crowd_types;
-  if (options.scene == "crowd") {
+  if (options.scene == "crowd" || options.scene == "world") {
     for (const std::string& file : options.crowd_files) crowd_types.push_back(crowd::read_crowd(file));
   }
 #endif
@@ -273,6 +273,7 @@ int run_render(const RenderOptions& options) {
     w.coverage = !options.no_coverage;
     w.lod_colors = options.lod_colors;
     w.occlusion_pairs = options.occlusion_pairs;
+    w.enemy_types = std::move(crowd_types);
     rc = render_world(ctx, w, stats);
 #endif
   } else {
@@ -302,7 +303,7 @@ Command add_render_command(CLI::App& app) {
 #ifdef MYRIAD_HAS_CROWD
   scenes.push_back("crowd");
   sub->add_option("--crowd", options->crowd_files,
-                  "Crowd: baked .crowd files (default: the built-in enemies)")
+                  "Crowd and world: baked .crowd files (default: the built-in enemies)")
       ->check(CLI::ExistingFile);
   sub->add_option("--entities", options->entities, "Crowd and world: number of VAT enemies")
       ->check(CLI::Range(1u, 1000000u));

@@ -14,7 +14,7 @@
 #include "myriad/core/error.hpp"
 #include "myriad/core/image_io.hpp"
 #include "myriad/core/stopwatch.hpp"
-#include "myriad/render/vegetation_frame.hpp"
+#include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"

@@ -5,8 +5,9 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "myriad/crowd_bake/enemy_roster.hpp"
 #include "myriad/gpu/context.hpp"
-#include "myriad/render/world_scene.hpp"
+#include "myriad/render/world/world_scene.hpp"
 #include "myriad/view/controls.hpp"
 #include "myriad/view/viewer.hpp"
 #include "myriad/view/window.hpp"
@@ -50,11 +51,14 @@ int run_view(const ViewOptions& options) {
   view::Window window(options.width, options.height, "myriad view");
   gpu::Context ctx(window.context_options(gpu::ContextOptions::from_environment()));
   std::printf("device: %s\n", ctx.device_name().c_str());
+  std::printf("baking the built-in enemy types\n");
+  std::fflush(stdout);
   std::unique_ptr<render::FrameScene> scene =
-      render::make_world_scene(ctx, scene_options, [](const std::string& step, int index, int count) {
-        std::printf("[%d/%d] %s\n", index, count, step.c_str());
-        std::fflush(stdout);
-      });
+      std::make_unique<render::WorldScene>(ctx, scene_options, crowd::bake_builtin_enemy_types(),
+                                           [](const std::string& step, int index, int count) {
+                                             std::printf("[%d/%d] %s\n", index, count, step.c_str());
+                                             std::fflush(stdout);
+                                           });
   std::printf("controls:\n");
   for (const std::string& line : view::control_lines()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);

@@ -7,9 +7,10 @@
 #include "myriad/core/error.hpp"
 #include "myriad/core/image_io.hpp"
 #include "myriad/core/stopwatch.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/world_coverage.hpp"
-#include "myriad/render/world_scene.hpp"
+#include "myriad/crowd_bake/enemy_roster.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/world/world_coverage.hpp"
+#include "myriad/render/world/world_scene.hpp"
 
 namespace myriad::app {
 namespace {
@@ -62,24 +63,30 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     throw Error("no camera preset matched --view", "myriad render",
                 "use overview, ground, crowd_close_up or sliced");
   Stopwatch clock;
-  render::WorldScene scene(ctx, o.scene, [](const std::string& step, int i, int n) {
+  std::vector<crowd::CrowdFile> enemy_types = o.enemy_types;
+  if (enemy_types.empty()) {
+    std::printf("      baking the built-in enemy types\n");
+    enemy_types = crowd::bake_builtin_enemy_types();
+  }
+  const double crowd_bake_ms = clock.elapsed_ms();
+  render::WorldScene scene(ctx, o.scene, std::move(enemy_types), [](const std::string& step, int i, int n) {
     std::printf("      [scene %d/%d] %s\n", i, n, step.c_str());
     std::fflush(stdout);
   });
   const render::WorldBuildStats& b = scene.build_stats();
-  stats["build_ms"] = {{"voxel_generate", b.voxel_generate_ms},
-                       {"voxel_light", b.voxel_light_ms},
-                       {"voxel_mesh", b.voxel_mesh_ms},
-                       {"voxel_upload", b.voxel_upload_ms},
+  stats["build_ms"] = {{"voxel_generate", b.voxel.generate_ms},
+                       {"voxel_light", b.voxel.light_ms},
+                       {"voxel_mesh", b.voxel.mesh_ms},
+                       {"voxel_upload", b.voxel.upload_ms},
                        {"vegetation", b.vegetation_ms},
-                       {"crowd_bake", b.crowd_bake_ms},
+                       {"crowd_bake", crowd_bake_ms},
                        {"crowd_upload", b.crowd_upload_ms},
                        {"avatars", b.avatars_ms},
                        {"total", clock.elapsed_ms()}};
   stats["build_gpu_submits"] = b.setup_submits;
-  stats["voxel_world"] = {{"sections_with_geometry", b.terrain_sections},
-                          {"grass_instances", b.voxel_grass},
-                          {"trees", b.voxel_trees}};
+  stats["voxel_world"] = {{"sections_with_geometry", b.voxel.sections_with_geometry},
+                          {"grass_instances", b.voxel.grass},
+                          {"trees", b.voxel.trees}};
   stats["vegetation_planted"] = scene.frame_stats().vegetation_planted;
   stats["vegetation_field_m"] = o.scene.vegetation_size;
   stats["crowd_entities"] = o.scene.crowd_entities;

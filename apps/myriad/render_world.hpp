@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "myriad/crowd/crowd_file.hpp"
 #include "myriad/gpu/context.hpp"
-#include "myriad/render/world_scene.hpp"
+#include "myriad/render/world/world_scene.hpp"
 
 namespace myriad::app {
 
@@ -22,6 +23,8 @@ struct WorldRenderOptions {
   // Per view, N frames with and N without two-phase occlusion, alternating, after the image: their
   // median wall-clock times and the ratio (same run, same scene, same camera). 0 = not measured.
   std::uint32_t occlusion_pairs = 0;
+  // The crowd's types (read from .crowd files); empty = the built-in enemy types, baked first.
+  std::vector<crowd::CrowdFile> enemy_types;
 };
 
 int render_world(gpu::Context& ctx, const WorldRenderOptions& options, nlohmann::ordered_json& stats);

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "myriad/render/world_scene.hpp"
+#include "myriad/render/world/world_scene.hpp"
 #include "option_checks.hpp"
 
 namespace myriad::app {

@@ -14,7 +14,7 @@
 #include "myriad/core/parallel.hpp"
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/gpu/context.hpp"
-#include "myriad/render/skin_renderer.hpp"
+#include "myriad/render/avatars/skin_renderer.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

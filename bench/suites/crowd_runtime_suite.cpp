@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "myriad/core/stopwatch.hpp"
-#include "myriad/crowd/enemy_roster.hpp"
+#include "myriad/crowd_bake/enemy_roster.hpp"
 #include "myriad/gpu/context.hpp"
-#include "myriad/render/crowd_scene.hpp"
+#include "myriad/render/crowd/crowd_scene.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

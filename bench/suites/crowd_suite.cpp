@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "myriad/core/stopwatch.hpp"
-#include "myriad/crowd/enemy.hpp"
-#include "myriad/crowd/pipeline.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/pipeline.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

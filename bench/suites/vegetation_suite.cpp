@@ -15,7 +15,7 @@
 #include "myriad/core/parallel.hpp"
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/gpu/context.hpp"
-#include "myriad/render/vegetation_cull.hpp"
+#include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "myriad/vegetation/cpu_cull.hpp"
 #include "myriad/vegetation/runtime.hpp"
@@ -179,8 +179,7 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   // cross-fade band and frustum, appended to per-LOD lists (record + submit + wait, wall clock).
   gpu::Context ctx;
   const render::VegetationCull cull(ctx);
-  const std::array<render::VegetationLodMesh, kGpuMaxLods> meshes{
-      {{36, 0, 0}, {24, 36, 0}, {12, 60, 0}, {6, 72, 0}}};
+  const std::array<render::MeshRange, kGpuMaxLods> meshes{{{36, 0, 0}, {24, 36, 0}, {12, 60, 0}, {6, 72, 0}}};
   std::vector<render::VegetationGpuType> gpu_types;
   for (const auto& type : runtime.types()) gpu_types.push_back(cull.upload(type, meshes, 0.2f, 0.1f));
   std::vector<double> gpu_ms;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
 
 namespace myriad::view {
 

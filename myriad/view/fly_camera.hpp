@@ -3,7 +3,7 @@
 #pragma once
 
 #include "myriad/core/math.hpp"
-#include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
 
 namespace myriad::view {
 

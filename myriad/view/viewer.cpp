@@ -15,7 +15,7 @@
 #include "myriad/core/image_io.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/sync.hpp"
-#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/view/controls.hpp"
 #include "myriad/view/fly_camera.hpp"
 #include "myriad/view/stats_panel.hpp"

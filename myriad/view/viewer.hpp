@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "myriad/render/frame_scene.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/view/window.hpp"
 
 namespace myriad::view {

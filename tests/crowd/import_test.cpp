@@ -1,6 +1,6 @@
 // Import for baking: real models merge into one mesh with per-triangle materials; models the baker
 // cannot use fail with errors that say why.
-#include "myriad/crowd/import.hpp"
+#include "myriad/crowd_bake/import.hpp"
 
 #include "crowd_test_assets.hpp"
 

@@ -1,8 +1,8 @@
 // The whole baker: the procedural enemy bakes within the hole limits into a .crowd file whose LODs
 // name only VAT columns that exist and whose VAT holds no column no LOD uses; the real models bake or
 // their report names the LOD and view that failed.
-#include "myriad/crowd/enemy.hpp"
-#include "myriad/crowd/pipeline.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/pipeline.hpp"
 
 #include "crowd_test_assets.hpp"
 

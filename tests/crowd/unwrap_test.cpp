@@ -1,10 +1,10 @@
 // The LOD0 re-unwrap (SPEC C3): UVs inside [0,1] without overlap, seams exactly on sharp edges (and
 // none on a smooth open patch), and the re-baked atlas reproducing the original colours.
-#include "myriad/crowd/uv_unwrap.hpp"
+#include "myriad/crowd_bake/uv_unwrap.hpp"
 
 #include "myriad/core/error.hpp"
-#include "myriad/crowd/texture_rebake.hpp"
-#include "myriad/crowd/weld.hpp"
+#include "myriad/crowd_bake/texture_rebake.hpp"
+#include "myriad/crowd_bake/weld.hpp"
 #include "remesh_test_meshes.hpp"
 
 #include <gtest/gtest.h>

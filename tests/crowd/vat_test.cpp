@@ -1,9 +1,9 @@
 // VAT (SPEC C1, C4): rows equal CPU skinning at the sample times, the stored texels are within the
 // documented quantisation, and attached columns are exactly the weighted sums of their three columns.
-#include "myriad/crowd/enemy.hpp"
-#include "myriad/crowd/import.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/import.hpp"
 #include "myriad/crowd/vat.hpp"
-#include "myriad/crowd/weld.hpp"
+#include "myriad/crowd_bake/weld.hpp"
 
 #include "myriad/anim/pose.hpp"
 #include "myriad/core/error.hpp"

@@ -9,8 +9,8 @@
 
 #include "gpu_fixture.hpp"
 #include "myriad/core/packing.hpp"
-#include "myriad/render/avatar_blob_shadow.hpp"
-#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/avatars/avatar_blob_shadow.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad_test_shaders.hpp"
 #include "rects_layout.h"
 

@@ -8,7 +8,7 @@
 
 #include "gpu_fixture.hpp"
 #include "myriad/core/image_io.hpp"
-#include "myriad/render/avatar_scene.hpp"
+#include "myriad/render/avatars/avatar_scene.hpp"
 
 namespace myriad::test {
 namespace {

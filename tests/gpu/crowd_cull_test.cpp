@@ -9,7 +9,7 @@
 #include "occlusion_depth.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/buffer.hpp"
-#include "myriad/render/crowd_cull.hpp"
+#include "myriad/render/crowd/crowd_cull.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 
 namespace myriad::test {
@@ -66,7 +66,7 @@ TEST_F(CrowdCullTest, LodAndVisibilityMatchCpuReference) {
   const glm::vec3 eye_close{20.0f, 3.0f, 40.0f};
   Crowd c = make_crowd(curve, eye_close);
 
-  std::vector<render::CrowdLodRange> lods;
+  std::vector<render::MeshRange> lods;
   for (std::uint32_t i = 0; i < kTypes * crowd::kCrowdLodCount; ++i)
     lods.push_back({300u - i * 10u, i * 400u, int(i)});
   render::CrowdCull cull(ctx(), c.types, lods, c.type_counts);
@@ -132,7 +132,7 @@ TEST_F(CrowdCullTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRule) {
   const crowd::LodCurve curve = crowd::LodCurve::solve(lod_params);
   const glm::vec3 eye{20.0f, 3.0f, 40.0f};
   Crowd c = make_crowd(curve, eye);
-  std::vector<render::CrowdLodRange> lods;
+  std::vector<render::MeshRange> lods;
   for (std::uint32_t i = 0; i < kTypes * crowd::kCrowdLodCount; ++i) lods.push_back({36u, i * 36u, 0});
   render::CrowdCull cull(ctx(), c.types, lods, c.type_counts);
   gpu::Buffer entities(ctx(), c.entities.size() * sizeof(crowd::CrowdEntity),
@@ -199,7 +199,7 @@ TEST_F(CrowdCullTest, ListsSizedTooSmallOverflowInsideTheirBounds) {
   lod_params.screen_height = 1080.0f;
   const crowd::LodCurve curve = crowd::LodCurve::solve(lod_params);
   Crowd c = make_crowd(curve, {0.0f, 0.0f, 0.0f});
-  std::vector<render::CrowdLodRange> lods(kTypes * crowd::kCrowdLodCount, {36u, 0u, 0});
+  std::vector<render::MeshRange> lods(kTypes * crowd::kCrowdLodCount, {36u, 0u, 0});
   const std::vector<std::uint32_t> too_few{std::uint32_t(c.entities.size()) / 40u, 0u, 1u};
   render::CrowdCull cull(ctx(), c.types, lods, too_few);
   gpu::Buffer entities(ctx(), c.entities.size() * sizeof(crowd::CrowdEntity),

@@ -6,8 +6,8 @@
 #include "crowd_test_types.hpp"
 #include "gpu_fixture.hpp"
 #include "myriad/crowd/entity_cull.hpp"
-#include "myriad/render/crowd_renderer.hpp"
-#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/crowd/crowd_renderer.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
 
 namespace myriad::test {
 namespace {

@@ -5,9 +5,9 @@
 
 #include "myriad/core/bounds.hpp"
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/crowd/enemy.hpp"
-#include "myriad/crowd/import.hpp"
-#include "myriad/crowd/weld.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/weld.hpp"
 
 namespace myriad::test {
 

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/crowd/enemy.hpp"
-#include "myriad/crowd/import.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/import.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
-#include "myriad/crowd/weld.hpp"
+#include "myriad/crowd_bake/weld.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/shaders/crowd_layout.h"

@@ -7,7 +7,7 @@
 #include "gpu_fixture.hpp"
 #include "myriad/core/min_pyramid.hpp"
 #include "myriad/gpu/image.hpp"
-#include "myriad/render/depth_pyramid.hpp"
+#include "myriad/render/passes/depth_pyramid.hpp"
 
 namespace myriad::test {
 namespace {

@@ -12,8 +12,8 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/gpu/sync.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/sphere_cull.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/passes/sphere_cull.hpp"
 #include "myriad_test_shaders.hpp"
 #include "rects_layout.h"
 

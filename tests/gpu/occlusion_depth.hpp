@@ -8,7 +8,7 @@
 
 #include "myriad/core/hiz_occlusion.hpp"
 #include "myriad/gpu/image.hpp"
-#include "myriad/render/depth_pyramid.hpp"
+#include "myriad/render/passes/depth_pyramid.hpp"
 
 namespace myriad::test {
 

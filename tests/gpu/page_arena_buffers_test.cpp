@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/page_arena_buffers.hpp"
+#include "myriad/render/terrain/page_arena_buffers.hpp"
 
 namespace myriad::test {
 namespace {

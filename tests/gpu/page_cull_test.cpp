@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/frame_view.hpp"
-#include "myriad/render/page_cull.hpp"
+#include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/terrain/page_cull.hpp"
 #include "occlusion_depth.hpp"
 
 namespace myriad::test {

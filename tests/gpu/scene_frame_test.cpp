@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/depth_pyramid.hpp"
-#include "myriad/render/frame_scene.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/scene_frame.hpp"
-#include "myriad/render/shadow_map.hpp"
+#include "myriad/render/passes/depth_pyramid.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
 
 namespace myriad::test {
 namespace {

@@ -11,9 +11,9 @@
 #include "myriad/batch/avatar_crowd.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/sync.hpp"
-#include "myriad/render/batch_gpu.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/skin_renderer.hpp"
+#include "myriad/render/avatars/batch_gpu.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/avatars/skin_renderer.hpp"
 
 namespace myriad::test {
 namespace {

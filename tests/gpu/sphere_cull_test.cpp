@@ -8,7 +8,7 @@
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/render/shaders/cull_layout.h"
-#include "myriad/render/sphere_cull.hpp"
+#include "myriad/render/passes/sphere_cull.hpp"
 
 namespace myriad::test {
 namespace {

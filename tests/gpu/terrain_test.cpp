@@ -7,8 +7,8 @@
 #include <cstdlib>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/voxel_scene.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/voxel/voxel_scene.hpp"
 #include "myriad/voxel/edit.hpp"
 #include "myriad/voxel/generator.hpp"
 #include "myriad/voxel/light.hpp"

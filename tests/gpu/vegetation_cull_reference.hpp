@@ -13,7 +13,7 @@
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
-#include "myriad/render/vegetation_cull.hpp"
+#include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/vegetation/cpu_cull.hpp"
 
 namespace myriad::test {

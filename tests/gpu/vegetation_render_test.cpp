@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/vegetation_frame.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/vegetation/baker.hpp"
 
 namespace myriad::test {

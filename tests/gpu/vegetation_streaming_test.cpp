@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/vegetation_cull.hpp"
+#include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "myriad/vegetation/streaming.hpp"
 #include "vegetation_cull_reference.hpp"
@@ -69,8 +69,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithStaleCopiesAndRebasesStaysInBou
   TileStreamer streamer(so);
 
   render::VegetationCull cull(ctx());
-  const std::array<render::VegetationLodMesh, 4> meshes{
-      {{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
+  const std::array<render::MeshRange, 4> meshes{{{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
   std::vector<Uploaded> uploaded;
   auto refresh = [&] {
     uploaded.clear();

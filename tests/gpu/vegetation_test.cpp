@@ -15,7 +15,7 @@
 #include "myriad/gpu/image.hpp"
 #include "myriad/render/shaders/shared_types.h"
 #include "myriad/render/shaders/veg_cull_layout.h"
-#include "myriad/render/vegetation_cull.hpp"
+#include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "vegetation_cull_reference.hpp"
 
@@ -41,8 +41,7 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
   }
   ASSERT_EQ(world.types().size(), 3u);
   render::VegetationCull cull(ctx());
-  const std::array<render::VegetationLodMesh, 4> meshes{
-      {{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
+  const std::array<render::MeshRange, 4> meshes{{{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> xz(-350.0f, 350.0f), h(1.0f, 60.0f);
   std::size_t visible_total = 0, skipped_segments = 0, fading_total = 0;
@@ -153,7 +152,7 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
   render::VegetationHiz hiz{pyramid.view(), sampler.handle(), desc.mip_levels, kW, kH, vp};
 
   render::VegetationCull cull(ctx());
-  const std::array<render::VegetationLodMesh, 4> meshes{};
+  const std::array<render::MeshRange, 4> meshes{};
   const render::VegetationGpuType g = cull.upload(type, meshes, 0.0f);
   auto run_pass = [&](const render::VegetationHiz* h, render::VegetationPass pass) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, g, h, pass); });

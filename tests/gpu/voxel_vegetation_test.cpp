@@ -4,11 +4,11 @@
 #include <algorithm>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/depth_pyramid.hpp"
+#include "myriad/render/passes/depth_pyramid.hpp"
 #include "occlusion_depth.hpp"
-#include "myriad/render/frame_scene.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/voxel_vegetation.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/voxel/voxel_vegetation.hpp"
 
 namespace myriad::test {
 namespace {

@@ -17,9 +17,10 @@
 #include <unistd.h>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/offscreen_target.hpp"
-#include "myriad/render/world_coverage.hpp"
-#include "myriad/render/world_scene.hpp"
+#include "myriad/crowd_bake/enemy_roster.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/world/world_coverage.hpp"
+#include "myriad/render/world/world_scene.hpp"
 
 namespace myriad::render {
 namespace {
@@ -43,6 +44,12 @@ class WorldSceneTest : public test::GpuTest {
   }
 };
 
+// The built-in enemy types, baked once per test process (the scene takes baked types, as from files).
+std::vector<crowd::CrowdFile> enemy_types() {
+  static const std::vector<crowd::CrowdFile> types = crowd::bake_builtin_enemy_types();
+  return types;
+}
+
 std::uint32_t system_index(WorldSystem bit) {
   std::uint32_t i = 0;
   while ((1u << i) != bit) ++i;
@@ -50,7 +57,7 @@ std::uint32_t system_index(WorldSystem bit) {
 }
 
 TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
-  WorldScene scene(ctx(), small_options());
+  WorldScene scene(ctx(), small_options(), enemy_types());
   OffscreenTarget target(ctx(), 256, 144);
   const FrameOptions settings;
   // What each preset is framed to show (a few pixels of others may appear too).
@@ -99,7 +106,7 @@ TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
 // starts from the last frame's visibility) equals the one drawn without occlusion, texel for texel.
 // In the ground preset the cliff hides a measurable share of what passed the frustum tests.
 TEST_F(WorldSceneTest, OcclusionKeepsEveryVisibleDepthAndHidesBehindTheCliff) {
-  WorldScene scene(ctx(), small_options());
+  WorldScene scene(ctx(), small_options(), enemy_types());
   OffscreenTarget target(ctx(), 256, 144);
   for (const auto& [name, camera] : world_camera_presets()) {
     SCOPED_TRACE(name);
@@ -146,7 +153,7 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
   WorldSceneOptions options = small_options();
   options.crowd_entities = 400;
   options.vegetation_load_radius = 300.0f;  // the 420 m circle then streams tiles in and out
-  WorldScene scene(ctx(), options);
+  WorldScene scene(ctx(), options, enemy_types());
   scene.set_edit_interval(7);
   OffscreenTarget target(ctx(), 96, 64);
   FrameOptions settings;

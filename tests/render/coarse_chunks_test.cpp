@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "myriad/render/coarse_chunks.hpp"
+#include "myriad/render/terrain/coarse_chunks.hpp"
 
 namespace myriad::render {
 namespace {

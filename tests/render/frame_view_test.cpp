@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "myriad/core/error.hpp"
-#include "myriad/render/frame_scene.hpp"
-#include "myriad/render/frame_view.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/frame/frame_view.hpp"
 
 namespace myriad::test {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "myriad/core/error.hpp"
-#include "myriad/render/page_arenas.hpp"
+#include "myriad/render/terrain/page_arenas.hpp"
 
 namespace myriad::render {
 namespace {

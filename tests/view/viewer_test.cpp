@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "gpu_fixture.hpp"
-#include "myriad/render/offscreen_target.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/view/stats_panel.hpp"
 
 namespace myriad::view {

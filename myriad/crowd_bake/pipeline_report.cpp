@@ -1,0 +1,56 @@
+// The bake report as text (what `myriad crowd bake` prints).
+#include "myriad/crowd_bake/pipeline.hpp"
+
+#include <cstdio>
+
+namespace myriad::crowd {
+
+std::string format_report(const BakeReport& r, const HoleCheckOptions& limits) {
+  std::string s;
+  char buf[320];
+  auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    s += buf;
+  };
+  line("crowd bake of %s: %s\n", r.name.c_str(), r.passed ? "passed" : "FAILED");
+  line("  original   %6zu vertices %6zu triangles (%zu non-manifold edges, %zu zero-area triangles)\n",
+       r.original_vertices, r.original_triangles, r.non_manifold_edges, r.degenerate_triangles);
+  line("  welded     %6zu vertices (%.1f %% fewer), %zu charts after unwrapping\n", r.welded_vertices,
+       r.original_vertices ? 100.0 * (1.0 - double(r.welded_vertices) / double(r.original_vertices)) : 0.0,
+       r.charts);
+  const char* names[3] = {"LOD0", "LOD1", "LOD2"};
+  for (int i = 0; i < 3; ++i) {
+    const LodReport& l = r.lods[i];
+    line("  %s       %6zu vertices %6zu triangles", names[i], l.vertices, l.triangles);
+    if (l.checked) {
+      line("  holes %.2f %% loss %.2f %% (limits %.2f / %.2f %%), %d attempt(s), %s\n",
+           double(l.holes.worst_holes) * 100.0, double(l.holes.worst_loss) * 100.0,
+           double(limits.hole_limit) * 100.0, double(limits.loss_limit) * 100.0, l.attempts,
+           l.budget.c_str());
+    } else {
+      line("  %s\n", l.budget.c_str());
+    }
+  }
+  line("  LOD1 pieces: %zu, %zu stopped above their target by locked borders or the error limit\n",
+       r.lod1_pieces.size(), r.lod1_pieces_stopped);
+  for (const Lod1Piece& p : r.lod1_pieces) {
+    if (!p.stopped_above_target) continue;
+    line("    piece bone %u material %u%s: %zu -> %zu triangles (target %zu, error %.4f)\n", unsigned(p.bone),
+         unsigned(p.material), p.head ? " (head)" : "", p.triangles_before, p.triangles_after, p.target,
+         double(p.error));
+  }
+  line("  VAT: %zu columns (naive %zu) x %zu rows; %zu bytes before, %zu after (%.1f %% saved)\n",
+       r.vat_columns, r.vat_columns_naive, r.vat_rows, r.vat_bytes_before, r.vat_bytes_after,
+       r.vat_bytes_before ? 100.0 * (1.0 - double(r.vat_bytes_after) / double(r.vat_bytes_before)) : 0.0);
+  s += "  time per stage:";
+  double total = 0.0;
+  for (const StageTime& t : r.times) {
+    line(" %s %.1f ms,", t.stage.c_str(), t.ms);
+    total += t.ms;
+  }
+  line(" total %.1f ms\n", total);
+  if (!r.passed) line("  failure: %s\n", r.failure.c_str());
+  return s;
+}
+
+}  // namespace myriad::crowd

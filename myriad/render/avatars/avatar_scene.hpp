@@ -1,0 +1,45 @@
+// A rendered crowd of skinned avatars (SPEC B4-B9 end to end): procedural clothed avatars on the
+// batch renderer, sampled, posed and paletted on the CPU (AvatarCrowd), palettes uploaded into the
+// global palette buffer, skinned in the vertex shader with one instanced draw per part mesh and
+// property set, blob shadows under every avatar, drawn headless into an OffscreenTarget. An optional
+// ID pass draws the same batches with each pixel naming its avatar, so tests can check coverage.
+// What `myriad render` draws for the avatar scene.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/avatars/skin_renderer.hpp"
+
+namespace myriad::render {
+
+struct AvatarSceneOptions {
+  std::uint32_t width = 1280;
+  std::uint32_t height = 720;
+  std::uint32_t avatars = 64;  // on a square grid
+  float spacing = 1.6f;        // metres between neighbours
+  float time = 0.4f;           // seconds into the walk cycle (each avatar has its own phase)
+  bool clothed = true;
+  PaletteUpload upload = PaletteUpload::kStagingCopy;
+  bool id_pass = true;
+};
+
+struct AvatarSceneResult {
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> rgba;            // width*height RGBA8, top row first
+  std::vector<std::uint32_t> avatar_pixels;  // per avatar: pixels the ID pass gives it (empty without)
+  std::size_t unknown_id_pixels = 0;         // ID pass pixels naming no avatar (a bug when not 0)
+  std::size_t draws = 0;                     // instanced draws after batching
+  std::size_t draws_unbatched = 0;           // visible renderer x material instances
+  std::size_t matrices = 0;                  // palette matrices computed (deduplicated)
+  double frame_ms = 0.0;                     // upload + draw of the colour frame, submit to completion
+};
+
+AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOptions& options);
+
+// The ID pass's pixel value for a palette offset (RGB = offset + 1, little-endian; 0 = background)
+// and back. Each avatar owns one palette, so offset / palette size is the avatar.
+std::uint32_t avatar_id_from_rgba(const std::uint8_t* pixel);
+
+}  // namespace myriad::render

@@ -1,0 +1,150 @@
+#include "myriad/render/avatars/skin_renderer.hpp"
+
+#include <array>
+#include <cstring>
+
+#include "myriad/core/error.hpp"
+#include "myriad/gpu/sync.hpp"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+
+std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh) {
+  std::vector<shader::SkinVertex> out(mesh.positions.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const glm::u16vec4 j = mesh.joints[i];
+    out[i] = {mesh.positions[i], mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[i],
+              std::uint32_t{j.x} | (std::uint32_t{j.y} << 16),
+              std::uint32_t{j.z} | (std::uint32_t{j.w} << 16), mesh.weights[i]};
+  }
+  return out;
+}
+
+SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes) {
+  std::vector<shader::SkinVertex> vertices;
+  std::vector<std::uint32_t> indices;
+  for (const anim::SkinnedMesh& m : meshes) {
+    ranges_.push_back(
+        {static_cast<std::uint32_t>(vertices.size()), static_cast<std::uint32_t>(m.positions.size()),
+         static_cast<std::uint32_t>(indices.size()), static_cast<std::uint32_t>(m.indices.size())});
+    const auto packed = pack_skin_vertices(m);
+    vertices.insert(vertices.end(), packed.begin(), packed.end());
+    indices.insert(indices.end(), m.indices.begin(), m.indices.end());  // relative: drawn with vertex_offset
+  }
+  if (vertices.empty() || indices.empty())
+    throw Error("skin mesh arena needs at least one non-empty mesh", "SkinMeshArena");
+  vertices_ = gpu::Buffer(ctx, vertices.size() * sizeof(shader::SkinVertex),
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  indices_ = gpu::Buffer(ctx, indices.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                         gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, vertices_, std::span<const shader::SkinVertex>(vertices));
+  gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
+}
+
+SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)
+    : ctx_(ctx),
+      upload_pipeline_(
+          gpu::make_compute_pipeline(ctx, spirv::skin_palette_upload_comp(),
+                                     {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                      sizeof(shader::SkinPaletteUploadPush)})) {
+  if (matrices == 0) throw Error("palette buffer needs at least one matrix", "SkinPalette");
+  const VkDeviceSize bytes = matrices * sizeof(anim::Mat3x4);
+  device_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  // Storage usage too: the compute upload reads staging as a storage buffer.
+  staging_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                         gpu::MemoryKind::kUpload);
+}
+
+void SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count) {
+  const VkDeviceSize offset = first * sizeof(anim::Mat3x4);
+  const VkDeviceSize size = count * sizeof(anim::Mat3x4);
+  if (first + count > palettes.size() || offset + size > staging_.size())
+    throw Error("palette range out of bounds", "SkinPalette::write");
+  std::memcpy(static_cast<std::byte*>(staging_.mapped()) + offset, palettes.data() + first, size);
+  // Adjacent ranges merge, so a full update is one region.
+  if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == offset) {
+    regions_.back().size += size;
+  } else {
+    regions_.push_back({offset, offset, size});
+  }
+}
+
+void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
+  if (regions_.empty()) return;
+  staging_.flush();
+  // Earlier frames' vertex shaders finish reading the palette before it is overwritten.
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_NONE);
+  if (how == PaletteUpload::kCompute) {
+    record_compute(cmd);
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  } else {
+    vkCmdCopyBuffer(cmd, staging_.handle(), device_.handle(), static_cast<std::uint32_t>(regions_.size()),
+                    regions_.data());
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  }
+  regions_.clear();
+}
+
+void SkinPalette::record_compute(VkCommandBuffer cmd) {
+  constexpr VkDeviceSize kRow = sizeof(glm::vec4);
+  const std::array bindings{gpu::storage_buffer(staging_), gpu::storage_buffer(device_)};
+  for (const VkBufferCopy& r : regions_) {
+    // Staging and device buffers share offsets (write() queues equal src and dst offsets).
+    const shader::SkinPaletteUploadPush push{
+        static_cast<std::uint32_t>(r.dstOffset / kRow), static_cast<std::uint32_t>(r.size / kRow),
+        static_cast<std::uint32_t>(std::min(staging_.size(), device_.size()) / kRow)};
+    gpu::bind(ctx_, cmd, upload_pipeline_, bindings, &push, sizeof push);
+    vkCmdDispatch(cmd, (push.row_count + 63) / 64, 1, 1);
+  }
+}
+
+namespace {
+gpu::PipelineLayoutDesc skin_layout() {
+  return {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+          sizeof(shader::SkinPush)};
+}
+}  // namespace
+
+namespace {
+gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> fragment,
+                            VkFormat color_format, VkFormat depth_format) {
+  gpu::GraphicsPipelineBuilder b;
+  b.vertex = spirv::skin_vert();
+  b.fragment = fragment;
+  b.layout = skin_layout();
+  b.color_formats = {color_format};
+  b.depth_format = depth_format;
+  return b.build(ctx);
+}
+}  // namespace
+
+gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
+  return skin_pipeline(ctx, spirv::skin_frag(), color_format, depth_format);
+}
+
+gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
+  return skin_pipeline(ctx, spirv::skin_id_frag(), color_format, depth_format);
+}
+
+gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx) {
+  gpu::GraphicsPipelineBuilder b;
+  b.vertex = spirv::skin_vert();
+  b.fragment = spirv::skin_capture_frag();
+  b.layout = skin_layout();
+  b.color_formats = {kSkinCaptureFormat};
+  b.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  b.cull_mode = VK_CULL_MODE_NONE;
+  b.depth_test = false;
+  b.depth_write = false;
+  return b.build(ctx);
+}
+
+}  // namespace myriad::render

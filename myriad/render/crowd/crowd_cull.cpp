@@ -1,0 +1,103 @@
+#include "myriad/render/crowd/crowd_cull.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/shaders/crowd_layout.h"
+#include "myriad_render_shaders.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace myriad::render {
+
+namespace {
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+// Entities, types, commands, visible list, overflow; then the two-phase state's.
+constexpr std::uint32_t kOwnBindings = 5;
+}  // namespace
+
+CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> types,
+                     std::span<const MeshRange> lods, std::span<const std::uint32_t> type_counts)
+    : ctx_(ctx),
+      pipeline_(gpu::make_compute_pipeline(
+          ctx, spirv::crowd_cull_comp(),
+          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), false))),
+      hiz_pipeline_(gpu::make_compute_pipeline(
+          ctx, spirv::crowd_cull_hiz_comp(),
+          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), true))),
+      type_count_(std::uint32_t(types.size())),
+      slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount),
+      overflow_(ctx),
+      two_phase_(ctx, 0) {
+  if (types.size() > 0xffffu) throw Error("crowd culling: more than 65535 types");
+  if (types.empty() || lods.size() != slot_count_ || type_counts.size() != types.size()) {
+    throw Error("crowd culling: needs at least one type, " + std::to_string(crowd::kCrowdLodCount) +
+                " LOD ranges per type and one entity count per type (got " + std::to_string(types.size()) +
+                " types, " + std::to_string(lods.size()) + " ranges, " + std::to_string(type_counts.size()) +
+                " counts)");
+  }
+  std::vector<shader::CrowdTypeGpu> gpu_types;
+  std::vector<shader::DrawIndexedCommand> commands;
+  for (std::uint32_t t = 0; t < type_count_; ++t) {
+    gpu_types.push_back({types[t].bound_radius, types[t].diameter, type_counts[t], 0u});
+    for (std::uint32_t level = 0; level < crowd::kCrowdLodCount; ++level) {
+      const MeshRange& lod = lods[t * crowd::kCrowdLodCount + level];
+      commands.push_back({lod.index_count, 0u, lod.first_index, lod.vertex_offset, list_capacity_});
+      list_capacity_ += type_counts[t];
+    }
+  }
+  types_ = gpu::Buffer(ctx, sizeof(shader::CrowdTypeGpu) * gpu_types.size(), kStorage,
+                       gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, types_, std::span<const shader::CrowdTypeGpu>(gpu_types));
+  const VkDeviceSize command_bytes = sizeof(shader::DrawIndexedCommand) * commands.size();
+  command_template_ = gpu::Buffer(ctx, command_bytes, kStorage, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, command_template_, std::span<const shader::DrawIndexedCommand>(commands));
+  std::uint32_t entities = 0;
+  for (std::uint32_t n : type_counts) entities += n;
+  two_phase_.reserve(entities);
+  for (std::uint32_t set = 0; set < 2; ++set) {
+    commands_[set] = gpu::Buffer(ctx, command_bytes, kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                 gpu::MemoryKind::kDeviceLocal);
+    visible_[set] = gpu::Buffer(ctx, sizeof(std::uint32_t) * std::max(list_capacity_, 1u), kStorage,
+                                gpu::MemoryKind::kDeviceLocal);
+  }
+}
+
+std::uint64_t CrowdCull::gpu_bytes() const {
+  return types_.size() + command_template_.size() + 2 * (commands_[0].size() + visible_[0].size()) +
+         two_phase_.gpu_bytes();
+}
+
+void CrowdCull::record(VkCommandBuffer cmd, const gpu::Buffer& entities, std::uint32_t entity_count,
+                       const crowd::CrowdCullParams& params, FramePhase phase, const DepthPyramid* pyramid) {
+  two_phase_.reserve(entity_count);  // one visibility word per entity (sized at construction)
+  const std::uint32_t set = command_set(phase);
+  two_phase_.record_begin(cmd, phase, params.view_proj, pyramid);
+  gpu::before_output_reset(cmd);
+  const VkBufferCopy copy{0, 0, commands_[set].size()};
+  vkCmdCopyBuffer(cmd, command_template_.handle(), commands_[set].handle(), 1, &copy);
+  if (phase != FramePhase::kLate) overflow_.record_reset(cmd);
+  gpu::after_output_reset(cmd);
+
+  shader::CrowdCullPush push{};
+  for (int i = 0; i < kFrustumPlaneCount; ++i)
+    push.planes[i] = params.frustum.planes[std::size_t(i)].as_vec4();
+  push.camera = params.camera;
+  push.switch_ratio = glm::vec2(params.curve.switch_ratio[0], params.curve.switch_ratio[1]);
+  push.entity_count = entity_count;
+  push.types_phase = type_count_ | (static_cast<std::uint32_t>(phase) << 16);
+  push.forced_level = params.forced_level;
+  two_phase_.bind(
+      cmd, pipeline_, hiz_pipeline_,
+      {gpu::storage_buffer(entities), gpu::storage_buffer(types_), gpu::storage_buffer(commands_[set]),
+       gpu::storage_buffer(visible_[set]), gpu::storage_buffer(overflow_.buffer())},
+      phase, pyramid, &push, sizeof(push));
+  if (entity_count > 0) vkCmdDispatch(cmd, (entity_count + 63) / 64, 1, 1);
+
+  gpu::after_cull_dispatch(cmd);
+  overflow_.record_readback(cmd);
+  two_phase_.record_end(cmd, phase);
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,117 @@
+// VAT crowd rendering (SPEC C1, C2, C8): every enemy type's LOD meshes in one vertex/index arena, all
+// VATs and clip tables in shared storage buffers, the entities in one buffer. Per frame one culling
+// pass (CrowdCull) picks visibility and LOD per entity, then one indexed indirect draw per (type, LOD)
+// slot draws that slot's visible entities instanced, each vertex animated from its VAT column.
+#pragma once
+
+#include "myriad/crowd/crowd_file.hpp"
+#include "myriad/crowd/entity_cull.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/image.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/crowd/crowd_cull.hpp"
+#include "myriad/render/frame/frame_system.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace myriad::render {
+
+// What one frame drew, read back from the culling pass's draw commands (C2: vertices and triangles).
+struct CrowdFrameStats {
+  std::array<std::uint64_t, crowd::kCrowdLodCount> entities{};
+  std::array<std::uint64_t, crowd::kCrowdLodCount> vertices{};
+  std::array<std::uint64_t, crowd::kCrowdLodCount> triangles{};
+  std::uint64_t total_entities() const { return entities[0] + entities[1] + entities[2]; }
+  std::uint64_t total_vertices() const { return vertices[0] + vertices[1] + vertices[2]; }
+  std::uint64_t total_triangles() const { return triangles[0] + triangles[1] + triangles[2]; }
+  CullCounts cull;  // the camera's cull: candidates, frustum passed, occluded, drawn
+};
+
+// How the crowd is drawn for a view (the view itself, light and clock included, is the FrameView).
+struct CrowdDrawOptions {
+  float ambient = 0.35f;
+  bool lod_colors = false;
+};
+
+class CrowdRenderer : public FrameSystem {
+ public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
+  // Every type needs exactly three LODs; entities name their type (CrowdEntity::type_clip).
+  CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
+                std::span<const crowd::CrowdEntity> entities, VkFormat color_format, VkFormat depth_format);
+
+  // Replaces the entities' state (same count): a staging upload that waits (setup, tests, tools).
+  void set_entities(std::span<const crowd::CrowdEntity> entities);
+  // The per-frame path (moving crowds): keeps a copy of the entities (same count); upload() stages
+  // them through the context's staging ring and copies them in the frame's own command buffer.
+  void stage_entities(std::span<const crowd::CrowdEntity> entities);
+  // Outside rendering, first in a frame: the staged entities' copy and its barrier (nothing when none
+  // are staged).
+  void upload(VkCommandBuffer cmd) override;
+
+  // The CPU culling inputs for a view: its frustum and eye, and the LOD curve of its image height and
+  // field of view, with switch distances tuned for an entity of the LOD reference diameter (by default
+  // the first type's, as the article tunes them for its enemies). What cull() runs on the GPU and
+  // crowd::cull_entities on the CPU.
+  crowd::CrowdCullParams cull_params(const FrameView& view) const;
+  void set_lod_reference_diameter(float metres) { lod_reference_diameter_ = metres; }
+  // -1: per-entity LOD; 0..2: every entity at that LOD (diagnostics, C2 counts).
+  void set_forced_level(int level) { forced_level_ = level; }
+  void set_draw_options(const CrowdDrawOptions& options) { options_ = options; }
+  // Two-phase Hi-Z: phase 1 draws the entities drawn last frame, phase 2 those the pyramid newly shows.
+  bool occlusion_culled() const override { return true; }
+  // Outside rendering: culling and LOD choice for the view, per phase.
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside dynamic rendering (colour + depth of the formats given at construction), per phase. With
+  // `shadow`, the sun term is darkened where the map says occluded.
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // Outside rendering: culling against the shadow view (its eye is the camera's, so the LOD stays the
+  // camera's). The camera's cull() afterwards reuses the same lists (ShadowMap::end orders it).
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override { cull(cmd, shadow_view); }
+  // Inside the shadow map's pass (between ShadowMap::begin and end), after cull_shadow: every culled
+  // entity's depth from the light.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+
+  // After the frame's submission completed.
+  CrowdFrameStats read_stats() const;
+
+  const CrowdCull& cull() const { return *cull_; }
+  std::span<const crowd::CrowdTypeBounds> type_bounds() const { return bounds_; }
+  std::uint32_t entity_count() const { return entity_count_; }
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  struct LodInfo {
+    MeshRange range;
+    std::uint32_t vertex_count = 0;
+    std::uint32_t texture = 0;  // into textures_
+  };
+
+  gpu::Context& ctx_;
+  std::uint32_t entity_count_ = 0;
+  std::vector<crowd::CrowdTypeBounds> bounds_;
+  float lod_reference_diameter_ = 1.0f;  // the first type's diameter unless set
+  int forced_level_ = -1;
+  bool late_culled_ = false;  // the last cull was phase 2: stats add both command sets
+  CrowdDrawOptions options_;
+  std::vector<LodInfo> lods_;            // type·3 + level
+  std::vector<bool> type_double_sided_;  // any material without back-face culling
+  std::unique_ptr<CrowdCull> cull_;
+  std::vector<crowd::CrowdEntity> staged_entities_;  // stage_entities() until the next upload()
+  bool entities_staged_ = false;
+  gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
+  std::vector<gpu::Image> textures_;
+  gpu::Sampler sampler_;
+  gpu::Pipeline pipeline_culled_, pipeline_double_sided_, pipeline_shadow_;
+  ShadowReceiver shadow_receiver_;
+};
+
+}  // namespace myriad::render

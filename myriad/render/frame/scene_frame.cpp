@@ -1,0 +1,49 @@
+#include "myriad/render/frame/scene_frame.hpp"
+
+#include "myriad/gpu/staging_ring.hpp"
+
+namespace myriad::render {
+
+void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<FrameSystem* const> systems,
+                        OffscreenTarget& target, glm::vec4 clear, ShadowMap* shadow, float dt,
+                        gpu::GpuTimer* timer) {
+  // One staging frame per scene frame: its uploads count against one budget and are reused once the
+  // caller reports the frame complete (Context::submit_and_wait and the viewer's fence do).
+  gpu::StagingRing& ring = ctx_.staging_ring();
+  ring.begin_frame();
+  for (FrameSystem* s : systems) s->update(view, dt);
+  for (FrameSystem* s : systems) s->upload(cmd);
+  uploaded_bytes_ = ring.stats().frame_bytes;
+
+  shadow_draws_ = 0;
+  if (shadow) {
+    const FrameView& light = shadow->view();
+    for (FrameSystem* s : systems) s->cull_shadow(cmd, light);
+    shadow->begin(cmd);
+    for (FrameSystem* s : systems) shadow_draws_ += s->draw_shadow(cmd, light);
+    shadow->end(cmd);
+    if (timer) timer->mark(cmd, "shadow");
+  }
+
+  two_phase_ = false;
+  for (FrameSystem* s : systems) two_phase_ = two_phase_ || (occlusion_ && s->occlusion_culled());
+  const FramePhase first = two_phase_ ? FramePhase::kEarly : FramePhase::kSingle;
+  for (FrameSystem* s : systems) s->cull(cmd, view, first, nullptr);
+  if (timer) timer->mark(cmd, "cull");
+  target.begin(cmd, clear);
+  for (FrameSystem* s : systems) s->draw(cmd, view, first, shadow);
+  target.end(cmd);
+  if (two_phase_) {
+    if (!pyramid_ || pyramid_->source_width() != target.width() ||
+        pyramid_->source_height() != target.height())
+      pyramid_ = std::make_unique<DepthPyramid>(ctx_, target.width(), target.height());
+    pyramid_->record(cmd, target.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
+    for (FrameSystem* s : systems) s->cull(cmd, view, FramePhase::kLate, pyramid_.get());
+    target.resume(cmd);
+    for (FrameSystem* s : systems) s->draw(cmd, view, FramePhase::kLate, shadow);
+    target.end(cmd);
+  }
+  if (timer) timer->mark(cmd, "draw");
+}
+
+}  // namespace myriad::render

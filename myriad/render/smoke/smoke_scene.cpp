@@ -1,0 +1,162 @@
+#include "myriad/render/smoke/smoke_scene.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "myriad/core/frustum.hpp"
+#include "myriad/core/packing.hpp"
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/image.hpp"
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/passes/depth_pyramid.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/shaders/smoke_layout.h"
+#include "myriad/render/passes/sphere_cull.hpp"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+namespace {
+
+// Small integer hash (deterministic placement and colours without a random engine).
+std::uint32_t hash(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+float unit(std::uint32_t h) { return float(h & 0xffffffu) / float(0x1000000); }
+
+std::vector<shader::SmokeInstance> make_field(std::uint32_t grid, std::uint32_t seed) {
+  std::vector<shader::SmokeInstance> out;
+  out.reserve(std::size_t(grid) * grid);
+  const float spacing = 2.0f;
+  const float origin = -0.5f * spacing * float(grid);
+  for (std::uint32_t z = 0; z < grid; ++z) {
+    for (std::uint32_t x = 0; x < grid; ++x) {
+      const std::uint32_t h = hash(seed * 0x9e3779b9u ^ (z * grid + x));
+      const float fx = origin + spacing * float(x), fz = origin + spacing * float(z);
+      // Rolling hills of boxes: height from two sine waves, size from the hash.
+      const float hill = 3.0f * std::sin(fx * 0.05f) * std::cos(fz * 0.04f);
+      const float half = 0.35f + 0.45f * unit(h);
+      const glm::vec3 tint =
+          glm::mix(glm::vec3(0.2f, 0.5f, 0.25f), glm::vec3(0.9f, 0.7f, 0.3f), unit(hash(h)));
+      out.push_back({glm::vec4(fx, hill + half, fz, half), pack_rgba8(glm::vec4(tint, 1.0f))});
+    }
+  }
+  return out;
+}
+
+constexpr std::uint32_t kCubeIndexCount = 36;
+
+}  // namespace
+
+SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& options) {
+  if (options.width == 0 || options.height == 0 || options.grid == 0) {
+    throw Error("smoke scene: width, height and grid must be positive");
+  }
+  SmokeSceneResult result;
+  result.width = options.width;
+  result.height = options.height;
+
+  const std::vector<shader::SmokeInstance> field = make_field(options.grid, options.seed);
+  std::vector<glm::vec4> spheres;
+  spheres.reserve(field.size());
+  for (const auto& inst : field)
+    spheres.emplace_back(glm::vec3(inst.center_half), inst.center_half.w * std::sqrt(3.0f));
+  const auto count = std::uint32_t(field.size());
+  result.instances = count;
+
+  std::array<std::uint32_t, kCubeIndexCount> indices{};
+  for (std::uint32_t f = 0; f < 6; ++f) {
+    const std::uint32_t quad[6] = {0, 1, 2, 2, 1, 3};
+    for (std::uint32_t i = 0; i < 6; ++i) indices[f * 6 + i] = f * 4 + quad[i];
+  }
+
+  using gpu::Buffer;
+  using gpu::MemoryKind;
+  Buffer instance_buf(ctx, field.size() * sizeof(shader::SmokeInstance), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                      MemoryKind::kDeviceLocal);
+  Buffer sphere_buf(ctx, spheres.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                    MemoryKind::kDeviceLocal);
+  Buffer index_buf(ctx, sizeof(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, MemoryKind::kDeviceLocal);
+  Buffer command_buf(ctx, field.size() * sizeof(shader::DrawIndexedCommand),
+                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                     MemoryKind::kDeviceLocal);
+  Buffer count_buf(ctx, sizeof(std::uint32_t),
+                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                   MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, instance_buf, std::span<const shader::SmokeInstance>(field));
+  gpu::upload(ctx, sphere_buf, std::span<const glm::vec4>(spheres));
+  gpu::upload(ctx, index_buf, std::span<const std::uint32_t>(indices));
+
+  OffscreenTarget target(ctx, options.width, options.height);
+  SphereCull cull(ctx);
+  DepthPyramid pyramid(ctx, options.width, options.height);
+
+  gpu::GraphicsPipelineBuilder builder;
+  builder.vertex = spirv::smoke_vert();
+  builder.fragment = spirv::smoke_frag();
+  builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(shader::SmokePush)};
+  builder.color_formats = {OffscreenTarget::kColorFormat};
+  builder.depth_format = OffscreenTarget::kDepthFormat;
+  const gpu::Pipeline draw = builder.build(ctx);
+
+  const float extent = float(options.grid);
+  SceneCamera camera =
+      SceneCamera::look_at(glm::vec3(-0.55f * extent, 0.22f * extent, -0.55f * extent),
+                           glm::vec3(0.1f * extent, 0.0f, 0.1f * extent), glm::radians(50.0f));
+  camera.near_plane = 0.5f;
+  const FrameView frame_view =
+      FrameView::of_camera(camera, options.width, options.height, glm::vec3(0.4f, 0.8f, 0.3f));
+  const glm::mat4& view_proj = frame_view.view_proj;
+  const Frustum& frustum = frame_view.frustum;
+  for (const glm::vec4& s : spheres) {
+    if (frustum.intersects(Sphere{glm::vec3(s), s.w})) ++result.visible_cpu;
+  }
+
+  shader::SmokePush push{view_proj, glm::vec4(frame_view.to_light, 0.0f)};
+  gpu::GpuTimer timer(ctx);
+  result.timing = timer.source();
+  Stopwatch record_clock;
+  double record_ms = 0.0;
+  Stopwatch frame_clock;
+  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+    record_clock.restart();
+    timer.begin_frame(cmd);
+    cull.record(cmd, frustum, sphere_buf, count, command_buf, count_buf, kCubeIndexCount);
+    ++result.pipeline_binds;
+    timer.mark(cmd, "cull");
+
+    target.begin(cmd, glm::vec4(0.55f, 0.7f, 0.9f, 1.0f));
+    const std::array bindings{gpu::storage_buffer(instance_buf)};
+    gpu::bind(ctx, cmd, draw, bindings, &push, sizeof(push));
+    ++result.pipeline_binds;
+    vkCmdBindIndexBuffer(cmd, index_buf.handle(), 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexedIndirectCount(cmd, command_buf.handle(), 0, count_buf.handle(), 0, count,
+                                  sizeof(shader::DrawIndexedCommand));
+    target.end(cmd);
+    timer.mark(cmd, "draw");
+
+    pyramid.record(cmd, target.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
+    ++result.pipeline_binds;
+    timer.mark(cmd, "depth_pyramid");
+    record_ms = record_clock.elapsed_ms();
+  });
+  result.frame_ms = frame_clock.elapsed_ms();
+  result.record_ms = record_ms;
+  result.gpu_intervals = timer.resolve();
+  result.pyramid_levels = pyramid.levels();
+  result.visible = gpu::read_buffer_as<std::uint32_t>(ctx, count_buf, 1)[0];
+  result.triangles = std::uint64_t(result.visible) * (kCubeIndexCount / 3);
+
+  result.rgba = target.read_color();
+  return result;
+}
+
+}  // namespace myriad::render

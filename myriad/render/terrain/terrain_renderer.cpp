@@ -1,0 +1,303 @@
+#include "myriad/render/terrain/terrain_renderer.hpp"
+
+#include <array>
+#include <cstring>
+
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/terrain/terrain_tiles.hpp"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr std::uint32_t kTerrainCategory = 0;
+constexpr std::uint32_t kMaxArenas = 256;  // control buffers only; geometry arenas never grow
+constexpr std::uint32_t kStride = sizeof(voxel::TerrainVertex);
+static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
+              "atlas records share the vertex arena and its stride");
+
+}  // namespace
+
+TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
+                                 VkFormat depth_format, const PageArenaOptions& config)
+    : ctx_(ctx),
+      sections_(sections),
+      slots_(std::uint32_t(sections.x * sections.y * sections.z)),
+      arenas_(slots_, config),
+      buffers_(ctx, kStride, 64ull << 20),
+      chunks_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
+      culler_(ctx),
+      page_is_dirty_(slots_, 0),
+      pages_(slots_),
+      terrain_pages_(slots_),
+      section_atlas_(slots_, 0),
+      overflow_(ctx),
+      shadow_overflow_(ctx),
+      two_phase_(ctx, slots_),
+      shadow_two_phase_(ctx, slots_),
+      max_arenas_(kMaxArenas),
+      shadow_receiver_(ctx) {
+  for (auto& p : pages_) p.arena = kNoArena;
+  page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::PageGpu));
+  terrain_page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::TerrainPageGpu));
+  for (int set = 0; set < 2; ++set) {
+    visible_buf_[set] = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
+    draw_buf_[set] = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+                                              VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  }
+  arena_cull_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
+  address_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
+  shadow_visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
+  shadow_draw_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+                                              VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+
+  const std::vector<std::uint8_t> tiles = generate_terrain_tiles();
+  tiles_ = gpu::Image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, kTerrainTileCount * kTerrainTileSize, kTerrainTileSize,
+                            1, VK_IMAGE_USAGE_SAMPLED_BIT});
+  gpu::upload_image(ctx, tiles_, std::as_bytes(std::span(tiles)), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+  tile_sampler_ = gpu::make_nearest_sampler(ctx);
+
+  gpu::GraphicsPipelineBuilder b;
+  b.vertex = spirv::terrain_vert();
+  b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+              sizeof(shader::TerrainPush)};
+  shadow_pipeline_ = build_shadow_caster(ctx, b);
+  b.cull_mode = VK_CULL_MODE_BACK_BIT;
+  const std::array<VkDescriptorType, 1> tile_texture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+  pipeline_ = build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
+}
+
+void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh) {
+  const auto s = std::uint32_t(section);
+  if (s >= slots_) throw Error("section index out of range", "TerrainRenderer::set_section");
+  const auto vertex_count = std::uint32_t(mesh.vertices.size() + mesh.atlas.size());
+  const auto index_count = std::uint32_t(mesh.indices.size());
+  const PlaceOutcome outcome =
+      arenas_.place(s, kTerrainCategory, index_count ? vertex_count : 0, index_count);
+  ++page_version_;
+  arenas_dirty_ = true;  // page counts per arena (visible bases) may have changed
+  if (!page_is_dirty_[s]) {
+    page_is_dirty_[s] = 1;
+    dirty_pages_.push_back(s);
+  }
+  section_atlas_[s] = std::uint32_t(mesh.atlas.size());
+  if (outcome == PlaceOutcome::kRemoved) {
+    pages_[s] = shader::PageGpu{};
+    pages_[s].arena = kNoArena;
+    chunks_.set_page(s, Aabb{}, kNoArena);
+    return;
+  }
+  const PagePlacement& pl = arenas_.placement(s);
+  Aabb bounds;
+  for (const voxel::TerrainVertex& v : mesh.vertices) bounds.expand(origin + glm::vec3(v.px, v.py, v.pz));
+  shader::PageGpu& p = pages_[s];
+  p.aabb_min = bounds.min;
+  p.aabb_max = bounds.max;
+  p.arena = pl.arena;
+  p.index_count = index_count;
+  p.first_index = pl.indices.offset;
+  p.first_vertex = pl.vertices.offset;
+  terrain_pages_[s] = {origin, std::uint32_t(mesh.vertices.size())};
+  chunks_.set_page(s, bounds, pl.arena);
+
+  // Vertices and atlas records go into one range, in one staged block.
+  std::vector<std::byte> bytes(std::size_t(vertex_count) * kStride);
+  std::memcpy(bytes.data(), mesh.vertices.data(), mesh.vertices.size() * kStride);
+  if (!mesh.atlas.empty()) {
+    std::memcpy(bytes.data() + mesh.vertices.size() * kStride, mesh.atlas.data(),
+                mesh.atlas.size() * kStride);
+  }
+  buffers_.write(arenas_, s, bytes, mesh.indices);
+}
+
+std::uint64_t TerrainRenderer::update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst,
+                                             std::span<const std::byte> bytes) {
+  // vkCmdUpdateBuffer takes at most 65536 bytes per call.
+  for (std::size_t offset = 0; offset < bytes.size(); offset += 65536) {
+    const std::size_t n = std::min<std::size_t>(65536, bytes.size() - offset);
+    vkCmdUpdateBuffer(cmd, dst.handle(), offset, n, bytes.data() + offset);
+  }
+  return bytes.size();
+}
+
+void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
+  // Only the entries of changed pages: an edit uploads its pages' rows, not the whole table.
+  for (const std::uint32_t s : dirty_pages_) {
+    vkCmdUpdateBuffer(cmd, page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::PageGpu),
+                      sizeof(shader::PageGpu), &pages_[s]);
+    vkCmdUpdateBuffer(cmd, terrain_page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::TerrainPageGpu),
+                      sizeof(shader::TerrainPageGpu), &terrain_pages_[s]);
+    stats_.uploaded_bytes += sizeof(shader::PageGpu) + sizeof(shader::TerrainPageGpu);
+    page_is_dirty_[s] = 0;
+  }
+  dirty_pages_.clear();
+  if (arenas_dirty_) {
+    const auto& arenas = arenas_.arenas();
+    if (arenas.size() > max_arenas_) throw Error("more than 256 terrain arenas", "TerrainRenderer");
+    arena_cull_.resize(arenas.size());
+    std::vector<shader::ArenaAddressGpu> addresses(arenas.size());
+    std::uint32_t base = 0;
+    for (std::uint32_t a = 0; a < arenas.size(); ++a) {
+      arena_cull_[a] = {base, draw_bucket_size(arenas[a].bucket)};
+      base += arenas[a].page_count;
+      const VkDeviceAddress v = buffers_.vertex_buffer(a).address(), i = buffers_.index_buffer(a).address();
+      addresses[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
+    }
+    initial_draws_ = initial_page_draws(arena_cull_);
+    if (!arena_cull_.empty()) {
+      stats_.uploaded_bytes += update_buffer(cmd, arena_cull_buf_, std::as_bytes(std::span(arena_cull_)));
+      stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses)));
+    }
+    arenas_dirty_ = false;
+  }
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+}
+
+void TerrainRenderer::upload(VkCommandBuffer cmd) {
+  stats_ = {};
+  shadow_stats_ = {};
+  stats_.geometry_bytes = buffers_.record_uploads(cmd);
+  stats_.uploaded_bytes = stats_.geometry_bytes;
+  // Geometry the staging ring could not take this frame waits, and so do the tables pointing at it.
+  if (buffers_.pending_bytes() > 0) return;
+  if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);
+}
+
+void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const DepthPyramid* pyramid) {
+  if (arena_cull_.empty()) return;
+  const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
+  if (phase == FramePhase::kSingle) {
+    const CullInputs inputs{view.view_proj, view.slice_height, page_version_};
+    if (!tracker_.needs_cull(inputs)) return;
+    tracker_.culled(inputs);
+  } else {
+    tracker_.invalidate();  // the two-phase passes overwrite the single pass's outputs
+  }
+  culler_.record(cmd, view, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+                 {draw_buf_[set], visible_buf_[set], overflow_, two_phase_}, phase, pyramid);
+  stats_.culled = true;
+  ++stats_.pipeline_binds;
+}
+
+void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const ShadowMap* shadow) {
+  const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
+  const auto arena_count = std::uint32_t(arena_cull_.size());
+  late_drawn_ = !first_phase(phase);
+  if (first_phase(phase)) {  // the chunk test and the page count hold for both phases of the frame
+    stats_.chunk_tests = chunks_.visible_arenas(view.frustum, view.slice_height, arena_count, arena_visible_);
+    stats_.arenas = arena_count;
+    stats_.pages = 0;
+    for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
+  }
+  shader::TerrainPush push{
+      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, 0};
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const std::array bindings{
+      gpu::storage_buffer(page_buf_),
+      gpu::storage_buffer(terrain_page_buf_),
+      gpu::storage_buffer(visible_buf_[set]),
+      gpu::storage_buffer(address_buf_),
+      gpu::sampled_image(tile_sampler_.handle(), tiles_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+      sb[0],
+      sb[1]};
+  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_[set]);
+  stats_.arenas_drawn += drawn;
+  if (drawn > 0) ++stats_.pipeline_binds;
+}
+
+void TerrainRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  const CullInputs inputs{shadow_view.view_proj, shadow_view.slice_height, page_version_};
+  if (shadow_tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
+    culler_.record(cmd, shadow_view, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+                   {shadow_draw_buf_, shadow_visible_buf_, shadow_overflow_, shadow_two_phase_});
+    shadow_tracker_.culled(inputs);
+    shadow_stats_.culled = true;
+  }
+}
+
+std::uint32_t TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  const auto arena_count = std::uint32_t(arena_cull_.size());
+  shadow_stats_.chunk_tests = chunks_.visible_arenas(shadow_view.frustum, shadow_view.slice_height,
+                                                     arena_count, shadow_arena_visible_);
+  const shader::TerrainPush push{shadow_view.view_proj, glm::vec4(0.0f), shadow_view.slice_height, 0, 0, 0};
+  const std::array bindings{gpu::storage_buffer(page_buf_), gpu::storage_buffer(terrain_page_buf_),
+                            gpu::storage_buffer(shadow_visible_buf_), gpu::storage_buffer(address_buf_)};
+  const std::uint32_t drawn =
+      draw_arenas(cmd, shadow_pipeline_, bindings, push, shadow_arena_visible_, shadow_draw_buf_);
+  shadow_stats_.arenas_drawn += drawn;
+  return drawn;
+}
+
+std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                           std::span<const gpu::Binding> bindings, shader::TerrainPush push,
+                                           const std::vector<std::uint8_t>& visible,
+                                           const gpu::Buffer& draws) {
+  std::uint32_t drawn = 0;
+  for (std::uint32_t a = 0; a < arena_cull_.size(); ++a) {
+    if (!visible[a]) continue;
+    push.arena = a;
+    if (drawn == 0)
+      gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
+    else
+      vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
+    vkCmdDrawIndirect(cmd, draws.handle(), VkDeviceSize(a) * sizeof(shader::DrawCommand), 1,
+                      sizeof(shader::DrawCommand));
+    ++drawn;
+  }
+  return drawn;
+}
+
+TerrainRenderer::DrawCounts TerrainRenderer::read_draw_counts() {
+  DrawCounts c;
+  if (arena_cull_.empty()) return c;
+  for (std::uint32_t set = 0; set < (late_drawn_ ? 2u : 1u); ++set) {
+    const auto draws = gpu::read_buffer_as<shader::DrawCommand>(ctx_, draw_buf_[set], arena_cull_.size());
+    const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx_, visible_buf_[set], slots_);
+    for (std::size_t a = 0; a < draws.size(); ++a) {
+      if (a >= arena_visible_.size() || !arena_visible_[a]) continue;  // not drawn this frame
+      c.pages += draws[a].instance_count;
+      c.vertices += std::uint64_t(draws[a].vertex_count) * draws[a].instance_count;
+      for (std::uint32_t i = 0; i < draws[a].instance_count; ++i) {
+        const std::uint32_t page = visible.at(draws[a].first_instance + i);
+        c.triangles += pages_.at(page).index_count / 3;
+      }
+    }
+  }
+  return c;
+}
+
+TerrainMemory TerrainRenderer::memory() const {
+  TerrainMemory m;
+  m.vertex_bytes = buffers_.gpu_vertex_bytes();
+  m.index_bytes = buffers_.gpu_index_bytes();
+  m.page_bytes = page_buf_.size() + terrain_page_buf_.size() +
+                 2 * (visible_buf_[0].size() + draw_buf_[0].size()) + arena_cull_buf_.size() +
+                 address_buf_.size() + shadow_visible_buf_.size() + shadow_draw_buf_.size() +
+                 two_phase_.gpu_bytes() + shadow_two_phase_.gpu_bytes();
+  m.cpu_bytes = pages_.capacity() * sizeof(shader::PageGpu) +
+                terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
+                arena_cull_.capacity() * sizeof(shader::ArenaCullGpu) +
+                initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
+                dirty_pages_.capacity() * sizeof(std::uint32_t) +
+                section_atlas_.capacity() * sizeof(std::uint32_t) +
+                std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +
+                arenas_.arenas().size() * sizeof(PageArena);
+  for (std::uint32_t s = 0; s < slots_; ++s) {
+    const PagePlacement& p = arenas_.placement(s);
+    if (!p.placed()) continue;
+    m.vertices += p.vertex_count - section_atlas_[s];
+    m.atlas_records += section_atlas_[s];
+    m.indices += p.index_count;
+  }
+  return m;
+}
+
+}  // namespace myriad::render

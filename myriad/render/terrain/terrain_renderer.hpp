@@ -1,0 +1,160 @@
+// The voxel terrain on the GPU (V6, V10-V14): sections become page slots in long-lived arenas; CPU
+// coarse chunks pick the arenas worth drawing; CullPages culls pages on the GPU; each visible arena
+// is one non-indexed indirect draw. Uploads and culling happen only on change; no CPU copy of the
+// geometry is kept after upload.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "myriad/gpu/image.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/terrain/coarse_chunks.hpp"
+#include "myriad/render/frame/frame_system.hpp"
+#include "myriad/render/passes/two_phase_cull.hpp"
+#include "myriad/render/terrain/page_arena_buffers.hpp"
+#include "myriad/render/terrain/page_arenas.hpp"
+#include "myriad/render/terrain/page_cull.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
+#include "myriad/render/shaders/terrain_layout.h"
+#include "myriad/voxel/mesher.hpp"
+
+namespace myriad::render {
+
+struct TerrainFrameStats {
+  std::uint32_t pages = 0;  // non-empty sections
+  std::uint32_t arenas = 0;
+  std::uint32_t arenas_drawn = 0;    // indirect draws recorded (coarse-visible arenas)
+  std::uint32_t chunk_tests = 0;     // CPU coarse tests
+  std::uint32_t pipeline_binds = 0;  // graphics + compute binds recorded this frame
+  bool culled = false;               // CullPages dispatched this frame
+  std::uint64_t uploaded_bytes = 0;  // geometry + page tables copied this frame
+  std::uint64_t geometry_bytes = 0;  // of which vertices, atlas records and indices
+};
+
+// The shadow view's own culling (TerrainRenderer::prepare_shadow / draw_shadow).
+struct TerrainShadowStats {
+  bool culled = false;             // CullPages dispatched for the shadow view this frame
+  std::uint32_t arenas_drawn = 0;  // indirect draws recorded into the shadow map
+  std::uint32_t chunk_tests = 0;
+};
+
+struct TerrainMemory {
+  std::uint64_t vertex_bytes = 0;  // arena vertex buffers (vertices + atlas records)
+  std::uint64_t index_bytes = 0;
+  std::uint64_t page_bytes = 0;                                // page tables, visible list, draws
+  std::uint64_t vertices = 0, indices = 0, atlas_records = 0;  // live content
+  std::uint64_t cpu_bytes =
+      0;  // what the renderer keeps on the CPU: page tables and bookkeeping, no geometry
+};
+
+// Arenas sized for the reference world: ~1.8 MiB of vertices and 0.75 MiB of indices each, so the 13
+// or so draw buckets of a world do not each reserve hundreds of MiB, while an arena still holds
+// dozens of pages (one draw for all of them).
+inline PageArenaOptions terrain_arena_options() {
+  PageArenaOptions c;
+  c.vertex_capacity = 1u << 16;
+  c.index_capacity = 3u << 16;
+  return c;
+}
+
+class TerrainRenderer : public FrameSystem {
+ public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
+  TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format, VkFormat depth_format,
+                  const PageArenaOptions& config = terrain_arena_options());
+
+  // Queues a section's mesh (vertices + atlas records into its vertex range, indices into its index
+  // range); an empty mesh removes the page. `origin` = the section's world position.
+  void set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh);
+
+  // Outside rendering, first in a frame: uploads what changed (geometry, page tables).
+  void upload(VkCommandBuffer cmd) override;
+  // Two-phase Hi-Z: phase 1 draws the pages drawn last frame, phase 2 those the pyramid newly shows.
+  bool occlusion_culled() const override { return true; }
+  // Outside rendering, after upload(). kSingle reruns CullPages only when the view, slice or pages
+  // changed; kEarly and kLate run every frame (the depth they depend on changes), each into outputs of
+  // its own.
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside dynamic rendering, per phase. With `shadow`, the sun term is darkened where the map says
+  // occluded.
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // TerrainPush::debug_mode of the draws (0 = shaded).
+  void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }
+
+  // Outside rendering, after upload(): culls the pages for the shadow view (ShadowMap::view()) into
+  // outputs of its own, so the camera view's culling and its "nothing changed, nothing culled" frames
+  // are untouched. Reruns only when the light view, slice or pages changed.
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  // Inside the shadow map's pass: the pages cull_shadow kept, depth only, clipped at the slice.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
+
+  const TerrainFrameStats& frame_stats() const { return stats_; }
+  // Page geometry queued but not yet staged (the staging ring had no room for it this frame).
+  std::uint64_t pending_upload_bytes() const { return buffers_.pending_bytes(); }
+  // After the frame completed: pages the last camera and shadow culls dropped because an arena's
+  // visible list was full (0 unless the page tables and the list disagree).
+  std::uint32_t overflow() const { return overflow_.read() + shadow_overflow_.read(); }
+  // After the frame's submission completed: what the camera's draws drew (waits for a read-back).
+  struct DrawCounts {
+    std::uint64_t pages = 0;      // visible pages in the arenas drawn
+    std::uint64_t vertices = 0;   // vertex shader invocations (one per index slot of each page)
+    std::uint64_t triangles = 0;  // the visible pages' own triangles (without bucket padding)
+  };
+  DrawCounts read_draw_counts();
+  // After the frame's submission completed: what the camera's last cull (single, or early + late)
+  // counted. A single-phase frame that reused the previous cull reports that cull's counts.
+  shader::CullCounters cull_counters() const { return two_phase_.read(); }
+  TerrainMemory memory() const;
+  const PageArenas& arenas() const { return arenas_; }
+
+ private:
+  void upload_tables(VkCommandBuffer cmd);
+  // One indirect draw per arena marked in `visible` (pipeline bound before the first); returns the count.
+  std::uint32_t draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                            std::span<const gpu::Binding> bindings, shader::TerrainPush push,
+                            const std::vector<std::uint8_t>& visible, const gpu::Buffer& draws);
+  std::uint64_t update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst, std::span<const std::byte> bytes);
+
+  gpu::Context& ctx_;
+  glm::ivec3 sections_;
+  std::uint32_t slots_;
+  PageArenas arenas_;
+  PageArenaBuffers buffers_;
+  CoarseChunks chunks_;
+  PageCuller culler_;
+  CullTracker tracker_, shadow_tracker_;
+  std::uint64_t page_version_ = 0;
+  bool arenas_dirty_ = true;                // arena tables (bases, addresses) need an upload
+  std::vector<std::uint32_t> dirty_pages_;  // page-table entries to upload
+  std::vector<std::uint8_t> page_is_dirty_;
+
+  std::vector<shader::PageGpu> pages_;
+  std::vector<shader::TerrainPageGpu> terrain_pages_;
+  std::vector<shader::ArenaCullGpu> arena_cull_;
+  std::vector<shader::DrawCommand> initial_draws_;
+  std::vector<std::uint8_t> arena_visible_, shadow_arena_visible_;
+  std::vector<std::uint32_t> section_atlas_;  // atlas records per section (stats)
+
+  // Culling outputs: [0] the single or early pass, [1] the late pass; then the shadow view's own.
+  gpu::Buffer page_buf_, terrain_page_buf_, arena_cull_buf_, address_buf_;
+  gpu::Buffer visible_buf_[2], draw_buf_[2];
+  gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;
+  gpu::AppendOverflow overflow_, shadow_overflow_;  // of the camera's and the shadow view's culling
+  TwoPhaseCull two_phase_, shadow_two_phase_;
+  bool late_drawn_ = false;  // the last camera frame was two-phase: counts add both outputs
+  std::uint32_t max_arenas_;
+  gpu::Image tiles_;
+  gpu::Sampler tile_sampler_;
+  gpu::Pipeline pipeline_, shadow_pipeline_;
+  ShadowReceiver shadow_receiver_;
+  TerrainFrameStats stats_;
+  TerrainShadowStats shadow_stats_;
+  std::uint32_t debug_mode_ = 0;
+};
+
+}  // namespace myriad::render

@@ -1,0 +1,164 @@
+// Builds the shared mesh buffers and records the per-LOD indirect draws.
+#include "myriad/render/vegetation/vegetation_renderer.hpp"
+
+#include <bit>
+
+#include "myriad/core/error.hpp"
+#include "myriad/core/packing.hpp"
+#include "myriad/render/shaders/veg_cull_layout.h"
+#include "myriad/render/shaders/veg_plant_layout.h"
+#include "myriad_render_shaders.hpp"
+
+namespace myriad::render {
+
+VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes,
+                                       VkFormat color_format, VkFormat depth_format)
+    : ctx_(ctx), shadow_receiver_(ctx) {
+  if (meshes.empty()) throw Error("VegetationRenderer: no meshes");
+  std::vector<shader::VegPlantVertex> vertices;
+  std::vector<std::uint32_t> indices;
+  for (const vegetation::PlantMesh& m : meshes) {
+    meshes_.push_back({static_cast<std::uint32_t>(m.indices.size()),
+                       static_cast<std::uint32_t>(indices.size()),
+                       static_cast<std::int32_t>(vertices.size())});
+    for (std::size_t i = 0; i < m.positions.size(); ++i)
+      vertices.push_back({m.positions[i], 0.0f, m.normals[i], 0.0f});
+    indices.insert(indices.end(), m.indices.begin(), m.indices.end());
+  }
+  vertices_ = gpu::Buffer(ctx, vertices.size() * sizeof(shader::VegPlantVertex),
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  indices_ = gpu::Buffer(ctx, indices.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                         gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, vertices_, std::span<const shader::VegPlantVertex>(vertices));
+  gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
+
+  gpu::GraphicsPipelineBuilder builder;
+  builder.vertex = spirv::veg_plant_vert();
+  builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                    sizeof(shader::VegPlantPush)};
+  shadow_pipeline_ = build_shadow_caster(ctx, builder);
+  pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), {}, color_format, depth_format);
+}
+
+std::array<MeshRange, vegetation::kGpuMaxLods> VegetationRenderer::lod_meshes(
+    const vegetation::Prefab& prefab) const {
+  std::array<MeshRange, vegetation::kGpuMaxLods> out{};
+  for (std::size_t l = 0; l < prefab.lods.size() && l < out.size(); ++l) {
+    if (prefab.lods[l].mesh_id >= meshes_.size())
+      throw Error("vegetation prefab " + std::to_string(prefab.type_id) + " names mesh " +
+                  std::to_string(prefab.lods[l].mesh_id) + " of " + std::to_string(meshes_.size()));
+    out[l] = meshes_[prefab.lods[l].mesh_id];
+  }
+  return out;
+}
+
+namespace {
+shader::VegPlantPush make_push(const FrameView& view, const VegetationDrawOptions& s) {
+  shader::VegPlantPush push{};
+  push.view_proj = view.view_proj;
+  push.light = glm::vec4(view.to_light, s.ambient);
+  push.flags = s.instance_ids ? VEG_DRAW_IDS : 0u;
+  push.id_base = s.id_base;
+  return push;
+}
+
+shader::VegPlantPush shadow_push(const FrameView& shadow_view) {
+  shader::VegPlantPush push{};
+  push.view_proj = shadow_view.view_proj;
+  push.flags = VEG_DRAW_SHADOW;
+  return push;
+}
+}  // namespace
+
+std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                                     shader::VegPlantPush push, const VegetationGpuType& type,
+                                                     std::uint32_t lod_mask) const {
+  vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
+  std::uint32_t draws = 0;
+  for (std::uint32_t l = 0; l < type.lod.count; ++l) {
+    if ((lod_mask >> l & 1u) == 0 || type.meshes[l].index_count == 0) continue;
+    push.lod = l;
+    vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
+    vkCmdDrawIndexedIndirect(cmd, type.args.handle(), VkDeviceSize(l) * sizeof(shader::DrawIndexedCommand), 1,
+                             sizeof(shader::DrawIndexedCommand));
+    ++draws;
+  }
+  return draws;
+}
+
+std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view,
+                                       const VegetationDrawOptions& settings, const VegetationGpuType& type,
+                                       std::uint32_t lod_mask, const ShadowMap* shadow) const {
+  shader::VegPlantPush push = make_push(view, settings);
+  push.fade_offset = VEG_LISTS * type.capacity;
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
+                            gpu::storage_buffer(type.lists), sb[0], sb[1]};
+  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
+}
+
+std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                              const VegetationGpuType& type, std::uint32_t lod_mask) const {
+  shader::VegPlantPush push = shadow_push(shadow_view);
+  push.fade_offset = VEG_LISTS * type.capacity;
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
+                            gpu::storage_buffer(type.lists)};
+  gpu::bind(ctx_, cmd, shadow_pipeline_, bindings, &push, sizeof(push));
+  return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
+}
+
+void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
+                                     const VegetationDrawOptions& settings, std::uint32_t mesh_id,
+                                     const gpu::Buffer& instances, std::uint32_t count,
+                                     const ShadowMap* shadow) const {
+  if (count == 0) return;
+  shader::VegPlantPush push = make_push(view, settings);
+  push.flags |= VEG_DRAW_DIRECT;
+  // The list binding is unused with VEG_DRAW_DIRECT; any valid buffer satisfies the layout.
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
+                            gpu::storage_buffer(instances), sb[0], sb[1]};
+  draw_instances(cmd, pipeline_, bindings, push, mesh_id, count);
+}
+
+void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                            std::uint32_t mesh_id, const gpu::Buffer& instances,
+                                            std::uint32_t count) const {
+  if (count == 0) return;
+  shader::VegPlantPush push = shadow_push(shadow_view);
+  push.flags |= VEG_DRAW_DIRECT;
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
+                            gpu::storage_buffer(instances)};
+  draw_instances(cmd, shadow_pipeline_, bindings, push, mesh_id, count);
+}
+
+void VegetationRenderer::draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                        std::span<const gpu::Binding> bindings,
+                                        const shader::VegPlantPush& push, std::uint32_t mesh_id,
+                                        std::uint32_t count) const {
+  gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
+  vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
+  const MeshRange& m = mesh(mesh_id);
+  vkCmdDrawIndexed(cmd, m.index_count, count, m.first_index, m.vertex_offset, 0);
+}
+
+std::vector<vegetation::PlantMesh> default_plant_meshes() {
+  std::vector<vegetation::PlantMesh> out;
+  for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(vegetation::PlantKind::kCount); ++k)
+    for (vegetation::PlantMesh& m : vegetation::make_plant_lods(static_cast<vegetation::PlantKind>(k)))
+      out.push_back(std::move(m));
+  return out;
+}
+
+vegetation::RuntimeInstance static_instance(glm::vec3 position, glm::vec3 scale, glm::u8vec3 tint) {
+  vegetation::RuntimeInstance r;
+  r.row0 = {scale.x, 0.0f, 0.0f, position.x};
+  r.row1 = {0.0f, scale.y, 0.0f, position.y};
+  r.row2 = {0.0f, 0.0f, scale.z, position.z};
+  r.spare = {std::bit_cast<float>(pack_rgba8_bytes(tint.r, tint.g, tint.b, 0)), 0.0f, 0.0f, 1.0f};
+  return r;
+}
+
+}  // namespace myriad::render

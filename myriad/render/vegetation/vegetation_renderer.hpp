@@ -1,0 +1,89 @@
+// Drawing of vegetation (G6): the generated plant meshes of every LOD in one shared vertex/index
+// buffer, drawn instanced from the culling pass's output with one vkCmdDrawIndexedIndirect per LOD
+// (instance_count written by the GPU). The vertex shader expands the 3x4 camera-relative matrix and
+// reads the tint from its spare row; the fragment shader applies the dithered cross-fade masks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
+#include "myriad/render/vegetation/vegetation_cull.hpp"
+#include "myriad/render/shaders/veg_plant_layout.h"
+#include "myriad/vegetation/plant_mesh.hpp"
+
+namespace myriad::render {
+
+// How plants are drawn for a view (the view itself, light included, is the FrameView).
+struct VegetationDrawOptions {
+  float ambient = 0.35f;
+  // Colour = instance id + 1 in RGB (id_base + index in the type's arrays) and the LOD in A, unlit:
+  // lets tests check exactly which instance and level covers each pixel.
+  bool instance_ids = false;
+  std::uint32_t id_base = 0;
+};
+
+class VegetationRenderer {
+ public:
+  // meshes[i] becomes mesh id i (vegetation::make_prefabs numbers them kind * kPlantLodCount + lod).
+  VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes, VkFormat color_format,
+                     VkFormat depth_format);
+
+  const MeshRange& mesh(std::uint32_t mesh_id) const { return meshes_.at(mesh_id); }
+  std::size_t mesh_count() const { return meshes_.size(); }
+  // The meshes of a prefab's LODs, in the form VegetationCull::upload takes.
+  std::array<MeshRange, vegetation::kGpuMaxLods> lod_meshes(const vegetation::Prefab& prefab) const;
+
+  // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
+  // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (fitted to
+  // `view`) the sun term is darkened where the map says occluded.
+  std::uint32_t draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
+                     const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu,
+                     const ShadowMap* shadow = nullptr) const;
+  // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
+  // (ground, occluders). `instances` needs storage usage.
+  void draw_direct(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
+                   std::uint32_t mesh_id, const gpu::Buffer& instances, std::uint32_t count,
+                   const ShadowMap* shadow = nullptr) const;
+  // Inside the shadow map's pass, after VegetationCull::record(cmd, shadow_view.frustum,
+  // shadow_view.eye, ...) (kSingle, no Hi-Z; the camera's eye keeps the LODs the camera's): the culled
+  // instances' depth from the light. Returns the number of draws recorded.
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, const VegetationGpuType& type,
+                            std::uint32_t lod_mask = 0xFu) const;
+  // Depth-only: `count` instances of mesh `mesh_id` (occluder boxes drawn with draw_direct), not culled.
+  void draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, std::uint32_t mesh_id,
+                          const gpu::Buffer& instances, std::uint32_t count) const;
+
+  std::size_t gpu_bytes() const { return vertices_.size() + indices_.size(); }
+
+ private:
+  gpu::Context& ctx_;
+  std::uint32_t draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                   shader::VegPlantPush push, const VegetationGpuType& type,
+                                   std::uint32_t lod_mask) const;
+  void draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                      std::span<const gpu::Binding> bindings, const shader::VegPlantPush& push,
+                      std::uint32_t mesh_id, std::uint32_t count) const;
+
+  gpu::Pipeline pipeline_;
+  gpu::Pipeline shadow_pipeline_;
+  ShadowReceiver shadow_receiver_;
+  gpu::Buffer vertices_;
+  gpu::Buffer indices_;
+  std::vector<MeshRange> meshes_;
+};
+
+// The three generated plant kinds' LODs in mesh-id order (kind * kPlantLodCount + lod), matching the
+// prefabs of vegetation::default_plant_types().
+std::vector<vegetation::PlantMesh> default_plant_meshes();
+
+// A RuntimeInstance placing a unit mesh: scaled by `scale` per axis, translated to `position` (relative
+// to the render origin), with an RGB tint. For ground and occluder boxes drawn with draw_direct.
+vegetation::RuntimeInstance static_instance(glm::vec3 position, glm::vec3 scale, glm::u8vec3 tint);
+
+}  // namespace myriad::render

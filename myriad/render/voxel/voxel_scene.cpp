@@ -1,0 +1,75 @@
+#include "myriad/render/voxel/voxel_scene.hpp"
+
+#include <algorithm>
+
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/voxel/voxel_world_build.hpp"
+
+namespace myriad::render {
+
+std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size) {
+  const glm::vec3 s(size);
+  const glm::vec3 centre = s * glm::vec3(0.5f, 0.3f, 0.5f);
+  const float fov = glm::radians(55.0f);
+  const glm::vec3 high(-0.15f * s.x, 2.2f * s.y, -0.15f * s.z), low(0.2f * s.x, 0.85f * s.y, 0.3f * s.z);
+  const SceneCamera overview = SceneCamera::look_at(high, centre, fov);
+  const SceneCamera ground = SceneCamera::look_at(low, glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), fov);
+  SceneCamera sliced = overview;
+  sliced.slice_height = 0.4f * s.y;
+  return {{"overview", overview}, {"ground", ground}, {"sliced", sliced}};
+}
+
+VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
+  VoxelSceneResult result;
+  voxel::WorldMesher mesher;
+  VoxelWorldBuildOptions build_options{
+      .size = options.size, .seed = options.seed, .vegetation = options.vegetation};
+  build_options.mesh.merge = options.merge;
+  VoxelWorldBuild built = build_voxel_world(ctx, build_options, mesher);
+  TerrainRenderer& terrain = *built.terrain;
+  VoxelVegetationRenderer* vegetation = built.vegetation.get();
+  if (vegetation) result.vegetation_gpu_bytes = vegetation->gpu_bytes();
+  Stopwatch clock;
+  upload_voxel_world(ctx, terrain, vegetation);
+  built.stats.upload_ms += clock.elapsed_ms();
+  result.build = built.stats;
+  terrain.set_debug_mode(options.debug_mode);
+  OffscreenTarget target(ctx, options.width, options.height);
+  const glm::vec3 sun(0.35f, 0.85f, 0.25f);
+  // The same scene frame as the default scene's, over the terrain and the voxel grass and trees. One
+  // phase: each preset is a single frame, and what it measures is the systems' own culling.
+  SceneFrame scene_frame(ctx);
+  scene_frame.set_occlusion(false);
+  std::vector<FrameSystem*> systems{&terrain};
+  if (vegetation) systems.push_back(vegetation);
+  for (const VoxelView& preset : voxel_camera_presets(options.size)) {
+    if (!options.views.empty() &&
+        std::find(options.views.begin(), options.views.end(), preset.name) == options.views.end()) {
+      continue;
+    }
+    const FrameView view = FrameView::of_camera(preset.camera, options.width, options.height, sun);
+    VoxelFrame frame;
+    frame.name = preset.name;
+    Stopwatch frame_clock;
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      Stopwatch record;
+      scene_frame.record(cmd, view, systems, target, glm::vec4(0.62f, 0.76f, 0.92f, 1.0f), nullptr, 0.0f);
+      frame.record_ms = record.elapsed_ms();
+    });
+    frame.frame_ms = frame_clock.elapsed_ms();
+    frame.stats = terrain.frame_stats();
+    if (vegetation) {
+      frame.vegetation = vegetation->stats();
+      frame.vegetation_counts = vegetation->read_counts();
+    }
+    frame.rgba = target.read_color();
+    frame.depth = target.read_depth();
+    result.frames.push_back(std::move(frame));
+  }
+  result.memory = terrain.memory();
+  return result;
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,59 @@
+// The voxel world scene: generates and lights the reference world (256 x 64 x 256 voxels, 1024
+// sections), meshes it, hands the meshes to the TerrainRenderer and renders named camera presets
+// (overview, ground, sliced) headless. What `myriad render --scene voxel` draws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/terrain/terrain_renderer.hpp"
+#include "myriad/render/voxel/voxel_vegetation.hpp"
+#include "myriad/render/voxel/voxel_world_build.hpp"
+
+namespace myriad::render {
+
+struct VoxelView {
+  std::string name;
+  SceneCamera camera;
+};
+
+// Presets for a world of `size` voxels: "overview" (high corner view), "ground" (eye level inside the
+// world), "sliced" (the overview with the world cut at a third of its height, V14).
+std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size);
+
+struct VoxelSceneOptions {
+  std::uint32_t width = 1280;
+  std::uint32_t height = 720;
+  std::uint64_t seed = 1;
+  glm::ivec3 size{256, 64, 256};
+  bool merge = true;               // greedy quads + atlas; false = every cell face its own quad
+  bool vegetation = true;          // grass and trees (V15)
+  std::uint32_t debug_mode = 0;    // TerrainPush::debug_mode
+  std::vector<std::string> views;  // preset names; empty = all
+};
+
+struct VoxelFrame {
+  std::string name;
+  std::vector<std::uint8_t> rgba;
+  std::vector<float> depth;  // reverse-Z depth per pixel (tests)
+  TerrainFrameStats stats;
+  VoxelVegetationStats vegetation;
+  VoxelVegetationCounts vegetation_counts;
+  double record_ms = 0.0;
+  double frame_ms = 0.0;  // submit to completion, wall clock
+};
+
+struct VoxelSceneResult {
+  VoxelWorldBuildStats
+      build;  // build.upload_ms: the hand-over and the setup uploads (before the first frame)
+  TerrainMemory memory;
+  std::uint64_t vegetation_gpu_bytes = 0;
+  std::vector<VoxelFrame> frames;
+};
+
+VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options);
+
+}  // namespace myriad::render

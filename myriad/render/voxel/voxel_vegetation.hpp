@@ -1,0 +1,139 @@
+// Voxel-world vegetation on the GPU (V15): grass and baked models from 16-byte instances (near LOD two
+// crossed quads, far LOD a camera-facing billboard, alpha cutout) and trees with per-frame wind sway
+// computed once per tree in compute. Sections own instance ranges; a section change rewrites only its
+// range. A CPU check of section groups runs first: with none visible, the dispatches (wind included)
+// and the draws are skipped entirely.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "myriad/core/range_allocator.hpp"
+#include "myriad/gpu/append_overflow.hpp"
+#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/terrain/coarse_chunks.hpp"
+#include "myriad/render/frame/frame_system.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
+#include "myriad/render/passes/two_phase_cull.hpp"
+#include "myriad/voxel/vegetation.hpp"
+
+namespace myriad::render {
+
+struct VoxelVegetationOptions {
+  std::uint32_t grass_capacity = 1u << 20;
+  std::uint32_t tree_capacity = 1u << 16;
+  float lod_distance = 24.0f;   // grass nearer than this uses two crossed quads, farther a billboard
+  float max_distance = 400.0f;  // nothing farther is drawn
+};
+
+struct VoxelVegetationStats {
+  bool skipped = false;  // no section group visible: no dispatch, no wind, no draw
+  std::uint32_t dispatches = 0;
+  std::uint32_t draws = 0;
+  std::uint32_t pipeline_binds = 0;
+  std::uint32_t group_tests = 0;  // CPU section-group tests
+  std::uint64_t uploaded_bytes = 0;
+  std::uint32_t pending_copies = 0;     // section copies left for later frames by the staging budget
+  std::uint32_t shadow_draws = 0;       // draw_shadow: instanced draws (runs of tree slots)
+  std::uint32_t shadow_tree_slots = 0;  // draw_shadow: tree slots submitted (each tested in the shader)
+};
+
+struct VoxelVegetationCounts {
+  std::uint32_t grass_near = 0, grass_far = 0, trees = 0;
+  std::uint64_t vertices = 0;  // non-indexed triangle lists: vertices / 3 triangles
+};
+
+class VoxelVegetationRenderer : public FrameSystem {
+ public:
+  using FrameSystem::cull;
+  using FrameSystem::draw;
+
+  VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
+                          VkFormat depth_format, const VoxelVegetationOptions& config = {});
+
+  // Replaces a section's instances (an empty set frees its ranges).
+  void set_section(int section, const voxel::SectionVegetation& vegetation);
+
+  // Outside rendering, first in a frame: the staged section changes.
+  void upload(VkCommandBuffer cmd) override;
+  // Two-phase Hi-Z: phase 1 draws the instances drawn last frame, phase 2 those the pyramid newly shows.
+  bool occlusion_culled() const override { return true; }
+  // Outside rendering, after upload(). Single or early pass: the CPU group check, then culling + LOD +
+  // wind (view.time) in compute; late pass: culling against the pyramid (nothing when the group check
+  // found nothing).
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside rendering, per phase. With `shadow`, the sun term is darkened where the map says occluded.
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // After this frame's cull() (its wind sway), on the CPU: the trees near enough to the camera
+  // (max_distance, as for the camera) whose sections pass a test against the shadow view's frustum.
+  // Inside the shadow map's pass: their depth, each tree tested again in the vertex shader. Grass does
+  // not cast: blades are a few centimetres tall and their shadows would be finer than a shadow-map texel.
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+
+  const VoxelVegetationStats& stats() const { return stats_; }
+  // Reads back what the last culling kept (both phases after a two-phase frame; tests, stats); waits
+  // for the GPU.
+  VoxelVegetationCounts read_counts();
+  // The grass ids one phase's cull kept (`set` 0: single or early, 1: late).
+  std::vector<std::uint32_t> read_visible_grass(bool far, std::uint32_t set = 0);
+  std::vector<std::uint32_t> read_visible_trees(std::uint32_t set = 0);
+  // After the frame completed: the camera cull's counts (grass and trees together; zeros but the
+  // candidates when the group check skipped the frame). Reads back the draws too.
+  CullCounts read_cull_counts();
+  // The same without the draws' read-back.
+  shader::CullCounters cull_counters() const;
+  // After the frame completed: instances the last culling dropped because a list was full (0 unless
+  // the lists and the instance arrays disagree).
+  std::uint32_t overflow() const { return overflow_.read(); }
+  const VoxelVegetationOptions& config() const { return config_; }
+  // The instance slots a section's grass and trees occupy (ids in the visible lists are slots).
+  Range grass_range(int section) const { return section_grass_.at(std::size_t(section)); }
+  Range tree_range(int section) const { return section_trees_.at(std::size_t(section)); }
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  struct Copy {
+    int section;  // whose instances (a replaced section's waiting copies are dropped)
+    VkBuffer dst;
+    VkBufferCopy region;  // srcOffset into queued_ until staged
+  };
+  struct Fill {
+    VkBuffer dst;
+    VkDeviceSize offset, size;
+  };
+  void stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
+  void update_group(int section, const voxel::SectionVegetation& vegetation);
+
+  gpu::Context& ctx_;
+  VoxelVegetationOptions config_;
+  RangeAllocator grass_ranges_, tree_ranges_;
+  std::vector<Range> section_grass_, section_trees_;
+  std::vector<Aabb> section_tree_bounds_;         // what a section's trees can cover, for the shadow test
+  std::vector<std::uint32_t> section_instances_;  // grass + trees per section
+  std::uint64_t instances_ = 0;                   // their sum: the culling candidates
+  std::vector<Range> shadow_runs_;                // cull_shadow's instanced draws (merged slot ranges)
+  std::size_t shadow_run_count_ = 0;
+  CoarseChunks groups_;
+  std::vector<std::uint8_t> group_visible_;
+
+  // Culling outputs: [0] the single or early pass, [1] the late pass.
+  gpu::Buffer grass_visible_[2], tree_visible_[2], grass_draws_[2], tree_draws_[2];
+  gpu::Buffer grass_, trees_, sway_, template_;
+  std::uint32_t template_vertices_ = 0;
+  std::vector<std::byte> queued_;  // section instances waiting for the staging ring
+  std::vector<Copy> copies_;
+  std::vector<Fill> fills_;
+  bool initialized_ = false;
+  gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, grass_draw_, tree_draw_,
+      tree_shadow_;
+  gpu::AppendOverflow overflow_;  // of the grass and tree culling
+  TwoPhaseCull grass_two_phase_, tree_two_phase_;
+  bool late_culled_ = false;  // the last camera cull was phase 2: counts add both outputs
+  ShadowReceiver shadow_receiver_;
+  VoxelVegetationStats stats_;
+};
+
+}  // namespace myriad::render

@@ -1,0 +1,63 @@
+#include "myriad/render/voxel/voxel_world_build.hpp"
+
+#include <vector>
+
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/voxel/generator.hpp"
+#include "myriad/voxel/light.hpp"
+#include "myriad/voxel/vegetation.hpp"
+
+namespace myriad::render {
+
+VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOptions& options,
+                                  voxel::WorldMesher& mesher) {
+  VoxelWorldBuild b;
+  Stopwatch clock;
+  b.world = std::make_unique<voxel::World>(
+      voxel::generate_world(options.size, voxel::GeneratorParams{options.seed}));
+  b.stats.generate_ms = clock.elapsed_ms();
+  clock.restart();
+  voxel::compute_light(*b.world);
+  b.stats.light_ms = clock.elapsed_ms();
+  clock.restart();
+  std::vector<voxel::SectionMesh> meshes;
+  mesher.mesh_all(*b.world, options.mesh, meshes);
+  b.stats.mesh_ms = clock.elapsed_ms();
+  clock.restart();
+  b.stats.sections = std::uint32_t(meshes.size());
+  b.terrain = std::make_unique<TerrainRenderer>(ctx, b.world->sections(), OffscreenTarget::kColorFormat,
+                                                OffscreenTarget::kDepthFormat);
+  for (int s = 0; s < int(meshes.size()); ++s) {
+    voxel::SectionMesh& mesh = meshes[std::size_t(s)];
+    b.terrain->set_section(s, glm::vec3(b.world->section_coord(s) * voxel::kSectionSize), mesh);
+    if (!mesh.indices.empty()) ++b.stats.sections_with_geometry;
+    mesh = {};  // no CPU copy of the geometry after upload (V7)
+  }
+  if (options.vegetation) {
+    std::vector<voxel::SectionVegetation> plants;
+    voxel::place_all_vegetation(*b.world, options.seed, plants);
+    b.vegetation = std::make_unique<VoxelVegetationRenderer>(
+        ctx, b.world->sections(), OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+    for (int s = 0; s < int(plants.size()); ++s) {
+      b.vegetation->set_section(s, plants[std::size_t(s)]);
+      b.stats.grass += plants[std::size_t(s)].grass.size();
+      b.stats.trees += plants[std::size_t(s)].trees.size();
+    }
+  }
+  b.stats.upload_ms = clock.elapsed_ms();
+  return b;
+}
+
+void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegetationRenderer* vegetation) {
+  do {
+    ctx.staging_ring().begin_frame();
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      terrain.upload(cmd);
+      if (vegetation) vegetation->upload(cmd);
+    });
+  } while (terrain.pending_upload_bytes() > 0 || (vegetation && vegetation->stats().pending_copies > 0));
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,182 @@
+// Construction of the default scene: each system generated, baked or loaded and uploaded once.
+#include "myriad/render/world/world_scene.hpp"
+
+#include "myriad/gpu/staging_ring.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "myriad/core/error.hpp"
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/render/crowd/crowd_scene.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/voxel/voxel_world_build.hpp"
+#include "myriad/render/world/world_scene_impl.hpp"
+#include "myriad/voxel/generator.hpp"
+#include "myriad/voxel/light.hpp"
+#include "myriad/voxel/material.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr int kBuildSteps = 4;
+
+}  // namespace
+
+const char* world_system_name(std::uint32_t index) {
+  static const char* names[kWorldSystemCount] = {"terrain", "voxel_vegetation", "vegetation",
+                                                 "crowd",   "avatars",          "ground"};
+  return index < kWorldSystemCount ? names[index] : "unknown";
+}
+
+std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
+  const glm::vec3 s(kVoxelWorldSize);
+  SceneCamera sliced =
+      SceneCamera::look_at({-0.15f * s.x, 2.2f * s.y, -0.15f * s.z}, s * glm::vec3(0.5f, 0.3f, 0.5f));
+  sliced.slice_height = 0.4f * s.y;
+  return {
+      // High above the south-west: the crowd in front, the voxel world behind, the field to the horizon.
+      {"overview", SceneCamera::look_at({-70.0f, 95.0f, -270.0f}, {150.0f, 0.0f, 0.0f})},
+      // Eye height south-east of the avatars' plaza, looking across them at the voxel world.
+      {"ground", SceneCamera::look_at({302.0f, 1.8f, 32.0f}, {230.0f, 8.0f, 110.0f})},
+      // At the crowd's southern edge, looking into it.
+      {"crowd_close_up", SceneCamera::look_at({128.0f, 2.2f, -212.0f}, {130.0f, 1.0f, -170.0f}, 1.05f)},
+      // The voxel world cut at 40 % of its height (V14).
+      {"sliced", sliced},
+  };
+}
+
+void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
+  if (progress) progress("generating, lighting and meshing the voxel world", 1, kBuildSteps);
+  VoxelWorldBuild b = render::build_voxel_world(ctx, {.size = kVoxelWorldSize, .seed = options.seed}, mesher);
+  world = std::move(b.world);
+  terrain = std::move(b.terrain);
+  voxel_vegetation = std::move(b.vegetation);
+  build.voxel = b.stats;
+  // The soak edits dig at the top of a column near the centre.
+  glm::ivec3 p(kVoxelWorldSize.x / 2 + 3, kVoxelWorldSize.y - 1, kVoxelWorldSize.z / 2 - 5);
+  while (p.y > 0 && world->material(p) == voxel::kAir) --p.y;
+  edit_site.cell = p;
+}
+
+void WorldScene::Impl::upload_voxel_world() {
+  Stopwatch clock;
+  render::upload_voxel_world(ctx, *terrain, voxel_vegetation.get());
+  build.voxel.upload_ms += clock.elapsed_ms();
+}
+
+void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
+  if (progress) progress("vegetation field: baking (first run) and streaming", 2, kBuildSteps);
+  Stopwatch clock;
+  const double half = double(options.vegetation_size) * 0.5;
+  const glm::dvec2 centre(kVoxelWorldSize.x * 0.5, kVoxelWorldSize.z * 0.5);
+  VegetationFieldOptions o;
+  o.seed = options.seed;
+  o.min = centre - glm::dvec2(half);
+  o.max = centre + glm::dvec2(half);
+  o.cache_dir = options.cache_dir;
+  o.load_radius = options.vegetation_load_radius;
+  // Bare ground under the voxel world and where the crowd and the avatars stand.
+  const glm::dvec3 crowd_centre(kCrowdCentre);
+  const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;
+  const glm::dvec3 avatars_origin(kAvatarOrigin);
+  const double avatars_side = double(kAvatarSpacing) * std::ceil(std::sqrt(double(options.avatars)));
+  o.clearings = {{{-2.0, -2.0}, {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}},
+                 {{crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
+                  {crowd_centre.x + crowd_half, crowd_centre.z + crowd_half}},
+                 {{avatars_origin.x - 20.0, avatars_origin.z - avatars_side - 20.0},
+                  {avatars_origin.x + avatars_side + 20.0, avatars_origin.z + 20.0}}};
+  field = std::make_unique<VegetationField>(ctx, o, [&](const std::string& m) {
+    if (progress) progress(m, 2, kBuildSteps);
+  });
+  build.vegetation_ms = clock.elapsed_ms();
+}
+
+void WorldScene::Impl::build_crowd(const SceneProgress& progress) {
+  if (progress) progress("placing the crowd", 3, kBuildSteps);
+  Stopwatch clock;
+  entities =
+      scatter_crowd(options.crowd_entities, std::uint32_t(enemy_types.size()), kCrowdMapSize, options.seed);
+  for (crowd::CrowdEntity& e : entities) e.position += kCrowdCentre;
+  crowd = std::make_unique<CrowdRenderer>(ctx, enemy_types, entities, OffscreenTarget::kColorFormat,
+                                          OffscreenTarget::kDepthFormat);
+  build.crowd_upload_ms = clock.elapsed_ms();
+}
+
+void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
+  if (progress) progress("building the clothed avatars", 4, kBuildSteps);
+  Stopwatch clock;
+  if (options.avatars > 0) {
+    avatars = std::make_unique<AvatarCrowdRenderer>(
+        ctx,
+        batch::AvatarCrowdOptions{
+            .avatars = options.avatars, .spacing = kAvatarSpacing, .origin = kAvatarOrigin},
+        true, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+  }
+  build.avatars_ms = clock.elapsed_ms();
+}
+
+void validate(const WorldSceneOptions& options) {
+  if (!(options.vegetation_size >= kMinVegetationSize) || options.vegetation_size > kMaxVegetationSize)
+    throw Error("the vegetation field must be " + std::to_string(int(kMinVegetationSize)) + " to " +
+                    std::to_string(int(kMaxVegetationSize)) + " m across",
+                "WorldSceneOptions::vegetation_size");
+  if (options.crowd_entities == 0 || options.crowd_entities > kMaxCrowdEntities)
+    throw Error("the crowd needs 1 to " + std::to_string(kMaxCrowdEntities) + " entities",
+                "WorldSceneOptions::crowd_entities");
+  if (options.avatars > kMaxAvatars)
+    throw Error("at most " + std::to_string(kMaxAvatars) + " avatars", "WorldSceneOptions::avatars");
+  if (options.shadow_map_size > kMaxShadowMapSize)
+    throw Error("shadow maps are at most " + std::to_string(kMaxShadowMapSize) + " texels",
+                "WorldSceneOptions::shadow_map_size");
+}
+
+WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options,
+                       std::vector<crowd::CrowdFile> enemy_types, const SceneProgress& progress)
+    : impl_(std::make_unique<Impl>(ctx, options)) {
+  validate(options);
+  if (enemy_types.empty()) throw Error("the crowd needs at least one enemy type", "WorldScene");
+  impl_->enemy_types = std::move(enemy_types);
+  // Every setup upload in as few submissions as the steps allow: the builds' uploads queue in one
+  // batch, submitted when something needs them on the GPU (vegetation streaming) and at the end.
+  const std::uint64_t submits_before = ctx.submit_count();
+  gpu::UploadBatchScope batch(ctx);
+  impl_->build_voxel_world(progress);
+  impl_->build_vegetation(progress);
+  impl_->build_crowd(progress);
+  impl_->build_avatars(progress);
+  impl_->upload_voxel_world();
+  batch.submit();
+  impl_->build.setup_submits = ctx.submit_count() - submits_before;
+  if (options.shadow_map_size > 0) {
+    impl_->shadow = std::make_unique<ShadowMap>(ctx, options.shadow_map_size);
+    impl_->stats.shadow_map_bytes = impl_->shadow->gpu_bytes();
+  }
+  impl_->timer = std::make_unique<gpu::GpuTimer>(ctx);
+  impl_->stats.vegetation_planted = impl_->field->stats().planted;
+}
+
+WorldScene::~WorldScene() = default;
+
+void WorldScene::set_system_mask(std::uint32_t mask) { impl_->mask = mask & kAllSystems; }
+void WorldScene::set_edit_interval(std::uint32_t every_frames) { impl_->edit_every = every_frames; }
+const WorldFrameStats& WorldScene::frame_stats() const { return impl_->stats; }
+const WorldBuildStats& WorldScene::build_stats() const { return impl_->build; }
+
+std::uint64_t WorldScene::gpu_bytes() const {
+  std::uint64_t bytes = 0;
+  for (const SystemFrameStats& s : impl_->stats.systems) bytes += s.gpu_bytes;
+  return bytes + impl_->stats.shadow_map_bytes;
+}
+
+std::uint64_t WorldScene::cpu_bytes() const {
+  const Impl& m = *impl_;
+  std::uint64_t bytes = m.terrain->memory().cpu_bytes + m.field->streamer().world().resident_bytes() +
+                        m.entities.capacity() * sizeof(crowd::CrowdEntity);
+  for (const voxel::SectionMesh& s : m.meshes)
+    bytes += s.vertices.capacity() * sizeof(voxel::TerrainVertex) +
+             s.indices.capacity() * sizeof(std::uint32_t) + s.atlas.capacity() * sizeof(voxel::AtlasRecord);
+  return bytes;
+}
+
+}  // namespace myriad::render

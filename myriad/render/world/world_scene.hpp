@@ -1,0 +1,146 @@
+// The default scene (SPEC X3): the 256 x 64 x 256 voxel world with its grass and trees, a streamed
+// vegetation field around it (4 km x 4 km, over 2 million plants), a crowd of 3,000 VAT enemies and
+// 100 clothed skinned avatars, lit by one directional light. Everything is generated (the vegetation
+// tiles are baked into a cache folder on first use); one frame loop runs every system's culling and
+// drawing. World layout (metres, +Y up): the voxel world fills [0, 256] x [0, 64] x [0, 256]; the
+// plain around it is flat at y = 0; the crowd roams a 320 m square south of it (-Z) and the avatars
+// stand on a plaza between the two.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "myriad/crowd/crowd_file.hpp"
+#include "myriad/crowd/entity_cull.hpp"
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/voxel/voxel_world_build.hpp"
+
+namespace myriad::render {
+
+// The limits of WorldSceneOptions, in one place: the scene checks them (validate) before any build step,
+// and the command-line options of `myriad render` and `myriad view` are bounded by the same numbers.
+inline constexpr float kMinVegetationSize = 512.0f, kMaxVegetationSize = 16384.0f;
+inline constexpr std::uint32_t kMaxCrowdEntities = 1000000u;
+inline constexpr std::uint32_t kMaxAvatars = 10000u;
+inline constexpr std::uint32_t kMaxShadowMapSize = 8192u;
+
+struct WorldSceneOptions {
+  std::uint64_t seed = 1;
+  float vegetation_size = 4096.0f;         // metres, square, centred on the voxel world
+  std::uint32_t crowd_entities = 3000;     // VAT enemies
+  std::uint32_t avatars = 100;             // clothed skinned avatars
+  std::uint32_t shadow_map_size = 2048;    // texels per side; 0 = no shadows
+  float vegetation_load_radius = 1000.0f;  // tiles nearer the camera than this are streamed in
+  // Baked vegetation tiles are kept here (per seed) and reused by later runs with the same inputs.
+  std::filesystem::path cache_dir = std::filesystem::temp_directory_path() / "myriad-cache";
+};
+
+// Throws myriad::Error naming the first option outside its limits.
+void validate(const WorldSceneOptions& options);
+
+// Progress of the scene's construction: (step description, step index, step count).
+using SceneProgress = std::function<void(const std::string&, int, int)>;
+
+// Named camera presets of the default scene: "overview", "ground", "crowd_close_up", "sliced".
+std::vector<std::pair<std::string, SceneCamera>> world_camera_presets();
+
+// The systems of the scene, as bits (coverage masks, SystemMask).
+enum WorldSystem : std::uint32_t {
+  kSystemTerrain = 1u << 0,          // voxel terrain
+  kSystemVoxelVegetation = 1u << 1,  // the voxel world's grass and trees
+  kSystemVegetation = 1u << 2,       // the streamed vegetation field
+  kSystemCrowd = 1u << 3,            // VAT enemies
+  kSystemAvatars = 1u << 4,          // skinned avatars (and their blob shadows)
+  kSystemGround = 1u << 5,           // the plain under everything
+  kAllSystems = 0x3Fu,
+};
+inline constexpr std::uint32_t kWorldSystemCount = 6;
+const char* world_system_name(std::uint32_t index);  // "terrain", "voxel_vegetation", ...
+
+// One system's share of the last finished frame.
+struct SystemFrameStats {
+  std::uint64_t objects = 0;  // candidates: pages, instances, entities, avatars
+  std::uint64_t visible = 0;  // drawn after culling
+  // Of the candidates: dropped by frustum, slice, distance or LOD tests, and (two-phase Hi-Z) hidden
+  // behind this frame's depth. Occlusion is tested on those that passed the first tests.
+  std::uint64_t frustum_culled = 0;
+  std::uint64_t occlusion_culled = 0;
+  std::uint64_t draws = 0;
+  std::uint64_t pipeline_binds = 0;
+  std::uint64_t vertices = 0;  // vertex shader invocations of the draws (indexed: indices drawn)
+  std::uint64_t triangles = 0;
+  std::uint64_t gpu_bytes = 0;
+  // Entries the system's GPU culling dropped because an append list was full (the lists are sized
+  // for every candidate, so anything but 0 is a bug; the draws stay in bounds either way).
+  std::uint64_t overflow = 0;
+};
+
+struct WorldFrameStats {
+  std::uint64_t frame = 0;
+  SystemFrameStats systems[kWorldSystemCount];
+  std::uint64_t shadow_draws = 0;
+  std::uint64_t shadow_map_bytes = 0;
+  std::uint64_t vegetation_planted = 0, vegetation_resident = 0, vegetation_refreshes = 0;
+  std::uint64_t voxel_edits = 0;
+  std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
+  // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:
+  // they need the image's aspect) and command recording.
+  double cpu_update_ms = 0.0, cpu_streaming_ms = 0.0, cpu_crowd_ms = 0.0, cpu_edit_ms = 0.0;
+  double cpu_record_ms = 0.0, cpu_avatars_ms = 0.0;
+  std::vector<std::pair<std::string, double>> gpu_ms;  // GPU timestamps per pass (empty on CPU devices)
+};
+
+// Construction times (ms).
+struct WorldBuildStats {
+  VoxelWorldBuildStats voxel;  // voxel.upload_ms: the hand-over and the setup uploads
+  double vegetation_ms = 0.0, crowd_upload_ms = 0.0, avatars_ms = 0.0;
+  std::uint64_t setup_submits = 0;  // GPU submissions the construction made (uploads batched)
+};
+
+class WorldScene final : public FrameScene {
+ public:
+  // `enemy_types`: the crowd's baked types (.crowd files read with crowd::read_crowd_file, or baked by
+  // crowd_bake); the scene only places and draws them, so it never links the baker.
+  WorldScene(gpu::Context& ctx, const WorldSceneOptions& options, std::vector<crowd::CrowdFile> enemy_types,
+             const SceneProgress& progress = {});
+  ~WorldScene() override;
+
+  void update(double dt, const SceneCamera& camera, const FrameOptions& settings) override;
+  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
+              OffscreenTarget& target) override;
+  void finish_frame() override;
+  std::vector<std::string> stats_lines() const override;
+
+  // Streams the vegetation around `camera` until nothing is pending (headless renders, tests).
+  void settle(const SceneCamera& camera);
+  // Only the systems in `mask` are drawn (shadow casters included); the frame is otherwise the same.
+  void set_system_mask(std::uint32_t mask);
+  // Turns on voxel edits during update(): every `every_frames` frames one voxel near the centre of
+  // the world is dug out or filled back in (re-lit and re-meshed incrementally).
+  void set_edit_interval(std::uint32_t every_frames);
+
+  // CPU reference of the crowd's GPU culling for this camera and image height (same entities, same
+  // LOD curve): visible entities per (type, LOD) slot.
+  crowd::CrowdCullResult crowd_reference(const SceneCamera& camera, std::uint32_t width,
+                                         std::uint32_t height) const;
+
+  const WorldFrameStats& frame_stats() const;
+  const WorldBuildStats& build_stats() const;
+  std::uint64_t gpu_bytes() const;
+  // What the scene holds on the CPU in its growing containers: terrain page tables, re-meshed sections
+  // awaiting upload, the resident vegetation runtime arrays and tiles, the crowd's entities. Long runs
+  // must keep it flat (the soak test compares it lap by lap).
+  std::uint64_t cpu_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace myriad::render

@@ -1,0 +1,95 @@
+// WorldScene's state, shared by its construction (world_scene.cpp) and its frame loop
+// (world_scene_frame.cpp). Not part of the public interface.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "myriad/crowd/crowd_file.hpp"
+#include "myriad/crowd/entity_lod.hpp"
+#include "myriad/gpu/timing.hpp"
+#include "myriad/render/avatars/avatar_crowd_renderer.hpp"
+#include "myriad/render/crowd/crowd_renderer.hpp"
+#include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
+#include "myriad/render/terrain/terrain_renderer.hpp"
+#include "myriad/render/voxel/voxel_vegetation.hpp"
+#include "myriad/render/world/world_scene.hpp"
+#include "myriad/render/world/world_vegetation_field.hpp"
+#include "myriad/voxel/world.hpp"
+#include "myriad/voxel/world_mesher.hpp"
+
+namespace myriad::render {
+
+// World layout (metres): see world_scene.hpp.
+inline constexpr glm::ivec3 kVoxelWorldSize{256, 64, 256};
+inline constexpr float kCrowdMapSize = 180.0f;
+inline constexpr glm::vec3 kCrowdCentre{128.0f, 0.0f, -110.0f};
+inline constexpr glm::vec3 kAvatarOrigin{280.0f, 0.0f, 60.0f};
+inline constexpr float kAvatarSpacing = 1.6f;
+inline constexpr glm::vec4 kSkyColor{0.62f, 0.76f, 0.92f, 1.0f};
+// The shadow map covers what lies nearer than kShadowDistance to the camera; casters up to
+// kShadowCasterReach towards the light (outside the camera frustum) still cast into it.
+inline constexpr float kShadowDistance = 220.0f;
+inline constexpr float kShadowCasterReach = 300.0f;
+
+// A voxel the soak edits dig out and put back: where, and what was there.
+struct VoxelEditSite {
+  glm::ivec3 cell{0};
+  std::uint8_t material = 0, form = 0;
+  bool dug = false;
+};
+
+struct WorldScene::Impl {
+  Impl(gpu::Context& c, const WorldSceneOptions& o) : ctx(c), options(o) {}
+
+  gpu::Context& ctx;
+  WorldSceneOptions options;
+  WorldBuildStats build;
+  WorldFrameStats stats;
+  std::uint32_t mask = kAllSystems;
+  // Sun from the south-east: the faces the presets look at (south, east) are lit, shadows fall away.
+  glm::vec3 to_light = glm::normalize(glm::vec3(0.5f, 0.75f, -0.45f));
+
+  // Voxel world.
+  std::unique_ptr<voxel::World> world;
+  voxel::WorldMesher mesher;
+  std::vector<voxel::SectionMesh> meshes;  // scratch: only edited sections hold a mesh, until uploaded
+  std::unique_ptr<TerrainRenderer> terrain;
+  std::unique_ptr<VoxelVegetationRenderer> voxel_vegetation;
+  std::uint32_t edit_every = 0;
+  std::uint64_t edits = 0;
+  VoxelEditSite edit_site;
+
+  // Vegetation field.
+  std::unique_ptr<VegetationField> field;
+
+  // Crowd.
+  std::vector<crowd::CrowdFile> enemy_types;
+  std::vector<crowd::CrowdEntity> entities;
+  std::unique_ptr<CrowdRenderer> crowd;
+
+  // Avatars.
+  std::unique_ptr<AvatarCrowdRenderer> avatars;
+  float avatar_dt = 0.0f;  // animation time since the avatars' last update (they update in record())
+
+  std::unique_ptr<ShadowMap> shadow;  // null when shadows are off
+
+  std::unique_ptr<gpu::GpuTimer> timer;
+  SceneFrame frame{ctx};
+  double time = 0.0;  // scene clock, seconds
+  bool recorded = false;
+
+  void build_voxel_world(const SceneProgress& progress);
+  void upload_voxel_world();
+  void build_vegetation(const SceneProgress& progress);
+  void build_crowd(const SceneProgress& progress);
+  void build_avatars(const SceneProgress& progress);
+
+  void move_crowd(float dt);
+  void apply_voxel_edit();
+};
+
+}  // namespace myriad::render
