@@ -2,8 +2,10 @@
 
 #include <array>
 #include <cstring>
+#include <span>
 
 #include "myriad/core/stopwatch.hpp"
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
 
 namespace myriad::render {
@@ -35,7 +37,6 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarC
     renderers += crowd_->scene().batch(static_cast<batch::BatchType>(t)).size();
   const VkDeviceSize slot_bytes = std::max<std::size_t>(renderers, 1) * sizeof(std::uint32_t);
   slots_ = gpu::Buffer(ctx, slot_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-  slots_staging_ = gpu::Buffer(ctx, slot_bytes, 0, gpu::MemoryKind::kUpload);
   pipeline_ = make_skin_pipeline(ctx, color_format, depth_format);
   const auto count = static_cast<std::uint32_t>(crowd.avatars);
   blobs_ = std::make_unique<AvatarBlobShadow>(ctx, color_format, depth_format, count);
@@ -57,9 +58,12 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
   batches_->stage_changes(crowd_->scene());
   const batch::DrawList& list = crowd_->draw_list();
   slot_count_ = list.instances.size();
+  slots_staged_.reset();
   if (slot_count_ > 0) {
-    std::memcpy(slots_staging_.mapped(), list.instances.data(), slot_count_ * sizeof(std::uint32_t));
-    slots_staging_.flush();
+    // The draw list's slots go every frame: through the staging ring, outside its budget.
+    const gpu::StagingRing::Span staged =
+        ctx_.staging_ring().stage(std::as_bytes(std::span(list.instances.data(), slot_count_)));
+    slots_staged_ = staged.offset;
   }
   stats_.draws = s.draws;
   stats_.draws_unbatched = s.draws_unbatched;
@@ -78,9 +82,12 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
 void AvatarCrowdRenderer::upload(VkCommandBuffer cmd) {
   palette_->record_upload(cmd, palette_upload_);
   batches_->record_upload(cmd);
-  if (slot_count_ == 0) return;
-  const VkBufferCopy region{0, 0, slot_count_ * sizeof(std::uint32_t)};
-  vkCmdCopyBuffer(cmd, slots_staging_.handle(), slots_.handle(), 1, &region);
+  if (!slots_staged_) return;
+  const gpu::StagingRing& ring = ctx_.staging_ring();
+  ring.flush();
+  const VkBufferCopy region{*slots_staged_, 0, slot_count_ * sizeof(std::uint32_t)};
+  slots_staged_.reset();
+  vkCmdCopyBuffer(cmd, ring.buffer().handle(), slots_.handle(), 1, &region);
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }

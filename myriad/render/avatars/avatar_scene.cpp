@@ -8,6 +8,7 @@
 #include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 
 namespace myriad::render {
@@ -43,24 +44,24 @@ AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOption
   const FrameView view = FrameView::of_camera(
       grid_camera(o.avatars, o.spacing, static_cast<float>(o.width) / static_cast<float>(o.height)), o.width,
       o.height, kWorldUp, o.time);
-  avatars.update(view, o.time);
   avatars.set_palette_upload(o.upload);
 
   OffscreenTarget target(ctx, o.width, o.height);
   AvatarSceneResult result;
   result.width = o.width;
   result.height = o.height;
+  // The same scene frame as the default scene's, over the avatars alone: update (animate `time`
+  // seconds, pose, cull), upload, draw. The clear colour is the ground the blob shadows darken.
+  SceneFrame scene_frame(ctx);
+  FrameSystem* const systems[] = {&avatars};
+  Stopwatch frame;
+  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+    scene_frame.record(cmd, view, systems, target, glm::vec4(0.56f, 0.60f, 0.52f, 1.0f), nullptr, o.time);
+  });
+  result.frame_ms = frame.elapsed_ms();
   result.draws = avatars.stats().draws;
   result.draws_unbatched = avatars.stats().draws_unbatched;
   result.matrices = avatars.stats().matrices;
-  Stopwatch frame;
-  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-    avatars.upload(cmd);
-    target.begin(cmd, glm::vec4(0.56f, 0.60f, 0.52f, 1.0f));  // the ground: the blobs darken it
-    avatars.draw(cmd, view);
-    target.end(cmd);
-  });
-  result.frame_ms = frame.elapsed_ms();
   result.rgba = target.read_color();
 
   if (o.id_pass) {

@@ -33,7 +33,7 @@ struct AvatarSceneResult {
   std::size_t draws = 0;                     // instanced draws after batching
   std::size_t draws_unbatched = 0;           // visible renderer x material instances
   std::size_t matrices = 0;                  // palette matrices computed (deduplicated)
-  double frame_ms = 0.0;                     // upload + draw of the colour frame, submit to completion
+  double frame_ms = 0.0;                     // the colour frame (animate, upload, draw), wall clock
 };
 
 AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOptions& options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "myriad/core/error.hpp"
 #include "myriad/gpu/sync.hpp"
@@ -21,7 +22,7 @@ std::vector<shader::SkinInstance> pack_skin_instances(const batch::Batch& b) {
   return out;
 }
 
-BatchGpuData::BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene) {
+BatchGpuData::BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene) : ctx_(ctx) {
   types_.resize(scene.batch_count());
   for (std::size_t t = 0; t < types_.size(); ++t) {
     const batch::Batch& b = scene.batch(static_cast<batch::BatchType>(t));
@@ -32,13 +33,17 @@ BatchGpuData::BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene) {
     const VkDeviceSize ibytes = std::max<std::size_t>(b.size(), 1) * sizeof(shader::SkinInstance);
     const VkDeviceSize pbytes = std::max<std::size_t>(b.properties.size(), 1) * sizeof(float);
     p.instances = gpu::Buffer(ctx, ibytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-    p.instances_staging =
-        gpu::Buffer(ctx, ibytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
     p.properties =
         gpu::Buffer(ctx, pbytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-    p.properties_staging =
-        gpu::Buffer(ctx, pbytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, gpu::MemoryKind::kUpload);
   }
+}
+
+gpu::StagingRing::Span BatchGpuData::stage(VkDeviceSize bytes) {
+  const std::optional<gpu::StagingRing::Span> span = ctx_.staging_ring().allocate(bytes);
+  if (!span)
+    throw Error("the staging ring is full", "BatchGpuData::stage_changes",
+                "raise ContextOptions::staging_ring_bytes");
+  return *span;
 }
 
 std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
@@ -52,18 +57,23 @@ std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
     }
     PerType& p = types_[d.type];
     const batch::Batch& b = scene.batch(d.type);
-    auto* inst = static_cast<shader::SkinInstance*>(p.instances_staging.mapped());
-    for (std::uint32_t s = d.begin; s < d.end; ++s) inst[s] = pack_skin_instance(b, s);
+    if (d.end <= d.begin) continue;
     const VkDeviceSize ioff = VkDeviceSize{d.begin} * sizeof(shader::SkinInstance);
     const VkDeviceSize isize = VkDeviceSize{d.end - d.begin} * sizeof(shader::SkinInstance);
-    p.instance_regions.push_back({ioff, ioff, isize});
+    const gpu::StagingRing::Span staged = stage(isize);
+    // Packed straight into the ring (memcpy: the mapped bytes carry no alignment promise for the type).
+    for (std::uint32_t s = d.begin; s < d.end; ++s) {
+      const shader::SkinInstance inst = pack_skin_instance(b, s);
+      std::memcpy(staged.data + std::size_t{s - d.begin} * sizeof inst, &inst, sizeof inst);
+    }
+    p.instance_regions.push_back({staged.offset, ioff, isize});
     bytes += isize;
     if (p.floats_per_instance != 0) {
       const std::size_t f0 = std::size_t{d.begin} * p.floats_per_instance;
       const std::size_t fn = std::size_t{d.end - d.begin} * p.floats_per_instance;
-      std::memcpy(static_cast<float*>(p.properties_staging.mapped()) + f0, b.properties.data() + f0,
-                  fn * sizeof(float));
-      p.property_regions.push_back({f0 * sizeof(float), f0 * sizeof(float), fn * sizeof(float)});
+      const gpu::StagingRing::Span props = stage(fn * sizeof(float));
+      std::memcpy(props.data, b.properties.data() + f0, fn * sizeof(float));
+      p.property_regions.push_back({props.offset, f0 * sizeof(float), fn * sizeof(float)});
       bytes += fn * sizeof(float);
     }
   }
@@ -78,17 +88,15 @@ std::size_t BatchGpuData::pending_regions() const {
 
 void BatchGpuData::record_upload(VkCommandBuffer cmd) {
   if (pending_regions() == 0) return;
+  const gpu::StagingRing& ring = ctx_.staging_ring();
+  ring.flush();
   for (PerType& p : types_) {
-    if (!p.instance_regions.empty()) {
-      p.instances_staging.flush();
-      vkCmdCopyBuffer(cmd, p.instances_staging.handle(), p.instances.handle(),
+    if (!p.instance_regions.empty())
+      vkCmdCopyBuffer(cmd, ring.buffer().handle(), p.instances.handle(),
                       static_cast<std::uint32_t>(p.instance_regions.size()), p.instance_regions.data());
-    }
-    if (!p.property_regions.empty()) {
-      p.properties_staging.flush();
-      vkCmdCopyBuffer(cmd, p.properties_staging.handle(), p.properties.handle(),
+    if (!p.property_regions.empty())
+      vkCmdCopyBuffer(cmd, ring.buffer().handle(), p.properties.handle(),
                       static_cast<std::uint32_t>(p.property_regions.size()), p.property_regions.data());
-    }
     p.instance_regions.clear();
     p.property_regions.clear();
   }

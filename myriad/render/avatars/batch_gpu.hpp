@@ -1,6 +1,7 @@
 // GPU copies of the batch layer (SPEC B1 layer 3): per batch type, the instances (object-to-world
 // rows, palette offset, property offset) and the property floats, kept in device-local buffers and
-// updated only where BatchScene reports dirty ranges: a frame with no changes copies nothing.
+// updated only where BatchScene reports dirty ranges: a frame with no changes copies nothing. The
+// changes are staged in the context's staging ring (the one upload path).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "myriad/batch/scene.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
 namespace myriad::render {
@@ -21,9 +23,11 @@ class BatchGpuData {
   // Sized for the scene as it is now (instances added later need a new BatchGpuData).
   BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene);
 
-  // Moves the scene's dirty ranges into staging and queues their copies. Returns bytes staged.
+  // Moves the scene's dirty ranges into the staging ring (this frame's allocations, outside its budget)
+  // and queues their copies. Returns bytes staged. Throws when the ring is full.
   std::size_t stage_changes(batch::BatchScene& scene);
-  // Records the queued copies and a barrier to vertex-shader storage reads; clears the queue.
+  // Records the queued copies and a barrier to vertex-shader storage reads; clears the queue. Record
+  // it in the frame that staged them (the ring reuses a frame's bytes once it completed).
   void record_upload(VkCommandBuffer cmd);
 
   const gpu::Buffer& instances(batch::BatchType type) const { return types_[type].instances; }
@@ -34,9 +38,12 @@ class BatchGpuData {
   struct PerType {
     std::size_t capacity = 0;
     std::uint32_t floats_per_instance = 0;
-    gpu::Buffer instances, instances_staging, properties, properties_staging;
-    std::vector<VkBufferCopy> instance_regions, property_regions;
+    gpu::Buffer instances, properties;
+    std::vector<VkBufferCopy> instance_regions, property_regions;  // srcOffset in the staging ring
   };
+  gpu::StagingRing::Span stage(VkDeviceSize bytes);
+
+  gpu::Context& ctx_;
   std::vector<PerType> types_;
   std::vector<batch::DirtyRange> dirty_;
 };

@@ -2,8 +2,10 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 
 #include "myriad/core/error.hpp"
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad_render_shaders.hpp"
 
@@ -50,28 +52,33 @@ SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)
   if (matrices == 0) throw Error("palette buffer needs at least one matrix", "SkinPalette");
   const VkDeviceSize bytes = matrices * sizeof(anim::Mat3x4);
   device_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-  // Storage usage too: the compute upload reads staging as a storage buffer.
-  staging_ = gpu::Buffer(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                         gpu::MemoryKind::kUpload);
 }
 
 void SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count) {
   const VkDeviceSize offset = first * sizeof(anim::Mat3x4);
   const VkDeviceSize size = count * sizeof(anim::Mat3x4);
-  if (first + count > palettes.size() || offset + size > staging_.size())
+  if (first + count > palettes.size() || offset + size > device_.size())
     throw Error("palette range out of bounds", "SkinPalette::write");
-  std::memcpy(static_cast<std::byte*>(staging_.mapped()) + offset, palettes.data() + first, size);
-  // Adjacent ranges merge, so a full update is one region.
-  if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == offset) {
+  if (size == 0) return;
+  // Row-aligned, so the compute upload addresses the staged rows as vec4s.
+  const std::optional<gpu::StagingRing::Span> staged = ctx_.staging_ring().allocate(size, sizeof(glm::vec4));
+  if (!staged)
+    throw Error("the staging ring is full", "SkinPalette::write",
+                "raise ContextOptions::staging_ring_bytes or upload fewer palettes per frame");
+  std::memcpy(staged->data, palettes.data() + first, size);
+  // Ranges adjacent in both the ring and the palette merge, so a full update is one region.
+  if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == staged->offset &&
+      regions_.back().dstOffset + regions_.back().size == offset) {
     regions_.back().size += size;
   } else {
-    regions_.push_back({offset, offset, size});
+    regions_.push_back({staged->offset, offset, size});
   }
 }
 
 void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
   if (regions_.empty()) return;
-  staging_.flush();
+  const gpu::StagingRing& ring = ctx_.staging_ring();
+  ring.flush();
   // Earlier frames' vertex shaders finish reading the palette before it is overwritten.
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -82,8 +89,8 @@ void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
                         VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
   } else {
-    vkCmdCopyBuffer(cmd, staging_.handle(), device_.handle(), static_cast<std::uint32_t>(regions_.size()),
-                    regions_.data());
+    vkCmdCopyBuffer(cmd, ring.buffer().handle(), device_.handle(),
+                    static_cast<std::uint32_t>(regions_.size()), regions_.data());
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -93,12 +100,17 @@ void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
 
 void SkinPalette::record_compute(VkCommandBuffer cmd) {
   constexpr VkDeviceSize kRow = sizeof(glm::vec4);
-  const std::array bindings{gpu::storage_buffer(staging_), gpu::storage_buffer(device_)};
+  const VkBuffer ring = ctx_.staging_ring().buffer().handle();
+  // The whole ring may exceed maxStorageBufferRange: each dispatch binds the staged range alone, from
+  // an offset the device accepts (write() allocates whole rows, so every offset is a row multiple).
+  const VkDeviceSize align = std::max<VkDeviceSize>(ctx_.limits().minStorageBufferOffsetAlignment, kRow);
   for (const VkBufferCopy& r : regions_) {
-    // Staging and device buffers share offsets (write() queues equal src and dst offsets).
-    const shader::SkinPaletteUploadPush push{
-        static_cast<std::uint32_t>(r.dstOffset / kRow), static_cast<std::uint32_t>(r.size / kRow),
-        static_cast<std::uint32_t>(std::min(staging_.size(), device_.size()) / kRow)};
+    const VkDeviceSize bound = r.srcOffset / align * align;
+    const std::array bindings{gpu::storage_buffer(ring, bound, r.srcOffset + r.size - bound),
+                              gpu::storage_buffer(device_)};
+    const shader::SkinPaletteUploadPush push{static_cast<std::uint32_t>((r.srcOffset - bound) / kRow),
+                                             static_cast<std::uint32_t>(r.dstOffset / kRow),
+                                             static_cast<std::uint32_t>(r.size / kRow)};
     gpu::bind(ctx_, cmd, upload_pipeline_, bindings, &push, sizeof push);
     vkCmdDispatch(cmd, (push.row_count + 63) / 64, 1, 1);
   }

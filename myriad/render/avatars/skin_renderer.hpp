@@ -1,9 +1,9 @@
 // GPU side of skinned avatars (SPEC B4, B7): mesh parts in one vertex/index arena, every character's
-// palette in one global buffer, and the skin.vert pipelines. Palettes reach the GPU from a mapped
-// staging buffer either by a copy (vkCmdCopyBuffer, one region per changed range: the default) or by
-// a compute pass (skin_palette_upload.comp); both give the same buffer. The copy is the default
-// because the data is already in its final layout and measured faster (docs/BENCHMARKS.md, batch).
-// Per-instance batch data lives in batch_gpu.hpp.
+// palette in one global buffer, and the skin.vert pipelines. Palettes reach the GPU from the context's
+// staging ring (gpu::StagingRing, the one upload path) either by a copy (vkCmdCopyBuffer, one region per
+// changed range: the default) or by a compute pass (skin_palette_upload.comp); both give the same buffer. The
+// copy is the default because the data is already in its final layout and measured faster
+// (docs/BENCHMARKS.md, batch). Per-instance batch data lives in batch_gpu.hpp.
 #pragma once
 
 #include <cstdint>
@@ -45,14 +45,16 @@ enum class PaletteUpload {
   kCompute,      // skin_palette_upload.comp, one dispatch per queued range
 };
 
-// The global palette buffer (device-local) and its persistently mapped staging twin.
+// The global palette buffer (device-local); what changed is staged in the context's staging ring.
 class SkinPalette {
  public:
   SkinPalette(gpu::Context& ctx, std::size_t matrices);
-  // Copies palettes[first, first + count) into staging and queues that range for the next upload.
+  // Copies palettes[first, first + count) into the staging ring (this frame's allocation, outside its
+  // budget: palettes go every frame) and queues that range for the next upload. Throws when the ring
+  // is full.
   void write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count);
   // Records the queued ranges' upload and a barrier making them visible to vertex shaders; clears the
-  // queue. Single-buffered staging: write() only while no submitted upload still reads it.
+  // queue. Record it in the frame that wrote them (the ring reuses a frame's bytes once it completed).
   void record_upload(VkCommandBuffer cmd, PaletteUpload how = PaletteUpload::kStagingCopy);
   const gpu::Buffer& buffer() const { return device_; }
   std::size_t pending_regions() const { return regions_.size(); }
@@ -61,9 +63,9 @@ class SkinPalette {
   void record_compute(VkCommandBuffer cmd);
 
   gpu::Context& ctx_;
-  gpu::Buffer device_, staging_;
+  gpu::Buffer device_;
   gpu::Pipeline upload_pipeline_;
-  std::vector<VkBufferCopy> regions_;
+  std::vector<VkBufferCopy> regions_;  // srcOffset in the staging ring, dstOffset in device_
 };
 
 // skin.vert + skin.frag (colour + depth), skin.vert + skin_id.frag (palette offset per pixel, RGBA8 +

@@ -30,9 +30,9 @@ struct SkinPush {
 };
 // skin_palette_upload.comp: rows [first_row, first_row + row_count) of the palette (3 rows a matrix).
 struct SkinPaletteUploadPush {
-  uint first_row;
+  uint src_row;  // first row in the staging ring
+  uint dst_row;  // first row in the palette buffer
   uint row_count;
-  uint row_capacity;  // rows both the staging and the palette buffer hold
 };
 
 #ifdef __cplusplus
@@ -40,7 +40,7 @@ MYRIAD_CHECK_LAYOUT(SkinVertex, 48, position, 0, normal, 12, joints01, 24, joint
 MYRIAD_CHECK_LAYOUT(SkinInstance, 56, rows, 0, palette_offset, 48, property_offset, 52);
 MYRIAD_CHECK_LAYOUT(SkinPush, 80, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
                     capture_vertex_count, 76);
-MYRIAD_CHECK_LAYOUT(SkinPaletteUploadPush, 12, first_row, 0, row_count, 4, row_capacity, 8);
+MYRIAD_CHECK_LAYOUT(SkinPaletteUploadPush, 12, src_row, 0, dst_row, 4, row_count, 8);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -1,6 +1,6 @@
 #version 460
 // Palette upload by compute (SPEC B7): copies one range of palette rows (vec4) from the mapped
-// staging buffer into the global palette buffer, one row per invocation. The staging copy
+// staging ring into the global palette buffer, one row per invocation. The staging copy
 // (vkCmdCopyBuffer) does the same; SkinPalette offers both and benchmarks compare them.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
@@ -14,7 +14,7 @@ layout(push_constant, scalar) uniform Push { SkinPaletteUploadPush pc; };
 void main() {
   const uint i = gl_GlobalInvocationID.x;
   // Bounded by both buffers, not only by the CPU's row range.
-  const uint row = pc.first_row + i;
-  if (i < pc.row_count && row < min(pc.row_capacity, min(uint(staging_rows.length()), uint(palette_rows.length()))))
-    palette_rows[row] = staging_rows[row];
+  const uint src = pc.src_row + i, dst = pc.dst_row + i;
+  if (i < pc.row_count && src < uint(staging_rows.length()) && dst < uint(palette_rows.length()))
+    palette_rows[dst] = staging_rows[src];
 }

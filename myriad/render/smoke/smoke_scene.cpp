@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <span>
 
 #include "myriad/core/frustum.hpp"
 #include "myriad/core/packing.hpp"
@@ -13,6 +14,7 @@
 #include "myriad/render/passes/depth_pyramid.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/shaders/smoke_layout.h"
 #include "myriad/render/passes/sphere_cull.hpp"
@@ -54,6 +56,72 @@ std::vector<shader::SmokeInstance> make_field(std::uint32_t grid, std::uint32_t 
 
 constexpr std::uint32_t kCubeIndexCount = 36;
 
+// The boxes as a frame system: GPU sphere culling into indirect commands, one indexed indirect-count
+// draw. No occlusion: the frame's depth pyramid is built after it (what the smoke scene checks).
+class SmokeBoxes final : public FrameSystem {
+ public:
+  SmokeBoxes(gpu::Context& ctx, std::span<const shader::SmokeInstance> field,
+             std::span<const glm::vec4> spheres)
+      : ctx_(ctx),
+        count_(std::uint32_t(field.size())),
+        instances_(ctx, field.size_bytes(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                   gpu::MemoryKind::kDeviceLocal),
+        spheres_(ctx, spheres.size_bytes(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                 gpu::MemoryKind::kDeviceLocal),
+        indices_(ctx, kCubeIndexCount * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
+                 gpu::MemoryKind::kDeviceLocal),
+        commands_(ctx, field.size() * sizeof(shader::DrawIndexedCommand),
+                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                  gpu::MemoryKind::kDeviceLocal),
+        count_buffer_(ctx, sizeof(std::uint32_t),
+                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                      gpu::MemoryKind::kDeviceLocal),
+        cull_(ctx) {
+    std::array<std::uint32_t, kCubeIndexCount> indices{};
+    for (std::uint32_t f = 0; f < 6; ++f) {
+      const std::uint32_t quad[6] = {0, 1, 2, 2, 1, 3};
+      for (std::uint32_t i = 0; i < 6; ++i) indices[f * 6 + i] = f * 4 + quad[i];
+    }
+    gpu::upload(ctx, instances_, field);
+    gpu::upload(ctx, spheres_, spheres);
+    gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
+    gpu::GraphicsPipelineBuilder builder;
+    builder.vertex = spirv::smoke_vert();
+    builder.fragment = spirv::smoke_frag();
+    builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(shader::SmokePush)};
+    builder.color_formats = {OffscreenTarget::kColorFormat};
+    builder.depth_format = OffscreenTarget::kDepthFormat;
+    pipeline_ = builder.build(ctx);
+  }
+
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const DepthPyramid*) override {
+    if (!first_phase(phase)) return;
+    cull_.record(cmd, view.frustum, spheres_, count_, commands_, count_buffer_, kCubeIndexCount);
+    ++pipeline_binds_;
+  }
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap*) override {
+    if (!first_phase(phase)) return;
+    const shader::SmokePush push{view.view_proj, glm::vec4(view.to_light, 0.0f)};
+    const std::array bindings{gpu::storage_buffer(instances_)};
+    gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+    ++pipeline_binds_;
+    vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexedIndirectCount(cmd, commands_.handle(), 0, count_buffer_.handle(), 0, count_,
+                                  sizeof(shader::DrawIndexedCommand));
+  }
+
+  std::uint32_t visible() const { return gpu::read_buffer_as<std::uint32_t>(ctx_, count_buffer_, 1)[0]; }
+  std::uint32_t pipeline_binds() const { return pipeline_binds_; }
+
+ private:
+  gpu::Context& ctx_;
+  std::uint32_t count_;
+  gpu::Buffer instances_, spheres_, indices_, commands_, count_buffer_;
+  SphereCull cull_;
+  gpu::Pipeline pipeline_;
+  std::uint32_t pipeline_binds_ = 0;
+};
+
 }  // namespace
 
 SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& options) {
@@ -69,43 +137,11 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   spheres.reserve(field.size());
   for (const auto& inst : field)
     spheres.emplace_back(glm::vec3(inst.center_half), inst.center_half.w * std::sqrt(3.0f));
-  const auto count = std::uint32_t(field.size());
-  result.instances = count;
+  result.instances = std::uint32_t(field.size());
 
-  std::array<std::uint32_t, kCubeIndexCount> indices{};
-  for (std::uint32_t f = 0; f < 6; ++f) {
-    const std::uint32_t quad[6] = {0, 1, 2, 2, 1, 3};
-    for (std::uint32_t i = 0; i < 6; ++i) indices[f * 6 + i] = f * 4 + quad[i];
-  }
-
-  using gpu::Buffer;
-  using gpu::MemoryKind;
-  Buffer instance_buf(ctx, field.size() * sizeof(shader::SmokeInstance), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                      MemoryKind::kDeviceLocal);
-  Buffer sphere_buf(ctx, spheres.size() * sizeof(glm::vec4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                    MemoryKind::kDeviceLocal);
-  Buffer index_buf(ctx, sizeof(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, MemoryKind::kDeviceLocal);
-  Buffer command_buf(ctx, field.size() * sizeof(shader::DrawIndexedCommand),
-                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                     MemoryKind::kDeviceLocal);
-  Buffer count_buf(ctx, sizeof(std::uint32_t),
-                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                   MemoryKind::kDeviceLocal);
-  gpu::upload(ctx, instance_buf, std::span<const shader::SmokeInstance>(field));
-  gpu::upload(ctx, sphere_buf, std::span<const glm::vec4>(spheres));
-  gpu::upload(ctx, index_buf, std::span<const std::uint32_t>(indices));
-
+  SmokeBoxes boxes(ctx, field, spheres);
   OffscreenTarget target(ctx, options.width, options.height);
-  SphereCull cull(ctx);
   DepthPyramid pyramid(ctx, options.width, options.height);
-
-  gpu::GraphicsPipelineBuilder builder;
-  builder.vertex = spirv::smoke_vert();
-  builder.fragment = spirv::smoke_frag();
-  builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(shader::SmokePush)};
-  builder.color_formats = {OffscreenTarget::kColorFormat};
-  builder.depth_format = OffscreenTarget::kDepthFormat;
-  const gpu::Pipeline draw = builder.build(ctx);
 
   const float extent = float(options.grid);
   SceneCamera camera =
@@ -114,13 +150,13 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   camera.near_plane = 0.5f;
   const FrameView frame_view =
       FrameView::of_camera(camera, options.width, options.height, glm::vec3(0.4f, 0.8f, 0.3f));
-  const glm::mat4& view_proj = frame_view.view_proj;
-  const Frustum& frustum = frame_view.frustum;
   for (const glm::vec4& s : spheres) {
-    if (frustum.intersects(Sphere{glm::vec3(s), s.w})) ++result.visible_cpu;
+    if (frame_view.frustum.intersects(Sphere{glm::vec3(s), s.w})) ++result.visible_cpu;
   }
 
-  shader::SmokePush push{view_proj, glm::vec4(frame_view.to_light, 0.0f)};
+  // The same scene frame as the default scene's, over the boxes; then the depth pyramid of its depth.
+  SceneFrame scene_frame(ctx);
+  FrameSystem* const systems[] = {&boxes};
   gpu::GpuTimer timer(ctx);
   result.timing = timer.source();
   Stopwatch record_clock;
@@ -129,22 +165,9 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
     record_clock.restart();
     timer.begin_frame(cmd);
-    cull.record(cmd, frustum, sphere_buf, count, command_buf, count_buf, kCubeIndexCount);
-    ++result.pipeline_binds;
-    timer.mark(cmd, "cull");
-
-    target.begin(cmd, glm::vec4(0.55f, 0.7f, 0.9f, 1.0f));
-    const std::array bindings{gpu::storage_buffer(instance_buf)};
-    gpu::bind(ctx, cmd, draw, bindings, &push, sizeof(push));
-    ++result.pipeline_binds;
-    vkCmdBindIndexBuffer(cmd, index_buf.handle(), 0, VK_INDEX_TYPE_UINT32);
-    vkCmdDrawIndexedIndirectCount(cmd, command_buf.handle(), 0, count_buf.handle(), 0, count,
-                                  sizeof(shader::DrawIndexedCommand));
-    target.end(cmd);
-    timer.mark(cmd, "draw");
-
+    scene_frame.record(cmd, frame_view, systems, target, glm::vec4(0.55f, 0.7f, 0.9f, 1.0f), nullptr, 0.0f,
+                       &timer);  // marks "cull" and "draw"
     pyramid.record(cmd, target.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
-    ++result.pipeline_binds;
     timer.mark(cmd, "depth_pyramid");
     record_ms = record_clock.elapsed_ms();
   });
@@ -152,7 +175,8 @@ SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& 
   result.record_ms = record_ms;
   result.gpu_intervals = timer.resolve();
   result.pyramid_levels = pyramid.levels();
-  result.visible = gpu::read_buffer_as<std::uint32_t>(ctx, count_buf, 1)[0];
+  result.pipeline_binds = boxes.pipeline_binds() + 1;  // the boxes' cull and draw, the pyramid
+  result.visible = boxes.visible();
   result.triangles = std::uint64_t(result.visible) * (kCubeIndexCount / 3);
 
   result.rgba = target.read_color();

@@ -1,5 +1,6 @@
 // The GPU smoke scene: a field of boxes culled on the GPU (SphereCull), drawn with
-// vkCmdDrawIndexedIndirectCount, followed by a depth pyramid of the frame. It exercises every
+// vkCmdDrawIndexedIndirectCount (a frame system recorded by SceneFrame), followed by a depth pyramid
+// of the frame. It exercises every
 // foundation pattern end to end and is what `myriad render --scene smoke` draws.
 #pragma once
 
