@@ -16,13 +16,16 @@ std::uint32_t big_endian32(const unsigned char* p) {
 
 // `zero_is_error`: a PNG or JPEG header stating 0 is malformed; other formats' zero sizes are the
 // decoder's to refuse.
+std::string stated(std::uint64_t width, std::uint64_t height) {
+  return "the image states " + std::to_string(width) + " x " + std::to_string(height) + " pixels";
+}
+
 std::string size_problem(std::uint64_t width, std::uint64_t height, bool zero_is_error = true) {
   if (width == 0 || height == 0) return zero_is_error ? "the image states a size of zero" : std::string();
-  const std::string stated = "the image states " + std::to_string(width) + " x " + std::to_string(height);
   if (width > kMaxImageSide || height > kMaxImageSide)
-    return stated + " pixels (at most " + std::to_string(kMaxImageSide) + " per side)";
+    return stated(width, height) + " (at most " + std::to_string(kMaxImageSide) + " per side)";
   if (width * height > kMaxImagePixels)
-    return stated + " pixels (at most " + std::to_string(kMaxImagePixels) + " in all)";
+    return stated(width, height) + " (at most " + std::to_string(kMaxImagePixels) + " in all)";
   return {};
 }
 
@@ -86,7 +89,10 @@ std::string jpeg_problem(std::span<const unsigned char> b) {
 //   PIC  16384  a mixed packet of at least 4 bytes repeats a value at most 65535 times
 //   PNM      1  binary (P5, P6) 8-bit grey at best
 //   TGA     64  RLE: a 1-byte header and a pixel of at least 1 byte stand for at most 128 pixels
+enum class Kind { kPng, kJpeg, kOther };
+
 struct Format {
+  Kind kind;
   const char* name;
   std::uint64_t max_pixels_per_byte;
 };
@@ -95,36 +101,35 @@ Format format_of(std::span<const unsigned char> b) {
   const auto starts = [&](std::string_view magic) {
     return b.size() >= magic.size() && std::memcmp(b.data(), magic.data(), magic.size()) == 0;
   };
-  if (starts("\x89PNG\r\n\x1a\n")) return {"PNG", 8256};
-  if (starts("\xff\xd8")) return {"JPEG", 512};
-  if (starts("GIF8")) return {"GIF", 10923};
-  if (starts("BM")) return {"BMP", 8};
-  if (starts("8BPS")) return {"PSD", 64};
-  if (starts("#?RADIANCE\n") || starts("#?RGBE\n")) return {"HDR", 16};
-  if (starts("\x53\x80\xf6\x34")) return {"PIC", 16384};
-  if (starts("P5") || starts("P6")) return {"PNM", 1};
-  return {"TGA", 64};  // the decoder's only format without a signature, tried last
+  if (starts("\x89PNG\r\n\x1a\n")) return {Kind::kPng, "PNG", 8256};
+  if (starts("\xff\xd8")) return {Kind::kJpeg, "JPEG", 512};
+  if (starts("GIF8")) return {Kind::kOther, "GIF", 10923};
+  if (starts("BM")) return {Kind::kOther, "BMP", 8};
+  if (starts("8BPS")) return {Kind::kOther, "PSD", 64};
+  if (starts("#?RADIANCE\n") || starts("#?RGBE\n")) return {Kind::kOther, "HDR", 16};
+  if (starts("\x53\x80\xf6\x34")) return {Kind::kOther, "PIC", 16384};
+  if (starts("P5") || starts("P6")) return {Kind::kOther, "PNM", 1};
+  return {Kind::kOther, "TGA", 64};  // the decoder's only format without a signature, tried last
 }
 
-std::string density_problem(std::span<const unsigned char> b, std::uint64_t width, std::uint64_t height) {
-  const Format format = format_of(b);
+std::string density_problem(const Format& format, std::size_t bytes, std::uint64_t width,
+                            std::uint64_t height) {
   const std::uint64_t pixels = width * height;  // both at most kMaxImageSide: no overflow
-  if (pixels <= b.size() * format.max_pixels_per_byte) return {};
-  return "the image states " + std::to_string(width) + " x " + std::to_string(height) +
-         " pixels, more than its " + std::to_string(b.size()) + " bytes can hold (a " + format.name +
-         " describes at most " + std::to_string(format.max_pixels_per_byte) + " pixels per byte)";
+  if (pixels <= bytes * format.max_pixels_per_byte) return {};
+  return stated(width, height) + ", more than its " + std::to_string(bytes) + " bytes can hold (a " +
+         format.name + " describes at most " + std::to_string(format.max_pixels_per_byte) +
+         " pixels per byte)";
 }
 
 }  // namespace
 
 std::string image_bytes_problem(std::span<const unsigned char> bytes) {
-  static constexpr unsigned char kPng[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  std::string problem;
-  if (bytes.size() >= 8 && std::memcmp(bytes.data(), kPng, 8) == 0)
-    problem = png_problem(bytes);
-  else if (bytes.size() >= 2 && bytes[0] == 0xFF && bytes[1] == 0xD8)
-    problem = jpeg_problem(bytes);
-  if (!problem.empty()) return problem;
+  const Format format = format_of(bytes);
+  if (format.kind == Kind::kPng) {
+    if (std::string p = png_problem(bytes); !p.empty()) return p;
+  } else if (format.kind == Kind::kJpeg) {
+    if (std::string p = jpeg_problem(bytes); !p.empty()) return p;
+  }
   // Every format the decoder knows (TGA, BMP, PSD, GIF, HDR, PIC, PNM too): the size its header
   // states, read without decoding; what it cannot read it will refuse to decode as well.
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) return {};
@@ -133,7 +138,7 @@ std::string image_bytes_problem(std::span<const unsigned char> bytes) {
   if (stbi_info_from_memory(bytes.data(), length, &width, &height, &components) != 0) {
     const std::uint64_t w = std::uint64_t(std::max(width, 0)), h = std::uint64_t(std::max(height, 0));
     if (std::string p = size_problem(w, h, false); !p.empty()) return p;
-    return density_problem(bytes, w, h);
+    return density_problem(format, bytes.size(), w, h);
   }
   return {};
 }

@@ -76,15 +76,20 @@ std::optional<StagingRing::Span> StagingRing::allocate_budgeted(VkDeviceSize siz
   return span;
 }
 
-StagingRing::Span StagingRing::stage(std::span<const std::byte> bytes, VkDeviceSize alignment) {
-  std::optional<Span> span = allocate(bytes.size(), alignment);
+StagingRing::Span StagingRing::reserve(VkDeviceSize size, VkDeviceSize alignment) {
+  std::optional<Span> span = allocate(size, alignment);
   if (!span)
-    throw Error("staging ring full: " + std::to_string(bytes.size()) + " bytes asked, " +
+    throw Error("staging ring full: " + std::to_string(size) + " bytes asked, " +
                     std::to_string(buffer_.size() - used_) + " of " + std::to_string(buffer_.size()) +
                     " free",
                 "StagingRing", "complete earlier frames first, or give the ring more capacity");
-  if (!bytes.empty()) std::memcpy(span->data, bytes.data(), bytes.size());
   return *span;
+}
+
+StagingRing::Span StagingRing::stage(std::span<const std::byte> bytes, VkDeviceSize alignment) {
+  const Span span = reserve(bytes.size(), alignment);
+  if (!bytes.empty()) std::memcpy(span.data, bytes.data(), bytes.size());
+  return span;
 }
 
 }  // namespace myriad::gpu

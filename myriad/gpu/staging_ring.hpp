@@ -49,6 +49,8 @@ class StagingRing {
   // The same within the frame's budget: nothing once this frame staged `frame_budget` bytes through
   // here (a first allocation larger than the budget is granted alone, so no work waits forever).
   std::optional<Span> allocate_budgeted(VkDeviceSize size, VkDeviceSize alignment = 16);
+  // allocate() for data that must go this frame: throws when the ring is full.
+  Span reserve(VkDeviceSize size, VkDeviceSize alignment = 16);
   // Copies `bytes` into a fresh allocation (outside the budget). Throws when the ring is full.
   Span stage(std::span<const std::byte> bytes, VkDeviceSize alignment = 16);
 

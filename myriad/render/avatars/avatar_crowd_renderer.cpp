@@ -57,13 +57,11 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
   palette_->write(crowd_->palettes(), 0, crowd_->palettes().size());
   batches_->stage_changes(crowd_->scene());
   const batch::DrawList& list = crowd_->draw_list();
-  slot_count_ = list.instances.size();
-  slots_staged_.reset();
-  if (slot_count_ > 0) {
+  slots_copy_.reset();
+  if (!list.instances.empty()) {
     // The draw list's slots go every frame: through the staging ring, outside its budget.
-    const gpu::StagingRing::Span staged =
-        ctx_.staging_ring().stage(std::as_bytes(std::span(list.instances.data(), slot_count_)));
-    slots_staged_ = staged.offset;
+    const gpu::StagingRing::Span staged = ctx_.staging_ring().stage(std::as_bytes(std::span(list.instances)));
+    slots_copy_ = VkBufferCopy{staged.offset, 0, staged.size};
   }
   stats_.draws = s.draws;
   stats_.draws_unbatched = s.draws_unbatched;
@@ -82,12 +80,11 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
 void AvatarCrowdRenderer::upload(VkCommandBuffer cmd) {
   palette_->record_upload(cmd, palette_upload_);
   batches_->record_upload(cmd);
-  if (!slots_staged_) return;
+  if (!slots_copy_) return;
   const gpu::StagingRing& ring = ctx_.staging_ring();
   ring.flush();
-  const VkBufferCopy region{*slots_staged_, 0, slot_count_ * sizeof(std::uint32_t)};
-  slots_staged_.reset();
-  vkCmdCopyBuffer(cmd, ring.buffer().handle(), slots_.handle(), 1, &region);
+  vkCmdCopyBuffer(cmd, ring.buffer().handle(), slots_.handle(), 1, &*slots_copy_);
+  slots_copy_.reset();
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
 }

@@ -63,8 +63,7 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::unique_ptr<SkinPalette> palette_;
   std::unique_ptr<BatchGpuData> batches_;
   gpu::Buffer slots_;
-  std::size_t slot_count_ = 0;
-  std::optional<VkDeviceSize> slots_staged_;  // ring offset of the slots update() staged, until upload()
+  std::optional<VkBufferCopy> slots_copy_;  // from the ring: the slots update() staged, until upload()
   gpu::Pipeline pipeline_, id_pipeline_;
   VkFormat color_format_, depth_format_;
   std::unique_ptr<AvatarBlobShadow> blobs_;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
+#include <span>
 
 #include "myriad/core/error.hpp"
 #include "myriad/gpu/sync.hpp"
@@ -38,14 +38,6 @@ BatchGpuData::BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene) : 
   }
 }
 
-gpu::StagingRing::Span BatchGpuData::stage(VkDeviceSize bytes) {
-  const std::optional<gpu::StagingRing::Span> span = ctx_.staging_ring().allocate(bytes);
-  if (!span)
-    throw Error("the staging ring is full", "BatchGpuData::stage_changes",
-                "raise ContextOptions::staging_ring_bytes");
-  return *span;
-}
-
 std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
   dirty_.clear();
   scene.collect_dirty(dirty_);
@@ -60,7 +52,7 @@ std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
     if (d.end <= d.begin) continue;
     const VkDeviceSize ioff = VkDeviceSize{d.begin} * sizeof(shader::SkinInstance);
     const VkDeviceSize isize = VkDeviceSize{d.end - d.begin} * sizeof(shader::SkinInstance);
-    const gpu::StagingRing::Span staged = stage(isize);
+    const gpu::StagingRing::Span staged = ctx_.staging_ring().reserve(isize);
     // Packed straight into the ring (memcpy: the mapped bytes carry no alignment promise for the type).
     for (std::uint32_t s = d.begin; s < d.end; ++s) {
       const shader::SkinInstance inst = pack_skin_instance(b, s);
@@ -71,8 +63,8 @@ std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
     if (p.floats_per_instance != 0) {
       const std::size_t f0 = std::size_t{d.begin} * p.floats_per_instance;
       const std::size_t fn = std::size_t{d.end - d.begin} * p.floats_per_instance;
-      const gpu::StagingRing::Span props = stage(fn * sizeof(float));
-      std::memcpy(props.data, b.properties.data() + f0, fn * sizeof(float));
+      const gpu::StagingRing::Span props =
+          ctx_.staging_ring().stage(std::as_bytes(std::span(b.properties).subspan(f0, fn)));
       p.property_regions.push_back({props.offset, f0 * sizeof(float), fn * sizeof(float)});
       bytes += fn * sizeof(float);
     }

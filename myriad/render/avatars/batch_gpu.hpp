@@ -41,8 +41,6 @@ class BatchGpuData {
     gpu::Buffer instances, properties;
     std::vector<VkBufferCopy> instance_regions, property_regions;  // srcOffset in the staging ring
   };
-  gpu::StagingRing::Span stage(VkDeviceSize bytes);
-
   gpu::Context& ctx_;
   std::vector<PerType> types_;
   std::vector<batch::DirtyRange> dirty_;

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cstring>
-#include <optional>
 
 #include "myriad/core/error.hpp"
 #include "myriad/gpu/staging_ring.hpp"
@@ -61,17 +60,14 @@ void SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::size_t firs
     throw Error("palette range out of bounds", "SkinPalette::write");
   if (size == 0) return;
   // Row-aligned, so the compute upload addresses the staged rows as vec4s.
-  const std::optional<gpu::StagingRing::Span> staged = ctx_.staging_ring().allocate(size, sizeof(glm::vec4));
-  if (!staged)
-    throw Error("the staging ring is full", "SkinPalette::write",
-                "raise ContextOptions::staging_ring_bytes or upload fewer palettes per frame");
-  std::memcpy(staged->data, palettes.data() + first, size);
+  const gpu::StagingRing::Span staged =
+      ctx_.staging_ring().stage(std::as_bytes(palettes.subspan(first, count)), sizeof(glm::vec4));
   // Ranges adjacent in both the ring and the palette merge, so a full update is one region.
-  if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == staged->offset &&
+  if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == staged.offset &&
       regions_.back().dstOffset + regions_.back().size == offset) {
     regions_.back().size += size;
   } else {
-    regions_.push_back({staged->offset, offset, size});
+    regions_.push_back({staged.offset, offset, size});
   }
 }
 

@@ -31,9 +31,7 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
   TerrainRenderer& terrain = *built.terrain;
   VoxelVegetationRenderer* vegetation = built.vegetation.get();
   if (vegetation) result.vegetation_gpu_bytes = vegetation->gpu_bytes();
-  Stopwatch clock;
-  upload_voxel_world(ctx, terrain, vegetation);
-  built.stats.upload_ms += clock.elapsed_ms();
+  upload_voxel_world(ctx, terrain, vegetation, built.stats);
   result.build = built.stats;
   terrain.set_debug_mode(options.debug_mode);
   OffscreenTarget target(ctx, options.width, options.height);

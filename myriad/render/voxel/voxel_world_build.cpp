@@ -50,7 +50,9 @@ VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOption
   return b;
 }
 
-void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegetationRenderer* vegetation) {
+void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegetationRenderer* vegetation,
+                        VoxelWorldBuildStats& stats) {
+  const Stopwatch clock;
   do {
     ctx.staging_ring().begin_frame();
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
@@ -58,6 +60,7 @@ void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegeta
       if (vegetation) vegetation->upload(cmd);
     });
   } while (terrain.pending_upload_bytes() > 0 || (vegetation && vegetation->stats().pending_copies > 0));
+  stats.upload_ms += clock.elapsed_ms();
 }
 
 }  // namespace myriad::render

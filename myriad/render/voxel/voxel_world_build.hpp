@@ -43,7 +43,8 @@ VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOption
 
 // Setup: the pages and section instances the build queued go through the staging ring, at most one
 // frame budget per submission, until nothing is pending, so the first frame uploads nothing. Inside an
-// UploadBatchScope the submissions join the batch.
-void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegetationRenderer* vegetation);
+// UploadBatchScope the submissions join the batch. Adds its time to `stats.upload_ms`.
+void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegetationRenderer* vegetation,
+                        VoxelWorldBuildStats& stats);
 
 }  // namespace myriad::render

@@ -59,12 +59,6 @@ void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
   edit_site.cell = p;
 }
 
-void WorldScene::Impl::upload_voxel_world() {
-  Stopwatch clock;
-  render::upload_voxel_world(ctx, *terrain, voxel_vegetation.get());
-  build.voxel.upload_ms += clock.elapsed_ms();
-}
-
 void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   if (progress) progress("vegetation field: baking (first run) and streaming", 2, kBuildSteps);
   Stopwatch clock;
@@ -145,7 +139,7 @@ WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options,
   impl_->build_vegetation(progress);
   impl_->build_crowd(progress);
   impl_->build_avatars(progress);
-  impl_->upload_voxel_world();
+  upload_voxel_world(ctx, *impl_->terrain, impl_->voxel_vegetation.get(), impl_->build.voxel);
   batch.submit();
   impl_->build.setup_submits = ctx.submit_count() - submits_before;
   if (options.shadow_map_size > 0) {

@@ -83,7 +83,6 @@ struct WorldScene::Impl {
   bool recorded = false;
 
   void build_voxel_world(const SceneProgress& progress);
-  void upload_voxel_world();
   void build_vegetation(const SceneProgress& progress);
   void build_crowd(const SceneProgress& progress);
   void build_avatars(const SceneProgress& progress);
