@@ -5,6 +5,7 @@
 
 #include "myriad/batch/scene.hpp"
 #include "myriad/core/frustum.hpp"
+#include "myriad/core/hiz_occlusion.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -18,11 +19,15 @@ struct CullCamera {
   glm::vec3 position{0.0f};
   float lod_scale = 1.0f;  // 1 / (2 tan(fov_y / 2)) times any global LOD bias
   std::uint32_t layer_mask = 0xFFFFFFFFu;
+  // The CPU reference of the GPU's occlusion pass (render::BatchOcclusion, late phase): a renderer
+  // that passes every other test but whose bounds (as their cube) the pyramid hides is not visible.
+  const HizReference* occlusion = nullptr;
 };
 
 struct CullResult {
   std::vector<std::uint8_t> group_level;  // per LOD group: selected level, or kLodCulled
   std::vector<std::uint8_t> visible;      // per renderer: 1 when drawn
+  std::size_t occluded = 0;               // renderers hidden by CullCamera::occlusion
 };
 
 // The LOD rule, shared by the parallel path and tests.

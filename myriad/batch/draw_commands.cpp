@@ -33,7 +33,7 @@ void generate_draws(const BatchScene& scene, const CullResult& cull, DrawList& o
       for (std::size_t i = c * kGrain; i < std::min(n, (c + 1) * kGrain); ++i) {
         const std::uint32_t r = d.renderer[i];
         if (r == kNoRenderer || cull.visible[r] == 0) continue;
-        out.items[w++] = {draw_key(d.type[i], d.mesh[i], d.material[i]), d.slot[i]};
+        out.items[w++] = {draw_key(d.type[i], d.mesh[i], d.material[i]), d.slot[i], r};
       }
     }
   });
@@ -44,10 +44,12 @@ void generate_draws(const BatchScene& scene, const CullResult& cull, DrawList& o
                      });
   out.visible_draw_instances = visible;
   out.instances.resize(visible);
+  out.renderers.resize(visible);
   out.draws.clear();
   for (std::size_t i = 0; i < visible; ++i) {
     const DrawList::Item& it = out.items[i];
     out.instances[i] = it.slot;
+    out.renderers[i] = it.renderer;
     if (out.draws.empty() ||
         draw_key(out.draws.back().type, out.draws.back().mesh, out.draws.back().material) != it.key) {
       out.draws.push_back({static_cast<BatchType>(it.key >> 48),

@@ -22,12 +22,14 @@ struct DrawCommand {
 struct DrawList {
   std::vector<DrawCommand> draws;
   std::vector<std::uint32_t> instances;    // batch slots, grouped per draw
+  std::vector<std::uint32_t> renderers;    // the renderer of each instance (GPU occlusion tests it)
   std::size_t visible_draw_instances = 0;  // draws there would be without batching
 
   // Scratch reused across frames.
   struct Item {
     std::uint64_t key;
     std::uint32_t slot;
+    std::uint32_t renderer;
   };
   std::vector<Item> items;
   std::vector<std::uint32_t> chunk_counts;

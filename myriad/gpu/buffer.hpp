@@ -83,6 +83,16 @@ void upload(Context& ctx, const Buffer& dst, std::span<const T> values, VkDevice
   upload(ctx, dst, std::as_bytes(values), offset);
 }
 
+// A device-local buffer of `usage` made to hold `values` and filled with them (setup of static data
+// such as meshes; upload()'s path).
+template <class T>
+Buffer make_filled_buffer(Context& ctx, std::span<const T> values, VkBufferUsageFlags usage,
+                          const std::source_location& where = std::source_location::current()) {
+  Buffer b(ctx, values.size_bytes(), usage, MemoryKind::kDeviceLocal, where);
+  upload(ctx, b, values);
+  return b;
+}
+
 // What every read-back shares: in one submission (waited for) `record` copies `size` bytes into the
 // staging buffer it is given; the copy is then made visible to the host and returned (size 0: nothing
 // is recorded, the result is empty).

@@ -459,6 +459,8 @@ StagingRing& Context::staging_ring() {
 }
 
 void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {
+  if (recording_)
+    throw Error("submit_and_wait called while recording another submission (setup inside a frame)");
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool_;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -480,7 +482,13 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
   std::vector<std::function<void(VkCommandBuffer)>> queued;
   if (batch_) queued.swap(batch_->copies);
   for (const auto& copy : queued) copy(cmd);
-  record(cmd);
+  {
+    struct Recording {
+      bool& flag;
+      ~Recording() { flag = false; }
+    } recording{recording_ = true};
+    record(cmd);
+  }
   record_guard_copies(cmd);
   check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
 

@@ -76,6 +76,9 @@ class Context {
   // Records `record` into a fresh command buffer, submits it and waits for completion. Copies queued
   // by an open upload batch go first, in the same command buffer. Afterwards everything staged in the
   // staging ring before is free again (all recorded work that read it has completed).
+  // Throws when called from inside another submit_and_wait's `record`: a submission nested in a
+  // recording runs before the outer one and waits inside the frame (and sees guard words the outer
+  // command buffer has not written yet); setup belongs outside, or in the open command buffer.
   void submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
   // Submissions so far: each submit_and_wait (an upload batch's is one) counts one.
   std::uint64_t submit_count() const { return submits_; }
@@ -147,6 +150,7 @@ class Context {
   struct UploadBatch;
   std::unique_ptr<UploadBatch> batch_;
   int batch_depth_ = 0;
+  bool recording_ = false;  // inside submit_and_wait's `record`
   std::uint64_t submits_ = 0;
   std::unique_ptr<StagingRing> ring_;
   std::uint64_t ring_capacity_ = 0, ring_frame_budget_ = 0;

@@ -113,5 +113,47 @@ TEST(Cull, LayerMaskAndLodGroupRules) {
   EXPECT_EQ(r.visible[plain], 0);
 }
 
+// The occlusion reference: a wall over the left half of the screen at 20 m hides the renderers
+// wholly behind it there, not those in front of it, beside it or straddling its edge; it is counted.
+TEST(Cull, OcclusionHidesWhatLiesBehindTheDepthAndCountsIt) {
+  PropertySetRegistry sets;
+  BatchScene scene(sets);
+  const std::vector<DrawDesc> draws(1);
+  auto add = [&](glm::vec3 c, float r) {
+    RendererDesc d;
+    d.bounds = {c, r};
+    d.draws = draws;
+    return scene.add_renderer(d);
+  };
+  const std::uint32_t behind = add({-8.0f, 0.0f, -40.0f}, 1.0f);     // left, beyond the wall
+  const std::uint32_t in_front = add({-3.0f, 0.0f, -10.0f}, 1.0f);   // left, before it
+  const std::uint32_t beside = add({8.0f, 0.0f, -40.0f}, 1.0f);      // right half: no wall
+  const std::uint32_t straddling = add({0.0f, 0.0f, -40.0f}, 3.0f);  // across the wall's edge
+  const glm::mat4 proj = perspective(glm::radians(60.0f), 1.0f, 0.5f, 500.0f, true);
+  const glm::mat4 view_proj = proj * glm::lookAt(glm::vec3(0.0f), glm::vec3(0, 0, -1), glm::vec3(0, 1, 0));
+  constexpr std::uint32_t kSize = 64;
+  const glm::vec4 wall = proj * glm::vec4(0.0f, 0.0f, -20.0f, 1.0f);
+  std::vector<float> depth(kSize * kSize, 0.0f);
+  for (std::uint32_t y = 0; y < kSize; ++y)
+    for (std::uint32_t x = 0; x < kSize / 2; ++x) depth[y * kSize + x] = wall.z / wall.w;
+  const std::vector<MinPyramidLevel> levels = build_min_pyramid(depth, kSize, kSize);
+  const HizReference reference{view_proj, levels, kSize, kSize};
+
+  CullCamera camera;
+  camera.frustum = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ);
+  CullResult open;
+  cull(scene, camera, open);
+  EXPECT_EQ(open.visible, (std::vector<std::uint8_t>{1, 1, 1, 1}));
+  EXPECT_EQ(open.occluded, 0u);
+  camera.occlusion = &reference;
+  CullResult hidden;
+  cull(scene, camera, hidden);
+  EXPECT_EQ(hidden.visible[behind], 0);
+  EXPECT_EQ(hidden.visible[in_front], 1);
+  EXPECT_EQ(hidden.visible[beside], 1);
+  EXPECT_EQ(hidden.visible[straddling], 1);
+  EXPECT_EQ(hidden.occluded, 1u);
+}
+
 }  // namespace
 }  // namespace myriad::batch

@@ -1,29 +1,37 @@
-// A crowd of skinned avatars on the GPU (SPEC B4-B9): an AvatarCrowd (batch renderer) animated on the
-// CPU, its palettes and draw list uploaded per frame into the global palette buffer and the batch
-// buffers, skinned in skin.vert with one instanced draw per (part mesh, property set) batch, a blob
-// shadow under each avatar, and an optional ID pass naming each pixel's avatar. The avatar scene and
-// the default scene both draw avatars through it.
+// A crowd of skinned avatars on the GPU (SPEC B4-B9): an AvatarCrowd (batch renderer) animated and
+// frustum-culled on the CPU, its palettes and changed batch data uploaded per frame into the global
+// palette buffer and the batch buffers, its draw list tested against the depth pyramid on the GPU
+// (BatchOcclusion, two-phase Hi-Z), skinned in skin.vert with one indirect instanced draw per
+// (part mesh, property set) batch and phase, a blob shadow under each avatar, and an optional ID pass
+// naming each pixel's avatar. The avatar scene and the default scene both draw avatars through it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <vector>
 
 #include "myriad/anim/avatar.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
 #include "myriad/render/avatars/avatar_blob_shadow.hpp"
+#include "myriad/render/avatars/batch_occlusion.hpp"
 #include "myriad/render/avatars/batch_gpu.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"
 
 namespace myriad::render {
 
+// Avatar counts are renderer counts over the parts per avatar: every part of an avatar has the
+// avatar's bounds, so the CPU and GPU tests keep or drop all its parts together.
 struct AvatarDrawStats {
-  std::uint64_t avatars = 0, visible = 0;
+  std::uint64_t avatars = 0;
+  std::uint64_t frustum_passed = 0;  // passed the CPU's frustum test (update())
+  // Known after the frame completed (finish_frame()):
+  std::uint64_t occluded = 0;                 // of those, hidden by the depth pyramid
+  std::uint64_t visible = 0;                  // drawn (both phases)
+  std::uint64_t vertices = 0, triangles = 0;  // the instanced draws' totals
   std::uint64_t draws = 0, draws_unbatched = 0, pipeline_binds = 0;
-  std::uint64_t vertices = 0, triangles = 0;  // instanced draws' totals
-  std::uint64_t matrices = 0;                 // palette matrices computed this frame
-  double cpu_update_ms = 0.0;                 // update(): animation, palettes, culling, staging
+  std::uint64_t matrices = 0;  // palette matrices computed this frame
+  double cpu_update_ms = 0.0;  // update(): animation, palettes, culling, staging
 };
 
 class AvatarCrowdRenderer : public FrameSystem {
@@ -35,26 +43,35 @@ class AvatarCrowdRenderer : public FrameSystem {
   AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarCrowdOptions& crowd, bool clothed,
                       VkFormat color_format, VkFormat depth_format);
 
-  // CPU: sample, pose, palettes, culling and draw list for this camera, `dt` seconds later; stages the
-  // palettes, changed batch data and the draw list's slots.
-  // The batch renderer culls on the CPU, here: cull() records nothing.
+  bool occlusion_culled() const override { return true; }
+  // CPU: sample, pose, palettes, frustum culling and draw list for this camera, `dt` seconds later;
+  // stages the palettes, changed batch data and the list for the GPU's occlusion passes.
   void update(const FrameView& view, float dt) override;
   // Outside rendering: the staged uploads and their barriers.
   void upload(VkCommandBuffer cmd) override;
   void set_palette_upload(PaletteUpload how) { palette_upload_ = how; }
-  void cull(VkCommandBuffer, const FrameView&, FramePhase, const DepthPyramid*) override {}
-  // Inside rendering, phase 1: the avatars, then their blob shadows (they blend over what is drawn so
-  // far: draw avatars after the other opaque systems of the phase). Avatars cast no map shadow (B9).
+  // Outside rendering: the phase's occlusion test and compaction of the draw list.
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override;
+  // Inside rendering: the avatars the phase's cull kept; after the last phase their blob shadows
+  // (they blend over what is drawn so far: draw avatars after the other opaque systems of the
+  // phase). Avatars cast no map shadow (B9).
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
-  // Inside rendering: their palette offsets + 1 as RGB (ID pass), no blobs.
+  // Inside rendering, after the frame: the avatars the frame drew (both phases), their palette offsets
+  // + 1 as RGB (ID pass), no blobs.
   void draw_ids(VkCommandBuffer cmd, const FrameView& view);
+  // After the frame completed: reads what the GPU culled and drew into stats().
+  void finish_frame();
 
   const AvatarDrawStats& stats() const { return stats_; }
   const batch::AvatarCrowd& crowd() const { return *crowd_; }
   std::uint64_t gpu_bytes() const;
 
  private:
-  void draw_with(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const glm::mat4& view_proj);
+  std::uint64_t avatars_of(std::uint64_t renderers) const;
+  // The list's draws of one command set, indirect.
+  void draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const glm::mat4& view_proj,
+                std::uint32_t set);
 
   gpu::Context& ctx_;
   anim::Avatar avatar_;
@@ -62,8 +79,9 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::unique_ptr<SkinMeshArena> arena_;
   std::unique_ptr<SkinPalette> palette_;
   std::unique_ptr<BatchGpuData> batches_;
-  gpu::Buffer slots_;
-  std::optional<VkBufferCopy> slots_copy_;  // from the ring: the slots update() staged, until upload()
+  std::vector<MeshRange> meshes_;  // per part mesh, for the indirect commands
+  std::unique_ptr<BatchOcclusion> occlusion_;
+  bool two_phase_ = false;  // this frame culls in two phases
   gpu::Pipeline pipeline_, id_pipeline_;
   VkFormat color_format_, depth_format_;
   std::unique_ptr<AvatarBlobShadow> blobs_;

@@ -11,12 +11,11 @@
 
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"
+#include "myriad/render/frame/scene_image.hpp"
 
 namespace myriad::render {
 
-struct AvatarSceneOptions {
-  std::uint32_t width = 1280;
-  std::uint32_t height = 720;
+struct AvatarSceneOptions : SceneImageSize {
   std::uint32_t avatars = 64;  // on a square grid
   float spacing = 1.6f;        // metres between neighbours
   float time = 0.4f;           // seconds into the walk cycle (each avatar has its own phase)
@@ -25,9 +24,7 @@ struct AvatarSceneOptions {
   bool id_pass = true;
 };
 
-struct AvatarSceneResult {
-  std::uint32_t width = 0, height = 0;
-  std::vector<std::uint8_t> rgba;            // width*height RGBA8, top row first
+struct AvatarSceneResult : SceneImage {
   std::vector<std::uint32_t> avatar_pixels;  // per avatar: pixels the ID pass gives it (empty without)
   std::size_t unknown_id_pixels = 0;         // ID pass pixels naming no avatar (a bug when not 0)
   std::size_t draws = 0;                     // instanced draws after batching

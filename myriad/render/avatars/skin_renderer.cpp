@@ -34,12 +34,10 @@ SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMes
   }
   if (vertices.empty() || indices.empty())
     throw Error("skin mesh arena needs at least one non-empty mesh", "SkinMeshArena");
-  vertices_ = gpu::Buffer(ctx, vertices.size() * sizeof(shader::SkinVertex),
-                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-  indices_ = gpu::Buffer(ctx, indices.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                         gpu::MemoryKind::kDeviceLocal);
-  gpu::upload(ctx, vertices_, std::span<const shader::SkinVertex>(vertices));
-  gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
+  vertices_ = gpu::make_filled_buffer(ctx, std::span<const shader::SkinVertex>(vertices),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  indices_ =
+      gpu::make_filled_buffer(ctx, std::span<const std::uint32_t>(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
 }
 
 SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)

@@ -20,12 +20,10 @@ constexpr std::uint32_t kOwnBindings = 5;
 CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> types,
                      std::span<const MeshRange> lods, std::span<const std::uint32_t> type_counts)
     : ctx_(ctx),
-      pipeline_(gpu::make_compute_pipeline(
-          ctx, spirv::crowd_cull_comp(),
-          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), false))),
-      hiz_pipeline_(gpu::make_compute_pipeline(
-          ctx, spirv::crowd_cull_hiz_comp(),
-          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CrowdCullPush), true))),
+      pipeline_(TwoPhaseCull::make_pipeline(ctx, spirv::crowd_cull_comp(), kOwnBindings,
+                                            sizeof(shader::CrowdCullPush), false)),
+      hiz_pipeline_(TwoPhaseCull::make_pipeline(ctx, spirv::crowd_cull_hiz_comp(), kOwnBindings,
+                                                sizeof(shader::CrowdCullPush), true)),
       type_count_(std::uint32_t(types.size())),
       slot_count_(std::uint32_t(types.size()) * crowd::kCrowdLodCount),
       overflow_(ctx),
@@ -43,7 +41,7 @@ CrowdCull::CrowdCull(gpu::Context& ctx, std::span<const crowd::CrowdTypeBounds> 
     gpu_types.push_back({types[t].bound_radius, types[t].diameter, type_counts[t], 0u});
     for (std::uint32_t level = 0; level < crowd::kCrowdLodCount; ++level) {
       const MeshRange& lod = lods[t * crowd::kCrowdLodCount + level];
-      commands.push_back({lod.index_count, 0u, lod.first_index, lod.vertex_offset, list_capacity_});
+      commands.push_back(indexed_command(lod, list_capacity_));
       list_capacity_ += type_counts[t];
     }
   }

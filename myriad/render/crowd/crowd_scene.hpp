@@ -7,6 +7,7 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
+#include "myriad/render/frame/scene_image.hpp"
 
 #include <cstdint>
 #include <string>
@@ -14,9 +15,7 @@
 
 namespace myriad::render {
 
-struct CrowdSceneOptions {
-  std::uint32_t width = 1280;
-  std::uint32_t height = 720;
+struct CrowdSceneOptions : SceneImageSize {
   std::uint32_t entities = 3000;
   float map_size = 320.0f;  // metres, square, centred on the origin
   std::uint64_t seed = 1;

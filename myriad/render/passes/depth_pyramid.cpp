@@ -33,19 +33,16 @@ DepthPyramid::DepthPyramid(gpu::Context& ctx, std::uint32_t source_width, std::u
       sizeof(shader::DepthReducePush)};
   reduce_first_ = gpu::make_compute_pipeline(ctx, spirv::depth_reduce_first_comp(), layout);
   reduce_ = gpu::make_compute_pipeline(ctx, spirv::depth_reduce_comp(), layout);
-  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-    gpu::image_barrier(
-        cmd, {image_.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_NONE,
-              VK_ACCESS_2_NONE, kReaders | VK_PIPELINE_STAGE_2_COPY_BIT,
-              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT});
-  });
 }
 
 void DepthPyramid::record(VkCommandBuffer cmd, VkImageView source, VkImageLayout source_layout) {
-  // Earlier readers of the pyramid finish before level writes begin.
-  gpu::image_barrier(cmd, {image_.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                           kReaders | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE,
-                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT});
+  // Earlier readers of the pyramid finish before level writes begin; the first record lays the image
+  // out (no setup submission: a scene frame makes its pyramid while recording).
+  const VkImageLayout from = laid_out_ ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_UNDEFINED;
+  laid_out_ = true;
+  gpu::image_barrier(
+      cmd, {image_.handle(), from, VK_IMAGE_LAYOUT_GENERAL, kReaders | VK_PIPELINE_STAGE_2_COPY_BIT,
+            VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT});
   std::uint32_t src_w = source_width_, src_h = source_height_;
   for (std::uint32_t level = 0; level < levels_; ++level) {
     const std::uint32_t dst_w = image_.width(level), dst_h = image_.height(level);

@@ -15,8 +15,9 @@ class DepthPyramid {
   // Sized for a source of source_width x source_height; level 0 is half that (rounded down).
   DepthPyramid(gpu::Context& ctx, std::uint32_t source_width, std::uint32_t source_height);
 
-  // Records the reduction. `source` is read in `source_layout`. The pyramid
-  // stays in VK_IMAGE_LAYOUT_GENERAL; on return all levels are visible to compute and fragment reads.
+  // Records the reduction. `source` is read in `source_layout`. The pyramid is in
+  // VK_IMAGE_LAYOUT_GENERAL from the first record on; on return all levels are visible to compute and
+  // fragment reads. Nothing reads it before its first record.
   void record(VkCommandBuffer cmd, VkImageView source, VkImageLayout source_layout);
 
   const gpu::Image& image() const { return image_; }
@@ -33,6 +34,7 @@ class DepthPyramid {
   gpu::Sampler fetch_sampler_;  // nearest, level 0 (texelFetch)
   gpu::Pipeline reduce_first_;
   gpu::Pipeline reduce_;
+  bool laid_out_ = false;  // in VK_IMAGE_LAYOUT_GENERAL (after the first record)
 };
 
 }  // namespace myriad::render

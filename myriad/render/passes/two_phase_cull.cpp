@@ -63,14 +63,15 @@ void TwoPhaseCull::record_end(VkCommandBuffer cmd, FramePhase phase) {
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
 }
 
-gpu::PipelineLayoutDesc TwoPhaseCull::layout(std::uint32_t own_storage, std::uint32_t push_bytes, bool hiz) {
+gpu::Pipeline TwoPhaseCull::make_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> spirv,
+                                          std::uint32_t own_storage, std::uint32_t push_bytes, bool hiz) {
   gpu::PipelineLayoutDesc d{std::vector<VkDescriptorType>(own_storage + 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                             push_bytes};
   if (hiz) {
     d.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
     d.bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
   }
-  return d;
+  return gpu::make_compute_pipeline(ctx, spirv, d);
 }
 
 void TwoPhaseCull::bind(VkCommandBuffer cmd, const gpu::Pipeline& plain, const gpu::Pipeline& hiz,

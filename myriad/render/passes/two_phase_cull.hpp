@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
@@ -50,10 +51,11 @@ class TwoPhaseCull {
   // counters to host memory.
   void record_end(VkCommandBuffer cmd, FramePhase phase);
 
-  // The pipeline layout of a two-phase culling pass: `own_storage` storage buffers of the pass, then
-  // the visibility words and counters, and for the late pass's pipeline (`hiz`) the pyramid sampler
-  // and its parameters.
-  static gpu::PipelineLayoutDesc layout(std::uint32_t own_storage, std::uint32_t push_bytes, bool hiz);
+  // The compute pipeline of a two-phase culling pass from `spirv`: its layout has `own_storage`
+  // storage buffers of the pass, then the visibility words and counters, and for the late pass's
+  // pipeline (`hiz`) the pyramid sampler and its parameters.
+  static gpu::Pipeline make_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> spirv,
+                                     std::uint32_t own_storage, std::uint32_t push_bytes, bool hiz);
   // Binds `plain`, or `hiz` in the late pass with a pyramid, with the pass's `own` bindings followed by
   // this state's (and the pyramid's), and the push constants.
   void bind(VkCommandBuffer cmd, const gpu::Pipeline& plain, const gpu::Pipeline& hiz,

@@ -41,12 +41,16 @@ bool hiz_box_occluded(vec3 lo, vec3 hi) {
   ivec2 pmin = clamp(ivec2(floor(flo)), ivec2(0), src - 1);
   ivec2 pmax = clamp(ivec2(floor(fhi)), ivec2(0), src - 1);
   // Source pixel -> level-0 texel -> parent texels, clamped like the pyramid's odd-edge widening.
-  ivec2 dim = textureSize(hiz_pyramid, 0);
+  // Level sizes from level 0's (a mip chain halves, rounding down, to at least 1): textureSize with a
+  // level that differs between invocations is not exact on every driver (llvmpipe answered with
+  // another invocation's level), and the sizes decide the texels.
+  ivec2 base = textureSize(hiz_pyramid, 0);
+  ivec2 dim = base;
   ivec2 tmin = min(pmin >> 1, dim - 1), tmax = min(pmax >> 1, dim - 1);
   int level = 0;
   while ((tmax.x - tmin.x > 1 || tmax.y - tmin.y > 1) && level + 1 < int(hiz.levels)) {
     ++level;
-    dim = textureSize(hiz_pyramid, level);
+    dim = max(base >> level, ivec2(1));
     tmin = min(tmin >> 1, dim - 1);
     tmax = min(tmax >> 1, dim - 1);
   }

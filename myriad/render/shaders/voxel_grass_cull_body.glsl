@@ -1,27 +1,20 @@
 // Voxel grass (V15): one thread per instance slot; slice, frustum and distance tests, the two-phase
 // Hi-Z rule (hiz.glsl; the pyramid only in voxel_grass_cull_hiz.comp), then the near (two crossed
 // quads) or far (camera-facing billboard) list by distance to the camera.
-#extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
-#include "voxel_vegetation_layout.h"
-#include "frustum.glsl"
-#include "bounded_append.glsl"
-#include "voxel/voxel_layout.h"
+#include "voxel_vegetation_cull.glsl"
 
-layout(local_size_x = 64) in;
 layout(binding = 0, scalar) readonly buffer Grass { GrassInstance grass[]; };
 layout(binding = 1, scalar) buffer Draws { DrawCommand draws[2]; };  // [0] near, [1] far
 layout(binding = 2, scalar) writeonly buffer Visible { uint visible[]; };  // near at 0, far at capacity
 layout(binding = 3, scalar) buffer Overflow { uint overflow; };
 #define HIZ_FIRST_BINDING 4  // visibility, counters [, pyramid, Hi-Z parameters]
 #include "hiz.glsl"
-layout(push_constant, scalar) uniform Push { VoxelVegetationCullPush pc; };
 
 void main() {
   // Bounded by the buffers, not only by the CPU's capacity: each LOD's list is half of `visible`.
   // No early return: the two-phase rule counts with subgroup operations.
-  uint slots = pc.capacity_phase & 0x3FFFFFFFu;
-  uint phase = pc.capacity_phase >> 30;
+  uint slots = cull_slots();
   uint capacity = min(slots, uint(visible.length()) / 2u);
   uint id = gl_GlobalInvocationID.x;
   bool in_range = id < min(min(slots, uint(grass.length())), uint(visibility.length()));
@@ -34,12 +27,11 @@ void main() {
     sphere = vec4(p + vec3(0.0, 0.5, 0.0), 0.75);
     candidate = (g.template_light & 0xFFFFu) != MYRIAD_EMPTY_TEMPLATE;
     d = distance(pc.camera.xyz, p);
-    passed = candidate && !(p.y > pc.slice_height) && frustum_intersects_sphere(pc.planes, sphere) &&
-             !(d > pc.max_distance);
+    passed = candidate && in_view(p, sphere);
   }
   precise vec3 lo = sphere.xyz - sphere.w;
   precise vec3 hi = sphere.xyz + sphere.w;
-  if (!hiz_phase_keep(phase, candidate, id, passed, lo, hi)) return;
+  if (!hiz_phase_keep(cull_phase(), candidate, id, passed, lo, hi)) return;
   uint lod = d < pc.camera.w ? 0u : 1u;
   uint slot;
   BOUNDED_APPEND(draws[lod].instance_count, 1u, capacity, slot);

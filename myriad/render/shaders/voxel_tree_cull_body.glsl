@@ -2,14 +2,9 @@
 // vertex shader to apply); then slice, frustum and distance tests and the two-phase Hi-Z rule
 // (hiz.glsl; the pyramid only in voxel_tree_cull_hiz.comp) into the visible list of the trees'
 // instanced draw.
-#extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
-#include "voxel_vegetation_layout.h"
-#include "frustum.glsl"
-#include "bounded_append.glsl"
-#include "voxel/voxel_layout.h"
+#include "voxel_vegetation_cull.glsl"
 
-layout(local_size_x = 64) in;
 layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };
 layout(binding = 1, scalar) buffer Draws { DrawCommand draw; };
 layout(binding = 2, scalar) writeonly buffer Visible { uint visible[]; };
@@ -17,13 +12,12 @@ layout(binding = 3, scalar) writeonly buffer Sway { vec2 sway[]; };
 layout(binding = 4, scalar) buffer Overflow { uint overflow; };
 #define HIZ_FIRST_BINDING 5  // visibility, counters [, pyramid, Hi-Z parameters]
 #include "hiz.glsl"
-layout(push_constant, scalar) uniform Push { VoxelVegetationCullPush pc; };
 
 void main() {
   // Bounded by the buffers it reads and writes, not only by the CPU's capacity. No early return: the
   // two-phase rule counts with subgroup operations.
-  uint slots = pc.capacity_phase & 0x3FFFFFFFu;
-  uint phase = pc.capacity_phase >> 30;
+  uint slots = cull_slots();
+  uint phase = cull_phase();
   uint id = gl_GlobalInvocationID.x;
   bool in_range = id < min(min(min(slots, uint(trees.length())), uint(sway.length())), uint(visibility.length()));
   bool candidate = false, passed = false;
@@ -40,8 +34,7 @@ void main() {
       sway[id] = amplitude * vec2(sin(pc.time * 1.3 + wave), 0.6 * sin(pc.time * 2.1 + wave * 1.7));
     }
     sphere = vec4(p + vec3(0.0, 0.5 * height, 0.0), 0.75 * height + 1.5);
-    passed = candidate && !(p.y > pc.slice_height) && frustum_intersects_sphere(pc.planes, sphere) &&
-             !(distance(pc.camera.xyz, p) > pc.max_distance);
+    passed = candidate && in_view(p, sphere);
   }
   precise vec3 lo = sphere.xyz - sphere.w;
   precise vec3 hi = sphere.xyz + sphere.w;

@@ -10,19 +10,16 @@
 
 #include "myriad/gpu/context.hpp"
 #include "myriad/gpu/timing.hpp"
+#include "myriad/render/frame/scene_image.hpp"
 
 namespace myriad::render {
 
-struct SmokeSceneOptions {
-  std::uint32_t width = 1280;
-  std::uint32_t height = 720;
+struct SmokeSceneOptions : SceneImageSize {
   std::uint32_t grid = 256;  // grid x grid boxes
   std::uint32_t seed = 1;
 };
 
-struct SmokeSceneResult {
-  std::uint32_t width = 0, height = 0;
-  std::vector<std::uint8_t> rgba;  // width*height RGBA8, top row first
+struct SmokeSceneResult : SceneImage {
   std::uint32_t instances = 0;
   std::uint32_t visible = 0;      // survivors of GPU culling (read back)
   std::uint32_t visible_cpu = 0;  // the CPU reference's count for the same frustum

@@ -37,12 +37,10 @@ constexpr std::uint32_t kOwnBindings = 5;
 
 PageCuller::PageCuller(gpu::Context& ctx)
     : ctx_(ctx),
-      pipeline_(gpu::make_compute_pipeline(
-          ctx, spirv::cull_pages_comp(),
-          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CullPagesPush), false))),
-      hiz_pipeline_(gpu::make_compute_pipeline(
-          ctx, spirv::cull_pages_hiz_comp(),
-          TwoPhaseCull::layout(kOwnBindings, sizeof(shader::CullPagesPush), true))) {}
+      pipeline_(TwoPhaseCull::make_pipeline(ctx, spirv::cull_pages_comp(), kOwnBindings,
+                                            sizeof(shader::CullPagesPush), false)),
+      hiz_pipeline_(TwoPhaseCull::make_pipeline(ctx, spirv::cull_pages_hiz_comp(), kOwnBindings,
+                                                sizeof(shader::CullPagesPush), true)) {}
 
 void PageCuller::record(VkCommandBuffer cmd, const FrameView& view, const gpu::Buffer& pages,
                         std::uint32_t page_count, const gpu::Buffer& arenas,

@@ -77,8 +77,7 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
                                      VegetationPass pass) const {
   shader::VegCullArgs args{};
   for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l)
-    args.args[l] = {g.meshes[l].index_count, 0, g.meshes[l].first_index, g.meshes[l].vertex_offset,
-                    l * g.capacity};
+    args.args[l] = indexed_command(g.meshes[l], l * g.capacity);
   args.overflow = 0;
   // Previous frame's indirect and vertex reads finish before the args and lists are rewritten.
   // (Also the previous record's compute reads of the Hi-Z parameters.)

@@ -25,12 +25,10 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
       vertices.push_back({m.positions[i], 0.0f, m.normals[i], 0.0f});
     indices.insert(indices.end(), m.indices.begin(), m.indices.end());
   }
-  vertices_ = gpu::Buffer(ctx, vertices.size() * sizeof(shader::VegPlantVertex),
-                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-  indices_ = gpu::Buffer(ctx, indices.size() * sizeof(std::uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                         gpu::MemoryKind::kDeviceLocal);
-  gpu::upload(ctx, vertices_, std::span<const shader::VegPlantVertex>(vertices));
-  gpu::upload(ctx, indices_, std::span<const std::uint32_t>(indices));
+  vertices_ = gpu::make_filled_buffer(ctx, std::span<const shader::VegPlantVertex>(vertices),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  indices_ =
+      gpu::make_filled_buffer(ctx, std::span<const std::uint32_t>(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
 
   gpu::GraphicsPipelineBuilder builder;
   builder.vertex = spirv::veg_plant_vert();

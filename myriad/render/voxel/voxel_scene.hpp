@@ -9,6 +9,7 @@
 
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/frame/scene_image.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
@@ -24,9 +25,7 @@ struct VoxelView {
 // world), "sliced" (the overview with the world cut at a third of its height, V14).
 std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size);
 
-struct VoxelSceneOptions {
-  std::uint32_t width = 1280;
-  std::uint32_t height = 720;
+struct VoxelSceneOptions : SceneImageSize {
   std::uint64_t seed = 1;
   glm::ivec3 size{256, 64, 256};
   bool merge = true;               // greedy quads + atlas; false = every cell face its own quad

@@ -87,14 +87,10 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   // Instances, draws, visible list, [sway,] overflow; then the two-phase state's.
   const std::uint32_t push_bytes = sizeof(shader::VoxelVegetationCullPush);
-  grass_cull_ = gpu::make_compute_pipeline(ctx, spirv::voxel_grass_cull_comp(),
-                                           TwoPhaseCull::layout(4, push_bytes, false));
-  grass_cull_hiz_ = gpu::make_compute_pipeline(ctx, spirv::voxel_grass_cull_hiz_comp(),
-                                               TwoPhaseCull::layout(4, push_bytes, true));
-  tree_cull_ = gpu::make_compute_pipeline(ctx, spirv::voxel_tree_cull_comp(),
-                                          TwoPhaseCull::layout(5, push_bytes, false));
-  tree_cull_hiz_ = gpu::make_compute_pipeline(ctx, spirv::voxel_tree_cull_hiz_comp(),
-                                              TwoPhaseCull::layout(5, push_bytes, true));
+  grass_cull_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_grass_cull_comp(), 4, push_bytes, false);
+  grass_cull_hiz_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_grass_cull_hiz_comp(), 4, push_bytes, true);
+  tree_cull_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_tree_cull_comp(), 5, push_bytes, false);
+  tree_cull_hiz_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_tree_cull_hiz_comp(), 5, push_bytes, true);
   gpu::GraphicsPipelineBuilder b;
   b.vertex = spirv::voxel_grass_vert();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
@@ -155,24 +151,24 @@ void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVeget
     ranges->free(r);
     r = Range{};
   }
-  if (!v.grass.empty()) {
-    const auto r = grass_ranges_.allocate(std::uint32_t(v.grass.size()));
-    if (!r) throw Error("voxel grass capacity exceeded", "VoxelVegetationOptions::grass_capacity");
-    section_grass_[s] = *r;
-    stage(section, grass_, VkDeviceSize(r->offset) * sizeof(voxel::GrassInstance),
-          std::as_bytes(std::span(v.grass)));
-  }
-  if (!v.trees.empty()) {
-    const auto r = tree_ranges_.allocate(std::uint32_t(v.trees.size()));
-    if (!r) throw Error("voxel tree capacity exceeded", "VoxelVegetationOptions::tree_capacity");
-    section_trees_[s] = *r;
-    stage(section, trees_, VkDeviceSize(r->offset) * sizeof(voxel::TreeInstance),
-          std::as_bytes(std::span(v.trees)));
-  }
+  section_grass_[s] = place(section, grass_ranges_, grass_, std::as_bytes(std::span(v.grass)),
+                            sizeof(voxel::GrassInstance), "VoxelVegetationOptions::grass_capacity");
+  section_trees_[s] = place(section, tree_ranges_, trees_, std::as_bytes(std::span(v.trees)),
+                            sizeof(voxel::TreeInstance), "VoxelVegetationOptions::tree_capacity");
   instances_ -= section_instances_[s];
   section_instances_[s] = std::uint32_t(v.grass.size() + v.trees.size());
   instances_ += section_instances_[s];
   update_group(section, v);
+}
+
+Range VoxelVegetationRenderer::place(int section, RangeAllocator& ranges, const gpu::Buffer& dst,
+                                     std::span<const std::byte> bytes, std::size_t stride,
+                                     const char* option) {
+  if (bytes.empty()) return Range{};
+  const auto r = ranges.allocate(std::uint32_t(bytes.size() / stride));
+  if (!r) throw Error("voxel vegetation capacity exceeded", option);
+  stage(section, dst, VkDeviceSize(r->offset) * stride, bytes);
+  return *r;
 }
 
 void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {

@@ -105,6 +105,10 @@ class VoxelVegetationRenderer : public FrameSystem {
     VkDeviceSize offset, size;
   };
   void stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
+  // Takes `count` slots of `ranges` for the section's instances (`bytes`, `stride` each) and stages
+  // them into `dst`; throws naming `option` when the capacity is exhausted.
+  Range place(int section, RangeAllocator& ranges, const gpu::Buffer& dst, std::span<const std::byte> bytes,
+              std::size_t stride, const char* option);
   void update_group(int section, const voxel::SectionVegetation& vegetation);
 
   gpu::Context& ctx_;

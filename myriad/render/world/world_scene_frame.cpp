@@ -207,12 +207,14 @@ void WorldScene::finish_frame() {
 
   SystemFrameStats& avatars = st.systems[4];
   if (m.avatars) {
+    if (m.mask & kSystemAvatars) m.avatars->finish_frame();
     const AvatarDrawStats& a = m.avatars->stats();
     avatars.objects = a.avatars;
     avatars.gpu_bytes = m.avatars->gpu_bytes();
     if (m.mask & kSystemAvatars) {
       avatars.visible = a.visible;
-      avatars.frustum_culled = a.avatars - std::min<std::uint64_t>(a.visible, a.avatars);
+      avatars.frustum_culled = a.avatars - std::min<std::uint64_t>(a.frustum_passed, a.avatars);
+      avatars.occlusion_culled = a.occluded;
       avatars.draws = a.draws + 1;  // + the blob shadows' one instanced draw
       avatars.pipeline_binds = a.pipeline_binds + 1;
       avatars.vertices = a.vertices;
