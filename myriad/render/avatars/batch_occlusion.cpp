@@ -1,7 +1,6 @@
 #include "myriad/render/avatars/batch_occlusion.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "myriad/core/error.hpp"
@@ -66,8 +65,7 @@ void BatchOcclusion::reserve(std::uint32_t renderers, std::uint32_t entries, std
     const VkDeviceSize bytes = VkDeviceSize(draw_capacity_) * sizeof(shader::BatchDrawCommand);
     for (gpu::Buffer& c : commands_)
       c = gpu::make_storage_buffer(ctx_, bytes, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-    drawn_host_ = gpu::Buffer(ctx_, 2 * bytes, 0, gpu::MemoryKind::kReadback);
-    std::memset(drawn_host_.mapped(), 0, 2 * bytes);
+    drawn_ = gpu::HostReadback(ctx_, 2 * bytes);
     drawn_draws_ = 0;
   }
 }
@@ -150,23 +148,20 @@ void BatchOcclusion::record(VkCommandBuffer cmd, FramePhase phase, const glm::ma
   const VkDeviceSize set_bytes = VkDeviceSize(draw_capacity_) * sizeof(shader::BatchDrawCommand);
   two_phase_frame_ = phase == FramePhase::kLate;
   drawn_draws_ = push_.draw_count;
-  if (bytes > 0) {
-    const VkBufferCopy first{0, 0, bytes}, second{0, set_bytes, bytes};
-    vkCmdCopyBuffer(cmd, commands_[0].handle(), drawn_host_.handle(), 1, &first);
-    if (two_phase_frame_) vkCmdCopyBuffer(cmd, commands_[1].handle(), drawn_host_.handle(), 1, &second);
-  }
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+  drawn_.record_copy(cmd, commands_[0], 0, bytes, 0);
+  if (two_phase_frame_) drawn_.record_copy(cmd, commands_[1], 0, bytes, set_bytes);
+  drawn_.record_host_barrier(cmd);
 }
 
 BatchDrawnCounts BatchOcclusion::drawn() const {
   BatchDrawnCounts out;
-  drawn_host_.invalidate();
-  const auto* c = static_cast<const shader::BatchDrawCommand*>(drawn_host_.mapped());
+  const auto early = drawn_.read<shader::BatchDrawCommand>(0, drawn_draws_);
+  const auto late = drawn_.read<shader::BatchDrawCommand>(
+      VkDeviceSize(draw_capacity_) * sizeof(shader::BatchDrawCommand), two_phase_frame_ ? drawn_draws_ : 0);
   out.instances.resize(drawn_draws_);
   for (std::uint32_t d = 0; d < drawn_draws_; ++d) {
     out.instances[d] =
-        c[d].command.instance_count + (two_phase_frame_ ? c[draw_capacity_ + d].command.instance_count : 0u);
+        early[d].command.instance_count + (two_phase_frame_ ? late[d].command.instance_count : 0u);
     out.total += out.instances[d];
   }
   return out;

@@ -21,6 +21,7 @@
 #include "myriad/batch/draw_commands.hpp"
 #include "myriad/gpu/append_overflow.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/gpu/staging_ring.hpp"
 #include "myriad/render/passes/mesh_range.hpp"
@@ -87,12 +88,12 @@ class BatchOcclusion {
   gpu::Buffer keep_;         // per renderer: drawn in the current phase
   gpu::Buffer commands_[2];  // per draw, per set
   gpu::Buffer slots_[2];     // per list entry, per set
-  gpu::Buffer drawn_host_;   // both sets' commands after the last single or late pass
+  gpu::HostReadback drawn_;  // both sets' commands after the last single or late pass
   // This frame's staged arrays (ring ranges the passes read directly).
   gpu::StagingRing::Span renderers_{}, entries_{}, template_{};
   shader::BatchCullPush push_{};
-  bool two_phase_frame_ = false;   // the last drawn_host_ copy holds set 1 too
-  std::uint32_t drawn_draws_ = 0;  // draws the last drawn_host_ copy holds
+  bool two_phase_frame_ = false;   // the last drawn_ copy holds set 1 too
+  std::uint32_t drawn_draws_ = 0;  // draws the last drawn_ copy holds
 };
 
 }  // namespace myriad::render

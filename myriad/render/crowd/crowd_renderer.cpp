@@ -110,6 +110,7 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
     ++type_counts[type];
   }
   cull_ = std::make_unique<CrowdCull>(ctx, bounds_, ranges, type_counts);
+  counts_ = gpu::HostReadback(ctx, 2 * cull_->commands(0).size());
   if (!bounds_.empty()) lod_reference_diameter_ = bounds_[0].diameter;
   entities_ = make_filled(ctx, entities, kStorage);
   types_ = make_filled(ctx, std::span<const shader::CrowdTypeDrawGpu>(type_draw), kStorage);
@@ -177,6 +178,12 @@ void CrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase 
                          const DepthPyramid* pyramid) {
   late_culled_ = phase == FramePhase::kLate;
   cull_->record(cmd, entities_, entity_count_, cull_params(view), phase, pyramid);
+  if (phase == FramePhase::kEarly) return;
+  // The frame's draw counts for read_stats(), copied in the frame (no read-back submission).
+  const VkDeviceSize set_bytes = cull_->commands(0).size();
+  for (std::uint32_t set = 0; set < (late_culled_ ? 2u : 1u); ++set)
+    counts_.record_copy(cmd, cull_->commands(set), 0, set_bytes, set * set_bytes);
+  counts_.record_host_barrier(cmd);
 }
 
 void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
@@ -240,7 +247,7 @@ CrowdFrameStats CrowdRenderer::read_stats() const {
   // Both phases' draws when the last camera cull was two-phase.
   for (std::uint32_t set = 0; set < (late_culled_ ? 2u : 1u); ++set) {
     const auto commands =
-        gpu::read_buffer_as<shader::DrawIndexedCommand>(ctx_, cull_->commands(set), cull_->slot_count());
+        counts_.read<shader::DrawIndexedCommand>(set * cull_->commands(0).size(), cull_->slot_count());
     for (std::uint32_t slot = 0; slot < commands.size(); ++slot) {
       const std::uint32_t level = slot % crowd::kCrowdLodCount;
       const std::uint64_t n = commands[slot].instance_count;

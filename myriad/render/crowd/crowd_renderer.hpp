@@ -7,6 +7,7 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/crowd/crowd_cull.hpp"
@@ -105,6 +106,7 @@ class CrowdRenderer : public FrameSystem {
   std::vector<LodInfo> lods_;            // type·3 + level
   std::vector<bool> type_double_sided_;  // any material without back-face culling
   std::unique_ptr<CrowdCull> cull_;
+  gpu::HostReadback counts_;  // both command sets after the last single or late cull, for read_stats()
   std::vector<crowd::CrowdEntity> staged_entities_;  // stage_entities() until the next upload()
   bool entities_staged_ = false;
   gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;

@@ -45,6 +45,7 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
     draw_buf_[set] = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
                                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   }
+  counts_ = gpu::HostReadback(ctx, 2 * (draw_buf_[0].size() + visible_buf_[0].size()));
   arena_cull_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
   address_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
   shadow_visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
@@ -184,6 +185,15 @@ void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhas
                  {draw_buf_[set], visible_buf_[set], overflow_, two_phase_}, phase, pyramid);
   stats_.culled = true;
   ++stats_.pipeline_binds;
+  if (phase == FramePhase::kEarly) return;
+  // The frame's draws and lists for read_draw_counts(), copied in the frame (no read-back submission).
+  const VkDeviceSize draw_bytes = arena_cull_.size() * sizeof(shader::DrawCommand);
+  for (std::uint32_t s = 0; s <= set; ++s) {
+    const VkDeviceSize at = s * (draw_buf_[0].size() + visible_buf_[0].size());
+    counts_.record_copy(cmd, draw_buf_[s], 0, draw_bytes, at);
+    counts_.record_copy(cmd, visible_buf_[s], 0, visible_buf_[s].size(), at + draw_buf_[0].size());
+  }
+  counts_.record_host_barrier(cmd);
 }
 
 void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
@@ -259,8 +269,9 @@ TerrainRenderer::DrawCounts TerrainRenderer::read_draw_counts() {
   DrawCounts c;
   if (arena_cull_.empty()) return c;
   for (std::uint32_t set = 0; set < (late_drawn_ ? 2u : 1u); ++set) {
-    const auto draws = gpu::read_buffer_as<shader::DrawCommand>(ctx_, draw_buf_[set], arena_cull_.size());
-    const auto visible = gpu::read_buffer_as<std::uint32_t>(ctx_, visible_buf_[set], slots_);
+    const VkDeviceSize at = set * (draw_buf_[0].size() + visible_buf_[0].size());
+    const auto draws = counts_.read<shader::DrawCommand>(at, arena_cull_.size());
+    const auto visible = counts_.read<std::uint32_t>(at + draw_buf_[0].size(), slots_);
     for (std::size_t a = 0; a < draws.size(); ++a) {
       if (a >= arena_visible_.size() || !arena_visible_[a]) continue;  // not drawn this frame
       c.pages += draws[a].instance_count;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/terrain/coarse_chunks.hpp"
@@ -99,7 +100,8 @@ class TerrainRenderer : public FrameSystem {
   // After the frame completed: pages the last camera and shadow culls dropped because an arena's
   // visible list was full (0 unless the page tables and the list disagree).
   std::uint32_t overflow() const { return overflow_.read() + shadow_overflow_.read(); }
-  // After the frame's submission completed: what the camera's draws drew (waits for a read-back).
+  // After the frame's submission completed: what the camera's draws drew, from the copies the frame
+  // made of its draws and visible lists (no read-back submission).
   struct DrawCounts {
     std::uint64_t pages = 0;      // visible pages in the arenas drawn
     std::uint64_t vertices = 0;   // vertex shader invocations (one per index slot of each page)
@@ -143,6 +145,7 @@ class TerrainRenderer : public FrameSystem {
   // Culling outputs: [0] the single or early pass, [1] the late pass; then the shadow view's own.
   gpu::Buffer page_buf_, terrain_page_buf_, arena_cull_buf_, address_buf_;
   gpu::Buffer visible_buf_[2], draw_buf_[2];
+  gpu::HostReadback counts_;  // per set: the draws, then the visible list (after a single or late cull)
   gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;
   gpu::AppendOverflow overflow_, shadow_overflow_;  // of the camera's and the shadow view's culling
   TwoPhaseCull two_phase_, shadow_two_phase_;

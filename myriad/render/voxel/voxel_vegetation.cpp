@@ -15,6 +15,10 @@ namespace myriad::render {
 namespace {
 
 constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;  // fills a freed slot: template / type 0xFFFF
+// The read-back of one command set: the grass's near and far draws, then the trees' draw.
+constexpr VkDeviceSize kGrassDrawBytes = 2 * sizeof(shader::DrawCommand);
+constexpr VkDeviceSize kTreeDrawBytes = sizeof(shader::DrawCommand);
+constexpr VkDeviceSize kCountBytes = kGrassDrawBytes + kTreeDrawBytes;
 
 // Appends an axis-aligned box (36 vertices, counter-clockwise from outside) in tree-local units.
 void add_box(std::vector<shader::TreeVertexGpu>& out, glm::vec3 lo, glm::vec3 hi, float kind) {
@@ -59,6 +63,7 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       section_instances_(section_grass_.size(), 0),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
+      counts_(ctx, 2 * kCountBytes),
       grass_two_phase_(ctx, config.grass_capacity),
       tree_two_phase_(ctx, config.tree_capacity),
       shadow_receiver_(ctx) {
@@ -272,6 +277,13 @@ void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, F
   overflow_.record_readback(cmd);
   grass_two_phase_.record_end(cmd, phase);
   tree_two_phase_.record_end(cmd, phase);
+  if (phase == FramePhase::kEarly) return;
+  // The frame's draw counts for read_counts(), copied in the frame (no read-back submission).
+  for (std::uint32_t s = 0; s < (late_culled_ ? 2u : 1u); ++s) {
+    counts_.record_copy(cmd, grass_draws_[s], 0, kGrassDrawBytes, s * kCountBytes);
+    counts_.record_copy(cmd, tree_draws_[s], 0, kTreeDrawBytes, s * kCountBytes + kGrassDrawBytes);
+  }
+  counts_.record_host_barrier(cmd);
 }
 
 void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
@@ -356,9 +368,10 @@ std::uint32_t VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const Fr
 
 VoxelVegetationCounts VoxelVegetationRenderer::read_counts() {
   VoxelVegetationCounts c;
+  if (stats_.skipped) return c;  // nothing culled or drawn this frame
   for (std::uint32_t set = 0; set < (late_culled_ ? 2u : 1u); ++set) {
-    const auto g = gpu::read_buffer_as<shader::DrawCommand>(ctx_, grass_draws_[set], 2);
-    const auto t = gpu::read_buffer_as<shader::DrawCommand>(ctx_, tree_draws_[set], 1);
+    const auto g = counts_.read<shader::DrawCommand>(set * kCountBytes, 2);
+    const auto t = counts_.read<shader::DrawCommand>(set * kCountBytes + kGrassDrawBytes, 1);
     c.grass_near += g[0].instance_count;
     c.grass_far += g[1].instance_count;
     c.trees += t[0].instance_count;

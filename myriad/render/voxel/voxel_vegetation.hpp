@@ -11,6 +11,7 @@
 #include "myriad/core/range_allocator.hpp"
 #include "myriad/gpu/append_overflow.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/terrain/coarse_chunks.hpp"
 #include "myriad/render/frame/frame_system.hpp"
@@ -74,8 +75,8 @@ class VoxelVegetationRenderer : public FrameSystem {
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
 
   const VoxelVegetationStats& stats() const { return stats_; }
-  // Reads back what the last culling kept (both phases after a two-phase frame; tests, stats); waits
-  // for the GPU.
+  // After the frame completed: what the last camera culling kept (both phases after a two-phase frame),
+  // from the copies the frame made (no read-back submission).
   VoxelVegetationCounts read_counts();
   // The grass ids one phase's cull kept (`set` 0: single or early, 1: late).
   std::vector<std::uint32_t> read_visible_grass(bool far, std::uint32_t set = 0);
@@ -134,6 +135,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, grass_draw_, tree_draw_,
       tree_shadow_;
   gpu::AppendOverflow overflow_;  // of the grass and tree culling
+  gpu::HostReadback counts_;      // both sets' grass and tree draws after the last single or late cull
   TwoPhaseCull grass_two_phase_, tree_two_phase_;
   bool late_culled_ = false;  // the last camera cull was phase 2: counts add both outputs
   ShadowReceiver shadow_receiver_;
