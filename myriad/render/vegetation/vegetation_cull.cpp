@@ -2,9 +2,11 @@
 // successive segment dispatches append to the same lists, so each is separated by a compute barrier.
 #include "myriad/render/vegetation/vegetation_cull.hpp"
 
+#include <cstring>
 #include <vector>
 
 #include "myriad/core/error.hpp"
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad_render_shaders.hpp"
@@ -28,8 +30,36 @@ VegetationCull::VegetationCull(gpu::Context& ctx)
                                        VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kStorage},
                                       sizeof(shader::VegCullPush)})) {}
 
-VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& type,
-                                         std::span<const MeshRange> meshes, float band, float fade) const {
+namespace {
+
+// What a GPU copy of a runtime type holds besides its instances: the culling spheres, the LOD hashes
+// and the parameter block.
+struct TypeArrays {
+  std::vector<glm::vec4> spheres;
+  std::vector<float> hashes;
+  shader::VegCullParams params{};
+};
+
+TypeArrays type_arrays(const vegetation::RuntimeWorld::Type& type, const VegetationGpuType& g) {
+  const std::size_t n = type.instances.size();
+  TypeArrays a{std::vector<glm::vec4>(n), std::vector<float>(n), {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    a.spheres[i] = {type.spheres.x[i], type.spheres.y[i], type.spheres.z[i], type.spheres.r[i]};
+    a.hashes[i] = type.instances[i].spare.y;
+  }
+  a.params.switch_sq = {g.lod.switch_sq[0], g.lod.switch_sq[1], g.lod.switch_sq[2], g.lod.switch_sq[3]};
+  a.params.fade_start_sq = {g.lod.fade_start_sq[0], g.lod.fade_start_sq[1], g.lod.fade_start_sq[2],
+                            g.lod.fade_start_sq[3]};
+  a.params.lod_count = g.lod.count;
+  a.params.band = g.lod.band;
+  a.params.capacity = g.capacity;
+  return a;
+}
+
+}  // namespace
+
+VegetationGpuType VegetationCull::make_type(const vegetation::RuntimeWorld::Type& type,
+                                            std::span<const MeshRange> meshes, float band, float fade) const {
   const auto n = static_cast<std::uint32_t>(type.instances.size());
   if (n == 0) throw Error("VegetationCull::upload: empty runtime type");
   VegetationGpuType g;
@@ -37,12 +67,6 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   g.segments = type.segments;
   g.lod = vegetation::make_hashed_lod(type.prefab.lods, band, fade);
   for (std::size_t l = 0; l < meshes.size() && l < vegetation::kGpuMaxLods; ++l) g.meshes[l] = meshes[l];
-  std::vector<glm::vec4> spheres(n);
-  std::vector<float> hashes(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    spheres[i] = {type.spheres.x[i], type.spheres.y[i], type.spheres.z[i], type.spheres.r[i]};
-    hashes[i] = type.instances[i].spare.y;
-  }
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   g.spheres = gpu::Buffer(ctx_, n * sizeof(glm::vec4), storage, gpu::MemoryKind::kDeviceLocal);
   g.hashes = gpu::Buffer(ctx_, n * sizeof(float), storage, gpu::MemoryKind::kDeviceLocal);
@@ -57,19 +81,56 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   g.hiz = gpu::Buffer(ctx_, sizeof(shader::HizParams), storage, gpu::MemoryKind::kDeviceLocal);
   g.counters = gpu::Buffer(ctx_, sizeof(shader::CullCounters), storage, gpu::MemoryKind::kDeviceLocal);
   g.visibility = gpu::Buffer(ctx_, n * sizeof(std::uint32_t), storage, gpu::MemoryKind::kDeviceLocal);
-  gpu::upload(ctx_, g.visibility, std::span<const std::uint32_t>(std::vector<std::uint32_t>(n, 0u)));
-  gpu::upload(ctx_, g.spheres, std::span<const glm::vec4>(spheres));
-  gpu::upload(ctx_, g.hashes, std::span<const float>(hashes));
-  gpu::upload(ctx_, g.instances, std::span<const vegetation::RuntimeInstance>(type.instances));
-  shader::VegCullParams params{};
-  params.switch_sq = {g.lod.switch_sq[0], g.lod.switch_sq[1], g.lod.switch_sq[2], g.lod.switch_sq[3]};
-  params.fade_start_sq = {g.lod.fade_start_sq[0], g.lod.fade_start_sq[1], g.lod.fade_start_sq[2],
-                          g.lod.fade_start_sq[3]};
-  params.lod_count = g.lod.count;
-  params.band = g.lod.band;
-  params.capacity = n;
-  gpu::upload(ctx_, g.params, std::span<const shader::VegCullParams>(&params, 1));
   return g;
+}
+
+VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& type,
+                                         std::span<const MeshRange> meshes, float band, float fade) const {
+  VegetationGpuType g = make_type(type, meshes, band, fade);
+  const TypeArrays a = type_arrays(type, g);
+  gpu::upload(ctx_, g.visibility, std::span<const std::uint32_t>(std::vector<std::uint32_t>(g.capacity, 0u)));
+  gpu::upload(ctx_, g.spheres, std::span<const glm::vec4>(a.spheres));
+  gpu::upload(ctx_, g.hashes, std::span<const float>(a.hashes));
+  gpu::upload(ctx_, g.instances, std::span<const vegetation::RuntimeInstance>(type.instances));
+  gpu::upload(ctx_, g.params, std::span<const shader::VegCullParams>(&a.params, 1));
+  return g;
+}
+
+std::optional<StagedVegetationType> VegetationCull::stage(const vegetation::RuntimeWorld::Type& type,
+                                                          std::span<const MeshRange> meshes, float band,
+                                                          float fade) const {
+  const std::size_t n = type.instances.size();
+  if (n == 0) throw Error("VegetationCull::stage: empty runtime type");
+  // Room first, so a refused type makes no buffers. Each array starts 16-byte aligned.
+  auto align = [](VkDeviceSize b) { return (b + 15) & ~VkDeviceSize(15); };
+  const VkDeviceSize spheres = align(n * sizeof(glm::vec4)), hashes = align(n * sizeof(float));
+  const VkDeviceSize instances = align(n * sizeof(vegetation::RuntimeInstance));
+  const VkDeviceSize params = sizeof(shader::VegCullParams);
+  const std::optional<gpu::StagingRing::Span> span =
+      ctx_.staging_ring().allocate_budgeted(spheres + hashes + instances + params);
+  if (!span) return std::nullopt;
+  StagedVegetationType s{make_type(type, meshes, band, fade), {}};
+  const TypeArrays a = type_arrays(type, s.gpu);
+  VkDeviceSize at = 0;
+  std::size_t k = 0;
+  auto put = [&](const gpu::Buffer& dst, const void* bytes, VkDeviceSize size, VkDeviceSize room) {
+    std::memcpy(span->data + at, bytes, size);
+    s.copies[k++] = {dst.handle(), VkBufferCopy{span->offset + at, 0, size}};
+    at += room;
+  };
+  put(s.gpu.spheres, a.spheres.data(), n * sizeof(glm::vec4), spheres);
+  put(s.gpu.hashes, a.hashes.data(), n * sizeof(float), hashes);
+  put(s.gpu.instances, type.instances.data(), n * sizeof(vegetation::RuntimeInstance), instances);
+  put(s.gpu.params, &a.params, params, params);
+  s.cleared = s.gpu.visibility.handle();
+  s.cleared_bytes = s.gpu.visibility.size();
+  return s;
+}
+
+void VegetationCull::record_staged(VkCommandBuffer cmd, const StagedVegetationType& staged) const {
+  vkCmdFillBuffer(cmd, staged.cleared, 0, staged.cleared_bytes, 0u);
+  const VkBuffer ring = ctx_.staging_ring().buffer().handle();
+  for (const auto& [dst, region] : staged.copies) vkCmdCopyBuffer(cmd, ring, dst, 1, &region);
 }
 
 std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,

@@ -6,7 +6,9 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "myriad/render/frame/frame_system.hpp"
@@ -57,6 +59,15 @@ struct VegetationHiz {
 // visibility for the next frame and appends only the newly visible; draw those. kSingle: one pass.
 using VegetationPass = FramePhase;  // the push constant carries its value
 
+// A GPU copy made by VegetationCull::stage, and the transfers that fill it: copies from the staging
+// ring and the cleared visibility words (by handle: `gpu` may move on before they are recorded).
+struct StagedVegetationType {
+  VegetationGpuType gpu;
+  std::array<std::pair<VkBuffer, VkBufferCopy>, 4> copies{};  // spheres, hashes, instances, params
+  VkBuffer cleared = VK_NULL_HANDLE;
+  VkDeviceSize cleared_bytes = 0;
+};
+
 class VegetationCull {
  public:
   explicit VegetationCull(gpu::Context& ctx);
@@ -65,6 +76,15 @@ class VegetationCull {
   // `fade` the cross-fade band below each switch distance as a fraction of it (0 = hard switches).
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
                            float band, float fade = 0.0f) const;
+  // The per-frame path to the same copy: its bytes staged through the context's staging ring within the
+  // frame's budget, for record_staged() to copy in this frame's command buffer before anything reads
+  // the copy; nothing (and no buffers made) when the frame's budget or the ring has no room left.
+  std::optional<StagedVegetationType> stage(const vegetation::RuntimeWorld::Type& type,
+                                            std::span<const MeshRange> meshes, float band,
+                                            float fade = 0.0f) const;
+  // Outside rendering: the staged copy's transfers (the caller adds one barrier after all of them:
+  // transfer writes before compute and vertex-shader reads).
+  void record_staged(VkCommandBuffer cmd, const StagedVegetationType& staged) const;
 
   // Records: reset the args, then one dispatch per uploaded segment that passes
   // vegetation::group_visible. `frustum` and `camera` are relative to the type's upload origin.
@@ -78,6 +98,10 @@ class VegetationCull {
                        VegetationPass pass = VegetationPass::kSingle) const;
 
  private:
+  // The buffers and metadata of a copy of `type`, unfilled.
+  VegetationGpuType make_type(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
+                              float band, float fade) const;
+
   gpu::Context& ctx_;
   gpu::Pipeline pipeline_;
   gpu::Pipeline hiz_pipeline_;

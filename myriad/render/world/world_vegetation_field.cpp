@@ -7,6 +7,8 @@
 
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
+#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/sync.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 
 namespace myriad::render {
@@ -15,6 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kCompleteMarker = "bake_complete.txt";
+// The plants' hashed LOD band (±10 % of each switch distance) and cross-fade band (10 % below it).
+constexpr float kLodBand = 0.2f;
+constexpr float kLodFade = 0.1f;
 
 // A flat grid over the field (normals up), `cells` x `cells` quads: fine enough for the shadow map's
 // receivers to interpolate depth well, coarse enough to cost nothing.
@@ -97,29 +102,86 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
 void VegetationField::refresh_gpu() {
   // Rebuilt from scratch: the old buffers are released first so memory does not double up.
   frame_types_.clear();
+  staged_.clear();
+  retired_.clear();
+  const auto& types = streamer_->world().types();
   gpu_types_.clear();
-  for (const auto& type : streamer_->world().types()) {
-    if (type.instances.empty()) continue;
-    gpu_types_.push_back(cull_->upload(type, renderer_->lod_meshes(type.prefab), 0.2f, 0.1f));
+  gpu_types_.resize(types.size());
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    if (types[t].instances.empty()) continue;
+    gpu_types_[t] = cull_->upload(types[t], renderer_->lod_meshes(types[t].prefab), kLodBand, kLodFade);
   }
-  std::uint32_t id_base = 0;
-  for (const VegetationGpuType& g : gpu_types_) {
-    frame_types_.push_back({&g, id_base});
-    id_base += g.capacity;
-  }
+  rebuild_frame_types();
   stats_.resident = streamer_->world().instance_count();
   stats_.resident_tiles = streamer_->resident_tiles().size();
   ++stats_.refreshes;
   stale_ = false;
   stale_frames_ = 0;
+  refreshing_ = false;
+}
+
+void VegetationField::retire(std::size_t type) {
+  if (!gpu_types_[type]) return;
+  retired_.push_back(std::move(*gpu_types_[type]));
+  gpu_types_[type].reset();
+}
+
+void VegetationField::rebuild_frame_types() {
+  frame_types_.clear();
+  std::uint32_t id_base = 0;
+  for (const std::optional<VegetationGpuType>& g : gpu_types_) {
+    if (!g) continue;
+    frame_types_.push_back({&*g, id_base});
+    id_base += g->capacity;
+  }
 }
 
 void VegetationField::update(glm::vec3 camera, std::uint32_t max_stale_frames) {
   const vegetation::StreamingFrame f = streamer_->update(glm::dvec3(camera));
   if (f.uploaded_instances > 0 || f.unloaded > 0) stale_ = true;
-  if (!stale_) return;
+  if (!stale_ || refreshing_) return;
   ++stale_frames_;
-  if (streamer_->idle() || stale_frames_ >= max_stale_frames) refresh_gpu();
+  if (streamer_->idle() || stale_frames_ >= max_stale_frames) {
+    // A refresh round: every type is re-staged from the CPU world as it is when its turn comes.
+    refreshing_ = true;
+    refresh_cursor_ = 0;
+    stale_ = false;
+    stale_frames_ = 0;
+  }
+}
+
+void VegetationField::update(const FrameView&, float) {
+  // The copies replaced last frame are free to go: that frame completed.
+  retired_.clear();
+  staged_.clear();
+  if (!refreshing_) return;
+  const auto& types = streamer_->world().types();
+  if (gpu_types_.size() < types.size()) gpu_types_.resize(types.size());
+  while (refresh_cursor_ < types.size()) {
+    const vegetation::RuntimeWorld::Type& type = types[refresh_cursor_];
+    if (type.instances.empty()) {
+      retire(refresh_cursor_);
+      ++refresh_cursor_;
+      continue;
+    }
+    std::optional<StagedVegetationType> staged =
+        cull_->stage(type, renderer_->lod_meshes(type.prefab), kLodBand, kLodFade);
+    if (!staged) break;  // the frame's upload budget is spent: the next types go in later frames
+    // The new copy replaces the old one, which stays alive until this frame completed (this command
+    // buffer may name it already, e.g. in buffer-guard fills).
+    retire(refresh_cursor_);
+    gpu_types_[refresh_cursor_] = std::move(staged->gpu);
+    staged->gpu = {};
+    staged_.push_back(std::move(*staged));
+    ++refresh_cursor_;
+  }
+  rebuild_frame_types();
+  if (refresh_cursor_ == types.size()) {
+    refreshing_ = false;
+    stats_.resident = streamer_->world().instance_count();
+    stats_.resident_tiles = streamer_->resident_tiles().size();
+    ++stats_.refreshes;
+  }
 }
 
 void VegetationField::settle(glm::vec3 camera) {
@@ -130,12 +192,20 @@ void VegetationField::settle(glm::vec3 camera) {
     if (streamer_->idle()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  if (changed || stale_ || stats_.refreshes == 0) refresh_gpu();
+  if (changed || stale_ || refreshing_ || stats_.refreshes == 0) refresh_gpu();
   for (const vegetation::TileFailure& failure : streamer_->failures())
     throw Error("vegetation tile failed to load: " + failure.message, "vegetation cache");
 }
 
 void VegetationField::upload(VkCommandBuffer cmd) {
+  if (!staged_.empty()) {
+    ctx_.staging_ring().flush();
+    for (const StagedVegetationType& s : staged_) cull_->record_staged(cmd, s);
+    // The re-staged copies are complete before this frame's culling and draws read them.
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  }
   passes_->begin_frame(cmd, frame_types_);
   recorded_ = true;
 }
@@ -173,9 +243,10 @@ void VegetationField::finish_frame() {
 
 std::uint64_t VegetationField::gpu_bytes() const {
   std::uint64_t bytes = renderer_->gpu_bytes() + ground_.size();
-  for (const VegetationGpuType& g : gpu_types_) {
-    bytes += g.spheres.size() + g.hashes.size() + g.instances.size() + g.params.size() + g.lists.size() +
-             g.args.size() + g.hiz.size() + g.visibility.size() + g.counters.size();
+  for (const std::optional<VegetationGpuType>& g : gpu_types_) {
+    if (!g) continue;
+    bytes += g->spheres.size() + g->hashes.size() + g->instances.size() + g->params.size() + g->lists.size() +
+             g->args.size() + g->hiz.size() + g->visibility.size() + g->counters.size();
   }
   return bytes;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,11 +61,20 @@ class VegetationField : public FrameSystem {
   VegetationField(gpu::Context& ctx, const VegetationFieldOptions& options,
                   const std::function<void(const std::string&)>& progress = {});
 
-  // CPU, before recording: one streaming step; rebuilds the GPU copies when tiles arrived or left and
-  // either streaming went idle or `max_stale_frames` frames passed since (waits for the GPU).
+  // CPU, before recording: one streaming step. When tiles arrived or left and either streaming went
+  // idle or `max_stale_frames` frames passed since, a refresh of the GPU copies starts: from the next
+  // frame on, update(view, dt) re-stages the plant types one after another through the staging ring
+  // within the frame's upload budget (no wait); each type switches to its new copy in the frame that
+  // uploads it, the others draw their previous (self-consistent) copies meanwhile.
   void update(glm::vec3 camera, std::uint32_t max_stale_frames = 30);
-  // Streams until every tile within reach of `camera` is resident, then rebuilds the GPU copies.
+  // Streams until every tile within reach of `camera` is resident, then rebuilds the GPU copies
+  // (setup path: waits).
   void settle(glm::vec3 camera);
+
+  // In the scene frame (after the staging ring's frame began): the refresh's types for this frame.
+  void update(const FrameView& view, float dt) override;
+  // Whether a refresh is under way (types still to re-stage).
+  bool refreshing() const { return refreshing_; }
 
   // The frame's phases (VegetationPasses): two-phase Hi-Z occlusion when the scene frame runs kEarly
   // and kLate, one pass for kSingle.
@@ -100,8 +110,16 @@ class VegetationField : public FrameSystem {
   std::unique_ptr<VegetationRenderer> renderer_;
   std::uint32_t ground_mesh_ = 0;
   gpu::Buffer ground_;
-  std::vector<VegetationGpuType> gpu_types_;
+  void rebuild_frame_types();
+  // Moves a type's copy to retired_ (kept until the next frame's update).
+  void retire(std::size_t type);
+
+  std::vector<std::optional<VegetationGpuType>> gpu_types_;  // per runtime type (none while empty)
   std::vector<VegetationFrameType> frame_types_;
+  std::vector<StagedVegetationType> staged_;  // this frame's re-staged types, copied by upload()
+  std::vector<VegetationGpuType> retired_;    // copies replaced this frame, alive until it completed
+  bool refreshing_ = false;
+  std::size_t refresh_cursor_ = 0;  // the next runtime type a refresh re-stages
   std::unique_ptr<GroundPlane> ground_plane_;
   std::unique_ptr<VegetationPasses> passes_;
   bool stale_ = false;
