@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "myriad/core/hiz_occlusion.hpp"
 #include "myriad/core/min_pyramid.hpp"
 #include "myriad/gpu/image.hpp"
+#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/render/shaders/shared_types.h"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
@@ -220,6 +222,44 @@ TEST(VegetationHashedLod, HashScattersTheSwitchDistance) {
   EXPECT_EQ(select_lod_hashed({9.6f, 0.0f, 0.0f}, 0.0f, p), 0u);
   EXPECT_EQ(select_lod_hashed({9.6f, 0.0f, 0.0f}, 1.0f, p), 1u);
   EXPECT_EQ(select_lod_hashed({30.0f, 0.0f, 0.0f}, 0.5f, p), 2u);  // beyond the draw distance
+}
+
+// The per-frame path (stage through the staging ring, copy in the frame's command buffer) fills the
+// same bytes as the setup path (blocking uploads), for every runtime type; a frame whose budget is spent
+// gets nothing and makes no buffers.
+TEST_F(VegetationGpuTest, StagedCopyEqualsTheUploadedOne) {
+  BakeOptions o;
+  o.world_max = {400.0, 400.0};
+  RuntimeWorld world(glm::dvec3(200.0, 0.0, 200.0));
+  for (Tile& t : bake_tiles(o)) {
+    auto tile = std::make_shared<const Tile>(std::move(t));
+    for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
+      world.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
+  }
+  render::VegetationCull cull(ctx());
+  const std::array<render::MeshRange, 4> meshes{{{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
+  auto bytes = [&](const gpu::Buffer& b) { return gpu::read_buffer(ctx(), b, 0, b.size()); };
+  for (const auto& type : world.types()) {
+    ASSERT_FALSE(type.instances.empty());
+    const render::VegetationGpuType uploaded = cull.upload(type, meshes, 0.2f, 0.1f);
+    ctx().staging_ring().begin_frame();
+    std::optional<render::StagedVegetationType> staged = cull.stage(type, meshes, 0.2f, 0.1f);
+    ASSERT_TRUE(staged.has_value());
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { cull.record_staged(cmd, *staged); });
+    const render::VegetationGpuType& g = staged->gpu;
+    EXPECT_EQ(g.capacity, uploaded.capacity);
+    EXPECT_EQ(g.segments.size(), uploaded.segments.size());
+    EXPECT_EQ(bytes(g.spheres), bytes(uploaded.spheres));
+    EXPECT_EQ(bytes(g.hashes), bytes(uploaded.hashes));
+    EXPECT_EQ(bytes(g.instances), bytes(uploaded.instances));
+    EXPECT_EQ(bytes(g.params), bytes(uploaded.params));
+    EXPECT_EQ(bytes(g.visibility), bytes(uploaded.visibility));
+  }
+  // A frame that already staged its budget through the budgeted path gets nothing more.
+  gpu::StagingRing& ring = ctx().staging_ring();
+  ring.begin_frame();
+  ASSERT_TRUE(ring.allocate_budgeted(ring.frame_budget()).has_value());
+  EXPECT_FALSE(cull.stage(world.types()[0], meshes, 0.2f, 0.1f).has_value());
 }
 
 }  // namespace
