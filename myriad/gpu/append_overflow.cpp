@@ -6,9 +6,7 @@ namespace myriad::gpu {
 
 AppendOverflow::AppendOverflow(const Context& ctx)
     : device_(ctx, sizeof(std::uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryKind::kDeviceLocal),
-      host_(ctx, sizeof(std::uint32_t), 0, MemoryKind::kReadback) {
-  *static_cast<std::uint32_t*>(host_.mapped()) = 0;
-}
+      host_(ctx, sizeof(std::uint32_t)) {}
 
 void AppendOverflow::record_reset(VkCommandBuffer cmd) const {
   // The previous pass's read-back copy finishes before the word is cleared, and its write to host
@@ -20,19 +18,12 @@ void AppendOverflow::record_reset(VkCommandBuffer cmd) const {
 }
 
 void AppendOverflow::record_readback(VkCommandBuffer cmd) const {
-  // A pass without its own reset (the late phase of two-phase culling) copies again: the previous
-  // copy into host memory completes first.
-  memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  const VkBufferCopy region{0, 0, sizeof(std::uint32_t)};
-  vkCmdCopyBuffer(cmd, device_.handle(), host_.handle(), 1, &region);
-  memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+  // A pass without its own reset (the late phase of two-phase culling) copies again: record_copy
+  // orders the copy after the previous one.
+  host_.record_copy(cmd, device_, 0, sizeof(std::uint32_t), 0);
+  host_.record_host_barrier(cmd);
 }
 
-std::uint32_t AppendOverflow::read() const {
-  host_.invalidate();
-  return *static_cast<const std::uint32_t*>(host_.mapped());
-}
+std::uint32_t AppendOverflow::read() const { return host_.read<std::uint32_t>(0, 1)[0]; }
 
 }  // namespace myriad::gpu

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/host_readback.hpp"
 
 namespace myriad::gpu {
 
@@ -26,7 +27,7 @@ class AppendOverflow {
 
  private:
   Buffer device_;
-  Buffer host_;
+  HostReadback host_;
 };
 
 }  // namespace myriad::gpu

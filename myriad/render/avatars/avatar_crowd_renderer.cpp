@@ -68,7 +68,6 @@ void AvatarCrowdRenderer::upload(VkCommandBuffer cmd) {
 
 void AvatarCrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                                const DepthPyramid* pyramid) {
-  if (phase != FramePhase::kLate) two_phase_ = phase == FramePhase::kEarly;
   occlusion_->record(cmd, phase, view.view_proj, pyramid);
 }
 
@@ -82,7 +81,7 @@ void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, Frame
 void AvatarCrowdRenderer::draw_ids(VkCommandBuffer cmd, const FrameView& view) {
   if (!id_pipeline_) id_pipeline_ = make_skin_id_pipeline(ctx_, color_format_, depth_format_);
   draw_set(cmd, id_pipeline_, view.view_proj, 0);
-  if (two_phase_) draw_set(cmd, id_pipeline_, view.view_proj, 1);
+  if (occlusion_->two_phase()) draw_set(cmd, id_pipeline_, view.view_proj, 1);
 }
 
 void AvatarCrowdRenderer::finish_frame() {

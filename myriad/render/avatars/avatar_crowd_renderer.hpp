@@ -81,7 +81,6 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::unique_ptr<BatchGpuData> batches_;
   std::vector<MeshRange> meshes_;  // per part mesh, for the indirect commands
   std::unique_ptr<BatchOcclusion> occlusion_;
-  bool two_phase_ = false;  // this frame culls in two phases
   gpu::Pipeline pipeline_, id_pipeline_;
   VkFormat color_format_, depth_format_;
   std::unique_ptr<AvatarBlobShadow> blobs_;

@@ -72,6 +72,8 @@ class BatchOcclusion {
   // GPU disagree).
   shader::CullCounters counters() const { return two_phase_.read(); }
   BatchDrawnCounts drawn() const;
+  // Whether the last camera cull ran two phases (set 1 holds its late draws).
+  bool two_phase() const { return two_phase_frame_; }
   std::uint32_t overflow() const { return overflow_.read(); }
   std::uint64_t gpu_bytes() const;
 

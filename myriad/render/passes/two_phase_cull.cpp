@@ -11,9 +11,8 @@ namespace myriad::render {
 TwoPhaseCull::TwoPhaseCull(gpu::Context& ctx, std::uint32_t candidates)
     : ctx_(ctx),
       counters_(gpu::make_storage_buffer(ctx, sizeof(shader::CullCounters))),
-      counters_host_(ctx, sizeof(shader::CullCounters), 0, gpu::MemoryKind::kReadback),
+      counters_host_(ctx, sizeof(shader::CullCounters)),
       params_(gpu::make_storage_buffer(ctx, sizeof(shader::HizParams))) {
-  *static_cast<shader::CullCounters*>(counters_host_.mapped()) = {};
   reserve(std::max(candidates, 1u));
 }
 
@@ -54,13 +53,9 @@ void TwoPhaseCull::record_begin(VkCommandBuffer cmd, FramePhase phase, const glm
 
 void TwoPhaseCull::record_end(VkCommandBuffer cmd, FramePhase phase) {
   if (phase == FramePhase::kEarly) return;
-  // The shadow view's single pass copied too: that copy into host memory completes first.
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  const VkBufferCopy region{0, 0, sizeof(shader::CullCounters)};
-  vkCmdCopyBuffer(cmd, counters_.handle(), counters_host_.handle(), 1, &region);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+  // (The shadow view's single pass copied too: record_copy orders this copy after that one.)
+  counters_host_.record_copy(cmd, counters_, 0, sizeof(shader::CullCounters), 0);
+  counters_host_.record_host_barrier(cmd);
 }
 
 gpu::Pipeline TwoPhaseCull::make_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> spirv,
@@ -88,9 +83,6 @@ void TwoPhaseCull::bind(VkCommandBuffer cmd, const gpu::Pipeline& plain, const g
   gpu::bind(ctx_, cmd, test ? hiz : plain, own, push, push_bytes);
 }
 
-shader::CullCounters TwoPhaseCull::read() const {
-  counters_host_.invalidate();
-  return *static_cast<const shader::CullCounters*>(counters_host_.mapped());
-}
+shader::CullCounters TwoPhaseCull::read() const { return counters_host_.read<shader::CullCounters>(0, 1)[0]; }
 
 }  // namespace myriad::render

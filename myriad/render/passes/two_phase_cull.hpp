@@ -12,6 +12,7 @@
 #include <span>
 
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/shaders/hiz_layout.h"
@@ -72,7 +73,7 @@ class TwoPhaseCull {
   bool clear_pending_ = false;
   gpu::Buffer visibility_;
   gpu::Buffer counters_;
-  gpu::Buffer counters_host_;
+  gpu::HostReadback counters_host_;
   gpu::Buffer params_;
 };
 

@@ -189,7 +189,7 @@ void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhas
   // The frame's draws and lists for read_draw_counts(), copied in the frame (no read-back submission).
   const VkDeviceSize draw_bytes = arena_cull_.size() * sizeof(shader::DrawCommand);
   for (std::uint32_t s = 0; s <= set; ++s) {
-    const VkDeviceSize at = s * (draw_buf_[0].size() + visible_buf_[0].size());
+    const VkDeviceSize at = counts_offset(s);
     counts_.record_copy(cmd, draw_buf_[s], 0, draw_bytes, at);
     counts_.record_copy(cmd, visible_buf_[s], 0, visible_buf_[s].size(), at + draw_buf_[0].size());
   }
@@ -269,7 +269,7 @@ TerrainRenderer::DrawCounts TerrainRenderer::read_draw_counts() {
   DrawCounts c;
   if (arena_cull_.empty()) return c;
   for (std::uint32_t set = 0; set < (late_drawn_ ? 2u : 1u); ++set) {
-    const VkDeviceSize at = set * (draw_buf_[0].size() + visible_buf_[0].size());
+    const VkDeviceSize at = counts_offset(set);
     const auto draws = counts_.read<shader::DrawCommand>(at, arena_cull_.size());
     const auto visible = counts_.read<std::uint32_t>(at + draw_buf_[0].size(), slots_);
     for (std::size_t a = 0; a < draws.size(); ++a) {

@@ -146,6 +146,9 @@ class TerrainRenderer : public FrameSystem {
   gpu::Buffer page_buf_, terrain_page_buf_, arena_cull_buf_, address_buf_;
   gpu::Buffer visible_buf_[2], draw_buf_[2];
   gpu::HostReadback counts_;  // per set: the draws, then the visible list (after a single or late cull)
+  VkDeviceSize counts_offset(std::uint32_t set) const {
+    return set * (draw_buf_[0].size() + visible_buf_[0].size());
+  }
   gpu::Buffer shadow_visible_buf_, shadow_draw_buf_;
   gpu::AppendOverflow overflow_, shadow_overflow_;  // of the camera's and the shadow view's culling
   TwoPhaseCull two_phase_, shadow_two_phase_;
