@@ -1,6 +1,6 @@
 // Google Benchmark programs for vegetation: the stages behind the "vegetation" suite of `myriad bench`
 // on a 2 km x 2 km world held in memory, one at a time for profiling (--benchmark_filter): tile parse,
-// expansion, flat sphere culling, quadtree culling and the memory floor they are compared with.
+// pooling and expansion, flat sphere culling, quadtree culling and the memory floor they are compared with.
 #include <benchmark/benchmark.h>
 
 #include <bit>
@@ -20,6 +20,7 @@ struct Scene {
   std::vector<std::shared_ptr<const Tile>> tiles;
   std::vector<std::vector<std::byte>> files;
   RuntimeWorld world;
+  std::vector<SphereArrays> spheres;  // per type, every slot expanded
   glm::dvec3 camera{1037.0, 0.0, 1011.0};
   Frustum rel;
 };
@@ -38,6 +39,7 @@ const Scene& scene() {
         sc.world.append(sc.tiles.back(), g, 0,
                         static_cast<std::uint32_t>(sc.tiles.back()->groups[g].instances.size()));
     }
+    for (const auto& type : sc.world.types()) sc.spheres.push_back(expand_type(type).spheres);
     const glm::mat4 view = glm::lookAt(glm::vec3(0.0f), glm::vec3(0.3f, -0.05f, -1.0f), glm::vec3(0, 1, 0));
     sc.rel = Frustum::from_view_proj(perspective(1.0f, 16.0f / 9.0f, 0.1f, 1500.0f) * view);
     return sc;
@@ -58,31 +60,37 @@ void BM_ParseTiles(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseTiles)->Unit(benchmark::kMillisecond);
 
-void BM_Expand(benchmark::State& state) {
-  std::vector<RuntimeInstance> out;
-  SphereArrays spheres;
-  for (auto _ : state)
+void BM_Pool(benchmark::State& state) {
+  for (auto _ : state) {
+    RuntimeWorld world(scene().camera);
     for (const auto& t : scene().tiles)
-      for (std::uint32_t g = 0; g < t->groups.size(); ++g) {
-        const auto n = static_cast<std::uint32_t>(t->groups[g].instances.size());
-        out.resize(n);
-        spheres.clear();
-        expand_instances(*t, g, 0, n, scene().camera, out.data(), spheres);
-        benchmark::DoNotOptimize(out.data());
-      }
+      for (std::uint32_t g = 0; g < t->groups.size(); ++g)
+        world.append(t, g, 0, static_cast<std::uint32_t>(t->groups[g].instances.size()));
+    benchmark::DoNotOptimize(world.instance_count());
+  }
+  per_instance(state);
+}
+BENCHMARK(BM_Pool)->Unit(benchmark::kMillisecond);
+
+void BM_Expand(benchmark::State& state) {
+  for (auto _ : state)
+    for (const auto& type : scene().world.types())
+      for (std::uint32_t slot = 0; slot < type.slot_count(); ++slot)
+        if (slot % kPageSlots < type.pages[slot / kPageSlots].count) {
+          const ExpandedPlant p = type.expand(slot);
+          benchmark::DoNotOptimize(p);
+        }
   per_instance(state);
 }
 BENCHMARK(BM_Expand)->Unit(benchmark::kMillisecond);
 
 void BM_MemoryFloor(benchmark::State& state) {
   for (auto _ : state)
-    for (const auto& type : scene().world.types()) {
+    for (const SphereArrays& s : scene().spheres) {
       std::uint32_t acc = 0;  // integer XOR vectorizes: memory-bound, not latency-bound
-      for (std::size_t i = 0; i < type.spheres.size(); ++i)
-        acc ^= std::bit_cast<std::uint32_t>(type.spheres.x[i]) ^
-               std::bit_cast<std::uint32_t>(type.spheres.y[i]) ^
-               std::bit_cast<std::uint32_t>(type.spheres.z[i]) ^
-               std::bit_cast<std::uint32_t>(type.spheres.r[i]);
+      for (std::size_t i = 0; i < s.size(); ++i)
+        acc ^= std::bit_cast<std::uint32_t>(s.x[i]) ^ std::bit_cast<std::uint32_t>(s.y[i]) ^
+               std::bit_cast<std::uint32_t>(s.z[i]) ^ std::bit_cast<std::uint32_t>(s.r[i]);
       benchmark::DoNotOptimize(acc);
     }
   per_instance(state);
@@ -91,12 +99,13 @@ BENCHMARK(BM_MemoryFloor)->Unit(benchmark::kMicrosecond);
 
 void BM_CullFlat(benchmark::State& state) {
   const auto path = static_cast<FlatCullPath>(state.range(0));
-  std::vector<std::uint32_t> out(scene().world.instance_count());
+  std::size_t slots = 0;
+  for (const SphereArrays& s : scene().spheres) slots += s.size();
+  std::vector<std::uint32_t> out(slots);
   for (auto _ : state)
-    for (const auto& type : scene().world.types())
-      benchmark::DoNotOptimize(cull_spheres_flat(scene().rel, type.spheres.x.data(), type.spheres.y.data(),
-                                                 type.spheres.z.data(), type.spheres.r.data(),
-                                                 type.spheres.size(), out.data(), path));
+    for (const SphereArrays& s : scene().spheres)
+      benchmark::DoNotOptimize(cull_spheres_flat(scene().rel, s.x.data(), s.y.data(), s.z.data(), s.r.data(),
+                                                 s.size(), out.data(), path));
   state.SetLabel(path == FlatCullPath::kPortable ? "portable" : (flat_cull_has_avx2() ? "avx2" : "portable"));
   per_instance(state);
 }

@@ -7,6 +7,10 @@ void run_crowd_bake_suite(Report& report, const SuiteOptions& options);  // crow
 void run_crowd_suite(Report& report, const SuiteOptions& options);       // crowd_runtime_suite.cpp
 #endif
 
+#ifdef MYRIAD_HAS_VEGETATION
+void run_vegetation_stream_suite(Report& report, const SuiteOptions& options);  // vegetation_stream_suite.cpp
+#endif
+
 // A suite is listed when its module is part of the build (bench/CMakeLists.txt defines MYRIAD_HAS_<M>).
 std::vector<Suite> all_suites() {
   return {
@@ -20,8 +24,12 @@ std::vector<Suite> all_suites() {
       {"batch", "skeleton math per joint, dedup ratios, 1,000 clothed avatars per frame", &run_batch_suite},
 #endif
 #ifdef MYRIAD_HAS_VEGETATION
-      {"vegetation", "10 km world: bake, tiles on disk, load + expansion, CPU culling vs memory floor",
+      {"vegetation",
+       "10 km world: bake, tiles on disk, load + pooling, CPU culling vs memory floor, GPU bytes",
        &run_vegetation_suite},
+      {"vegetation-stream",
+       "flight across the 15.5 M-plant world at 50/200/1000 m/s: bytes staged, CPU frame ms, pop-in frames",
+       &run_vegetation_stream_suite},
 #endif
 #ifdef MYRIAD_HAS_CROWD
       {"crowd-bake",

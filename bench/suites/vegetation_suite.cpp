@@ -1,5 +1,6 @@
 // `myriad bench vegetation`: a 10 km x 10 km world with >= 10 M plants (1 km and ~100 k in quick mode):
-// bake time, disk bytes per instance, load + expansion throughput, resident bytes per instance, and CPU
+// bake time, disk bytes per instance, load + pooling throughput, resident CPU and GPU bytes per instance,
+// and CPU
 // culling per instance (flat sphere loop, AVX2 and portable, quadtree) next to the memory floor measured in
 // the same run, and GPU culling throughput on the device at hand (lavapipe: CPU emulation).
 #include <algorithm>
@@ -61,7 +62,7 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   report.add("disk_bytes_per_instance", double(baked.bytes) / double(baked.instances), "bytes",
              "target <= 16 (14-byte record + tree + headers)");
 
-  // 2. Load (read + validate) and expand every tile, all threads.
+  // 2. Load (read + validate) every tile and copy it into runtime pools, all threads.
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
   std::sort(files.begin(), files.end());
@@ -69,23 +70,18 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   for (int r = 0; r < std::min(reps, 3); ++r) {
     sw.restart();
     parallel_for(0, files.size(), 4, [&](std::size_t b, std::size_t e) {
-      std::vector<RuntimeInstance> scratch;
-      SphereArrays spheres;
       for (std::size_t i = b; i < e; ++i) {
-        const Tile t = read_tile(files[i]);
-        for (std::uint32_t g = 0; g < t.groups.size(); ++g) {
-          const auto n = static_cast<std::uint32_t>(t.groups[g].instances.size());
-          scratch.resize(n);
-          spheres.clear();
-          expand_instances(t, g, 0, n, t.origin(), scratch.data(), spheres);
-        }
+        RuntimeWorld pools;
+        const auto t = std::make_shared<const Tile>(read_tile(files[i]));
+        for (std::uint32_t g = 0; g < t->groups.size(); ++g)
+          pools.append(t, g, 0, static_cast<std::uint32_t>(t->groups[g].instances.size()));
       }
     });
     load_s.push_back(sw.elapsed_ms() / 1000.0);
   }
   report.add(
-      "load_expand_instances_per_s", double(baked.instances) / median(load_s), "instances/s",
-      "read + validate + expand to 3x4 matrices, all threads (" + std::to_string(hardware_threads()) + ")");
+      "load_pool_instances_per_s", double(baked.instances) / median(load_s), "instances/s",
+      "read + validate + copy into runtime pools, all threads (" + std::to_string(hardware_threads()) + ")");
 
   // 3. A typical view: camera in the middle, 2 m above the terrain, tiles within 2 km resident.
   const glm::dvec3 camera(world * 0.5 + 37.0,
@@ -107,43 +103,46 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   const double resident = double(runtime.instance_count());
   report.add("resident_instances", resident, "", "tiles within " + std::to_string(int(radius)) + " m");
   report.add("resident_bytes_per_instance", double(runtime.resident_bytes()) / resident, "bytes",
-             "64-byte matrix + 16-byte sphere + retained 14-byte record");
+             "16-byte pooled record + page tables + retained 14-byte record and quadtrees");
+  // The flat loops cull SoA spheres: each type's pool expanded once (what a CPU fallback would keep).
+  std::vector<SphereArrays> spheres;
+  for (const auto& type : runtime.types()) spheres.push_back(expand_type(type).spheres);
 
   const glm::mat4 view = glm::lookAt(glm::vec3(0.0f), glm::vec3(0.3f, -0.05f, -1.0f), glm::vec3(0, 1, 0));
   const Frustum rel = Frustum::from_view_proj(perspective(1.0f, 16.0f / 9.0f, 0.1f, 1500.0f) * view);
 
   std::vector<double> flat_ns, portable_ns, blocked_ns, tree_ns, floor_ns;
   std::vector<SphereBlocks> blocks;
-  for (const auto& type : runtime.types()) blocks.push_back(build_sphere_blocks(type.spheres));
-  std::vector<std::uint32_t> out(runtime.instance_count());
+  for (const SphereArrays& s : spheres) blocks.push_back(build_sphere_blocks(s));
+  std::size_t slots = 0;
+  for (const SphereArrays& s : spheres) slots += s.size();
+  std::vector<std::uint32_t> out(slots);
   std::size_t flat_visible = 0, tree_visible = 0;
   std::vector<VisibleRange> ranges;
   std::vector<std::uint32_t> stack;
   std::uint32_t sink = 0;
   for (int r = 0; r < reps; ++r) {
     sw.restart();
-    for (const auto& type : runtime.types()) sink ^= read_arrays(type.spheres);
+    for (const SphereArrays& s : spheres) sink ^= read_arrays(s);
     floor_ns.push_back(sw.elapsed_ns() / resident);
 
     sw.restart();
     flat_visible = 0;
-    for (const auto& type : runtime.types())
+    for (const SphereArrays& s : spheres)
       flat_visible +=
-          cull_spheres_flat(rel, type.spheres.x.data(), type.spheres.y.data(), type.spheres.z.data(),
-                            type.spheres.r.data(), type.spheres.size(), out.data());
+          cull_spheres_flat(rel, s.x.data(), s.y.data(), s.z.data(), s.r.data(), s.size(), out.data());
     flat_ns.push_back(sw.elapsed_ns() / resident);
 
     sw.restart();
-    for (const auto& type : runtime.types())
-      sink ^= static_cast<std::uint32_t>(
-          cull_spheres_flat(rel, type.spheres.x.data(), type.spheres.y.data(), type.spheres.z.data(),
-                            type.spheres.r.data(), type.spheres.size(), out.data(), FlatCullPath::kPortable));
+    for (const SphereArrays& s : spheres)
+      sink ^=
+          static_cast<std::uint32_t>(cull_spheres_flat(rel, s.x.data(), s.y.data(), s.z.data(), s.r.data(),
+                                                       s.size(), out.data(), FlatCullPath::kPortable));
     portable_ns.push_back(sw.elapsed_ns() / resident);
 
     sw.restart();
     for (std::size_t t = 0; t < runtime.types().size(); ++t)
-      sink ^= static_cast<std::uint32_t>(
-          cull_spheres_blocked(rel, runtime.types()[t].spheres, blocks[t], out.data()));
+      sink ^= static_cast<std::uint32_t>(cull_spheres_blocked(rel, spheres[t], blocks[t], out.data()));
     blocked_ns.push_back(sw.elapsed_ns() / resident);
 
     sw.restart();
@@ -181,7 +180,13 @@ void run_vegetation_suite(Report& report, const SuiteOptions& options) {
   const render::VegetationCull cull(ctx);
   const std::array<render::MeshRange, kGpuMaxLods> meshes{{{36, 0, 0}, {24, 36, 0}, {12, 60, 0}, {6, 72, 0}}};
   std::vector<render::VegetationGpuType> gpu_types;
-  for (const auto& type : runtime.types()) gpu_types.push_back(cull.upload(type, meshes, 0.2f, 0.1f));
+  std::uint64_t pool_bytes = 0;
+  for (const auto& type : runtime.types()) {
+    gpu_types.push_back(cull.upload(type, meshes, 0.2f, 0.1f));
+    pool_bytes += gpu_types.back().bytes();
+  }
+  report.add("gpu_bytes_per_instance", double(pool_bytes) / resident, "bytes",
+             "target <= 32; device pools: 16-byte records, page tables, visibility words, list regions");
   std::vector<double> gpu_ms;
   for (int r = 0; r < reps; ++r) {
     sw.restart();

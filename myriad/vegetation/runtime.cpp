@@ -1,50 +1,11 @@
-// Expansion and runtime merge. Translation = (tile origin - render origin) in double plus the
-// tile-local float position, rounded to float once: the result depends only on the camera-relative
-// placement, not on how far from the world origin the tile is.
+// The runtime pools. Pages are the unit of allocation and of change: a group's run of instances fills
+// its last page before taking another, so a tile streamed in over several frames wastes at most one
+// partial page per group.
 #include "myriad/vegetation/runtime.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
-
-#include "myriad/core/packing.hpp"
 
 namespace myriad::vegetation {
-
-float lod_hash(TileKey tile, std::uint32_t group, std::uint32_t index) {
-  std::uint32_t h =
-      static_cast<std::uint32_t>(tile.x) * 0x9e3779b1u ^ static_cast<std::uint32_t>(tile.z) * 0x85ebca77u;
-  h ^= group * 0xc2b2ae3du + index * 0x27d4eb2fu;
-  h ^= h >> 15;
-  h *= 0x2c1b3c6du;
-  h ^= h >> 12;
-  h *= 0x297a2d39u;
-  h ^= h >> 15;
-  return float(h >> 8) * (1.0f / 16777216.0f);
-}
-
-void expand_instances(const Tile& tile, std::uint32_t group, std::uint32_t first, std::uint32_t count,
-                      glm::dvec3 render_origin, RuntimeInstance* out, SphereArrays& spheres) {
-  const Group& g = tile.groups[group];
-  const CullShape shape = cull_shape(tile.prefabs[g.prefab].bounds);
-  const glm::dvec3 offset = tile.origin() - render_origin;
-  const TileKey key{tile.x, tile.z};
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::uint32_t k = first + i;
-    const PlantInstance p = decode_instance(g, g.instances[k]);
-    const glm::vec3 t(offset + glm::dvec3(p.position));
-    const float c = std::cos(p.yaw) * p.scale, s = std::sin(p.yaw) * p.scale;
-    const Sphere local = instance_sphere(p.position, p.scale, shape);
-    RuntimeInstance& r = out[i];
-    // Rotation about +Y by yaw (right-handed), uniform scale.
-    r.row0 = {c, 0.0f, s, t.x};
-    r.row1 = {0.0f, p.scale, 0.0f, t.y};
-    r.row2 = {-s, 0.0f, c, t.z};
-    r.spare = {std::bit_cast<float>(pack_rgba8_bytes(p.tint[0], p.tint[1], p.tint[2], 0)),
-               lod_hash(key, group, k), local.radius, 1.0f};
-    spheres.push_back({glm::vec3(offset + glm::dvec3(local.center)), local.radius});
-  }
-}
 
 bool same_runtime_type(const Prefab& a, const Prefab& b) {
   if (a.lods.size() != b.lods.size()) return false;
@@ -55,94 +16,177 @@ bool same_runtime_type(const Prefab& a, const Prefab& b) {
   return true;
 }
 
+void RuntimeWorld::log(std::uint32_t type, std::uint32_t page, bool records) {
+  std::vector<std::uint8_t>& logged = logged_[type];
+  if (logged.size() <= page) logged.resize(page + 1, 0);
+  const std::uint8_t level = records ? 2 : 1;
+  if (logged[page] == 0) changes_.push_back({type, page, records});
+  if (logged[page] < level) {
+    logged[page] = level;
+    if (records)  // the entry already logged is upgraded in place (a page is listed once)
+      for (auto it = changes_.rbegin(); it != changes_.rend(); ++it)
+        if (it->type == type && it->page == page) {
+          it->records = true;
+          break;
+        }
+  }
+}
+
+void RuntimeWorld::take_changes(std::vector<PageChange>& out) {
+  out.clear();
+  out.swap(changes_);
+  for (const PageChange& c : out) logged_[c.type][c.page] = 0;
+}
+
+std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
+  Type& t = types_[type];
+  if (!t.free_pages.empty()) {
+    const std::uint32_t page = t.free_pages.back();
+    t.free_pages.pop_back();
+    return page;
+  }
+  const std::uint32_t page = t.page_count();
+  t.pages.push_back({});
+  if (page % kBlockPages == 0) t.record_blocks.emplace_back(std::size_t(kBlockPages) * kPageSlots);
+  return page;
+}
+
 void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t group, std::uint32_t first,
                           std::uint32_t count) {
   if (count == 0) return;
+  ++version_;
   const Group& g = tile->groups[group];
   const Prefab& prefab = tile->prefabs[g.prefab];
   auto it = std::find_if(types_.begin(), types_.end(),
                          [&](const Type& t) { return same_runtime_type(t.prefab, prefab); });
   if (it == types_.end()) {
-    types_.push_back({prefab, {}, {}, {}});
+    Type t;
+    t.prefab = prefab;
+    t.shape = plant_sphere_shape(prefab.bounds);
+    types_.push_back(std::move(t));
+    logged_.emplace_back();
     it = types_.end() - 1;
   }
+  const auto type_index = static_cast<std::uint32_t>(it - types_.begin());
   Type& type = *it;
   const TileKey key{tile->x, tile->z};
-  const auto at = static_cast<std::uint32_t>(type.instances.size());
-  type.instances.resize(at + count);
-  expand_instances(*tile, group, first, count, origin_, type.instances.data() + at, type.spheres);
-  Segment* last = type.segments.empty() ? nullptr : &type.segments.back();
-  if (last && last->tile == key && last->group == group && last->group_first + last->count == first &&
-      last->first + last->count == at) {
-    last->count += count;
-  } else {
+  auto seg = std::find_if(type.segments.begin(), type.segments.end(), [&](const Segment& s) {
+    return s.tile == key && s.group == group && s.group_first + s.count == first;
+  });
+  if (seg == type.segments.end()) {
     const glm::vec3 shift(tile->origin() - origin_);
-    type.segments.push_back({key, group, first, at, count, {g.bounds.min + shift, g.bounds.max + shift}});
+    type.segments.push_back({key, group, first, 0, {}, {g.bounds.min + shift, g.bounds.max + shift}});
+    seg = type.segments.end() - 1;
   }
+  std::uint32_t done = 0;
+  while (done < count) {
+    // The segment's last page has room, or a new one is taken.
+    std::uint32_t page = 0;
+    if (!seg->pages.empty() && type.pages[seg->pages.back()].count < kPageSlots) {
+      page = seg->pages.back();
+    } else {
+      page = take_page(type_index);
+      seg->pages.push_back(page);
+      type.pages[page] = make_plant_page(*tile, group, first + done, 0, origin_);
+    }
+    PlantPage& p = type.pages[page];
+    const std::uint32_t n = std::min(count - done, kPageSlots - p.count);
+    PlantRecord* records = type.page_records(page) + p.count;
+    for (std::uint32_t k = 0; k < n; ++k) records[k] = to_plant_record(g.instances[first + done + k]);
+    p.count += n;
+    done += n;
+    log(type_index, page, true);
+  }
+  seg->count += count;
+  type.instances += count;
   if (std::none_of(tiles_.begin(), tiles_.end(), [&](const auto& t) { return t.get() == tile.get(); }))
     tiles_.push_back(tile);
 }
 
 void RuntimeWorld::remove_tile(TileKey key) {
-  for (Type& type : types_) {
-    if (std::none_of(type.segments.begin(), type.segments.end(),
-                     [&](const Segment& s) { return s.tile == key; }))
-      continue;
-    // Compact in place: later segments slide down over the removed ones.
-    std::uint32_t write = 0;
-    std::vector<Segment> kept;
+  ++version_;
+  for (std::uint32_t t = 0; t < types_.size(); ++t) {
+    Type& type = types_[t];
     for (const Segment& s : type.segments) {
-      if (s.tile == key) continue;
-      Segment moved = s;
-      if (s.first != write) {
-        std::copy_n(type.instances.begin() + s.first, s.count, type.instances.begin() + write);
-        for (auto* arr : {&type.spheres.x, &type.spheres.y, &type.spheres.z, &type.spheres.r})
-          std::copy_n(arr->begin() + s.first, s.count, arr->begin() + write);
+      if (s.tile != key) continue;
+      // A freed page is not logged: nothing reads it until a tile takes it, which logs it then.
+      for (std::uint32_t page : s.pages) {
+        type.pages[page] = PlantPage{};
+        type.free_pages.push_back(page);
       }
-      moved.first = write;
-      write += s.count;
-      kept.push_back(moved);
+      type.instances -= s.count;
     }
-    type.segments = std::move(kept);
-    type.instances.resize(write);
-    for (auto* arr : {&type.spheres.x, &type.spheres.y, &type.spheres.z, &type.spheres.r}) arr->resize(write);
+    std::erase_if(type.segments, [&](const Segment& s) { return s.tile == key; });
+    // Free pages at the end are given back, so memory follows what is resident.
+    while (!type.pages.empty() && type.pages.back().count == 0) {
+      const auto last = static_cast<std::uint32_t>(type.pages.size() - 1);
+      std::erase(type.free_pages, last);
+      type.pages.pop_back();
+      if (type.page_count() % kBlockPages == 0) type.record_blocks.pop_back();
+    }
+    if (type.pages.empty()) {
+      type.pages.shrink_to_fit();
+      type.free_pages.shrink_to_fit();
+    }
   }
-  std::erase_if(types_, [](const Type& t) { return t.instances.empty(); });
   std::erase_if(tiles_, [&](const auto& t) { return t->x == key.x && t->z == key.z; });
 }
 
 void RuntimeWorld::rebase(glm::dvec3 render_origin) {
   origin_ = render_origin;
-  for (Type& type : types_) {
-    type.spheres.clear();
+  ++version_;
+  for (std::uint32_t t = 0; t < types_.size(); ++t) {
+    Type& type = types_[t];
     for (Segment& s : type.segments) {
-      auto tile = std::find_if(tiles_.begin(), tiles_.end(), [&](const auto& t) {
-        return TileKey{t->x, t->z} == s.tile;
+      const auto tile = std::find_if(tiles_.begin(), tiles_.end(), [&](const auto& p) {
+        return TileKey{p->x, p->z} == s.tile;
       });
-      expand_instances(**tile, s.group, s.group_first, s.count, origin_, type.instances.data() + s.first,
-                       type.spheres);
-      const glm::vec3 shift((*tile)->origin() - origin_);
+      const glm::dvec3 tile_origin = (*tile)->origin();
+      const glm::vec3 shift(tile_origin - origin_);
       const Aabb& b = (*tile)->groups[s.group].bounds;
       s.bounds = {b.min + shift, b.max + shift};
+      for (std::uint32_t page : s.pages) {
+        type.pages[page].offset = shift;
+        log(t, page, false);
+      }
     }
   }
 }
 
 std::size_t RuntimeWorld::instance_count() const {
   std::size_t n = 0;
-  for (const Type& t : types_) n += t.instances.size();
+  for (const Type& t : types_) n += t.instances;
   return n;
 }
 
 std::size_t RuntimeWorld::resident_bytes() const {
   std::size_t bytes = 0;
-  for (const Type& t : types_)
-    bytes += t.instances.size() * sizeof(RuntimeInstance) + t.spheres.size() * 4 * sizeof(float) +
-             t.segments.size() * sizeof(Segment);
+  for (const Type& t : types_) {
+    bytes += t.record_blocks.size() * std::size_t(kBlockPages) * kPageSlots * sizeof(PlantRecord) +
+             t.pages.size() * sizeof(PlantPage);
+    for (const Segment& s : t.segments) bytes += sizeof(Segment) + s.pages.size() * sizeof(std::uint32_t);
+  }
   for (const auto& tile : tiles_)
     for (const Group& g : tile->groups)
       bytes += g.instances.size() * sizeof(InstanceRecord) + g.nodes.size() * sizeof(QuadNode);
   return bytes;
+}
+
+ExpandedType expand_type(const RuntimeWorld::Type& type) {
+  ExpandedType e;
+  const std::uint32_t slots = type.slot_count();
+  e.instances.assign(slots, RuntimeInstance{});
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    const PlantPage& page = type.pages[i / kPageSlots];
+    if (i % kPageSlots >= page.count) {
+      e.spheres.push_back(Sphere{});
+      continue;
+    }
+    const ExpandedPlant p = type.expand(i);
+    e.instances[i] = p.instance;
+    e.spheres.push_back(p.sphere);
+  }
+  return e;
 }
 
 }  // namespace myriad::vegetation

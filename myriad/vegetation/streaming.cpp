@@ -1,10 +1,16 @@
 // The streamer's main-thread bookkeeping and its worker pool. Workers only read and validate files
-// (no shared state but the job and result queues); expansion happens in update() under the budget, so
-// the render origin can never be stale for an arriving tile.
+// (no shared state but the job and result queues); copying into the pools happens in update() under the
+// budget, so the render origin can never be stale for an arriving tile.
 #include "myriad/vegetation/streaming.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 #include "myriad/core/error.hpp"
 
@@ -40,6 +46,11 @@ TileStreamer::~TileStreamer() {
 }
 
 void TileStreamer::worker() {
+#ifdef __linux__
+  // Below the frame's thread: on a machine with few cores a tile being parsed must not preempt the
+  // frame (that is a hitch); the worker takes what the frame leaves. Failure only loses the preference.
+  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10);
+#endif
   for (;;) {
     TileKey key;
     {
@@ -101,7 +112,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     upload_queue_.push_back(r.key);
   }
 
-  // Rebase before this frame's uploads so arrivals expand against the new origin.
+  // Rebase before this frame's uploads so arrivals get page entries for the new origin.
   // Horizontal distance: the origin stays at y = 0, so height alone must not trigger a rebase.
   const glm::dvec3 from_origin = camera - world_.render_origin();
   if (options_.rebase_distance > 0.0 && std::hypot(from_origin.x, from_origin.z) > options_.rebase_distance) {
@@ -117,11 +128,24 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   for (TileKey k : far) unload(k);
   frame.unloaded = far.size();
 
-  std::vector<std::pair<double, TileKey>> wanted;
-  for (TileKey k : available_) {
+  // Only the grid window around the load circle is looked at (not every tile of the world), one tile
+  // wider on each side: a tile whose edge lies exactly at the radius is in.
+  std::vector<std::pair<double, TileKey>>& wanted = wanted_;
+  wanted.clear();
+  const double size = double(options_.tile_size), radius = double(options_.load_radius);
+  auto cell = [&](double v) {
+    return static_cast<std::int32_t>(std::clamp(std::floor(v / size), -2e9, 2e9));
+  };
+  const auto lo_x = cell(camera.x - radius) - 1;
+  const auto hi_x = cell(camera.x + radius) + 1;
+  const auto lo_z = cell(camera.z - radius) - 1;
+  const auto hi_z = cell(camera.z + radius) + 1;
+  for (auto it = available_.lower_bound({lo_x, std::numeric_limits<std::int32_t>::min()});
+       it != available_.end() && it->x <= hi_x; ++it) {
+    const TileKey k = *it;
+    if (k.z < lo_z || k.z > hi_z) continue;
     const double d = tile_distance(k, camera);
-    if (d <= double(options_.load_radius) && !entries_.count(k) && !failed_.count(k))
-      wanted.push_back({d, k});
+    if (d <= radius && !entries_.count(k) && !failed_.count(k)) wanted.push_back({d, k});
   }
   std::sort(wanted.begin(), wanted.end());  // nearest first
   if (!wanted.empty()) {
@@ -167,6 +191,11 @@ bool TileStreamer::idle() const {
   for (const auto& [key, e] : entries_)
     if (e.state == State::kRequested) return false;
   return true;
+}
+
+bool TileStreamer::resident(TileKey key) const {
+  const auto it = entries_.find(key);
+  return it != entries_.end() && it->second.state == State::kResident;
 }
 
 std::vector<TileKey> TileStreamer::resident_tiles() const {

@@ -1,10 +1,10 @@
 // Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
 // validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
-// expanded into the RuntimeWorld at most `upload_budget_bytes` per update (runtime bytes), so a burst of
-// arrivals never spikes a frame. A bad tile file is reported, skipped and never retried. The render
-// origin follows the camera: when the camera is farther than `rebase_distance` from it, the world is
-// re-expanded around the tile corner under the camera (tile origins are doubles, so positions stay exact
-// however far the camera travels), and the frame reports it so GPU copies can be refreshed.
+// copied into the RuntimeWorld's pools at most `upload_budget_bytes` per update (pooled record bytes), so
+// a burst of arrivals never spikes a frame. A bad tile file is reported, skipped and never retried. The
+// render origin follows the camera: when the camera is farther than `rebase_distance` from it, the world is
+// rebased to the tile corner under the camera (tile origins are doubles, so positions stay exact however
+// far the camera travels): only the pools' page tables change, and the frame reports it.
 #pragma once
 
 #include <condition_variable>
@@ -39,7 +39,7 @@ struct StreamingFrame {
   std::size_t uploaded_instances = 0;
   std::size_t requested = 0;  // loads started this update
   std::size_t unloaded = 0;
-  bool rebased = false;  // the render origin moved: every runtime instance was re-expanded
+  bool rebased = false;  // the render origin moved: every page table entry was rewritten
 };
 
 struct TileFailure {
@@ -62,7 +62,8 @@ class TileStreamer {
   // Distance in XZ from the camera to the tile's rectangle (0 inside it).
   double tile_distance(TileKey key, glm::dvec3 camera) const;
   const std::set<TileKey>& available() const { return available_; }
-  std::vector<TileKey> resident_tiles() const;  // fully uploaded
+  std::vector<TileKey> resident_tiles() const;  // fully in the runtime pools
+  bool resident(TileKey key) const;
   const std::vector<TileFailure>& failures() const { return failures_; }
   RuntimeWorld& world() { return world_; }
   const RuntimeWorld& world() const { return world_; }
@@ -88,6 +89,7 @@ class TileStreamer {
   std::deque<TileKey> upload_queue_;
   std::vector<TileFailure> failures_;
   std::set<TileKey> failed_;
+  std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
   RuntimeWorld world_;
 
   mutable std::mutex mutex_;

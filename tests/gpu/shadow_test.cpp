@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "crowd_test_types.hpp"
+#include "vegetation_cull_reference.hpp"
 #include "gpu_fixture.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
@@ -402,7 +403,7 @@ TEST_F(ShadowTest, VegetationCasterOutsideTheViewDarkensTheGround) {
   shadow.fit(view, 60.0f, 40.0f);
   const glm::mat4& view_proj = view.view_proj;
   const Frustum& frustum = view.frustum;
-  const Sphere tree{{type.spheres.x[0], type.spheres.y[0], type.spheres.z[0]}, type.spheres.r[0]};
+  const Sphere tree = type.expand(0).sphere;
   ASSERT_FALSE(frustum.intersects(tree));
   ASSERT_TRUE(shadow.caster_frustum().intersects(tree));
 
@@ -521,13 +522,12 @@ TEST_F(ShadowTest, VegetationShadowCullKeepsTheCameraLod) {
   shadow.fit(camera_view(camera), 80.0f, 40.0f);
   auto lods = [&](const Frustum& frustum) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, camera.eye, g); });
-    const auto args =
-        gpu::read_buffer_as<render::shader::DrawIndexedCommand>(ctx(), g.args, vegetation::kGpuMaxLods);
-    const auto lists =
-        gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * vegetation::kGpuMaxLods);
+    const auto args = gpu::read_buffer_as<render::shader::VegCullArgs>(ctx(), g.args, 1)[0];
+    const auto lists = gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * 2);
     Levels lod;
     for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l)
-      for (std::uint32_t i = 0; i < args[l].instance_count; ++i) lod[lists[l * g.capacity + i]].insert(l);
+      for (const std::uint32_t word : vegetation_list_entries(args, lists, g, l))
+        lod[word & VEG_SLOT_MASK].insert(l);
     return lod;
   };
   // The two-phase occlusion state (last frame's visibility) survives the single-pass shadow cull.

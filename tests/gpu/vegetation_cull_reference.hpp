@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -15,56 +16,74 @@
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/vegetation/cpu_cull.hpp"
+#include "myriad/vegetation/runtime.hpp"
 
 namespace myriad::test {
 
 using VegetationLists = std::array<std::vector<std::pair<std::uint32_t, bool>>, vegetation::kGpuMaxLods>;
 
-// What the pass appends for `type` (the arrays and segments as uploaded): group AABB test, then
-// pick_lod_hashed + Frustum::intersects per instance, fading instances in two lists. Sorted.
+// What the pass appends for `type` culling `segments` (the pool's live ones): group AABB test, then per
+// slot expand_plant + pick_lod_hashed + Frustum::intersects, fading instances in two lists. Sorted.
 inline VegetationLists expected_vegetation_lists(const vegetation::RuntimeWorld::Type& type,
+                                                 std::span<const vegetation::RuntimeWorld::Segment> segments,
                                                  const vegetation::HashedLod& lod, const Frustum& frustum,
                                                  glm::vec3 cam) {
   VegetationLists expected;
-  for (const auto& seg : type.segments) {
+  for (const auto& seg : segments) {
     if (!vegetation::group_visible(frustum, seg.bounds, cam, lod)) continue;
-    for (std::uint32_t i = seg.first; i < seg.first + seg.count; ++i) {
-      const glm::vec3 c(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i]);
-      const vegetation::LodPick pick = vegetation::pick_lod_hashed(c - cam, type.instances[i].spare.y, lod);
-      if (pick.lod >= lod.count || !frustum.intersects(Sphere{c, type.spheres.r[i]})) continue;
+    vegetation::for_each_slot(type, seg, [&](std::uint32_t i) {
+      const vegetation::ExpandedPlant p = type.expand(i);
+      const vegetation::LodPick pick =
+          vegetation::pick_lod_hashed(p.sphere.center - cam, p.instance.spare.y, lod);
+      if (pick.lod >= lod.count || !frustum.intersects(p.sphere)) return;
       expected[pick.lod].push_back({i, false});
       if (pick.fading && pick.lod + 1 < lod.count) expected[pick.lod + 1].push_back({i, true});
-    }
+    });
   }
   for (auto& list : expected) std::sort(list.begin(), list.end());
   return expected;
 }
+inline VegetationLists expected_vegetation_lists(const vegetation::RuntimeWorld::Type& type,
+                                                 const vegetation::HashedLod& lod, const Frustum& frustum,
+                                                 glm::vec3 cam) {
+  return expected_vegetation_lists(type, type.segments, lod, frustum, cam);
+}
+
+// The list entries of LOD `l` as the draw reads them (first_instance .. + instance_count), checking that
+// the args keep the meshes' ranges and that each list stays in its half of its pair's region.
+inline std::vector<std::uint32_t> vegetation_list_entries(const render::shader::VegCullArgs& args,
+                                                          const std::vector<std::uint32_t>& lists,
+                                                          const render::VegetationGpuType& g,
+                                                          std::uint32_t l) {
+  const render::shader::DrawIndexedCommand& a = args.args[l];
+  EXPECT_EQ(a.index_count, g.meshes[l].index_count);
+  EXPECT_EQ(a.first_index, g.meshes[l].first_index);
+  EXPECT_EQ(a.vertex_offset, g.meshes[l].vertex_offset);
+  const std::uint32_t region = (l / 2) * g.capacity;
+  EXPECT_EQ(a.first_instance, (l & 1u) == 0 ? region : region + g.capacity - a.instance_count);
+  EXPECT_LE(args.args[l & ~1u].instance_count + args.args[l | 1u].instance_count, g.capacity);
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t k = 0; k < a.instance_count && a.first_instance + k < lists.size(); ++k)
+    out.push_back(lists[a.first_instance + k]);
+  return out;
+}
 
 // The pass's output read back from the device, sorted like the reference; checks on the way that the
-// args keep the meshes' ranges and list offsets and that both entries of a fading instance carry one
+// args keep the meshes' ranges and list places and that both entries of a fading instance carry one
 // threshold. `overflow` receives the args' overflow word.
 inline VegetationLists read_vegetation_lists(gpu::Context& ctx, const render::VegetationGpuType& g,
                                              std::uint32_t* overflow = nullptr) {
   const auto args = gpu::read_buffer_as<render::shader::VegCullArgs>(ctx, g.args, 1)[0];
-  const auto lists =
-      gpu::read_buffer_as<std::uint32_t>(ctx, g.lists, std::size_t(g.capacity) * vegetation::kGpuMaxLods * 2);
+  const auto lists = gpu::read_buffer_as<std::uint32_t>(ctx, g.lists, std::size_t(g.capacity) * 2);
   if (overflow) *overflow = args.overflow;
-  const std::size_t fades = std::size_t(g.capacity) * vegetation::kGpuMaxLods;
   VegetationLists got;
   std::map<std::uint32_t, std::uint32_t> out_q, in_q;
   for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l) {
-    const render::shader::DrawIndexedCommand& a = args.args[l];
-    EXPECT_EQ(a.index_count, g.meshes[l].index_count);
-    EXPECT_EQ(a.first_index, g.meshes[l].first_index);
-    EXPECT_EQ(a.vertex_offset, g.meshes[l].vertex_offset);
-    EXPECT_EQ(a.first_instance, l * g.capacity);
-    EXPECT_LE(a.instance_count, g.capacity);
-    for (std::uint32_t k = 0; k < std::min(a.instance_count, g.capacity); ++k) {
-      const std::size_t slot = std::size_t(l) * g.capacity + k;
-      const std::uint32_t word = lists[fades + slot];
+    for (const std::uint32_t word : vegetation_list_entries(args, lists, g, l)) {
+      const std::uint32_t slot = word & VEG_SLOT_MASK;
       const bool fade_in = (word & VEG_FADE_IN) != 0;
-      got[l].push_back({lists[slot], fade_in});
-      (fade_in ? in_q : out_q)[lists[slot]] = word & VEG_FADE_Q_MASK;
+      got[l].push_back({slot, fade_in});
+      (fade_in ? in_q : out_q)[slot] = word >> VEG_FADE_Q_SHIFT;
     }
     std::sort(got[l].begin(), got[l].end());
   }

@@ -123,14 +123,14 @@ TEST_F(VegetationRenderTest, FieldPixelsComeExactlyFromTheCpuVisibleSet) {
   std::map<std::uint32_t, LodPick> visible;
   for (const auto& seg : type.segments) {
     if (!group_visible(frustum, seg.bounds, cam, g.lod)) continue;
-    for (std::uint32_t i = seg.first; i < seg.first + seg.count; ++i) {
-      const glm::vec3 c(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i]);
-      const LodPick pick = pick_lod_hashed(c - cam, type.instances[i].spare.y, g.lod);
-      if (pick.lod < g.lod.count && frustum.intersects(Sphere{c, type.spheres.r[i]})) visible[i] = pick;
-    }
+    for_each_slot(type, seg, [&](std::uint32_t i) {
+      const ExpandedPlant e = type.expand(i);
+      const LodPick pick = pick_lod_hashed(e.sphere.center - cam, e.instance.spare.y, g.lod);
+      if (pick.lod < g.lod.count && frustum.intersects(e.sphere)) visible[i] = pick;
+    });
   }
   ASSERT_GT(visible.size(), 100u);
-  ASSERT_LT(visible.size(), type.instances.size());  // the frustum culls part of the grid
+  ASSERT_LT(visible.size(), type.instances);  // the frustum culls part of the grid
   std::map<std::uint32_t, std::size_t> pixels;
   std::set<std::uint32_t> lods_seen;
   for (int y = 0; y < kH; ++y)
@@ -141,8 +141,8 @@ TEST_F(VegetationRenderTest, FieldPixelsComeExactlyFromTheCpuVisibleSet) {
       ASSERT_TRUE(visible.count(i)) << "pixel from culled instance " << i;
       const LodPick pick = visible[i];
       EXPECT_TRUE(img.lod[p] == pick.lod || (pick.fading && img.lod[p] == pick.lod + 1)) << "instance " << i;
-      const glm::ivec4 r = sphere_rect(
-          vp, {type.spheres.x[i], type.spheres.y[i], type.spheres.z[i], type.spheres.r[i]}, kW, kH);
+      const Sphere sphere = type.expand(i).sphere;
+      const glm::ivec4 r = sphere_rect(vp, glm::vec4(sphere.center, sphere.radius), kW, kH);
       EXPECT_TRUE(x >= r.x - 1 && x <= r.z + 1 && y >= r.y - 1 && y <= r.w + 1) << "instance " << i;
       ++pixels[i];
       lods_seen.insert(img.lod[p]);
@@ -150,8 +150,8 @@ TEST_F(VegetationRenderTest, FieldPixelsComeExactlyFromTheCpuVisibleSet) {
   // Every visible instance whose bounds lie wholly on screen shows.
   std::size_t on_screen = 0;
   for (const auto& [i, pick] : visible) {
-    const glm::ivec4 r =
-        sphere_rect(vp, {type.spheres.x[i], type.spheres.y[i], type.spheres.z[i], type.spheres.r[i]}, kW, kH);
+    const Sphere sphere = type.expand(i).sphere;
+    const glm::ivec4 r = sphere_rect(vp, glm::vec4(sphere.center, sphere.radius), kW, kH);
     if (r.x < 0 || r.y < 0 || r.z >= kW || r.w >= kH) continue;
     ++on_screen;
     EXPECT_GT(pixels[i], 0u) << "visible instance " << i << " drew nothing";
@@ -210,7 +210,7 @@ TEST_F(VegetationRenderTest, CrossFadeMasksAreComplementary) {
   ASSERT_EQ(both.size(), 7u);
   // The incoming level's share follows the distance through the band (no pop at either end).
   for (const auto& [i, n] : both) {
-    const glm::vec3 c(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i]);
+    const glm::vec3 c = type.expand(i).sphere.center;
     const float t = (glm::length(c - cam) - 11.0f) / 9.0f;
     const double share = double(incoming[i]) / double(n);
     EXPECT_GT(n, 200u);

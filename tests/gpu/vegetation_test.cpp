@@ -4,6 +4,7 @@
 // shared threshold) for random cameras; with Hi-Z, a wall in front
 // of a field hides most of it while no instance visible in the CPU reference depth buffer is culled.
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -158,13 +159,12 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
   const render::VegetationGpuType g = cull.upload(type, meshes, 0.0f);
   auto run_pass = [&](const render::VegetationHiz* h, render::VegetationPass pass) {
     ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)cull.record(cmd, frustum, cam, g, h, pass); });
-    const auto args = gpu::read_buffer_as<DrawIndexedCommand>(ctx(), g.args, kGpuMaxLods);
-    const auto lists =
-        gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * kGpuMaxLods);
+    const auto args = gpu::read_buffer_as<render::shader::VegCullArgs>(ctx(), g.args, 1)[0];
+    const auto lists = gpu::read_buffer_as<std::uint32_t>(ctx(), g.lists, std::size_t(g.capacity) * 2);
     std::vector<std::uint32_t> out;
     for (std::uint32_t l = 0; l < kGpuMaxLods; ++l)
-      out.insert(out.end(), lists.begin() + l * g.capacity,
-                 lists.begin() + l * g.capacity + args[l].instance_count);
+      for (const std::uint32_t word : vegetation_list_entries(args, lists, g, l))
+        out.push_back(word & VEG_SLOT_MASK);
     std::sort(out.begin(), out.end());
     return out;
   };
@@ -180,7 +180,8 @@ TEST_F(VegetationGpuTest, HiZWallHidesTheFieldBehindIt) {
   const HizReference reference{vp, levels, kW, kH};
   std::size_t cpu_visible = 0;
   for (std::uint32_t i : without) {
-    const glm::vec4 s(type.spheres.x[i], type.spheres.y[i], type.spheres.z[i], type.spheres.r[i]);
+    const Sphere sphere = type.expand(i).sphere;
+    const glm::vec4 s(sphere.center, sphere.radius);
     EXPECT_EQ(std::binary_search(with.begin(), with.end(), i), !hiz_sphere_occluded(reference, s))
         << "instance " << i;
     glm::ivec4 r;
@@ -224,42 +225,41 @@ TEST(VegetationHashedLod, HashScattersTheSwitchDistance) {
   EXPECT_EQ(select_lod_hashed({30.0f, 0.0f, 0.0f}, 0.5f, p), 2u);  // beyond the draw distance
 }
 
-// The per-frame path (stage through the staging ring, copy in the frame's command buffer) fills the
-// same bytes as the setup path (blocking uploads), for every runtime type; a frame whose budget is spent
-// gets nothing and makes no buffers.
-TEST_F(VegetationGpuTest, StagedCopyEqualsTheUploadedOne) {
+// The culling and vertex shaders' expansion of pooled records equals vegetation::expand_plant bit for bit
+// (matrix rows, tint, LOD hash, radius and sphere of every slot, free slots zero), 10 km from the
+// world origin too.
+TEST_F(VegetationGpuTest, GpuExpansionEqualsTheCpuBitForBit) {
   BakeOptions o;
-  o.world_max = {400.0, 400.0};
-  RuntimeWorld world(glm::dvec3(200.0, 0.0, 200.0));
-  for (Tile& t : bake_tiles(o)) {
-    auto tile = std::make_shared<const Tile>(std::move(t));
+  o.world_min = {10000.0, -10000.0};
+  o.world_max = {10400.0, -9600.0};
+  o.terrain.amplitude = 30.0f;
+  RuntimeWorld world(glm::dvec3(10170.0, 3.0, -9790.0));
+  std::vector<std::shared_ptr<const Tile>> tiles;
+  for (Tile& t : bake_tiles(o)) tiles.push_back(std::make_shared<const Tile>(std::move(t)));
+  for (const auto& tile : tiles)
     for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
       world.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
-  }
+  world.remove_tile({tiles[1]->x, tiles[1]->z});  // free pages inside the pools
   render::VegetationCull cull(ctx());
-  const std::array<render::MeshRange, 4> meshes{{{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
-  auto bytes = [&](const gpu::Buffer& b) { return gpu::read_buffer(ctx(), b, 0, b.size()); };
+  const std::array<render::MeshRange, 4> meshes{};
+  std::size_t compared = 0;
   for (const auto& type : world.types()) {
-    ASSERT_FALSE(type.instances.empty());
-    const render::VegetationGpuType uploaded = cull.upload(type, meshes, 0.2f, 0.1f);
-    ctx().staging_ring().begin_frame();
-    std::optional<render::StagedVegetationType> staged = cull.stage(type, meshes, 0.2f, 0.1f);
-    ASSERT_TRUE(staged.has_value());
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { cull.record_staged(cmd, *staged); });
-    const render::VegetationGpuType& g = staged->gpu;
-    EXPECT_EQ(g.capacity, uploaded.capacity);
-    EXPECT_EQ(g.segments.size(), uploaded.segments.size());
-    EXPECT_EQ(bytes(g.spheres), bytes(uploaded.spheres));
-    EXPECT_EQ(bytes(g.hashes), bytes(uploaded.hashes));
-    EXPECT_EQ(bytes(g.instances), bytes(uploaded.instances));
-    EXPECT_EQ(bytes(g.params), bytes(uploaded.params));
-    EXPECT_EQ(bytes(g.visibility), bytes(uploaded.visibility));
+    const render::VegetationGpuType g = cull.upload(type, meshes, 0.2f, 0.1f);
+    const gpu::Buffer out = gpu::make_storage_buffer(ctx(), VkDeviceSize(g.capacity) * 80);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { cull.record_expand(cmd, g, out); });
+    const auto got = gpu::read_buffer_as<glm::vec4>(ctx(), out, std::size_t(g.capacity) * 5);
+    const ExpandedType want = expand_type(type);
+    for (std::uint32_t i = 0; i < type.slot_count(); ++i) {
+      const Sphere& s = Sphere{{want.spheres.x[i], want.spheres.y[i], want.spheres.z[i]}, want.spheres.r[i]};
+      const glm::vec4 expect[5] = {
+          want.instances[i].row0, want.instances[i].row1, want.instances[i].row2,
+          i % kPageSlots < type.pages[i / kPageSlots].count ? want.instances[i].spare : glm::vec4(0.0f),
+          glm::vec4(s.center, s.radius)};
+      ASSERT_EQ(std::memcmp(expect, &got[std::size_t(i) * 5], sizeof(expect)), 0) << "slot " << i;
+      compared += i % kPageSlots < type.pages[i / kPageSlots].count;
+    }
   }
-  // A frame that already staged its budget through the budgeted path gets nothing more.
-  gpu::StagingRing& ring = ctx().staging_ring();
-  ring.begin_frame();
-  ASSERT_TRUE(ring.allocate_budgeted(ring.frame_budget()).has_value());
-  EXPECT_FALSE(cull.stage(world.types()[0], meshes, 0.2f, 0.1f).has_value());
+  EXPECT_GT(compared, 10000u);
 }
 
 }  // namespace

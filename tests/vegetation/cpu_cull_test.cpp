@@ -137,8 +137,8 @@ TEST_F(CpuCull, BlockedLoopEqualsTheFlatLoop) {
     const Cam cam = random_camera(rng);
     const Frustum rel = local_frustum(cam.rel, origin, cam.eye);
     for (const auto& type : world.types()) {
-      const SphereBlocks blocks = build_sphere_blocks(type.spheres);
-      const auto& s = type.spheres;
+      const SphereArrays s = expand_type(type).spheres;
+      const SphereBlocks blocks = build_sphere_blocks(s);
       std::vector<std::uint32_t> flat(s.size()), blocked(s.size());
       flat.resize(
           cull_spheres_flat(rel, s.x.data(), s.y.data(), s.z.data(), s.r.data(), s.size(), flat.data()));

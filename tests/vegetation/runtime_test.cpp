@@ -1,9 +1,12 @@
-// Runtime expansion and merge: matrices place instances where the tile says, 10 km from the origin
-// lands on the same pixel as at the origin, types merge across tiles, memory returns to zero, rebase.
+// Runtime pools and expansion: matrices place instances where the tile says with the decoder's exact
+// values, 10 km from the origin lands on the same pixel as at the origin, types merge across tiles,
+// pages are reused and logged, a rebase touches only page tables, memory returns to zero.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstring>
+#include <map>
+#include <tuple>
 
 #include "myriad/core/packing.hpp"
 #include "myriad/vegetation/runtime.hpp"
@@ -26,27 +29,62 @@ glm::vec3 apply(const RuntimeInstance& r, glm::vec3 p) {
   return {glm::dot(r.row0, h), glm::dot(r.row1, h), glm::dot(r.row2, h)};
 }
 
+// One tile's instances in a fresh pool relative to `origin`: type 0, slot 0 is instance 0.
+RuntimeWorld pooled(const Tile& t, glm::dvec3 origin) {
+  RuntimeWorld w(origin);
+  auto shared = std::make_shared<const Tile>(t);
+  for (std::uint32_t g = 0; g < shared->groups.size(); ++g)
+    w.append(shared, g, 0, static_cast<std::uint32_t>(shared->groups[g].instances.size()));
+  return w;
+}
+
 TEST(Runtime, ExpansionPlacesRotatesScalesAndPacksTint) {
   const Tile t = one_instance_tile(2, -1, {12.5f, 3.0f, 7.25f}, 1.0f, 2.0f);
   const PlantInstance p = decode_instance(t.groups[0], t.groups[0].instances[0]);
   const glm::dvec3 origin(300.0, 1.0, -150.0);
-  RuntimeInstance r;
-  SphereArrays s;
-  expand_instances(t, 0, 0, 1, origin, &r, s);
+  const RuntimeWorld w = pooled(t, origin);
+  const ExpandedPlant e = w.types()[0].expand(0);
+  const RuntimeInstance& r = e.instance;
   const glm::dvec3 expect = t.origin() + glm::dvec3(p.position) - origin;
   const glm::vec3 at = apply(r, {0, 0, 0});
   EXPECT_NEAR(at.x, expect.x, 1e-5);
   EXPECT_NEAR(at.y, expect.y, 1e-5);
   EXPECT_NEAR(at.z, expect.z, 1e-5);
-  // +X of the plant rotates about +Y by yaw (right-handed: +X towards -Z) and scales.
-  const glm::vec3 x = apply(r, {1, 0, 0}) - at;
-  EXPECT_NEAR(x.x, std::cos(p.yaw) * p.scale, 1e-5);
-  EXPECT_NEAR(x.z, -std::sin(p.yaw) * p.scale, 1e-5);
+  // +X of the plant rotates about +Y by yaw (right-handed: +X towards -Z) and scales: exactly the
+  // decoded yaw's cosine and sine (the decode table holds what decode_instance computes).
+  EXPECT_EQ(r.row0.x, std::cos(p.yaw) * p.scale);
+  EXPECT_EQ(r.row2.x, -(std::sin(p.yaw) * p.scale));
+  EXPECT_EQ(r.row1.y, p.scale);
+  // The translation is the float tile offset plus the decoded tile-local position.
+  const glm::vec3 offset(t.origin() - origin);
+  EXPECT_EQ(r.row0.w, offset.x + p.position.x);
+  EXPECT_EQ(r.row2.w, offset.z + p.position.z);
   EXPECT_EQ(std::bit_cast<std::uint32_t>(r.spare.x), pack_rgba8_bytes(10, 20, 30, 0));
-  EXPECT_GE(r.spare.y, 0.0f);
-  EXPECT_LT(r.spare.y, 1.0f);
-  EXPECT_EQ(r.spare.z, s.r[0]);
-  EXPECT_GT(s.r[0], 0.0f);
+  EXPECT_EQ(r.spare.y, lod_hash({2, -1}, 0, 0));
+  EXPECT_EQ(r.spare.z, e.sphere.radius);
+  // The sphere is instance_sphere's, moved by the offset.
+  const Sphere local = instance_sphere(p.position, p.scale, cull_shape(t.prefabs[0].bounds));
+  EXPECT_EQ(e.sphere.radius, local.radius);
+  EXPECT_EQ(e.sphere.center.y, offset.y + local.center.y);
+  EXPECT_GT(e.sphere.radius, 0.0f);
+}
+
+TEST(Runtime, DecodeTableHoldsTheDecodersValues) {
+  const std::span<const float> table = decode_table();
+  ASSERT_EQ(table.size(), 3u * kDecodeSteps);
+  Group g;
+  g.pos_min = glm::vec3(0.0f);
+  g.pos_extent = glm::vec3(1.0f);
+  for (std::uint32_t q : {0u, 1u, 777u, 32768u, 65534u, 65535u}) {
+    InstanceRecord r{};
+    r.pos[0] = static_cast<std::uint16_t>(q);
+    r.yaw = static_cast<std::uint16_t>(q);
+    r.scale = pack_half(1.0f);
+    EXPECT_EQ(table[q], decode_position(g, r).x) << q;
+    const PlantInstance p = decode_instance(g, r);
+    EXPECT_EQ(table[kDecodeSteps + q], std::cos(p.yaw)) << q;
+    EXPECT_EQ(table[2 * kDecodeSteps + q], std::sin(p.yaw)) << q;
+  }
 }
 
 TEST(Runtime, TenKilometresFromTheOriginLandsOnTheSamePixel) {
@@ -55,10 +93,9 @@ TEST(Runtime, TenKilometresFromTheOriginLandsOnTheSamePixel) {
   const Tile near_tile = one_instance_tile(0, 0, local, 0.5f, 1.0f);
   const Tile far_tile = one_instance_tile(50, 50, local, 0.5f, 1.0f);  // 10 km away on both axes
   ASSERT_EQ(std::memcmp(&near_tile.groups[0].instances[0], &far_tile.groups[0].instances[0], 14), 0);
-  RuntimeInstance a, b;
-  SphereArrays sa, sb;
-  expand_instances(near_tile, 0, 0, 1, near_tile.origin() + camera_offset, &a, sa);
-  expand_instances(far_tile, 0, 0, 1, far_tile.origin() + camera_offset, &b, sb);
+  const RuntimeInstance a =
+      pooled(near_tile, near_tile.origin() + camera_offset).types()[0].expand(0).instance;
+  const RuntimeInstance b = pooled(far_tile, far_tile.origin() + camera_offset).types()[0].expand(0).instance;
   EXPECT_EQ(std::memcmp(&a, &b, sizeof(glm::vec4) * 3), 0);  // the matrices are bit-identical
   const glm::mat4 vp = perspective(1.0f, 1.0f, 0.1f, 500.0f) *
                        glm::lookAt(glm::vec3(0.0f), glm::vec3(apply(a, {0, 0, 0})), glm::vec3(0, 1, 0));
@@ -75,7 +112,25 @@ TEST(Runtime, TenKilometresFromTheOriginLandsOnTheSamePixel) {
   EXPECT_GT(glm::length(naive - apply(b, {0, 0, 0})), 1e-5f);
 }
 
-TEST(Runtime, MergesTypesAcrossTilesAndFreesEverything) {
+// Every live slot of `w`, expanded, keyed by (tile, group, group index).
+std::map<std::tuple<std::int32_t, std::int32_t, std::uint32_t, std::uint32_t>, std::vector<float>> live_slots(
+    const RuntimeWorld& w) {
+  std::map<std::tuple<std::int32_t, std::int32_t, std::uint32_t, std::uint32_t>, std::vector<float>> out;
+  for (const auto& type : w.types())
+    for (const auto& seg : type.segments) {
+      std::uint32_t k = seg.group_first;
+      for_each_slot(type, seg, [&](std::uint32_t slot) {
+        const ExpandedPlant p = type.expand(slot);
+        const float* f = &p.instance.row0.x;
+        std::vector<float> v(f, f + 16);
+        v.insert(v.end(), {p.sphere.center.x, p.sphere.center.y, p.sphere.center.z, p.sphere.radius});
+        out[{seg.tile.x, seg.tile.z, seg.group, k++}] = v;
+      });
+    }
+  return out;
+}
+
+TEST(Runtime, PoolsMergeTypesReusePagesAndFreeEverything) {
   auto tiles = bake_tiles(test::small_world(400.0));
   ASSERT_EQ(tiles.size(), 4u);
   RuntimeWorld w({150.0, 0.0, 150.0});
@@ -94,44 +149,60 @@ TEST(Runtime, MergesTypesAcrossTilesAndFreesEverything) {
   }
   EXPECT_EQ(w.types().size(), 3u);  // one runtime type per plant type, not per tile
   EXPECT_EQ(w.instance_count(), total);
+  std::size_t pages = 0;
   for (const auto& type : w.types()) {
     EXPECT_EQ(type.segments.size(), 4u);  // parts of one group coalesce
-    EXPECT_EQ(type.spheres.size(), type.instances.size());
+    for (const auto& seg : type.segments) {
+      // Full pages but the last: a group split over appends still wastes at most one partial page.
+      EXPECT_EQ(seg.pages.size(), (seg.count + kPageSlots - 1) / kPageSlots);
+      std::uint32_t k = 0;
+      for_each_slot(type, seg, [&](std::uint32_t slot) {
+        ++k;
+        EXPECT_LT(slot, type.slot_count());
+      });
+      EXPECT_EQ(k, seg.count);
+    }
+    pages += type.page_count();
   }
   EXPECT_GE(w.resident_bytes(), total * kRuntimeBytesPerInstance);
+  // Every page changed once, with its records.
+  std::vector<RuntimeWorld::PageChange> changes;
+  w.take_changes(changes);
+  EXPECT_EQ(changes.size(), pages);
+  for (const auto& c : changes) EXPECT_TRUE(c.records);
+  w.take_changes(changes);
+  EXPECT_TRUE(changes.empty());
 
-  // Rebase equals a fresh expansion at the new origin.
+  // Rebase equals a fresh pool at the new origin, and rewrites the page tables only.
   RuntimeWorld fresh({-5000.0, 10.0, 9000.0});
   for (const auto& tile : shared)
     for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
       fresh.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
   w.rebase({-5000.0, 10.0, 9000.0});
-  ASSERT_EQ(w.types().size(), fresh.types().size());
-  for (std::size_t i = 0; i < w.types().size(); ++i) {
-    EXPECT_EQ(std::memcmp(w.types()[i].instances.data(), fresh.types()[i].instances.data(),
-                          w.types()[i].instances.size() * sizeof(RuntimeInstance)),
-              0);
-    EXPECT_EQ(w.types()[i].spheres.x, fresh.types()[i].spheres.x);
-  }
+  EXPECT_EQ(live_slots(w), live_slots(fresh));
+  w.take_changes(changes);
+  EXPECT_EQ(changes.size(), pages);
+  for (const auto& c : changes) EXPECT_FALSE(c.records);
 
+  // Unloading frees pages; the next tile takes them instead of growing the pool.
+  std::vector<std::uint32_t> page_counts;
+  for (const auto& type : w.types()) page_counts.push_back(type.page_count());
   w.remove_tile({shared[1]->x, shared[1]->z});
   EXPECT_EQ(w.instance_count(), total - shared[1]->instance_count());
-  // The remaining instances are exactly the other tiles' ones, in order.
-  for (const auto& type : w.types())
-    for (const auto& seg : type.segments) {
-      const auto& tile = *std::find_if(shared.begin(), shared.end(), [&](auto& t) {
-        return TileKey{t->x, t->z} == seg.tile;
-      });
-      std::vector<RuntimeInstance> expect(seg.count);
-      SphereArrays s;
-      expand_instances(*tile, seg.group, seg.group_first, seg.count, w.render_origin(), expect.data(), s);
-      ASSERT_EQ(
-          std::memcmp(expect.data(), type.instances.data() + seg.first, seg.count * sizeof(RuntimeInstance)),
-          0);
-    }
+  auto without = live_slots(fresh);
+  std::erase_if(without, [&](const auto& kv) {
+    return std::get<0>(kv.first) == shared[1]->x && std::get<1>(kv.first) == shared[1]->z;
+  });
+  EXPECT_EQ(live_slots(w), without);
+  for (std::uint32_t g = 0; g < shared[1]->groups.size(); ++g)
+    w.append(shared[1], g, 0, static_cast<std::uint32_t>(shared[1]->groups[g].instances.size()));
+  EXPECT_EQ(live_slots(w), live_slots(fresh));
+  for (std::size_t t = 0; t < w.types().size(); ++t) EXPECT_EQ(w.types()[t].page_count(), page_counts[t]);
+
   for (const auto& t : shared) w.remove_tile({t->x, t->z});
   EXPECT_EQ(w.instance_count(), 0u);
-  EXPECT_TRUE(w.types().empty());
+  EXPECT_EQ(w.types().size(), 3u);  // types keep their index
+  for (const auto& type : w.types()) EXPECT_EQ(type.page_count(), 0u);
   EXPECT_EQ(w.resident_bytes(), 0u);
 }
 

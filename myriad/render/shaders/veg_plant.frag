@@ -8,7 +8,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "veg_plant_layout.h"
 #include "veg_cull_layout.h"
-#define SHADOW_BINDING 3
+#define SHADOW_BINDING 5
 #include "shadow.glsl"
 
 layout(push_constant, scalar) uniform Push { VegPlantPush pc; };
@@ -28,9 +28,9 @@ uint bayer8(uvec2 p) {
 }
 
 void main() {
-  uint q = in_fade & VEG_FADE_Q_MASK;
-  uint d = bayer8(uvec2(gl_FragCoord.xy)) * 1024u + 512u;  // centred in its 1/64 step of 0..65535
-  bool keep = (in_fade & VEG_FADE_IN) != 0u ? d < q : d >= q;
+  uint q = in_fade >> 1;  // the list entry's fade bits: bit 0 fading in, then the threshold
+  uint d = bayer8(uvec2(gl_FragCoord.xy)) * 4u + 2u;  // centred in its 1/64 step of 0..255
+  bool keep = (in_fade & 1u) != 0u ? d < q : d >= q;
   if (!keep) discard;
   // The ID output is selected, not branched to, on the push constant (see shadow.glsl).
   uint v = in_id + 1u;

@@ -10,7 +10,6 @@
 #include "vegetation/vegetation_gpu_layout.h"
 #endif
 
-#define VEG_DRAW_DIRECT 1u  // instance = gl_InstanceIndex, no list, no fade (ground, occluders)
 #define VEG_DRAW_IDS 2u     // colour = instance id + 1 in RGB (24 bits), LOD in A, unlit
 #define VEG_DRAW_SHADOW 4u  // depth from the light: a fading instance casts once, with its outgoing LOD
 
@@ -23,12 +22,12 @@ struct VegPlantVertex {
   float pad1;
 };
 // One draw: view-projection relative to the render origin (the frame of the instance matrices), the
-// light direction (towards the light) with the ambient term in w, where the fade words start in the
-// lists buffer, VEG_DRAW_* flags, the id of the type's instance 0 and the LOD drawn (for VEG_DRAW_IDS).
+// light direction (towards the light) with the ambient term in w, VEG_DRAW_* flags, the id of the
+// type's slot 0 and the LOD drawn (for VEG_DRAW_IDS).
 struct VegPlantPush {
   mat4 view_proj;
   vec4 light;
-  uint fade_offset;
+  uint pad0;
   uint flags;
   uint id_base;
   uint lod;
@@ -36,8 +35,7 @@ struct VegPlantPush {
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VegPlantVertex, 32, position, 0, pad0, 12, normal, 16, pad1, 28);
-MYRIAD_CHECK_LAYOUT(VegPlantPush, 96, view_proj, 0, light, 64, fade_offset, 80, flags, 84, id_base, 88, lod,
-                    92);
+MYRIAD_CHECK_LAYOUT(VegPlantPush, 96, view_proj, 0, light, 64, pad0, 80, flags, 84, id_base, 88, lod, 92);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

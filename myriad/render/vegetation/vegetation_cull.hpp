@@ -1,18 +1,18 @@
-// GPU culling of vegetation (G6): per runtime type, a CPU test of each group segment's AABB (frustum
-// and farthest draw distance) first, then one compute thread per instance of the surviving segments:
+// GPU culling of vegetation (G6): per runtime type, a CPU test of each live group segment's AABB
+// (frustum and farthest draw distance) first, then one compute thread per pooled slot of the surviving
+// segments' pages (the compact record expanded on the spot):
 // hashed distance LOD, sphere frustum test, append to that LOD's instance list and indirect args, for
-// instanced indirect draws (first_instance = lod * capacity, so gl_InstanceIndex indexes the lists).
+// instanced indirect draws (first_instance = the list's start, so gl_InstanceIndex indexes the lists).
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <span>
-#include <utility>
 #include <vector>
 
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/mesh_range.hpp"
+#include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
@@ -21,25 +21,30 @@
 
 namespace myriad::render {
 
-// GPU copies of one runtime type's culling inputs and the outputs the draws read. The segments are
-// the CPU type's as they were at upload: the CPU type goes on changing as tiles stream in and out,
-// but the GPU arrays only change at the next upload, so culling must dispatch the segments that
-// describe *these* arrays (never the live ones, which may lie past `capacity`).
+// The GPU pool of one runtime type (vegetation::RuntimeWorld::Type): its pages' records and table
+// entries at the same slots as on the CPU, per-slot visibility words, and the culling outputs the draws
+// read. `segments` are what culling dispatches: the live segments, those whose pages are all resident
+// here (a tile still uploading is left out whole); their bounds are relative to the render origin the
+// page table was written for.
 struct VegetationGpuType {
-  gpu::Buffer spheres;     // vec4 per instance (relative to the render origin)
-  gpu::Buffer hashes;      // float per instance
-  gpu::Buffer instances;   // RuntimeInstance per instance (the vertex shader's matrices and tint)
+  gpu::Buffer records;     // PlantRecord per slot
+  gpu::Buffer pages;       // PlantPage per page
   gpu::Buffer params;      // VegCullParams
-  gpu::Buffer lists;       // u32 instance indices, kGpuMaxLods lists of `capacity`, then their fade words
-  gpu::Buffer args;        // kGpuMaxLods DrawIndexedIndirectCommands, then the overflow word
+  gpu::Buffer lists;       // list entries: two regions of `capacity` words (veg_cull_layout.h)
+  gpu::Buffer args;        // VegCullArgs: kGpuMaxLods DrawIndexedIndirectCommands, overflow, regions
   gpu::Buffer hiz;         // HizParams, rewritten by record() when Hi-Z is used
-  gpu::Buffer visibility;  // u32 per instance: visible at the last late pass (two-phase occlusion)
+  gpu::Buffer visibility;  // u32 per slot: visible at the last late pass (two-phase occlusion)
   gpu::Buffer counters;    // CullCounters of the last camera cull (zeroed by single and early passes)
-  std::uint32_t capacity = 0;
-  std::vector<vegetation::RuntimeWorld::Segment> segments;  // as uploaded; bounds relative to `origin`
-  glm::dvec3 origin{0.0};                                   // the render origin at upload
+  const gpu::Buffer* decode = nullptr;  // the culling pass's decode table (shared by every pool)
+  std::uint32_t page_capacity = 0;
+  std::uint32_t capacity = 0;  // slots: page_capacity * kPageSlots
+  std::vector<vegetation::RuntimeWorld::Segment> segments;
   vegetation::HashedLod lod;
+  vegetation::PlantSphereShape shape;
   std::array<MeshRange, vegetation::kGpuMaxLods> meshes{};
+
+  // Device bytes of the pool's buffers (the decode table not included: it is shared).
+  std::uint64_t bytes() const;
 };
 
 // Hi-Z input: a MIN pyramid (render::DepthPyramid, or any R32F chain with the same rule) of a reverse-Z
@@ -59,52 +64,44 @@ struct VegetationHiz {
 // visibility for the next frame and appends only the newly visible; draw those. kSingle: one pass.
 using VegetationPass = FramePhase;  // the push constant carries its value
 
-// A GPU copy made by VegetationCull::stage, and the transfers that fill it: copies from the staging
-// ring and the cleared visibility words (by handle: `gpu` may move on before they are recorded).
-struct StagedVegetationType {
-  VegetationGpuType gpu;
-  std::array<std::pair<VkBuffer, VkBufferCopy>, 4> copies{};  // spheres, hashes, instances, params
-  VkBuffer cleared = VK_NULL_HANDLE;
-  VkDeviceSize cleared_bytes = 0;
-};
-
 class VegetationCull {
  public:
   explicit VegetationCull(gpu::Context& ctx);
 
-  // Uploads a runtime type (setup path: waits). `band` is the hashed LOD band (e.g. 0.2 = +-10 %),
+  // A pool for `type` with room for `page_capacity` pages (at least the type's), unfilled: visibility
+  // cleared and params written by record_params(). `band` is the hashed LOD band (e.g. 0.2 = +-10 %),
   // `fade` the cross-fade band below each switch distance as a fraction of it (0 = hard switches).
+  VegetationGpuType make_pool(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
+                              float band, float fade, std::uint32_t page_capacity) const;
+  // Setup path (waits): a pool holding every page of `type` as it is, all its segments live.
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
                            float band, float fade = 0.0f) const;
-  // The per-frame path to the same copy: its bytes staged through the context's staging ring within the
-  // frame's budget, for record_staged() to copy in this frame's command buffer before anything reads
-  // the copy; nothing (and no buffers made) when the frame's budget or the ring has no room left.
-  std::optional<StagedVegetationType> stage(const vegetation::RuntimeWorld::Type& type,
-                                            std::span<const MeshRange> meshes, float band,
-                                            float fade = 0.0f) const;
-  // Outside rendering: the staged copy's transfers (the caller adds one barrier after all of them:
-  // transfer writes before compute and vertex-shader reads).
-  void record_staged(VkCommandBuffer cmd, const StagedVegetationType& staged) const;
+  // The parameter block of a pool (LOD distances, capacity, sphere shape).
+  shader::VegCullParams params(const VegetationGpuType& pool) const;
+  const gpu::Buffer& decode_table() const { return decode_; }
+  // Outside rendering: every slot of `pool` expanded on the GPU into `out` (storage, 80 bytes per slot:
+  // the RuntimeInstance, then the bounding sphere), as culling and drawing expand it; zeros for free
+  // slots. Tests compare it with vegetation::expand_type bit for bit.
+  void record_expand(VkCommandBuffer cmd, const VegetationGpuType& pool, const gpu::Buffer& out) const;
 
-  // Records: reset the args, then one dispatch per uploaded segment that passes
-  // vegetation::group_visible. `frustum` and `camera` are relative to the type's upload origin.
-  // Returns the number of segments culled per instance. On return lists and args are visible to indirect
-  // reads and vertex shaders. With `hiz`, instances whose bounds are hidden behind the pyramid's depths are
-  // culled too. Instances of segments that fail the group test keep their visibility flag (the early pass
-  // re-tests frustum and LOD, so a stale flag only skips one occlusion test). The pyramid is tested in the
-  // late pass only (shaders/hiz.glsl); single and early passes ignore `hiz`.
+  // Records: reset the args, then the pages of every live segment that passes vegetation::group_visible
+  // (listed in the staging ring) culled per instance in one dispatch. `frustum` and `camera` are
+  // relative to the render origin. Returns the number of segments culled per instance. On return lists and
+  // args are visible to indirect reads and vertex shaders. With `hiz`, instances whose bounds are hidden
+  // behind the pyramid's depths are culled too. Instances of segments that fail the group test keep their
+  // visibility flag (the early pass re-tests frustum and LOD, so a stale flag only skips one occlusion test).
+  // The pyramid is tested in the late pass only (shaders/hiz.glsl); single and early passes ignore `hiz`.
   std::uint32_t record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,
                        const VegetationGpuType& gpu_type, const VegetationHiz* hiz = nullptr,
                        VegetationPass pass = VegetationPass::kSingle) const;
 
  private:
-  // The buffers and metadata of a copy of `type`, unfilled.
-  VegetationGpuType make_type(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
-                              float band, float fade) const;
-
   gpu::Context& ctx_;
+  gpu::Buffer decode_;
   gpu::Pipeline pipeline_;
   gpu::Pipeline hiz_pipeline_;
+  gpu::Pipeline expand_pipeline_;
+  mutable std::vector<std::uint32_t> live_;  // record()'s page list before it is staged
 };
 
 }  // namespace myriad::render

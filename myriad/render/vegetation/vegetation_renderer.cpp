@@ -30,13 +30,17 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
   indices_ =
       gpu::make_filled_buffer(ctx, std::span<const std::uint32_t>(indices), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
 
+  // One layout for both vertex shaders (vertices, instances or lists, records, pages, decode table).
   gpu::GraphicsPipelineBuilder builder;
   builder.vertex = spirv::veg_plant_vert();
-  builder.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                    sizeof(shader::VegPlantPush)};
+  const VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  builder.layout = {{storage, storage, storage, storage, storage}, sizeof(shader::VegPlantPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, builder);
   pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), {}, color_format, depth_format);
+  builder.vertex = spirv::veg_plant_direct_vert();
+  direct_shadow_pipeline_ = build_shadow_caster(ctx, builder);
+  direct_pipeline_ =
+      build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), {}, color_format, depth_format);
 }
 
 std::array<MeshRange, vegetation::kGpuMaxLods> VegetationRenderer::lod_meshes(
@@ -89,10 +93,14 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& vie
                                        const VegetationDrawOptions& settings, const VegetationGpuType& type,
                                        std::uint32_t lod_mask, const ShadowMap* shadow) const {
   shader::VegPlantPush push = make_push(view, settings);
-  push.fade_offset = VEG_LISTS * type.capacity;
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
-                            gpu::storage_buffer(type.lists), sb[0], sb[1]};
+  const std::array bindings{gpu::storage_buffer(vertices_),
+                            gpu::storage_buffer(type.lists),
+                            gpu::storage_buffer(type.records),
+                            gpu::storage_buffer(type.pages),
+                            gpu::storage_buffer(*type.decode),
+                            sb[0],
+                            sb[1]};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
   return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
 }
@@ -100,9 +108,9 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& vie
 std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
                                               const VegetationGpuType& type, std::uint32_t lod_mask) const {
   shader::VegPlantPush push = shadow_push(shadow_view);
-  push.fade_offset = VEG_LISTS * type.capacity;
-  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.instances),
-                            gpu::storage_buffer(type.lists)};
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.lists),
+                            gpu::storage_buffer(type.records), gpu::storage_buffer(type.pages),
+                            gpu::storage_buffer(*type.decode)};
   gpu::bind(ctx_, cmd, shadow_pipeline_, bindings, &push, sizeof(push));
   return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
 }
@@ -112,24 +120,24 @@ void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
                                      const gpu::Buffer& instances, std::uint32_t count,
                                      const ShadowMap* shadow) const {
   if (count == 0) return;
-  shader::VegPlantPush push = make_push(view, settings);
-  push.flags |= VEG_DRAW_DIRECT;
-  // The list binding is unused with VEG_DRAW_DIRECT; any valid buffer satisfies the layout.
+  const shader::VegPlantPush push = make_push(view, settings);
+  // Bindings 2-4 are the pooled shader's; the direct one reads none of them.
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
-                            gpu::storage_buffer(instances), sb[0], sb[1]};
-  draw_instances(cmd, pipeline_, bindings, push, mesh_id, count);
+  const gpu::Binding unused = gpu::storage_buffer(instances);
+  const std::array bindings{
+      gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused, unused, unused, sb[0], sb[1]};
+  draw_instances(cmd, direct_pipeline_, bindings, push, mesh_id, count);
 }
 
 void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
                                             std::uint32_t mesh_id, const gpu::Buffer& instances,
                                             std::uint32_t count) const {
   if (count == 0) return;
-  shader::VegPlantPush push = shadow_push(shadow_view);
-  push.flags |= VEG_DRAW_DIRECT;
-  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances),
-                            gpu::storage_buffer(instances)};
-  draw_instances(cmd, shadow_pipeline_, bindings, push, mesh_id, count);
+  const shader::VegPlantPush push = shadow_push(shadow_view);
+  const gpu::Binding unused = gpu::storage_buffer(instances);
+  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused, unused,
+                            unused};
+  draw_instances(cmd, direct_shadow_pipeline_, bindings, push, mesh_id, count);
 }
 
 void VegetationRenderer::draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,

@@ -1,7 +1,8 @@
 // Drawing of vegetation (G6): the generated plant meshes of every LOD in one shared vertex/index
 // buffer, drawn instanced from the culling pass's output with one vkCmdDrawIndexedIndirect per LOD
-// (instance_count written by the GPU). The vertex shader expands the 3x4 camera-relative matrix and
-// reads the tint from its spare row; the fragment shader applies the dithered cross-fade masks.
+// (instance_count and, for downward lists, first_instance written by the GPU). The vertex shader expands
+// each listed pooled record into its 3x4 camera-relative matrix and tint exactly as culling does; the
+// fragment shader applies the dithered cross-fade masks.
 #pragma once
 
 #include <array>
@@ -22,7 +23,7 @@ namespace myriad::render {
 // How plants are drawn for a view (the view itself, light included, is the FrameView).
 struct VegetationDrawOptions {
   float ambient = 0.35f;
-  // Colour = instance id + 1 in RGB (id_base + index in the type's arrays) and the LOD in A, unlit:
+  // Colour = instance id + 1 in RGB (id_base + the instance's pool slot) and the LOD in A, unlit:
   // lets tests check exactly which instance and level covers each pixel.
   bool instance_ids = false;
   std::uint32_t id_base = 0;
@@ -70,8 +71,10 @@ class VegetationRenderer {
                       std::span<const gpu::Binding> bindings, const shader::VegPlantPush& push,
                       std::uint32_t mesh_id, std::uint32_t count) const;
 
-  gpu::Pipeline pipeline_;
+  gpu::Pipeline pipeline_;  // pooled plants from the culling lists
   gpu::Pipeline shadow_pipeline_;
+  gpu::Pipeline direct_pipeline_;  // RuntimeInstances as they are
+  gpu::Pipeline direct_shadow_pipeline_;
   ShadowReceiver shadow_receiver_;
   gpu::Buffer vertices_;
   gpu::Buffer indices_;

@@ -86,7 +86,8 @@ struct WorldFrameStats {
   SystemFrameStats systems[kWorldSystemCount];
   std::uint64_t shadow_draws = 0;
   std::uint64_t shadow_map_bytes = 0;
-  std::uint64_t vegetation_planted = 0, vegetation_resident = 0, vegetation_refreshes = 0;
+  std::uint64_t vegetation_planted = 0, vegetation_resident = 0;
+  std::uint64_t vegetation_pages_staged = 0;  // pool pages uploaded since the scene began
   std::uint64_t voxel_edits = 0;
   std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
   // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:

@@ -70,7 +70,7 @@ void WorldScene::update(double dt, const SceneCamera& camera, const FrameOptions
   const float step = settings.paused ? 0.0f : static_cast<float>(std::max(dt, 0.0));
   m.time += double(step);
   Stopwatch clock;
-  m.field->update(camera.eye);
+  (void)m.field->update(glm::dvec3(camera.eye));
   m.stats.cpu_streaming_ms = clock.elapsed_ms();
   clock.restart();
   if (step > 0.0f) m.move_crowd(step);
@@ -188,7 +188,7 @@ void WorldScene::finish_frame() {
   veg.overflow = fs.drawn.overflow;
   st.vegetation_planted = fs.planted;
   st.vegetation_resident = fs.resident;
-  st.vegetation_refreshes = fs.refreshes;
+  st.vegetation_pages_staged = fs.pages_staged;
 
   SystemFrameStats& crowd = st.systems[3];
   crowd.objects = m.entities.size();

@@ -81,7 +81,7 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   streaming.tile_size = options.tile_size;
   streaming.load_radius = options.load_radius;
   streaming.hysteresis = options.hysteresis;
-  streaming.rebase_distance = 0.0;
+  streaming.rebase_distance = options.rebase_distance;
   streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
   stats_.tiles = streamer_->available().size();
 
@@ -97,126 +97,51 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
   ground_plane_ = std::make_unique<GroundPlane>(*renderer_, ground_mesh_, ground_);
   passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
+  pools_ = std::make_unique<VegetationPools>(
+      ctx, *cull_, *renderer_, VegetationPoolsOptions{kLodBand, kLodFade, options.upload_budget});
 }
 
-void VegetationField::refresh_gpu() {
-  // Rebuilt from scratch: the old buffers are released first so memory does not double up.
-  frame_types_.clear();
-  staged_.clear();
-  retired_.clear();
-  const auto& types = streamer_->world().types();
-  gpu_types_.clear();
-  gpu_types_.resize(types.size());
-  for (std::size_t t = 0; t < types.size(); ++t) {
-    if (types[t].instances.empty()) continue;
-    gpu_types_[t] = cull_->upload(types[t], renderer_->lod_meshes(types[t].prefab), kLodBand, kLodFade);
-  }
-  rebuild_frame_types();
+vegetation::StreamingFrame VegetationField::update(glm::dvec3 camera) {
+  const vegetation::StreamingFrame f = streamer_->update(camera);
   stats_.resident = streamer_->world().instance_count();
-  stats_.resident_tiles = streamer_->resident_tiles().size();
-  ++stats_.refreshes;
-  stale_ = false;
-  stale_frames_ = 0;
-  refreshing_ = false;
-}
-
-void VegetationField::retire(std::size_t type) {
-  if (!gpu_types_[type]) return;
-  retired_.push_back(std::move(*gpu_types_[type]));
-  gpu_types_[type].reset();
-}
-
-void VegetationField::rebuild_frame_types() {
-  frame_types_.clear();
-  std::uint32_t id_base = 0;
-  for (const std::optional<VegetationGpuType>& g : gpu_types_) {
-    if (!g) continue;
-    frame_types_.push_back({&*g, id_base});
-    id_base += g->capacity;
-  }
-}
-
-void VegetationField::update(glm::vec3 camera, std::uint32_t max_stale_frames) {
-  const vegetation::StreamingFrame f = streamer_->update(glm::dvec3(camera));
-  if (f.uploaded_instances > 0 || f.unloaded > 0) stale_ = true;
-  if (!stale_ || refreshing_) return;
-  ++stale_frames_;
-  if (streamer_->idle() || stale_frames_ >= max_stale_frames) {
-    // A refresh round: every type is re-staged from the CPU world as it is when its turn comes.
-    refreshing_ = true;
-    refresh_cursor_ = 0;
-    stale_ = false;
-    stale_frames_ = 0;
-  }
+  return f;
 }
 
 void VegetationField::update(const FrameView&, float) {
-  // The copies replaced last frame are free to go: that frame completed.
-  retired_.clear();
-  staged_.clear();
-  if (!refreshing_) return;
-  const auto& types = streamer_->world().types();
-  if (gpu_types_.size() < types.size()) gpu_types_.resize(types.size());
-  while (refresh_cursor_ < types.size()) {
-    const vegetation::RuntimeWorld::Type& type = types[refresh_cursor_];
-    if (type.instances.empty()) {
-      retire(refresh_cursor_);
-      ++refresh_cursor_;
-      continue;
-    }
-    std::optional<StagedVegetationType> staged =
-        cull_->stage(type, renderer_->lod_meshes(type.prefab), kLodBand, kLodFade);
-    if (!staged) break;  // the frame's upload budget is spent: the next types go in later frames
-    // The new copy replaces the old one, which stays alive until this frame completed (this command
-    // buffer may name it already, e.g. in buffer-guard fills).
-    retire(refresh_cursor_);
-    gpu_types_[refresh_cursor_] = std::move(staged->gpu);
-    staged->gpu = {};
-    staged_.push_back(std::move(*staged));
-    ++refresh_cursor_;
-  }
-  rebuild_frame_types();
-  if (refresh_cursor_ == types.size()) {
-    refreshing_ = false;
-    stats_.resident = streamer_->world().instance_count();
-    stats_.resident_tiles = streamer_->resident_tiles().size();
-    ++stats_.refreshes;
-  }
+  const vegetation::TileStreamer& streamer = *streamer_;
+  stats_.pools =
+      pools_->update(streamer_->world(), [&](vegetation::TileKey k) { return streamer.resident(k); });
+  stats_.pages_staged += stats_.pools.pages_staged;
+  stats_.resident_tiles = streamer_->resident_tiles().size();
 }
 
 void VegetationField::settle(glm::vec3 camera) {
-  bool changed = false;
   for (;;) {
-    const vegetation::StreamingFrame f = streamer_->update(glm::dvec3(camera));
-    changed = changed || f.uploaded_instances > 0 || f.unloaded > 0;
+    (void)streamer_->update(glm::dvec3(camera));
     if (streamer_->idle()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  if (changed || stale_ || refreshing_ || stats_.refreshes == 0) refresh_gpu();
   for (const vegetation::TileFailure& failure : streamer_->failures())
     throw Error("vegetation tile failed to load: " + failure.message, "vegetation cache");
+  const vegetation::TileStreamer& streamer = *streamer_;
+  pools_->settle(streamer_->world(), [&](vegetation::TileKey k) { return streamer.resident(k); });
+  stats_.resident = streamer_->world().instance_count();
+  stats_.resident_tiles = streamer_->resident_tiles().size();
 }
 
 void VegetationField::upload(VkCommandBuffer cmd) {
-  if (!staged_.empty()) {
-    ctx_.staging_ring().flush();
-    for (const StagedVegetationType& s : staged_) cull_->record_staged(cmd, s);
-    // The re-staged copies are complete before this frame's culling and draws read them.
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
-                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-  }
-  passes_->begin_frame(cmd, frame_types_);
+  pools_->upload(cmd);
+  passes_->begin_frame(cmd, pools_->frame_types());
   recorded_ = true;
 }
 
 void VegetationField::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                            const DepthPyramid* pyramid) {
-  passes_->cull(cmd, view, frame_types_, phase, pyramid);
+  passes_->cull(cmd, view, pools_->frame_types(), phase, pyramid);
 }
 
 void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase, const ShadowMap* shadow) {
-  passes_->draw(cmd, view, VegetationDrawOptions{}, frame_types_, shadow);
+  passes_->draw(cmd, view, VegetationDrawOptions{}, pools_->frame_types(), shadow);
 }
 
 void GroundPlane::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
@@ -226,13 +151,14 @@ void GroundPlane::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase ph
 }
 
 void VegetationField::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
-  for (const VegetationFrameType& t : frame_types_)
+  for (const VegetationFrameType& t : pools_->frame_types())
     (void)cull_->record(cmd, shadow_view.frustum, shadow_view.eye, *t.gpu);
 }
 
 std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   std::uint32_t draws = 0;
-  for (const VegetationFrameType& t : frame_types_) draws += renderer_->draw_shadow(cmd, shadow_view, *t.gpu);
+  for (const VegetationFrameType& t : pools_->frame_types())
+    draws += renderer_->draw_shadow(cmd, shadow_view, *t.gpu);
   return draws;
 }
 
@@ -242,13 +168,12 @@ void VegetationField::finish_frame() {
 }
 
 std::uint64_t VegetationField::gpu_bytes() const {
-  std::uint64_t bytes = renderer_->gpu_bytes() + ground_.size();
-  for (const std::optional<VegetationGpuType>& g : gpu_types_) {
-    if (!g) continue;
-    bytes += g->spheres.size() + g->hashes.size() + g->instances.size() + g->params.size() + g->lists.size() +
-             g->args.size() + g->hiz.size() + g->visibility.size() + g->counters.size();
-  }
-  return bytes;
+  return renderer_->gpu_bytes() + ground_.size() + cull_->decode_table().size() + pools_->gpu_bytes();
+}
+
+double VegetationField::gpu_bytes_per_instance() const {
+  const std::size_t n = streamer_->world().instance_count();
+  return n == 0 ? 0.0 : double(pools_->gpu_bytes()) / double(n);
 }
 
 }  // namespace myriad::render

@@ -1,7 +1,8 @@
 // The default scene's vegetation field (SPEC G1-G7 in the frame loop): plants baked procedurally into
 // tile files once (kept in a cache folder per seed and size), streamed around the camera, merged into
-// runtime types, culled on the GPU with hashed LOD and two-phase Hi-Z against the frame's own depth,
-// and drawn instanced; a flat ground grid under them. The render origin stays at the world origin: the
+// runtime types whose GPU pools follow streaming page by page within an upload budget per frame,
+// culled on the GPU with hashed LOD and two-phase Hi-Z against the frame's own depth, and drawn
+// instanced; a flat ground grid under them. The render origin stays at the world origin: the
 // field is a few kilometres across, where float positions are still sub-millimetre.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "myriad/render/vegetation/vegetation_frame.hpp"
+#include "myriad/render/vegetation/vegetation_pools.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "myriad/vegetation/streaming.hpp"
 
@@ -27,14 +29,17 @@ struct VegetationFieldOptions {
   float tile_size = 200.0f;
   float load_radius = 1000.0f;
   float hysteresis = 150.0f;
+  std::uint64_t upload_budget = 8ull << 20;  // pool bytes staged per frame
+  double rebase_distance = 0.0;              // metres; 0 = the render origin stays at the world origin
 };
 
 struct VegetationFieldStats {
   std::uint64_t planted = 0;   // instances in the whole field (every tile)
   std::uint64_t resident = 0;  // instances streamed in and on the GPU
   std::uint64_t tiles = 0, resident_tiles = 0;
-  std::uint64_t refreshes = 0;  // GPU copies rebuilt after streaming changes
-  VegetationFrameCounts drawn;  // of the last finished frame
+  VegetationPoolsFrame pools;      // what the last frame staged and held back
+  std::uint64_t pages_staged = 0;  // pool pages uploaded since the field began
+  VegetationFrameCounts drawn;     // of the last finished frame
 };
 
 // The flat ground grid under the field: drawn in phase 1 (an occluder), a shadow receiver, never a
@@ -61,20 +66,16 @@ class VegetationField : public FrameSystem {
   VegetationField(gpu::Context& ctx, const VegetationFieldOptions& options,
                   const std::function<void(const std::string&)>& progress = {});
 
-  // CPU, before recording: one streaming step. When tiles arrived or left and either streaming went
-  // idle or `max_stale_frames` frames passed since, a refresh of the GPU copies starts: from the next
-  // frame on, update(view, dt) re-stages the plant types one after another through the staging ring
-  // within the frame's upload budget (no wait); each type switches to its new copy in the frame that
-  // uploads it, the others draw their previous (self-consistent) copies meanwhile.
-  void update(glm::vec3 camera, std::uint32_t max_stale_frames = 30);
-  // Streams until every tile within reach of `camera` is resident, then rebuilds the GPU copies
-  // (setup path: waits).
+  // CPU, before recording: one streaming step (tiles read, copied into the CPU pools, unloaded).
+  vegetation::StreamingFrame update(glm::dvec3 camera);
+  // Streams until every tile within reach of `camera` is resident and on the GPU (setup path: waits).
   void settle(glm::vec3 camera);
 
-  // In the scene frame (after the staging ring's frame began): the refresh's types for this frame.
+  // In the scene frame (after the staging ring's frame began): the pages streaming changed, staged
+  // within the upload budget; tiles whose pages all landed are drawn from this frame on.
   void update(const FrameView& view, float dt) override;
-  // Whether a refresh is under way (types still to re-stage).
-  bool refreshing() const { return refreshing_; }
+  // Pages still waiting for the budget.
+  bool uploading() const { return !pools_->settled(); }
 
   // The frame's phases (VegetationPasses): two-phase Hi-Z occlusion when the scene frame runs kEarly
   // and kLate, one pass for kSingle.
@@ -95,14 +96,15 @@ class VegetationField : public FrameSystem {
 
   const VegetationFieldStats& stats() const { return stats_; }
   std::uint64_t gpu_bytes() const;
+  // Device bytes of the pools per resident instance (records, page tables, visibility words, lists).
+  double gpu_bytes_per_instance() const;
   const VegetationCull& cull() const { return *cull_; }
   const VegetationRenderer& renderer() const { return *renderer_; }
-  std::span<const VegetationFrameType> frame_types() const { return frame_types_; }
+  std::span<const VegetationFrameType> frame_types() const { return pools_->frame_types(); }
+  const VegetationPools& pools() const { return *pools_; }
   vegetation::TileStreamer& streamer() { return *streamer_; }
 
  private:
-  void refresh_gpu();
-
   gpu::Context& ctx_;
   VegetationFieldOptions options_;
   std::unique_ptr<vegetation::TileStreamer> streamer_;
@@ -110,20 +112,9 @@ class VegetationField : public FrameSystem {
   std::unique_ptr<VegetationRenderer> renderer_;
   std::uint32_t ground_mesh_ = 0;
   gpu::Buffer ground_;
-  void rebuild_frame_types();
-  // Moves a type's copy to retired_ (kept until the next frame's update).
-  void retire(std::size_t type);
-
-  std::vector<std::optional<VegetationGpuType>> gpu_types_;  // per runtime type (none while empty)
-  std::vector<VegetationFrameType> frame_types_;
-  std::vector<StagedVegetationType> staged_;  // this frame's re-staged types, copied by upload()
-  std::vector<VegetationGpuType> retired_;    // copies replaced this frame, alive until it completed
-  bool refreshing_ = false;
-  std::size_t refresh_cursor_ = 0;  // the next runtime type a refresh re-stages
+  std::unique_ptr<VegetationPools> pools_;
   std::unique_ptr<GroundPlane> ground_plane_;
   std::unique_ptr<VegetationPasses> passes_;
-  bool stale_ = false;
-  std::uint32_t stale_frames_ = 0;
   bool recorded_ = false;
   VegetationFieldStats stats_;
 };

@@ -1,0 +1,111 @@
+// The GPU pools of a streamed vegetation world (G3 on the GPU): one VegetationGpuType per runtime type,
+// kept equal to the CPU pools page by page. Each frame the pages the world changed are staged through
+// the staging ring: table entries alone (a rebase) all at once, records within a byte budget per
+// frame, oldest first; nothing unchanged is uploaded again. A pool that needs more pages grows on the
+// GPU by an eighth past the need (its contents copied over, the old buffers kept one frame): slack
+// costs device bytes per instance, each growth a device copy. Culling and drawing read only live
+// segments: tiles the streamer holds whole and none of whose pages still wait, so a tile appears whole
+// in the frame its last page lands, and never half.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "myriad/render/vegetation/vegetation_frame.hpp"
+#include "myriad/vegetation/runtime.hpp"
+
+namespace myriad::render {
+
+struct VegetationPoolsOptions {
+  float band = 0.2f;                         // hashed LOD band (VegetationCull::make_pool)
+  float fade = 0.1f;                         // cross-fade band
+  std::uint64_t upload_budget = 8ull << 20;  // record bytes staged per frame (table entries go anyway)
+};
+
+// What one update() staged and held back.
+struct VegetationPoolsFrame {
+  std::uint64_t staged_bytes = 0;   // records, table entries and parameter blocks
+  std::uint32_t pages_staged = 0;   // with records
+  std::uint32_t tables_staged = 0;  // table entry alone
+  std::uint32_t pages_waiting = 0;  // record pages left for later frames
+  std::uint32_t tiles_waiting = 0;  // tiles held whole in the CPU pools but not drawn (pages waiting)
+  std::uint32_t pools_grown = 0;
+};
+
+class VegetationPools {
+ public:
+  using ResidentFn = std::function<bool(vegetation::TileKey)>;
+
+  VegetationPools(gpu::Context& ctx, const VegetationCull& cull, const VegetationRenderer& renderer,
+                  VegetationPoolsOptions options = {});
+  ~VegetationPools();
+  VegetationPools(const VegetationPools&) = delete;
+  VegetationPools& operator=(const VegetationPools&) = delete;
+
+  // CPU, in a frame after the staging ring's begin_frame and after the previous frame completed: takes
+  // the world's page changes and stages what the budget allows; `resident` says which tiles the CPU
+  // pools hold whole (e.g. TileStreamer::resident).
+  const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident);
+  // Setup path (waits): update() and upload() in submissions of their own until every change is on the
+  // GPU. Not inside a frame's recording.
+  void settle(vegetation::RuntimeWorld& world, const ResidentFn& resident);
+  // Outside rendering, before anything reads the pools: growth copies, staged copies, cleared
+  // visibility words of refilled pages, then one barrier (transfer writes before compute and vertex
+  // reads).
+  void upload(VkCommandBuffer cmd);
+
+  std::span<const VegetationFrameType> frame_types() const { return frame_types_; }
+  const VegetationGpuType* pool(std::size_t type) const;
+  // A tile whose segments culling dispatches this frame.
+  bool live(vegetation::TileKey tile) const;
+  // No page waits (every change staged).
+  bool settled() const;
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  struct Pool {
+    std::optional<VegetationGpuType> gpu;
+    std::vector<std::uint8_t> pending;  // per page: 0, 1 (table entry), 2 (records and entry)
+    std::vector<std::uint32_t> table_queue;
+  };
+  struct PendingPage {
+    std::uint32_t type = 0, page = 0;
+  };
+  struct Transfer {
+    VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
+    VkBufferCopy region{};
+  };
+  struct Fill {
+    VkBuffer dst = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0, size = 0;
+  };
+
+  void ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
+  void stage_table(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
+  void stage_records(const vegetation::RuntimeWorld& world);
+  void stage_params(const VegetationGpuType& gpu);
+  void rebuild_live(const vegetation::RuntimeWorld& world, const ResidentFn& resident);
+
+  gpu::Context& ctx_;
+  const VegetationCull& cull_;
+  const VegetationRenderer& renderer_;
+  VegetationPoolsOptions options_;
+  std::vector<Pool> pools_;
+  std::vector<PendingPage> record_queue_;  // oldest first, from record_head_ on
+  std::size_t record_head_ = 0;
+  std::vector<VegetationFrameType> frame_types_;
+  std::vector<VegetationGpuType> retired_;  // replaced by a grown copy this frame
+  std::vector<Transfer> growth_, copies_;
+  std::vector<Fill> growth_fills_, fills_;  // new pools' visibility words; refilled pages' ones
+  std::vector<vegetation::RuntimeWorld::PageChange> changes_;
+  std::vector<vegetation::TileKey> waiting_, live_;  // sorted
+  VegetationPoolsFrame frame_;
+  bool live_valid_ = false;                              // segments and live tiles built at least once
+  std::uint64_t live_version_ = 0;                       // the world's version they were built from
+  std::uint32_t waiting_pages_ = 0, waiting_tiles_ = 0;  // of the last rebuild
+};
+
+}  // namespace myriad::render
