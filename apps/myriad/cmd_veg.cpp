@@ -232,7 +232,8 @@ int run_veg_render(const VegRenderOptions& o) {
   std::vector<render::VegetationGpuType> gpu_types;
   std::vector<render::VegetationFrameType> frame_types;
   for (const auto& type : world.types())
-    gpu_types.push_back(cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f));
+    gpu_types.push_back(
+        cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f, renderer.lod_bounds(type.prefab)));
   for (std::size_t i = 0; i < gpu_types.size(); ++i) frame_types.push_back({&gpu_types[i], 0});
   const std::array ground{render::static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {96, 84, 60})};
   gpu::Buffer ground_buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,

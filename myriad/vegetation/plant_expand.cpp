@@ -2,6 +2,7 @@
 // integer arithmetic, in the order veg_expand.glsl uses (the project builds with -ffp-contract=off).
 #include "myriad/vegetation/plant_expand.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -61,28 +62,68 @@ PlantPage make_plant_page(const Tile& tile, std::uint32_t group, std::uint32_t g
   return p;
 }
 
+namespace {
+
+struct Decoded {
+  glm::vec3 local;
+  float scale;
+  std::uint32_t yaw;
+};
+
+Decoded decode(const PlantRecord& r, const PlantPage& page) {
+  const std::span<const float> table = decode_table();
+  const std::uint32_t qx = r.pos_xy & 0xffffu, qy = r.pos_xy >> 16, qz = r.pos_z_yaw & 0xffffu;
+  return {glm::vec3(page.pos_min.x + page.pos_extent.x * table[qx],
+                    page.pos_min.y + page.pos_extent.y * table[qy],
+                    page.pos_min.z + page.pos_extent.z * table[qz]),
+          unpack_half(static_cast<std::uint16_t>(r.scale_tint & 0xffffu)), r.pos_z_yaw >> 16};
+}
+
+// veg_expand.glsl's plant_sphere: centre height local.y + scale * mid, then the page offset.
+Sphere sphere_of(const Decoded& d, const PlantPage& page, const PlantSphereShape& shape) {
+  const float radius = d.scale * shape.radius;
+  const float cy = d.local.y + d.scale * shape.mid;
+  return {{page.offset.x + d.local.x, page.offset.y + cy, page.offset.z + d.local.z}, radius};
+}
+
+PlantSphereShape enclosing(const PlantSphereShape& a, const PlantSphereShape& b) {
+  const float lo = std::min(a.mid - a.radius, b.mid - b.radius);
+  const float hi = std::max(a.mid + a.radius, b.mid + b.radius);
+  return {0.5f * (lo + hi), std::max({0.5f * (hi - lo), a.radius, b.radius})};
+}
+
+}  // namespace
+
+PlantLodShapes make_lod_shapes(std::span<const Aabb> lod_bounds, const PlantSphereShape& all) {
+  PlantLodShapes s;
+  for (std::uint32_t l = 0; l < kLodShapes; ++l)
+    s.lod[l] = lod_bounds.empty()
+                   ? all
+                   : plant_sphere_shape(lod_bounds[std::min<std::size_t>(l, lod_bounds.size() - 1)]);
+  for (std::uint32_t l = 0; l < kLodShapes; ++l)
+    s.fade[l] = l + 1 < kLodShapes ? enclosing(s.lod[l], s.lod[l + 1]) : s.lod[l];
+  return s;
+}
+
+Sphere plant_sphere(const PlantRecord& record, const PlantPage& page, const PlantSphereShape& shape) {
+  return sphere_of(decode(record, page), page, shape);
+}
+
 ExpandedPlant expand_plant(const PlantRecord& r, const PlantPage& page, std::uint32_t slot,
                            const PlantSphereShape& shape) {
   const std::span<const float> table = decode_table();
-  const std::uint32_t qx = r.pos_xy & 0xffffu, qy = r.pos_xy >> 16, qz = r.pos_z_yaw & 0xffffu;
-  const std::uint32_t yaw = r.pos_z_yaw >> 16;
-  const glm::vec3 local(page.pos_min.x + page.pos_extent.x * table[qx],
-                        page.pos_min.y + page.pos_extent.y * table[qy],
-                        page.pos_min.z + page.pos_extent.z * table[qz]);
-  const float scale = unpack_half(static_cast<std::uint16_t>(r.scale_tint & 0xffffu));
-  const float c = table[kDecodeSteps + yaw] * scale, s = table[2 * kDecodeSteps + yaw] * scale;
-  const glm::vec3 t(page.offset.x + local.x, page.offset.y + local.y, page.offset.z + local.z);
-  const float radius = scale * shape.radius;
+  const Decoded d = decode(r, page);
+  const float c = table[kDecodeSteps + d.yaw] * d.scale, s = table[2 * kDecodeSteps + d.yaw] * d.scale;
+  const glm::vec3 t(page.offset.x + d.local.x, page.offset.y + d.local.y, page.offset.z + d.local.z);
   const std::uint32_t tint = (r.scale_tint >> 16) | (r.tint_b & 0xffu) << 16;
   ExpandedPlant e;
+  e.sphere = sphere_of(d, page, shape);
   e.instance.row0 = {c, 0.0f, s, t.x};
-  e.instance.row1 = {0.0f, scale, 0.0f, t.y};
+  e.instance.row1 = {0.0f, d.scale, 0.0f, t.y};
   e.instance.row2 = {-s, 0.0f, c, t.z};
   e.instance.spare = {std::bit_cast<float>(tint),
-                      lod_hash({page.tile_x, page.tile_z}, page.group, page.group_first + slot), radius,
-                      1.0f};
-  const float cy = local.y + scale * shape.mid;
-  e.sphere = {{page.offset.x + local.x, page.offset.y + cy, page.offset.z + local.z}, radius};
+                      lod_hash({page.tile_x, page.tile_z}, page.group, page.group_first + slot),
+                      e.sphere.radius, 1.0f};
   return e;
 }
 

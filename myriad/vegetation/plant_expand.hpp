@@ -39,6 +39,25 @@ struct PlantSphereShape {
 };
 PlantSphereShape plant_sphere_shape(const Aabb& prefab_bounds);
 
+// Culling spheres per LOD (G6 with each LOD's own bounds): an instance picked at LOD l is tested with
+// lod[l] (from that LOD mesh's bounds), and while it cross-fades into LOD l + 1 with fade[l], the sphere
+// enclosing both (the two are coaxial: the span of their vertical extents). The LOD itself is picked
+// from the distance to the type's sphere (PlantSphereShape of the prefab's bounds), so the choice never
+// depends on the result.
+inline constexpr std::uint32_t kLodShapes = 4;  // == kGpuMaxLods
+struct PlantLodShapes {
+  PlantSphereShape lod[kLodShapes];
+  PlantSphereShape fade[kLodShapes];
+};
+// From the bounds of each LOD mesh at scale 1, yaw 0 (LODs past the span take the last one's); an empty
+// span gives `all` for every LOD.
+PlantLodShapes make_lod_shapes(std::span<const Aabb> lod_bounds, const PlantSphereShape& all);
+// The shape an instance is culled with at `lod` (fading into lod + 1 when `fading_in_next`).
+inline const PlantSphereShape& cull_shape_at(const PlantLodShapes& s, std::uint32_t lod,
+                                             bool fading_in_next) {
+  return fading_in_next ? s.fade[lod] : s.lod[lod];
+}
+
 PlantRecord to_plant_record(const InstanceRecord& r);
 // The page entry for instances [group_first, group_first + count) of `tile`'s group (count <=
 // kPageSlots), relative to `render_origin`.
@@ -54,5 +73,7 @@ struct ExpandedPlant {
 // placement, never on the distance from the world origin).
 ExpandedPlant expand_plant(const PlantRecord& record, const PlantPage& page, std::uint32_t slot,
                            const PlantSphereShape& shape);
+// The instance's sphere for another shape (a LOD's own), as the culling pass computes it.
+Sphere plant_sphere(const PlantRecord& record, const PlantPage& page, const PlantSphereShape& shape);
 
 }  // namespace myriad::vegetation

@@ -18,6 +18,8 @@
 
 namespace myriad::vegetation {
 
+static_assert(kLodShapes == kGpuMaxLods);
+
 // Bytes streaming moves into the runtime pools per instance (its budget's unit).
 inline constexpr std::size_t kRuntimeBytesPerInstance = sizeof(PlantRecord);
 

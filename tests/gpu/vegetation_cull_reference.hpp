@@ -22,31 +22,33 @@ namespace myriad::test {
 
 using VegetationLists = std::array<std::vector<std::pair<std::uint32_t, bool>>, vegetation::kGpuMaxLods>;
 
-// What the pass appends for `type` culling `segments` (the pool's live ones): group AABB test, then per
-// slot expand_plant + pick_lod_hashed + Frustum::intersects, fading instances in two lists. Sorted.
+// What the pass appends for `type` culling the pool `g`'s live segments: group AABB test, then per
+// slot expand_plant + pick_lod_hashed (from the type's sphere) + Frustum::intersects with the picked
+// LOD's own sphere, fading instances in two lists. Sorted.
 inline VegetationLists expected_vegetation_lists(const vegetation::RuntimeWorld::Type& type,
-                                                 std::span<const vegetation::RuntimeWorld::Segment> segments,
-                                                 const vegetation::HashedLod& lod, const Frustum& frustum,
+                                                 const render::VegetationGpuType& g, const Frustum& frustum,
                                                  glm::vec3 cam) {
   VegetationLists expected;
-  for (const auto& seg : segments) {
+  const vegetation::HashedLod& lod = g.lod;
+  for (const auto& seg : g.segments) {
     if (!vegetation::group_visible(frustum, seg.bounds, cam, lod)) continue;
     vegetation::for_each_slot(type, seg, [&](std::uint32_t i) {
       const vegetation::ExpandedPlant p = type.expand(i);
       const vegetation::LodPick pick =
           vegetation::pick_lod_hashed(p.sphere.center - cam, p.instance.spare.y, lod);
-      if (pick.lod >= lod.count || !frustum.intersects(p.sphere)) return;
+      if (pick.lod >= lod.count) return;
+      const bool into_next = pick.fading && pick.lod + 1 < lod.count;
+      const std::uint32_t page = i / vegetation::kPageSlots;
+      const Sphere cull =
+          vegetation::plant_sphere(type.page_records(page)[i % vegetation::kPageSlots], type.pages[page],
+                                   vegetation::cull_shape_at(g.lod_shapes, pick.lod, into_next));
+      if (!frustum.intersects(cull)) return;
       expected[pick.lod].push_back({i, false});
-      if (pick.fading && pick.lod + 1 < lod.count) expected[pick.lod + 1].push_back({i, true});
+      if (into_next) expected[pick.lod + 1].push_back({i, true});
     });
   }
   for (auto& list : expected) std::sort(list.begin(), list.end());
   return expected;
-}
-inline VegetationLists expected_vegetation_lists(const vegetation::RuntimeWorld::Type& type,
-                                                 const vegetation::HashedLod& lod, const Frustum& frustum,
-                                                 glm::vec3 cam) {
-  return expected_vegetation_lists(type, type.segments, lod, frustum, cam);
 }
 
 // The list entries of LOD `l` as the draw reads them (first_instance .. + instance_count), checking that

@@ -151,7 +151,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
       }
       // The CPU pools as they are now, over the segments the GPU culls (the live ones).
       const VegetationLists expected =
-          expected_vegetation_lists(streamer.world().types()[t], g->segments, g->lod, frustum, cam);
+          expected_vegetation_lists(streamer.world().types()[t], *g, frustum, cam);
       for (std::uint32_t l = 0; l < kGpuMaxLods; ++l) {
         std::sort(got[l].begin(), got[l].end());
         ASSERT_EQ(got[l], expected[l]) << "frame " << frame << " type " << t << " lod " << l;

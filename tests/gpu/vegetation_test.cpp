@@ -47,10 +47,21 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
   const std::array<render::MeshRange, 4> meshes{{{36, 0, 0}, {24, 36, 100}, {12, 60, 200}, {6, 72, 300}}};
   std::mt19937 rng(17);
   std::uniform_real_distribution<float> xz(-350.0f, 350.0f), h(1.0f, 60.0f);
-  std::size_t visible_total = 0, skipped_segments = 0, fading_total = 0;
+  std::size_t visible_total = 0, skipped_segments = 0, fading_total = 0, per_lod_differs = 0;
   for (const auto& type : world.types()) {
+    // Each LOD with bounds of its own (narrower and lower as the LOD coarsens, a tall thin billboard),
+    // so the picked LOD's sphere decides: the same pool with the prefab's bounds for every LOD must
+    // list a different set somewhere.
+    const Aabb& b = type.prefab.bounds;
+    auto shaped = [&](float width, float height) {
+      return Aabb{{b.min.x * width, b.min.y, b.min.z * width},
+                  {b.max.x * width, b.min.y + (b.max.y - b.min.y) * height, b.max.z * width}};
+    };
+    const std::array<Aabb, 4> lod_bounds{shaped(1.0f, 1.0f), shaped(0.6f, 0.8f), shaped(0.4f, 0.5f),
+                                         shaped(0.3f, 1.3f)};
     // A 15 % cross-fade band: instances inside it are listed at their LOD and the next one.
-    const render::VegetationGpuType gpu_type = cull.upload(type, meshes, 0.2f, 0.15f);
+    const render::VegetationGpuType gpu_type = cull.upload(type, meshes, 0.2f, 0.15f, lod_bounds);
+    const render::VegetationGpuType one_shape = cull.upload(type, meshes, 0.2f, 0.15f);
     for (int cam_i = 0; cam_i < 6; ++cam_i) {
       const glm::vec3 cam(xz(rng), h(rng), xz(rng));
       const glm::vec3 target(xz(rng), 0.0f, xz(rng));
@@ -61,7 +72,9 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
           [&](VkCommandBuffer cmd) { dispatched = cull.record(cmd, frustum, cam, gpu_type); });
       skipped_segments += type.segments.size() - dispatched;
 
-      const VegetationLists expected = expected_vegetation_lists(type, gpu_type.lod, frustum, cam);
+      const VegetationLists expected = expected_vegetation_lists(type, gpu_type, frustum, cam);
+      const VegetationLists with_one_shape = expected_vegetation_lists(type, one_shape, frustum, cam);
+      for (std::uint32_t l = 0; l < kGpuMaxLods; ++l) per_lod_differs += expected[l] != with_one_shape[l];
       std::uint32_t overflow = 0;
       const VegetationLists got = read_vegetation_lists(ctx(), gpu_type, &overflow);
       EXPECT_EQ(overflow, 0u);
@@ -76,6 +89,7 @@ TEST_F(VegetationGpuTest, CullingWithoutHiZEqualsTheCpuSet) {
   EXPECT_GT(fading_total, 100u);
   EXPECT_GT(visible_total, 1000u);
   EXPECT_GT(skipped_segments, 0u);  // the group AABB test did reject whole groups
+  EXPECT_GT(per_lod_differs, 0u);   // the LODs' own spheres decided some verdicts
 }
 
 // Clip-space rectangle (pixels) and nearest reverse-Z depth of a sphere's bounding cube; false when a

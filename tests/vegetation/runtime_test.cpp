@@ -3,7 +3,9 @@
 // pages are reused and logged, a rebase touches only page tables, memory returns to zero.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -85,6 +87,26 @@ TEST(Runtime, DecodeTableHoldsTheDecodersValues) {
     EXPECT_EQ(table[kDecodeSteps + q], std::cos(p.yaw)) << q;
     EXPECT_EQ(table[2 * kDecodeSteps + q], std::sin(p.yaw)) << q;
   }
+}
+
+TEST(Runtime, LodShapesEncloseTheirLodsAndFadesEncloseBoth) {
+  const Aabb tall{{-1.0f, 0.0f, -1.0f}, {1.0f, 10.0f, 1.0f}};
+  const Aabb low{{-3.0f, 0.0f, -3.0f}, {3.0f, 1.0f, 3.0f}};
+  const PlantSphereShape all = plant_sphere_shape(tall);
+  const std::array<Aabb, 2> bounds{tall, low};
+  const PlantLodShapes s = make_lod_shapes(bounds, all);
+  EXPECT_EQ(s.lod[0].mid, all.mid);
+  EXPECT_EQ(s.lod[0].radius, all.radius);
+  EXPECT_EQ(s.lod[1].mid, plant_sphere_shape(low).mid);
+  EXPECT_EQ(s.lod[3].radius, s.lod[1].radius);  // past the span: the last LOD's bounds
+  // The fade sphere holds both LODs' spheres.
+  for (const PlantSphereShape& inner : {s.lod[0], s.lod[1]}) {
+    EXPECT_LE(s.fade[0].mid + s.fade[0].radius,
+              1e-5f + std::max(inner.mid + inner.radius, s.fade[0].mid + s.fade[0].radius));
+    EXPECT_GE(s.fade[0].radius + 1e-5f, std::abs(inner.mid - s.fade[0].mid) + inner.radius);
+  }
+  const PlantLodShapes none = make_lod_shapes({}, all);
+  for (std::uint32_t l = 0; l < kLodShapes; ++l) EXPECT_EQ(none.fade[l].radius, all.radius);
 }
 
 TEST(Runtime, TenKilometresFromTheOriginLandsOnTheSamePixel) {

@@ -67,10 +67,15 @@ void main() {
   vec4 s = vec4(0.0);
   if (in_range) {
     PlantMatrix m = expand_plant_matrix(records[id], page);
-    s = plant_sphere(m, page, params.sphere_mid, params.sphere_radius);
+    vec4 type_sphere = plant_sphere(m, page, params.sphere_mid, params.sphere_radius);
     float hash = plant_lod_hash(page.tile_x, page.tile_z, page.group, page.group_first + local_id);
-    precise vec3 o = s.xyz - pc.camera;
+    precise vec3 o = type_sphere.xyz - pc.camera;
     lod = select_lod(o, hash, fading, q);
+    // Culled with the picked LOD's own sphere (the one enclosing both LODs while fading into the next).
+    uint l = min(lod, VEG_LISTS - 1u);
+    bool into_next = fading && lod + 1u < params.lod_count;
+    s = plant_sphere(m, page, into_next ? params.fade_mid[l] : params.lod_mid[l],
+                     into_next ? params.fade_radius[l] : params.lod_radius[l]);
     passed = lod < params.lod_count && frustum_intersects_sphere(pc.planes, s);
   }
   // Two-phase occlusion (hiz.glsl): the early pass only takes last frame's visible instances (drawn

@@ -37,8 +37,9 @@ struct VegCullPush {
 };
 // Per type: squared LOD switch distances (the last is the draw distance), the squared distances where
 // each LOD's cross-fade band starts (== switch_sq: no band), their number (<= 4), the hash band
-// (myriad::vegetation::HashedLod), the pool's slots (the size of each list region) and the type's
-// bounding sphere per unit scale (vegetation::PlantSphereShape).
+// (myriad::vegetation::HashedLod), the pool's slots (the size of each list region), the type's
+// bounding sphere per unit scale (vegetation::PlantSphereShape: picks the LOD) and the culling sphere of
+// each LOD and of each LOD's cross-fade into the next (vegetation::PlantLodShapes).
 struct VegCullParams {
   vec4 switch_sq;
   vec4 fade_start_sq;
@@ -50,6 +51,10 @@ struct VegCullParams {
   uint pad0;
   uint pad1;
   uint pad2;
+  vec4 lod_mid;
+  vec4 lod_radius;
+  vec4 fade_mid;
+  vec4 fade_radius;
 };
 // The args buffer: one indexed indirect draw per LOD list, the number of appends that found their
 // region full (nothing was written for them), and the words reserved in each region.
@@ -62,8 +67,9 @@ struct VegCullArgs {
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VegCullPush, 128, planes, 0, camera, 96, first_page, 108, page_count, 112, phase, 116,
                     pad1, 120, pad2, 124);
-MYRIAD_CHECK_LAYOUT(VegCullParams, 64, switch_sq, 0, fade_start_sq, 16, lod_count, 32, band, 36, capacity, 40,
-                    sphere_mid, 44, sphere_radius, 48, pad0, 52, pad1, 56, pad2, 60);
+MYRIAD_CHECK_LAYOUT(VegCullParams, 128, switch_sq, 0, fade_start_sq, 16, lod_count, 32, band, 36, capacity,
+                    40, sphere_mid, 44, sphere_radius, 48, pad0, 52, pad1, 56, pad2, 60, lod_mid, 64,
+                    lod_radius, 80, fade_mid, 96, fade_radius, 112);
 MYRIAD_CHECK_LAYOUT(VegCullArgs, VEG_ARGS_BYTES, args, 0, overflow, 80, region_used, 84);
 #endif
 MYRIAD_SHADER_NAMESPACE_END

@@ -63,12 +63,18 @@ shader::VegCullParams VegetationCull::params(const VegetationGpuType& g) const {
   p.capacity = g.capacity;
   p.sphere_mid = g.shape.mid;
   p.sphere_radius = g.shape.radius;
+  const vegetation::PlantLodShapes& s = g.lod_shapes;
+  p.lod_mid = {s.lod[0].mid, s.lod[1].mid, s.lod[2].mid, s.lod[3].mid};
+  p.lod_radius = {s.lod[0].radius, s.lod[1].radius, s.lod[2].radius, s.lod[3].radius};
+  p.fade_mid = {s.fade[0].mid, s.fade[1].mid, s.fade[2].mid, s.fade[3].mid};
+  p.fade_radius = {s.fade[0].radius, s.fade[1].radius, s.fade[2].radius, s.fade[3].radius};
   return p;
 }
 
 VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type& type,
                                             std::span<const MeshRange> meshes, float band, float fade,
-                                            std::uint32_t page_capacity) const {
+                                            std::uint32_t page_capacity,
+                                            std::span<const Aabb> lod_bounds) const {
   page_capacity = std::max({page_capacity, type.page_count(), 1u});
   if (std::uint64_t(page_capacity) * vegetation::kPageSlots > VEG_SLOT_MASK + 1ull)
     throw Error("vegetation pool of " + std::to_string(page_capacity) + " pages is past the " +
@@ -81,6 +87,7 @@ VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type
   g.decode = &decode_;
   g.lod = vegetation::make_hashed_lod(type.prefab.lods, band, fade);
   g.shape = type.shape;
+  g.lod_shapes = vegetation::make_lod_shapes(lod_bounds, type.shape);
   for (std::size_t l = 0; l < meshes.size() && l < vegetation::kGpuMaxLods; ++l) g.meshes[l] = meshes[l];
   const VkDeviceSize slots = g.capacity;
   g.records = gpu::make_storage_buffer(ctx_, slots * sizeof(vegetation::PlantRecord));
@@ -96,9 +103,10 @@ VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type
 }
 
 VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& type,
-                                         std::span<const MeshRange> meshes, float band, float fade) const {
+                                         std::span<const MeshRange> meshes, float band, float fade,
+                                         std::span<const Aabb> lod_bounds) const {
   if (type.instances == 0) throw Error("VegetationCull::upload: empty runtime type");
-  VegetationGpuType g = make_pool(type, meshes, band, fade, type.page_count());
+  VegetationGpuType g = make_pool(type, meshes, band, fade, type.page_count(), lod_bounds);
   g.segments = type.segments;
   gpu::upload(ctx_, g.visibility, std::span<const std::uint32_t>(std::vector<std::uint32_t>(g.capacity, 0u)));
   std::vector<vegetation::PlantRecord> records(g.capacity);

@@ -41,6 +41,7 @@ struct VegetationGpuType {
   std::vector<vegetation::RuntimeWorld::Segment> segments;
   vegetation::HashedLod lod;
   vegetation::PlantSphereShape shape;
+  vegetation::PlantLodShapes lod_shapes;
   std::array<MeshRange, vegetation::kGpuMaxLods> meshes{};
 
   // Device bytes of the pool's buffers (the decode table not included: it is shared).
@@ -68,14 +69,16 @@ class VegetationCull {
  public:
   explicit VegetationCull(gpu::Context& ctx);
 
-  // A pool for `type` with room for `page_capacity` pages (at least the type's), unfilled: visibility
-  // cleared and params written by record_params(). `band` is the hashed LOD band (e.g. 0.2 = +-10 %),
-  // `fade` the cross-fade band below each switch distance as a fraction of it (0 = hard switches).
+  // A pool for `type` with room for `page_capacity` pages (at least the type's), unfilled (the caller
+  // clears the visibility words and writes params()). `band` is the hashed LOD band (e.g. 0.2 = +-10 %),
+  // `fade` the cross-fade band below each switch distance as a fraction of it (0 = hard switches),
+  // `lod_bounds` each LOD mesh's bounds (VegetationRenderer::lod_bounds; empty: the prefab's for all).
   VegetationGpuType make_pool(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
-                              float band, float fade, std::uint32_t page_capacity) const;
+                              float band, float fade, std::uint32_t page_capacity,
+                              std::span<const Aabb> lod_bounds = {}) const;
   // Setup path (waits): a pool holding every page of `type` as it is, all its segments live.
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
-                           float band, float fade = 0.0f) const;
+                           float band, float fade = 0.0f, std::span<const Aabb> lod_bounds = {}) const;
   // The parameter block of a pool (LOD distances, capacity, sphere shape).
   shader::VegCullParams params(const VegetationGpuType& pool) const;
   const gpu::Buffer& decode_table() const { return decode_; }

@@ -67,8 +67,8 @@ void VegetationPools::ensure_capacity(std::size_t type, const vegetation::Runtim
   if (need == 0 || (pool.gpu && need <= pool.gpu->page_capacity)) return;
   const std::uint32_t capacity = std::max(
       {need + need / 8, kMinPages, pool.gpu ? pool.gpu->page_capacity + pool.gpu->page_capacity / 8 : 0u});
-  VegetationGpuType grown =
-      cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band, options_.fade, capacity);
+  VegetationGpuType grown = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
+                                            options_.fade, capacity, renderer_.lod_bounds(cpu.prefab));
   VkDeviceSize kept_visibility = 0;
   if (pool.gpu) {
     // What the old pool holds stays valid: pages not yet staged are still queued and not live.

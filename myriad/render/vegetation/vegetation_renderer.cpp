@@ -18,6 +18,7 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
   std::vector<shader::VegPlantVertex> vertices;
   std::vector<std::uint32_t> indices;
   for (const vegetation::PlantMesh& m : meshes) {
+    mesh_bounds_.push_back(m.bounds());
     meshes_.push_back({static_cast<std::uint32_t>(m.indices.size()),
                        static_cast<std::uint32_t>(indices.size()),
                        static_cast<std::int32_t>(vertices.size())});
@@ -52,6 +53,14 @@ std::array<MeshRange, vegetation::kGpuMaxLods> VegetationRenderer::lod_meshes(
                   std::to_string(prefab.lods[l].mesh_id) + " of " + std::to_string(meshes_.size()));
     out[l] = meshes_[prefab.lods[l].mesh_id];
   }
+  return out;
+}
+
+std::vector<Aabb> VegetationRenderer::lod_bounds(const vegetation::Prefab& prefab) const {
+  (void)lod_meshes(prefab);  // checks the mesh ids
+  std::vector<Aabb> out;
+  for (std::size_t l = 0; l < prefab.lods.size() && l < vegetation::kGpuMaxLods; ++l)
+    out.push_back(mesh_bounds_[prefab.lods[l].mesh_id]);
   return out;
 }
 

@@ -39,6 +39,8 @@ class VegetationRenderer {
   std::size_t mesh_count() const { return meshes_.size(); }
   // The meshes of a prefab's LODs, in the form VegetationCull::upload takes.
   std::array<MeshRange, vegetation::kGpuMaxLods> lod_meshes(const vegetation::Prefab& prefab) const;
+  // The bounds of a prefab's LOD meshes (culling's per-LOD spheres; VegetationCull::upload takes them).
+  std::vector<Aabb> lod_bounds(const vegetation::Prefab& prefab) const;
 
   // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
   // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (fitted to
@@ -79,6 +81,7 @@ class VegetationRenderer {
   gpu::Buffer vertices_;
   gpu::Buffer indices_;
   std::vector<MeshRange> meshes_;
+  std::vector<Aabb> mesh_bounds_;
 };
 
 // The three generated plant kinds' LODs in mesh-id order (kind * kPlantLodCount + lod), matching the
