@@ -17,6 +17,9 @@
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
+#ifdef MYRIAD_HAS_VEGETATION
+#include "myriad/render/vegetation/vegetation_scene.hpp"
+#endif
 #ifdef MYRIAD_HAS_CROWD
 #include "myriad/crowd_bake/enemy_roster.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
@@ -53,6 +56,9 @@ struct RenderOptions {
   render::WorldSceneOptions world;  // seed and entities come from the shared options above
 #endif
   std::string cache_dir;
+  std::string cull = "gpu";  // vegetation scene: gpu or cpu
+  bool ids = false;
+  bool no_occlusion = false;
   bool no_coverage = false;
   std::uint32_t occlusion_pairs = 0;
 };
@@ -69,6 +75,39 @@ int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   std::printf("%s\nwrote %s\n", stats.dump(2).c_str(), json.c_str());
   return validation_exit_code(ctx);
 }
+
+#ifdef MYRIAD_HAS_VEGETATION
+// The plant field alone: GPU culling (two-phase Hi-Z unless --no-occlusion) or, with --cull cpu, the
+// offline quadtrees on the CPU and batched instanced draws (G7).
+int render_vegetation(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
+  render::VegetationSceneOptions scene;
+  scene.width = options.width;
+  scene.height = options.height;
+  scene.seed = options.seed;
+  scene.culling = options.cull == "cpu" ? render::VegetationCulling::kCpu : render::VegetationCulling::kGpu;
+  scene.occlusion = !options.no_occlusion;
+  scene.instance_ids = options.ids;
+  const render::VegetationSceneResult r = render::render_vegetation_scene(ctx, scene);
+  const fs::path png = fs::path(options.out) / "vegetation.png";
+  write_png_rgba8(png, options.width, options.height, r.rgba);
+  std::printf("      wrote %s\n", png.c_str());
+  stats["culling"] = options.cull;
+  stats["occlusion"] = scene.culling == render::VegetationCulling::kGpu && scene.occlusion;
+  stats["instances"] = r.instances;
+  stats["types"] = r.types;
+  stats["drawn"] = r.drawn;
+  stats["draw_calls"] = r.draws;
+  stats["bake_ms"] = r.bake_ms;
+  stats["frame_ms"] = r.frame_ms;
+  if (scene.culling == render::VegetationCulling::kCpu) {
+    stats["cpu_cull"] = {{"nodes_tested", r.cpu_cull.nodes_tested},
+                         {"nodes_skipped", r.cpu_cull.nodes_skipped},
+                         {"instances_tested", r.cpu_cull.instances_tested},
+                         {"instances_accepted", r.cpu_cull.instances_accepted}};
+  }
+  return 0;
+}
+#endif
 
 int render_smoke(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
   render::SmokeSceneOptions scene;
@@ -203,7 +242,7 @@ std::vector<std::string> view_names(const std::string& scene) {
   }
 #endif
   if (scene == "crowd") return {"whole_map", "close_up"};
-  if (scene == "smoke") return {};
+  if (scene == "smoke" || scene == "vegetation") return {};
   for (const render::VoxelView& v : render::voxel_camera_presets(glm::ivec3(1))) names.push_back(v.name);
   return names;
 }
@@ -255,6 +294,10 @@ int run_render(const RenderOptions& options) {
   int rc = 0;
   if (options.scene == "smoke") {
     rc = render_smoke(ctx, options, stats);
+#ifdef MYRIAD_HAS_VEGETATION
+  } else if (options.scene == "vegetation") {
+    rc = render_vegetation(ctx, options, stats);
+#endif
 #ifdef MYRIAD_HAS_CROWD
   } else if (options.scene == "crowd") {
     rc = render_crowd(ctx, options, std::move(crowd_types), stats);
@@ -300,6 +343,16 @@ Command add_render_command(CLI::App& app) {
          "World: also time N frames with and N without Hi-Z occlusion, alternating (medians and ratio)")
       ->check(CLI::Range(0u, 100u));
 #endif
+#ifdef MYRIAD_HAS_VEGETATION
+  scenes.push_back("vegetation");
+  sub->add_option(
+         "--cull", options->cull,
+         "Vegetation: gpu (compute culling) or cpu (the offline quadtrees on the CPU, draws of at most "
+         "1023 instances)")
+      ->check(CLI::IsMember({"gpu", "cpu"}));
+  sub->add_flag("--ids", options->ids, "Vegetation: colour plants by instance id (LOD in alpha), unlit");
+  sub->add_flag("--no-occlusion", options->no_occlusion, "Vegetation: GPU culling without Hi-Z occlusion");
+#endif
 #ifdef MYRIAD_HAS_CROWD
   scenes.push_back("crowd");
   sub->add_option("--crowd", options->crowd_files,
@@ -309,9 +362,10 @@ Command add_render_command(CLI::App& app) {
       ->check(CLI::Range(1u, 1000000u));
   sub->add_flag("--lod-colors", options->lod_colors, "Crowd and world: colour enemies by LOD level");
 #endif
-  sub->add_option("--scene", options->scene,
-                  "Scene: world (the default scene: every system), voxel (the voxel world alone), crowd (VAT "
-                  "enemies) or smoke (GPU pattern test)")
+  sub->add_option(
+         "--scene", options->scene,
+         "Scene: world (the default scene: every system), voxel (the voxel world alone), vegetation (a "
+         "plant field alone), crowd (VAT enemies) or smoke (GPU pattern test)")
       ->check(CLI::IsMember(scenes));
   sub->add_option(
       "--view", options->views,

@@ -14,7 +14,7 @@
 #include "myriad/core/error.hpp"
 #include "myriad/core/image_io.hpp"
 #include "myriad/core/stopwatch.hpp"
-#include "myriad/render/vegetation/vegetation_frame.hpp"
+#include "myriad/render/vegetation/vegetation_scene.hpp"
 #include "myriad/vegetation/baker.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
@@ -181,95 +181,26 @@ struct VegRenderOptions {
   bool no_occlusion = false;
 };
 
-// The baker's heightfield as a grid mesh (world coordinates relative to `origin`), `step` metres apart.
-vegetation::PlantMesh terrain_mesh(const vegetation::Heightfield& hf, double size, double step,
-                                   glm::dvec3 origin) {
-  const auto cells = static_cast<std::uint32_t>(size / step);
-  return vegetation::make_grid_mesh(
-      cells, [&](std::uint32_t i, std::uint32_t j, glm::vec3& position, glm::vec3& normal) {
-        const double x = double(i) * step, z = double(j) * step;
-        const double hx = double(hf.height(x + 0.5, z)) - double(hf.height(x - 0.5, z));
-        const double hz = double(hf.height(x, z + 0.5)) - double(hf.height(x, z - 0.5));
-        position = glm::vec3(glm::dvec3(x, double(hf.height(x, z)), z) - origin);
-        normal = glm::normalize(glm::vec3(float(-hx), 1.0f, float(-hz)));
-      });
-}
-
 int run_veg_render(const VegRenderOptions& o) {
   if (o.width == 0 || o.height == 0 || o.width > kMaxImageEdge || o.height > kMaxImageEdge)
     throw Error("image size must be in [1, 16384] pixels", "--width/--height");
   if (!(o.size >= 100.0) || o.size > 4000.0) throw Error("field size must be in [100, 4000] m", "--size");
   prepare_output_folder(o.out, "--out");
-  vegetation::BakeOptions bake;
-  bake.seed = o.seed;
-  bake.world_max = {o.size, o.size};
-  bake.terrain.amplitude = 25.0f;
-  bake.terrain.wavelength = 600.0f;
-  Stopwatch clock;
-  std::vector<vegetation::Tile> tiles = vegetation::bake_tiles(bake);
-  const double bake_ms = clock.elapsed_ms();
-
-  // Camera at one edge, looking across the field; the render origin sits under it.
-  const double mid = o.size * 0.5;
-  const glm::dvec3 eye(mid, double(bake.terrain.height(mid, o.size - 20.0)) + 14.0, o.size - 20.0);
-  const glm::dvec3 look(mid + 40.0, double(bake.terrain.height(mid, mid)), mid);
-  const glm::dvec3 origin(std::floor(eye.x), 0.0, std::floor(eye.z));
-  vegetation::RuntimeWorld world(origin);
-  for (vegetation::Tile& t : tiles) {
-    auto tile = std::make_shared<const vegetation::Tile>(std::move(t));
-    for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
-      world.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
-  }
-
   gpu::Context ctx;
-  std::vector<vegetation::PlantMesh> meshes = render::default_plant_meshes();
-  meshes.push_back(terrain_mesh(bake.terrain, o.size, 4.0, origin));
-  const auto terrain_id = static_cast<std::uint32_t>(meshes.size() - 1);
-  render::OffscreenTarget target(ctx, o.width, o.height);
-  const render::VegetationCull cull(ctx);
-  const render::VegetationRenderer renderer(ctx, meshes, render::OffscreenTarget::kColorFormat,
-                                            render::OffscreenTarget::kDepthFormat);
-  std::vector<render::VegetationGpuType> gpu_types;
-  std::vector<render::VegetationFrameType> frame_types;
-  for (const auto& type : world.types())
-    gpu_types.push_back(
-        cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f, renderer.lod_bounds(type.prefab)));
-  for (std::size_t i = 0; i < gpu_types.size(); ++i) frame_types.push_back({&gpu_types[i], 0});
-  const std::array ground{render::static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {96, 84, 60})};
-  gpu::Buffer ground_buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                            gpu::MemoryKind::kDeviceLocal);
-  gpu::upload(ctx, ground_buffer, std::span<const vegetation::RuntimeInstance>(ground));
-
-  render::SceneCamera camera =
-      render::SceneCamera::look_at(glm::vec3(eye - origin), glm::vec3(look - origin), 1.0f);
-  camera.near_plane = 0.1f;
-  const render::FrameView view =
-      render::FrameView::of_camera(camera, o.width, o.height, glm::vec3(0.4f, 1.0f, 0.3f), 0.0f, origin);
-  const render::VegetationDrawOptions settings;
-  render::VegetationFrame frame(ctx, cull, renderer, target);
-  auto opaque = [&](VkCommandBuffer cmd) {
-    renderer.draw_direct(cmd, view, settings, terrain_id, ground_buffer, 1);
-  };
-  // Two frames: the second one's phase 1 draws what the first found visible (steady state).
-  render::VegetationFrameCounts counts;
-  double frame_ms = 0.0;
-  for (int f = 0; f < 2; ++f) {
-    clock.restart();
-    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-      frame.record(cmd, view, settings, frame_types, opaque, !o.no_occlusion);
-    });
-    frame_ms = clock.elapsed_ms();
-    counts = frame.read_counts();
-  }
+  render::VegetationSceneOptions scene;
+  scene.width = o.width;
+  scene.height = o.height;
+  scene.seed = o.seed;
+  scene.size = o.size;
+  scene.occlusion = !o.no_occlusion;
+  const render::VegetationSceneResult r = render::render_vegetation_scene(ctx, scene);
   const std::filesystem::path png = std::filesystem::path(o.out) / "vegetation.png";
-  write_png_rgba8(png, o.width, o.height, target.read_color());
+  write_png_rgba8(png, o.width, o.height, r.rgba);
   std::printf(
-      "%zu instances in %zu types (baked in %.0f ms); drawn: %llu in phase 1, %llu in phase 2 "
-      "(cross-fading instances count twice); frame %.1f ms\nwrote %s\n",
-      world.instance_count(), world.types().size(), bake_ms,
-      static_cast<unsigned long long>(counts.early[0] + counts.early[1] + counts.early[2] + counts.early[3]),
-      static_cast<unsigned long long>(counts.late[0] + counts.late[1] + counts.late[2] + counts.late[3]),
-      frame_ms, png.c_str());
+      "%zu instances in %zu types (baked in %.0f ms); drawn: %llu (cross-fading instances count twice) "
+      "in %u draws; frame %.1f ms\nwrote %s\n",
+      r.instances, r.types, r.bake_ms, static_cast<unsigned long long>(r.drawn), r.draws, r.frame_ms,
+      png.c_str());
   return validation_exit_code(ctx);
 }
 

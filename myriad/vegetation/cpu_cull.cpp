@@ -173,6 +173,8 @@ HashedLod make_hashed_lod(std::span<const LodLevel> lods, float band, float fade
     h.switch_sq[i] = lods[i].switch_distance * lods[i].switch_distance;
     const float start = lods[i].switch_distance * keep;
     h.fade_start_sq[i] = fade > 0.0f ? start * start : h.switch_sq[i];
+    const float width = h.switch_sq[i] - h.fade_start_sq[i];
+    h.fade_inv[i] = width > 0.0f ? 1.0f / width : 0.0f;
   }
   return h;
 }
@@ -184,6 +186,10 @@ LodPick pick_lod_hashed(glm::vec3 o, float hash, const HashedLod& p) {
   LodPick pick;
   while (pick.lod < p.count && !(e < p.switch_sq[pick.lod])) ++pick.lod;
   pick.fading = pick.lod < p.count && e >= p.fade_start_sq[pick.lod];
+  if (pick.fading) {
+    const float t = (e - p.fade_start_sq[pick.lod]) * p.fade_inv[pick.lod];
+    pick.q = static_cast<std::uint32_t>(std::clamp(t, 0.0f, 1.0f) * 255.0f);
+  }
   return pick;
 }
 

@@ -35,6 +35,7 @@ inline constexpr std::uint32_t kGpuMaxLods = 4;
 struct HashedLod {
   float switch_sq[kGpuMaxLods] = {};
   float fade_start_sq[kGpuMaxLods] = {};  // (switch * (1 - fade))^2; == switch_sq when fade is 0
+  float fade_inv[kGpuMaxLods] = {};       // 1 / (switch_sq - fade_start_sq); 0 without a band
   std::uint32_t count = 0;
   float band = 0.0f;
 };
@@ -43,6 +44,7 @@ std::uint32_t select_lod_hashed(glm::vec3 offset, float hash, const HashedLod& l
 struct LodPick {
   std::uint32_t lod = 0;  // count = beyond the draw distance
   bool fading = false;    // inside LOD `lod`'s cross-fade band: also drawn at lod + 1 (if it exists)
+  std::uint32_t q = 0;    // fading: the dither threshold 0..255, linear in e across the band
 };
 LodPick pick_lod_hashed(glm::vec3 offset, float hash, const HashedLod& lod);
 // Group test before any per-instance work: the box intersects the frustum and its nearest point is

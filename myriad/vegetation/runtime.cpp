@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "myriad/core/packing.hpp"
+
 namespace myriad::vegetation {
 
 bool same_runtime_type(const Prefab& a, const Prefab& b) {
@@ -92,7 +94,11 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
     PlantPage& p = type.pages[page];
     const std::uint32_t n = std::min(count - done, kPageSlots - p.count);
     PlantRecord* records = type.page_records(page) + p.count;
-    for (std::uint32_t k = 0; k < n; ++k) records[k] = to_plant_record(g.instances[first + done + k]);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const InstanceRecord& r = g.instances[first + done + k];
+      records[k] = to_plant_record(r);
+      seg->max_scale = std::max(seg->max_scale, unpack_half(r.scale));
+    }
     p.count += n;
     done += n;
     log(type_index, page, true);
@@ -151,6 +157,12 @@ void RuntimeWorld::rebase(glm::dvec3 render_origin) {
       }
     }
   }
+}
+
+const Tile* RuntimeWorld::tile(TileKey key) const {
+  for (const auto& t : tiles_)
+    if (t->x == key.x && t->z == key.z) return t.get();
+  return nullptr;
 }
 
 std::size_t RuntimeWorld::instance_count() const {

@@ -35,7 +35,8 @@ class RuntimeWorld {
     std::uint32_t group_first = 0;
     std::uint32_t count = 0;
     std::vector<std::uint32_t> pages;
-    Aabb bounds;  // the group's AABB relative to the render origin
+    Aabb bounds;             // the group's AABB relative to the render origin
+    float max_scale = 0.0f;  // of its instances
   };
   // Records are held in blocks of kBlockPages pages, so a pool grows without moving what it holds
   // (a single vector of a million records would copy 16 MB on each reallocation, mid-frame).
@@ -88,6 +89,8 @@ class RuntimeWorld {
   void take_changes(std::vector<PageChange>& out);
 
   glm::dvec3 render_origin() const { return origin_; }
+  // The tile a segment names (held while any of its instances are here), or null.
+  const Tile* tile(TileKey key) const;
   // Changes with every append, removal and rebase (what is live may differ then).
   std::uint64_t version() const { return version_; }
   const std::vector<Type>& types() const { return types_; }

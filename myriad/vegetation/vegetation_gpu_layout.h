@@ -19,6 +19,13 @@ namespace myriad::vegetation {
 // cos and sin of the yaw q / 65536 turns, as the CPU computes them (division and trigonometry are not
 // exact on GPUs; table lookups are).
 #define VEG_DECODE_STEPS 65536u
+// A culling list entry: one word per listed instance, its pool slot in the low VEG_SLOT_BITS bits,
+// VEG_FADE_IN and the 8-bit fade threshold q (0..255) above (render/shaders/veg_cull_layout.h says how
+// the lists are laid out; the GPU pass and vegetation::cull_pool_cpu write the same words).
+#define VEG_SLOT_BITS 23u
+#define VEG_SLOT_MASK 0x7FFFFFu
+#define VEG_FADE_IN 0x800000u
+#define VEG_FADE_Q_SHIFT 24u
 
 // Rows 0..2: the affine local-to-(world - render origin) matrix, row-major (x' = dot(row0, (p, 1))).
 // spare: x = tint as RGBA8 bits (r in the low byte, a = 0) stored in a float slot (read with

@@ -208,10 +208,12 @@ TEST_F(VegetationRenderTest, CrossFadeMasksAreComplementary) {
   }
   EXPECT_EQ(twice, 0u) << "pixels drawn by both LODs of one instance";
   ASSERT_EQ(both.size(), 7u);
-  // The incoming level's share follows the distance through the band (no pop at either end).
+  // The incoming level's share follows the squared distance through the band [11, 20) m (no pop at
+  // either end).
   for (const auto& [i, n] : both) {
     const glm::vec3 c = type.expand(i).sphere.center;
-    const float t = (glm::length(c - cam) - 11.0f) / 9.0f;
+    const float d2 = glm::dot(c - cam, c - cam);
+    const float t = (d2 - 121.0f) / (400.0f - 121.0f);
     const double share = double(incoming[i]) / double(n);
     EXPECT_GT(n, 200u);
     EXPECT_NEAR(share, double(t), 0.1) << "instance " << i << " at t " << t;

@@ -27,11 +27,11 @@ layout(push_constant, scalar) uniform Push { VegCullPush pc; };
 #include "hiz.glsl"
 #include "veg_expand.glsl"
 
-// Hashed LOD (select_lod_hashed) and the cross-fade threshold: `e` is the scaled squared distance,
-// fading when it lies in the LOD's band [fade_start_sq, switch_sq). The threshold q grows linearly with
-// distance across the band (0 at its start, 255 at the switch), so the incoming LOD takes over
-// gradually; only its band membership has a CPU reference (pick_lod_hashed), q just has to be the same
-// word for both entries, which it is (computed once here).
+// Hashed LOD and the cross-fade threshold, exactly vegetation::pick_lod_hashed: `e` is the scaled
+// squared distance, fading when it lies in the LOD's band [fade_start_sq, switch_sq). The threshold q
+// grows linearly with e across the band (0 at its start, 255 at the switch), so the incoming LOD takes
+// over gradually; a subtraction, a multiply by the CPU's reciprocal and a truncation give the same q as
+// the CPU.
 uint select_lod(vec3 o, float hash, out bool fading, out uint q) {
   precise float d2 = o.x * o.x + o.y * o.y + o.z * o.z;
   precise float f = 1.0 + params.band * (hash - 0.5);
@@ -41,8 +41,9 @@ uint select_lod(vec3 o, float hash, out bool fading, out uint q) {
   fading = lod < params.lod_count && e >= params.fade_start_sq[lod];
   q = 0u;
   if (fading) {
-    float a = sqrt(params.fade_start_sq[lod]), b = sqrt(params.switch_sq[lod]);
-    q = uint(clamp((sqrt(e) - a) / max(b - a, 1e-6), 0.0, 1.0) * 255.0);
+    precise float t = (e - params.fade_start_sq[lod]) * params.fade_inv[lod];
+    precise float scaled = clamp(t, 0.0, 1.0) * 255.0;
+    q = uint(scaled);
   }
   return lod;
 }

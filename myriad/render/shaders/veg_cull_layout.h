@@ -4,12 +4,17 @@
 
 #include "shared_types.h"
 #include "hiz_layout.h"  // the phase word (CULL_PHASE_*), the pyramid's parameters, the counters
+#ifdef __cplusplus
+#include "myriad/vegetation/vegetation_gpu_layout.h"  // the list entry's bits
+#else
+#include "vegetation/vegetation_gpu_layout.h"
+#endif
 
-// List entries: one word per listed instance, its pool slot in the low VEG_SLOT_BITS bits, VEG_FADE_IN
-// and the 8-bit fade threshold q (0..255) above. VEG_FADE_IN set: the pixel is drawn where the screen
-// dither value is below q (the incoming LOD), clear: where it is at or above q (the outgoing LOD, or a
-// plain instance with q = 0). Both entries of a fading instance carry the same q, so the two masks are
-// exact complements.
+// List entries (vegetation_gpu_layout.h): one word per listed instance, its pool slot in the low
+// VEG_SLOT_BITS bits, VEG_FADE_IN and the 8-bit fade threshold q (0..255) above. VEG_FADE_IN set: the pixel
+// is drawn where the screen dither value is below q (the incoming LOD), clear: where it is at or above q (the
+// outgoing LOD, or a plain instance with q = 0). Both entries of a fading instance carry the same q, so the
+// two masks are exact complements.
 //
 // The lists buffer holds two regions of `capacity` words (the pool's slots), each shared by a pair of
 // LOD lists: LOD 0 grows up from the start of region 0 and LOD 1 down from its end, LODs 2 and 3 the
@@ -17,10 +22,6 @@
 // room in its region (region_used), so the pair never overlaps whatever the LOD mix; an instance takes
 // one entry, two while it cross-fades.
 #define VEG_LISTS 4u
-#define VEG_SLOT_BITS 23u
-#define VEG_SLOT_MASK 0x7FFFFFu
-#define VEG_FADE_IN 0x800000u
-#define VEG_FADE_Q_SHIFT 24u
 #define VEG_ARGS_BYTES 92
 MYRIAD_SHADER_NAMESPACE_BEGIN
 // One workgroup per pool page of the live page list (a storage range the CPU fills per cull: the pages
@@ -51,6 +52,7 @@ struct VegCullParams {
   uint pad0;
   uint pad1;
   uint pad2;
+  vec4 fade_inv;  // 1 / (switch_sq - fade_start_sq) per LOD, 0 without a band
   vec4 lod_mid;
   vec4 lod_radius;
   vec4 fade_mid;
@@ -67,9 +69,9 @@ struct VegCullArgs {
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VegCullPush, 128, planes, 0, camera, 96, first_page, 108, page_count, 112, phase, 116,
                     pad1, 120, pad2, 124);
-MYRIAD_CHECK_LAYOUT(VegCullParams, 128, switch_sq, 0, fade_start_sq, 16, lod_count, 32, band, 36, capacity,
-                    40, sphere_mid, 44, sphere_radius, 48, pad0, 52, pad1, 56, pad2, 60, lod_mid, 64,
-                    lod_radius, 80, fade_mid, 96, fade_radius, 112);
+MYRIAD_CHECK_LAYOUT(VegCullParams, 144, switch_sq, 0, fade_start_sq, 16, lod_count, 32, band, 36, capacity,
+                    40, sphere_mid, 44, sphere_radius, 48, pad0, 52, pad1, 56, pad2, 60, fade_inv, 64,
+                    lod_mid, 80, lod_radius, 96, fade_mid, 112, fade_radius, 128);
 MYRIAD_CHECK_LAYOUT(VegCullArgs, VEG_ARGS_BYTES, args, 0, overflow, 80, region_used, 84);
 #endif
 MYRIAD_SHADER_NAMESPACE_END

@@ -63,6 +63,7 @@ shader::VegCullParams VegetationCull::params(const VegetationGpuType& g) const {
   p.capacity = g.capacity;
   p.sphere_mid = g.shape.mid;
   p.sphere_radius = g.shape.radius;
+  p.fade_inv = {g.lod.fade_inv[0], g.lod.fade_inv[1], g.lod.fade_inv[2], g.lod.fade_inv[3]};
   const vegetation::PlantLodShapes& s = g.lod_shapes;
   p.lod_mid = {s.lod[0].mid, s.lod[1].mid, s.lod[2].mid, s.lod[3].mid};
   p.lod_radius = {s.lod[0].radius, s.lod[1].radius, s.lod[2].radius, s.lod[3].radius};
@@ -118,6 +119,47 @@ VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& t
   const shader::VegCullParams p = params(g);
   gpu::upload(ctx_, g.params, std::span<const shader::VegCullParams>(&p, 1));
   return g;
+}
+
+VegetationCpuLists VegetationCull::stage_cpu_lists(VkCommandBuffer cmd, const VegetationGpuType& g,
+                                                   const vegetation::PoolLists& lists) const {
+  VegetationCpuLists out;
+  std::array<std::uint32_t, vegetation::kGpuMaxLods> kept{};
+  std::size_t total = 0;
+  for (std::uint32_t pair = 0; pair < 2; ++pair) {
+    // The pair shares its region: the even list first, the odd one with what is left.
+    const std::uint32_t even = pair * 2, odd = even + 1;
+    kept[even] = static_cast<std::uint32_t>(std::min<std::size_t>(lists[even].size(), g.capacity));
+    kept[odd] = static_cast<std::uint32_t>(std::min<std::size_t>(lists[odd].size(), g.capacity - kept[even]));
+    out.first[even] = pair * g.capacity;
+    out.first[odd] = (pair + 1) * g.capacity - kept[odd];
+    for (const std::uint32_t l : {even, odd}) {
+      out.count[l] = kept[l];
+      out.overflow += static_cast<std::uint32_t>(lists[l].size() - kept[l]);
+      total += kept[l];
+    }
+  }
+  if (total == 0) return out;
+  gpu::StagingRing& ring = ctx_.staging_ring();
+  const gpu::StagingRing::Span span = ring.reserve(total * sizeof(std::uint32_t));
+  std::array<VkBufferCopy, vegetation::kGpuMaxLods> regions{};
+  std::uint32_t n = 0;
+  VkDeviceSize at = 0;
+  for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l) {
+    if (kept[l] == 0) continue;
+    const VkDeviceSize bytes = VkDeviceSize(kept[l]) * sizeof(std::uint32_t);
+    std::memcpy(span.data + at, lists[l].data(), bytes);
+    regions[n++] = {span.offset + at, VkDeviceSize(out.first[l]) * sizeof(std::uint32_t), bytes};
+    at += bytes;
+  }
+  ring.flush();
+  // Earlier draws' reads of the lists finish before they are rewritten.
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
+  vkCmdCopyBuffer(cmd, span.buffer, g.lists.handle(), n, regions.data());
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  return out;
 }
 
 std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum, glm::vec3 camera,

@@ -17,6 +17,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/vegetation/cpu_cull.hpp"
+#include "myriad/vegetation/pool_cull.hpp"
 #include "myriad/vegetation/runtime.hpp"
 
 namespace myriad::render {
@@ -46,6 +47,15 @@ struct VegetationGpuType {
 
   // Device bytes of the pool's buffers (the decode table not included: it is shared).
   std::uint64_t bytes() const;
+};
+
+// Where CPU-culled lists (vegetation::cull_pool_cpu) landed in a pool's list regions: per LOD the first
+// entry and the count (the draws' first_instance and instance range), and the entries a full region
+// dropped.
+struct VegetationCpuLists {
+  std::array<std::uint32_t, vegetation::kGpuMaxLods> first{};
+  std::array<std::uint32_t, vegetation::kGpuMaxLods> count{};
+  std::uint32_t overflow = 0;
 };
 
 // Hi-Z input: a MIN pyramid (render::DepthPyramid, or any R32F chain with the same rule) of a reverse-Z
@@ -82,6 +92,11 @@ class VegetationCull {
   // The parameter block of a pool (LOD distances, capacity, sphere shape).
   shader::VegCullParams params(const VegetationGpuType& pool) const;
   const gpu::Buffer& decode_table() const { return decode_; }
+  // Outside rendering (G7, CPU culling): copies `lists` into the pool's list regions through the staging
+  // ring, laid out as the GPU pass lays its lists (even LODs up from their region's start, odd ones down
+  // from its end), visible to the vertex shader on return.
+  VegetationCpuLists stage_cpu_lists(VkCommandBuffer cmd, const VegetationGpuType& pool,
+                                     const vegetation::PoolLists& lists) const;
   // Outside rendering: every slot of `pool` expanded on the GPU into `out` (storage, 80 bytes per slot:
   // the RuntimeInstance, then the bounding sphere), as culling and drawing expand it; zeros for free
   // slots. Tests compare it with vegetation::expand_type bit for bit.

@@ -98,10 +98,8 @@ std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const 
   return draws;
 }
 
-std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view,
-                                       const VegetationDrawOptions& settings, const VegetationGpuType& type,
-                                       std::uint32_t lod_mask, const ShadowMap* shadow) const {
-  shader::VegPlantPush push = make_push(view, settings);
+void VegetationRenderer::bind_pooled(VkCommandBuffer cmd, const VegetationGpuType& type,
+                                     const shader::VegPlantPush& push, const ShadowMap* shadow) const {
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{gpu::storage_buffer(vertices_),
                             gpu::storage_buffer(type.lists),
@@ -111,7 +109,38 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& vie
                             sb[0],
                             sb[1]};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+}
+
+std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view,
+                                       const VegetationDrawOptions& settings, const VegetationGpuType& type,
+                                       std::uint32_t lod_mask, const ShadowMap* shadow) const {
+  shader::VegPlantPush push = make_push(view, settings);
+  bind_pooled(cmd, type, push, shadow);
   return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
+}
+
+std::uint32_t VegetationRenderer::draw_batches(VkCommandBuffer cmd, const FrameView& view,
+                                               const VegetationDrawOptions& settings,
+                                               const VegetationGpuType& type, const VegetationCpuLists& lists,
+                                               std::uint32_t batch, std::uint32_t lod_mask,
+                                               const ShadowMap* shadow) const {
+  if (batch == 0) throw Error("VegetationRenderer::draw_batches: a batch of 0 instances");
+  shader::VegPlantPush push = make_push(view, settings);
+  bind_pooled(cmd, type, push, shadow);
+  vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
+  std::uint32_t draws = 0;
+  for (std::uint32_t l = 0; l < type.lod.count; ++l) {
+    const MeshRange& mesh = type.meshes[l];
+    if ((lod_mask >> l & 1u) == 0 || mesh.index_count == 0 || lists.count[l] == 0) continue;
+    push.lod = l;
+    vkCmdPushConstants(cmd, pipeline_.layout(), pipeline_.stages(), 0, sizeof(push), &push);
+    for (std::uint32_t done = 0; done < lists.count[l]; done += batch) {
+      vkCmdDrawIndexed(cmd, mesh.index_count, std::min(batch, lists.count[l] - done), mesh.first_index,
+                       mesh.vertex_offset, lists.first[l] + done);
+      ++draws;
+    }
+  }
+  return draws;
 }
 
 std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,

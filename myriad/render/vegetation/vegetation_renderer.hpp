@@ -48,6 +48,14 @@ class VegetationRenderer {
   std::uint32_t draw(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
                      const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu,
                      const ShadowMap* shadow = nullptr) const;
+  // Inside dynamic rendering, after VegetationCull::stage_cpu_lists (G7): instanced draws of at most
+  // `batch` instances each (the article's DrawMeshInstanced limit, vegetation::kCompatBatchLimit) from
+  // the CPU lists, per LOD whose bit is set in `lod_mask`. Returns the number of draws recorded.
+  std::uint32_t draw_batches(VkCommandBuffer cmd, const FrameView& view,
+                             const VegetationDrawOptions& settings, const VegetationGpuType& type,
+                             const VegetationCpuLists& lists,
+                             std::uint32_t batch = vegetation::kCompatBatchLimit,
+                             std::uint32_t lod_mask = 0xFu, const ShadowMap* shadow = nullptr) const;
   // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
   // (ground, occluders). `instances` needs storage usage.
   void draw_direct(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
@@ -69,6 +77,9 @@ class VegetationRenderer {
   std::uint32_t draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                                    shader::VegPlantPush push, const VegetationGpuType& type,
                                    std::uint32_t lod_mask) const;
+  // The colour pipeline with a pool's bindings (lists, records, pages, decode table) and the shadow map's.
+  void bind_pooled(VkCommandBuffer cmd, const VegetationGpuType& type, const shader::VegPlantPush& push,
+                   const ShadowMap* shadow) const;
   void draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                       std::span<const gpu::Binding> bindings, const shader::VegPlantPush& push,
                       std::uint32_t mesh_id, std::uint32_t count) const;

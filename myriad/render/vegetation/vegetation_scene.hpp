@@ -1,0 +1,38 @@
+// A procedural plant field on its heightfield, rendered headless in one frame (`myriad render --scene
+// vegetation`, `myriad veg render`, tests): baked in memory, pooled, culled either on the GPU (two-phase
+// Hi-Z, or one pass) or on the CPU with the offline quadtrees (G7: vegetation::cull_pool_cpu, then
+// instanced draws of at most 1023), the same LOD and frustum rules either way.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/vegetation/vegetation_frame.hpp"
+
+namespace myriad::render {
+
+enum class VegetationCulling { kGpu, kCpu };
+
+struct VegetationSceneOptions {
+  std::uint32_t width = 1280, height = 720;
+  std::uint64_t seed = 1;
+  double size = 600.0;  // metres, square field
+  VegetationCulling culling = VegetationCulling::kGpu;
+  bool occlusion = true;       // GPU culling only: two-phase Hi-Z against the frame's depth
+  bool instance_ids = false;   // colour = instance id + 1, LOD in alpha, unlit (VegetationDrawOptions)
+  std::uint32_t batch = 1023;  // CPU culling: instances per draw at most
+};
+
+struct VegetationSceneResult {
+  std::vector<std::uint8_t> rgba;
+  std::size_t instances = 0, types = 0;
+  std::uint64_t drawn = 0;  // list entries drawn (a cross-fading plant counts twice)
+  std::uint32_t draws = 0;
+  double bake_ms = 0.0, frame_ms = 0.0;
+  vegetation::PoolCullStats cpu_cull;  // CPU culling's quadtree statistics, summed over types
+};
+
+VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const VegetationSceneOptions& options);
+
+}  // namespace myriad::render
