@@ -4,7 +4,7 @@
 // the 8 MiB budget per frame. Per speed: bytes staged per frame (max, p99), CPU ms per frame (streaming +
 // pool update + recording the copies; p50, p99, max), pop-in frames (a tile within draw distance and in
 // view whose plants the GPU pools did not hold whole), tiles in flight; and the pools' device bytes per
-// resident instance.
+// resident instance. The streamer spreads each arrival's copy over about 8 frames (spread_frames).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -51,7 +51,8 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
   so.directory = dir;
   so.load_radius = 1400.0f;  // past the farthest draw distance (trees, 1200 m) plus travel margin
   so.hysteresis = 150.0f;
-  so.upload_budget_bytes = 512u << 10;  // CPU pool copies per frame (the GPU budget is the pools')
+  so.upload_budget_bytes = 512u << 10;  // CPU pool copies per frame at most (the GPU budget is the pools')
+  so.spread_frames = 8;                 // a tile's arrival spread over about 8 frames
   so.worker_threads = 1;                // a core of the two left to the frame
   so.rebase_distance = 2000.0;
   const double z = world * 0.5 + 37.0;

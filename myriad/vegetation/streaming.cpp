@@ -161,6 +161,17 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   if (frame.requested) wake_.notify_all();
 
   std::size_t budget = options_.upload_budget_bytes;
+  if (options_.spread_frames > 0) {
+    std::size_t backlog = 0;  // instances still to copy
+    for (const TileKey& k : upload_queue_) {
+      const Entry& e = entries_.at(k);
+      for (std::uint32_t g = e.group; g < e.tile->groups.size(); ++g)
+        backlog += e.tile->groups[g].instances.size() - (g == e.group ? e.next : 0u);
+    }
+    const std::size_t share = backlog * kRuntimeBytesPerInstance / options_.spread_frames;
+    budget = std::min(budget, std::max({share, options_.spread_min_bytes, kRuntimeBytesPerInstance}));
+  }
+  const std::size_t frame_budget = budget;
   while (!upload_queue_.empty() && budget >= kRuntimeBytesPerInstance) {
     Entry& e = entries_.at(upload_queue_.front());
     const Tile& t = *e.tile;
@@ -182,7 +193,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
       upload_queue_.pop_front();
     }
   }
-  frame.uploaded_bytes = options_.upload_budget_bytes - budget;
+  frame.uploaded_bytes = frame_budget - budget;
   return frame;
 }
 

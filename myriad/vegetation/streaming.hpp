@@ -1,10 +1,11 @@
 // Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
 // validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
-// copied into the RuntimeWorld's pools at most `upload_budget_bytes` per update (pooled record bytes), so
-// a burst of arrivals never spikes a frame. A bad tile file is reported, skipped and never retried. The
-// render origin follows the camera: when the camera is farther than `rebase_distance` from it, the world is
-// rebased to the tile corner under the camera (tile origins are doubles, so positions stay exact however
-// far the camera travels): only the pools' page tables change, and the frame reports it.
+// copied into the RuntimeWorld's pools at most `upload_budget_bytes` per update (pooled record bytes), or a
+// share of the backlog (spread_frames), so a burst of arrivals never spikes a frame. A bad tile file is
+// reported, skipped and never retried. The render origin follows the camera: when the camera is farther than
+// `rebase_distance` from it, the world is rebased to the tile corner under the camera (tile origins are
+// doubles, so positions stay exact however far the camera travels): only the pools' page tables change, and
+// the frame reports it.
 #pragma once
 
 #include <condition_variable>
@@ -29,6 +30,11 @@ struct StreamingOptions {
   float load_radius = 800.0f;
   float hysteresis = 100.0f;
   std::size_t upload_budget_bytes = 4u << 20;  // per update; at least kRuntimeBytesPerInstance
+  // Spreading: with spread_frames > 0 an update copies only backlog / spread_frames (at least
+  // spread_min_bytes, at most the budget), so a tile's arrival is copied over several frames instead of
+  // one — smooth frame times while the camera moves, and the full budget still when the backlog grows.
+  std::uint32_t spread_frames = 0;
+  std::size_t spread_min_bytes = 32u << 10;
   unsigned worker_threads = 2;
   glm::dvec3 render_origin{0.0};
   double rebase_distance = 2000.0;  // metres; 0 = the render origin never moves

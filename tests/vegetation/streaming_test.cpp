@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "myriad/core/error.hpp"
@@ -102,6 +104,67 @@ TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {
   EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{2, 2}), 0);
   settle(s, {140.0, 0.0, 125.0}, options().upload_budget_bytes);  // not retried
   EXPECT_EQ(s.failures().size(), 1u);
+}
+
+TEST_F(Streaming, SpreadingCopiesABacklogOverFramesAndKeepsUpWithTheBudget) {
+  StreamingOptions o = options();
+  o.upload_budget_bytes = 1u << 20;
+  o.spread_frames = 8;
+  o.spread_min_bytes = 64 * kRuntimeBytesPerInstance;
+  TileStreamer s(o);
+  std::size_t copying_frames = 0, largest = 0, total = 0;
+  for (int frame = 0; frame < 100000; ++frame) {
+    const StreamingFrame f = s.update({300.0, 0.0, 300.0});
+    copying_frames += f.uploaded_bytes > 0;
+    largest = std::max(largest, f.uploaded_bytes);
+    total += f.uploaded_bytes;
+    if (s.idle()) break;
+    if (f.uploaded_bytes == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  ASSERT_TRUE(s.idle());
+  // The whole circle would fit one update's budget; spread, no update copies more than an eighth of
+  // everything plus the floor, and it takes at least eight updates.
+  EXPECT_LT(total, o.upload_budget_bytes);
+  EXPECT_GE(copying_frames, 8u);
+  EXPECT_LE(largest, total / 8 + o.spread_min_bytes + kRuntimeBytesPerInstance);
+  EXPECT_EQ(total, s.world().instance_count() * kRuntimeBytesPerInstance);
+}
+
+TEST_F(Streaming, TilesDamagedDuringTheFlightAreReportedOnceAndSkipped) {
+  TileStreamer s(options());
+  settle(s, {75.0, 0.0, 75.0}, options().upload_budget_bytes);
+  ASSERT_TRUE(s.failures().empty());
+  // While the camera is elsewhere, one tile ahead is cut short and another is overwritten with other
+  // bytes of the same length (a copy in progress, a bad disk).
+  const auto cut = dir_.path / tile_file_name(9, 9);
+  const auto garbage = dir_.path / tile_file_name(10, 9);
+  std::filesystem::resize_file(cut, std::filesystem::file_size(cut) / 3);
+  {
+    std::fstream f(garbage, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(40);
+    const std::string junk(64, '\x5a');
+    f.write(junk.data(), std::streamsize(junk.size()));
+  }
+  // Fly there and back twice: each damaged tile is reported once, its neighbours stream as usual.
+  for (int lap = 0; lap < 2; ++lap) {
+    for (double x = 75.0; x <= 525.0; x += 50.0)
+      settle(s, {x, 0.0, 75.0 + (x - 75.0)}, options().upload_budget_bytes);
+    settle(s, {75.0, 0.0, 75.0}, options().upload_budget_bytes);
+  }
+  ASSERT_EQ(s.failures().size(), 2u);
+  std::set<TileKey> failed;
+  for (const TileFailure& f : s.failures()) {
+    failed.insert(f.key);
+    EXPECT_TRUE(f.message.find("tile_9_9.mveg") != std::string::npos ||
+                f.message.find("tile_10_9.mveg") != std::string::npos)
+        << f.message;
+  }
+  EXPECT_EQ(failed, (std::set<TileKey>{{9, 9}, {10, 9}}));
+  settle(s, {475.0, 0.0, 475.0}, options().upload_budget_bytes);
+  const auto resident = s.resident_tiles();
+  EXPECT_GT(resident.size(), 10u);
+  EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{9, 9}), 0);
+  EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{10, 9}), 0);
 }
 
 TEST_F(Streaming, RenderOriginFollowsTheCameraAndPositionsStayExact) {

@@ -82,6 +82,7 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   streaming.load_radius = options.load_radius;
   streaming.hysteresis = options.hysteresis;
   streaming.rebase_distance = options.rebase_distance;
+  streaming.spread_frames = 8;  // an arrival is copied over about 8 frames: no frame-time spikes
   streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
   stats_.tiles = streamer_->available().size();
 
