@@ -43,6 +43,9 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
   j["shadow_draws"] = st.shadow_draws;
   j["uploaded_bytes"] = st.uploaded_bytes;
   j["vegetation_resident"] = st.vegetation_resident;
+  j["vegetation_pools"] = {{"pages_staged", st.vegetation_pages_staged},
+                           {"tiles_waiting", st.vegetation_tiles_waiting},
+                           {"gpu_bytes_per_instance", st.vegetation_gpu_bytes_per_instance}};
   j["cpu_ms"] = {{"update", st.cpu_update_ms},    {"streaming", st.cpu_streaming_ms},
                  {"crowd", st.cpu_crowd_ms},      {"avatars", st.cpu_avatars_ms},
                  {"voxel_edits", st.cpu_edit_ms}, {"record", st.cpu_record_ms}};

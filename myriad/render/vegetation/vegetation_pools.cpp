@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "myriad/core/error.hpp"
 #include "myriad/gpu/staging_ring.hpp"
@@ -65,8 +66,10 @@ void VegetationPools::ensure_capacity(std::size_t type, const vegetation::Runtim
   Pool& pool = pools_[type];
   const std::uint32_t need = cpu.page_count();
   if (need == 0 || (pool.gpu && need <= pool.gpu->page_capacity)) return;
-  const std::uint32_t capacity = std::max(
-      {need + need / 8, kMinPages, pool.gpu ? pool.gpu->page_capacity + pool.gpu->page_capacity / 8 : 0u});
+  // A new pool holds what is there (a settled start needs no slack); a growing one takes an eighth more.
+  const std::uint32_t capacity =
+      pool.gpu ? std::max({need + need / 8, kMinPages, pool.gpu->page_capacity + pool.gpu->page_capacity / 8})
+               : std::max(need, kMinPages);
   VegetationGpuType grown = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
                                             options_.fade, capacity, renderer_.lod_bounds(cpu.prefab));
   VkDeviceSize kept_visibility = 0;
@@ -246,6 +249,31 @@ void VegetationPools::settle(vegetation::RuntimeWorld& world, const ResidentFn& 
     ctx_.submit_and_wait([&](VkCommandBuffer cmd) { upload(cmd); });
   } while (!settled());
   retired_.clear();
+  // A settled world is a good moment to give the growth slack back: pools more than a sixteenth past
+  // what they hold are copied into buffers of their size (the frames after this grow them again if the
+  // camera moves on).
+  for (std::size_t t = 0; t < pools_.size(); ++t) {
+    if (!pools_[t].gpu) continue;
+    const vegetation::RuntimeWorld::Type& cpu = world.types()[t];
+    const std::uint32_t need = std::max(cpu.page_count(), kMinPages);
+    VegetationGpuType& old = *pools_[t].gpu;
+    if (old.page_capacity <= need + need / 16) continue;
+    VegetationGpuType fitted = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
+                                               options_.fade, need, renderer_.lod_bounds(cpu.prefab));
+    fitted.segments = std::move(old.segments);
+    const shader::VegCullParams params = cull_.params(fitted);
+    ctx_.submit_and_wait([&](VkCommandBuffer cmd) {
+      for (const auto& [from, to] :
+           {std::pair{&old.records, &fitted.records}, std::pair{&old.pages, &fitted.pages},
+            std::pair{&old.visibility, &fitted.visibility}}) {
+        const VkBufferCopy region{0, 0, to->size()};
+        vkCmdCopyBuffer(cmd, from->handle(), to->handle(), 1, &region);
+      }
+      vkCmdUpdateBuffer(cmd, fitted.params.handle(), 0, sizeof(params), &params);
+    });
+    old = std::move(fitted);
+  }
+  rebuild_live(world, resident);
 }
 
 void VegetationPools::upload(VkCommandBuffer cmd) {

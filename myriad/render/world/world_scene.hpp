@@ -87,7 +87,9 @@ struct WorldFrameStats {
   std::uint64_t shadow_draws = 0;
   std::uint64_t shadow_map_bytes = 0;
   std::uint64_t vegetation_planted = 0, vegetation_resident = 0;
-  std::uint64_t vegetation_pages_staged = 0;  // pool pages uploaded since the scene began
+  std::uint64_t vegetation_pages_staged = 0;       // pool pages uploaded since the scene began
+  std::uint64_t vegetation_tiles_waiting = 0;      // resident tiles not drawn yet (their pages wait)
+  double vegetation_gpu_bytes_per_instance = 0.0;  // the plant pools' device bytes per resident plant
   std::uint64_t voxel_edits = 0;
   std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
   // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:

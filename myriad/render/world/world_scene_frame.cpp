@@ -189,6 +189,8 @@ void WorldScene::finish_frame() {
   st.vegetation_planted = fs.planted;
   st.vegetation_resident = fs.resident;
   st.vegetation_pages_staged = fs.pages_staged;
+  st.vegetation_tiles_waiting = fs.pools.tiles_waiting;
+  st.vegetation_gpu_bytes_per_instance = m.field->gpu_bytes_per_instance();
 
   SystemFrameStats& crowd = st.systems[3];
   crowd.objects = m.entities.size();
