@@ -84,7 +84,8 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
     const StreamingFrame sf = streamer.update(eye);
     out.rebases += sf.rebased ? 1 : 0;
     (void)ctx.staging_ring().begin_frame();
-    const render::VegetationPoolsFrame pf = pools.update(streamer.world(), resident);
+    const render::VegetationPoolsFrame pf =
+        pools.update(streamer.world(), resident, streamer.resident_version());
     double ms = 0.0;
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       pools.upload(cmd);

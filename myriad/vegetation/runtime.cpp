@@ -111,6 +111,7 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
 
 void RuntimeWorld::remove_tile(TileKey key) {
   ++version_;
+  ++structure_version_;
   for (std::uint32_t t = 0; t < types_.size(); ++t) {
     Type& type = types_[t];
     for (const Segment& s : type.segments) {
@@ -141,6 +142,7 @@ void RuntimeWorld::remove_tile(TileKey key) {
 void RuntimeWorld::rebase(glm::dvec3 render_origin) {
   origin_ = render_origin;
   ++version_;
+  ++structure_version_;
   for (std::uint32_t t = 0; t < types_.size(); ++t) {
     Type& type = types_[t];
     for (Segment& s : type.segments) {

@@ -93,6 +93,8 @@ class RuntimeWorld {
   const Tile* tile(TileKey key) const;
   // Changes with every append, removal and rebase (what is live may differ then).
   std::uint64_t version() const { return version_; }
+  // Changes with every removal and rebase only (appends to tiles not yet drawn do not count).
+  std::uint64_t structure_version() const { return structure_version_; }
   const std::vector<Type>& types() const { return types_; }
   std::size_t instance_count() const;
   // Bytes held for the pools (records and pages by size), segments and the retained tiles' disk form.
@@ -106,7 +108,7 @@ class RuntimeWorld {
   std::vector<Type> types_;
   std::vector<std::shared_ptr<const Tile>> tiles_;  // one entry per tile with instances here
   std::vector<PageChange> changes_;
-  std::uint64_t version_ = 0;
+  std::uint64_t version_ = 0, structure_version_ = 0;
   std::vector<std::vector<std::uint8_t>> logged_;  // per type and page: 0, 1 (table), 2 (records)
 };
 

@@ -86,6 +86,8 @@ double TileStreamer::tile_distance(TileKey k, glm::dvec3 c) const {
 }
 
 void TileStreamer::unload(TileKey key) {
+  const auto it = entries_.find(key);
+  if (it != entries_.end() && it->second.state == State::kResident) ++resident_version_;
   world_.remove_tile(key);
   entries_.erase(key);
   std::erase(upload_queue_, key);
@@ -190,6 +192,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     }
     if (e.group >= t.groups.size()) {
       e.state = State::kResident;
+      ++resident_version_;
       upload_queue_.pop_front();
     }
   }

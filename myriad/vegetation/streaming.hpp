@@ -70,6 +70,8 @@ class TileStreamer {
   const std::set<TileKey>& available() const { return available_; }
   std::vector<TileKey> resident_tiles() const;  // fully in the runtime pools
   bool resident(TileKey key) const;
+  // Changes whenever a tile becomes resident or stops being resident.
+  std::uint64_t resident_version() const { return resident_version_; }
   const std::vector<TileFailure>& failures() const { return failures_; }
   RuntimeWorld& world() { return world_; }
   const RuntimeWorld& world() const { return world_; }
@@ -96,6 +98,7 @@ class TileStreamer {
   std::vector<TileFailure> failures_;
   std::set<TileKey> failed_;
   std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
+  std::uint64_t resident_version_ = 0;
   RuntimeWorld world_;
 
   mutable std::mutex mutex_;

@@ -104,7 +104,8 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
     rebases += f.rebased;
     ASSERT_TRUE(streamer.failures().empty()) << streamer.failures().front().message;
     (void)ctx().staging_ring().begin_frame();
-    const render::VegetationPoolsFrame pf = pools.update(streamer.world(), resident);
+    const render::VegetationPoolsFrame pf =
+        pools.update(streamer.world(), resident, streamer.resident_version());
     EXPECT_LE(pf.staged_bytes - pf.tables_staged * sizeof(PlantPage), kBudget) << "frame " << frame;
     waiting_frames += pf.tiles_waiting > 0;
     grown += pf.pools_grown;

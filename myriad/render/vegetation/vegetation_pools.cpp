@@ -148,6 +148,7 @@ void VegetationPools::stage_records(const vegetation::RuntimeWorld& world) {
     fills_.push_back(
         {gpu.visibility.handle(), VkDeviceSize(next.page) * kPageVisibilityBytes, kPageVisibilityBytes});
     pool.pending[next.page] = 0;
+    staged_tiles_.push_back({cpu.pages[next.page].tile_x, cpu.pages[next.page].tile_z});
     budget -= kBytes;
     frame_.staged_bytes += kBytes;
     ++frame_.pages_staged;
@@ -200,6 +201,18 @@ void VegetationPools::rebuild_live(const vegetation::RuntimeWorld& world, const 
 
 const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& world,
                                                     const ResidentFn& resident) {
+  return update(world, resident, nullptr);
+}
+
+const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& world,
+                                                    const ResidentFn& resident,
+                                                    std::uint64_t resident_version) {
+  return update(world, resident, &resident_version);
+}
+
+const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& world,
+                                                    const ResidentFn& resident,
+                                                    const std::uint64_t* resident_version) {
   // The frame that read the replaced pools completed.
   retired_.clear();
   growth_.clear();
@@ -207,6 +220,7 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& wo
   copies_.clear();
   fills_.clear();
   frame_ = {};
+  staged_tiles_.clear();
   world.take_changes(changes_);
   pools_.resize(world.types().size());
   for (const vegetation::RuntimeWorld::PageChange& c : changes_) {
@@ -227,12 +241,24 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& wo
   }
   stage_records(world);
   // The live set only changes with the pools (a tile turns resident with its last append, leaves with
-  // its removal) or with what landed: a quiet frame keeps last frame's.
-  if (world.version() != live_version_ || frame_.pages_staged > 0 || frame_.tables_staged > 0 ||
-      frame_.pools_grown > 0 || !live_valid_) {
+  // its removal) or with what landed: a quiet frame keeps last frame's. With the streamer's resident
+  // version, appends (to tiles not yet resident) and pages landing for such tiles do not count: only a
+  // page of a resident tile that was waiting can complete it.
+  bool rebuild = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0;
+  if (resident_version) {
+    rebuild = rebuild || world.structure_version() != live_structure_ || *resident_version != live_resident_;
+    for (std::size_t i = 0; !rebuild && i < staged_tiles_.size(); ++i)
+      rebuild = resident(staged_tiles_[i]) &&
+                std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
+  } else {
+    rebuild = rebuild || world.version() != live_version_ || frame_.pages_staged > 0;
+  }
+  if (rebuild) {
     rebuild_live(world, resident);
     live_valid_ = true;
     live_version_ = world.version();
+    live_structure_ = world.structure_version();
+    if (resident_version) live_resident_ = *resident_version;
     waiting_pages_ = frame_.pages_waiting;
     waiting_tiles_ = frame_.tiles_waiting;
   } else {

@@ -49,6 +49,11 @@ class VegetationPools {
   // the world's page changes and stages what the budget allows; `resident` says which tiles the CPU
   // pools hold whole (e.g. TileStreamer::resident).
   const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident);
+  // The same with a streamer's resident_version(): appends only go to tiles not yet resident, so the
+  // live segments are rebuilt only when a tile turns resident or leaves, the world is rebased or a
+  // tile is removed, or pages of a resident tile that was waiting land (not on every append).
+  const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident,
+                                     std::uint64_t resident_version);
   // Setup path (waits): update() and upload() in submissions of their own until every change is on the
   // GPU. Not inside a frame's recording.
   void settle(vegetation::RuntimeWorld& world, const ResidentFn& resident);
@@ -83,6 +88,8 @@ class VegetationPools {
     VkDeviceSize offset = 0, size = 0;
   };
 
+  const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident,
+                                     const std::uint64_t* resident_version);
   void ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
   void stage_table(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
   void stage_records(const vegetation::RuntimeWorld& world);
@@ -103,8 +110,11 @@ class VegetationPools {
   std::vector<vegetation::RuntimeWorld::PageChange> changes_;
   std::vector<vegetation::TileKey> waiting_, live_;  // sorted
   VegetationPoolsFrame frame_;
-  bool live_valid_ = false;                              // segments and live tiles built at least once
-  std::uint64_t live_version_ = 0;                       // the world's version they were built from
+  bool live_valid_ = false;                        // segments and live tiles built at least once
+  std::uint64_t live_version_ = 0;                 // the world's version they were built from
+  std::vector<vegetation::TileKey> staged_tiles_;  // tiles of the record pages this update staged
+  std::uint64_t live_structure_ = 0,
+                live_resident_ = 0;                      // with a resident version: what they were built from
   std::uint32_t waiting_pages_ = 0, waiting_tiles_ = 0;  // of the last rebuild
 };
 

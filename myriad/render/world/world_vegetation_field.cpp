@@ -110,8 +110,9 @@ vegetation::StreamingFrame VegetationField::update(glm::dvec3 camera) {
 
 void VegetationField::update(const FrameView&, float) {
   const vegetation::TileStreamer& streamer = *streamer_;
-  stats_.pools =
-      pools_->update(streamer_->world(), [&](vegetation::TileKey k) { return streamer.resident(k); });
+  stats_.pools = pools_->update(
+      streamer_->world(), [&](vegetation::TileKey k) { return streamer.resident(k); },
+      streamer.resident_version());
   stats_.pages_staged += stats_.pools.pages_staged;
   stats_.resident_tiles = streamer_->resident_tiles().size();
 }
