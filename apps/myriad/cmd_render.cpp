@@ -97,6 +97,7 @@ int render_vegetation(gpu::Context& ctx, const RenderOptions& options, nlohmann:
   stats["types"] = r.types;
   stats["drawn"] = r.drawn;
   stats["draw_calls"] = r.draws;
+  stats["list_overflow"] = r.overflow;
   stats["bake_ms"] = r.bake_ms;
   stats["frame_ms"] = r.frame_ms;
   if (scene.culling == render::VegetationCulling::kCpu) {

@@ -60,13 +60,12 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
   so.render_origin = glm::dvec3(start.x, 0.0, start.z);
   TileStreamer streamer(so);
   render::VegetationPools pools(ctx, cull, renderer, {0.2f, 0.1f, budget});
-  auto resident = [&](TileKey k) { return streamer.resident(k); };
   // Settled at the start (a loading screen), then the clock starts.
   for (int i = 0; i < 100000 && (i == 0 || !streamer.idle()); ++i) {
     (void)streamer.update(start);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  pools.settle(streamer.world(), resident);
+  pools.settle(streamer);
 
   float draw_distance = 0.0f;
   for (const auto& type : streamer.world().types())
@@ -84,8 +83,7 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
     const StreamingFrame sf = streamer.update(eye);
     out.rebases += sf.rebased ? 1 : 0;
     (void)ctx.staging_ring().begin_frame();
-    const render::VegetationPoolsFrame pf =
-        pools.update(streamer.world(), resident, streamer.resident_version());
+    const render::VegetationPoolsFrame pf = pools.update(streamer);
     double ms = 0.0;
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       pools.upload(cmd);

@@ -23,8 +23,12 @@ struct Walk {
   void instance(std::uint32_t slot, bool accepted) {
     const std::uint32_t page = slot / kPageSlots;
     const PlantRecord& record = type.page_records(page)[slot % kPageSlots];
-    const ExpandedPlant p = type.expand(slot);
-    const LodPick pick = pick_lod_hashed(p.sphere.center - camera, p.instance.spare.y, lod);
+    const PlantPage& entry = type.pages[page];
+    // The type's sphere and the hash pick the LOD (no matrix needed here).
+    const Sphere picked_from = plant_sphere(record, entry, type.shape);
+    const float hash =
+        lod_hash({entry.tile_x, entry.tile_z}, entry.group, entry.group_first + slot % kPageSlots);
+    const LodPick pick = pick_lod_hashed(picked_from.center - camera, hash, lod);
     if (pick.lod >= lod.count) return;
     const bool into_next = pick.fading && pick.lod + 1 < lod.count;
     if (accepted) {

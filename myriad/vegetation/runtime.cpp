@@ -19,25 +19,21 @@ bool same_runtime_type(const Prefab& a, const Prefab& b) {
 }
 
 void RuntimeWorld::log(std::uint32_t type, std::uint32_t page, bool records) {
+  // The log lists a page once; what changed (records, or the table entry alone) is its level here,
+  // read when the log is taken.
   std::vector<std::uint8_t>& logged = logged_[type];
   if (logged.size() <= page) logged.resize(page + 1, 0);
-  const std::uint8_t level = records ? 2 : 1;
-  if (logged[page] == 0) changes_.push_back({type, page, records});
-  if (logged[page] < level) {
-    logged[page] = level;
-    if (records)  // the entry already logged is upgraded in place (a page is listed once)
-      for (auto it = changes_.rbegin(); it != changes_.rend(); ++it)
-        if (it->type == type && it->page == page) {
-          it->records = true;
-          break;
-        }
-  }
+  if (logged[page] == 0) changes_.push_back({type, page, false});
+  logged[page] = std::max<std::uint8_t>(logged[page], records ? 2 : 1);
 }
 
 void RuntimeWorld::take_changes(std::vector<PageChange>& out) {
   out.clear();
   out.swap(changes_);
-  for (const PageChange& c : out) logged_[c.type][c.page] = 0;
+  for (PageChange& c : out) {
+    c.records = logged_[c.type][c.page] == 2;
+    logged_[c.type][c.page] = 0;
+  }
 }
 
 std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
@@ -56,7 +52,6 @@ std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
 void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t group, std::uint32_t first,
                           std::uint32_t count) {
   if (count == 0) return;
-  ++version_;
   const Group& g = tile->groups[group];
   const Prefab& prefab = tile->prefabs[g.prefab];
   auto it = std::find_if(types_.begin(), types_.end(),
@@ -110,7 +105,6 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
 }
 
 void RuntimeWorld::remove_tile(TileKey key) {
-  ++version_;
   ++structure_version_;
   for (std::uint32_t t = 0; t < types_.size(); ++t) {
     Type& type = types_[t];
@@ -141,7 +135,6 @@ void RuntimeWorld::remove_tile(TileKey key) {
 
 void RuntimeWorld::rebase(glm::dvec3 render_origin) {
   origin_ = render_origin;
-  ++version_;
   ++structure_version_;
   for (std::uint32_t t = 0; t < types_.size(); ++t) {
     Type& type = types_[t];

@@ -91,9 +91,8 @@ class RuntimeWorld {
   glm::dvec3 render_origin() const { return origin_; }
   // The tile a segment names (held while any of its instances are here), or null.
   const Tile* tile(TileKey key) const;
-  // Changes with every append, removal and rebase (what is live may differ then).
-  std::uint64_t version() const { return version_; }
-  // Changes with every removal and rebase only (appends to tiles not yet drawn do not count).
+  // Changes with every removal and rebase (appends do not count: a streamer appends only to tiles it does
+  // not hold whole yet).
   std::uint64_t structure_version() const { return structure_version_; }
   const std::vector<Type>& types() const { return types_; }
   std::size_t instance_count() const;
@@ -108,7 +107,7 @@ class RuntimeWorld {
   std::vector<Type> types_;
   std::vector<std::shared_ptr<const Tile>> tiles_;  // one entry per tile with instances here
   std::vector<PageChange> changes_;
-  std::uint64_t version_ = 0, structure_version_ = 0;
+  std::uint64_t structure_version_ = 0;
   std::vector<std::vector<std::uint8_t>> logged_;  // per type and page: 0, 1 (table), 2 (records)
 };
 

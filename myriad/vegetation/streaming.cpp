@@ -212,6 +212,12 @@ bool TileStreamer::resident(TileKey key) const {
   return it != entries_.end() && it->second.state == State::kResident;
 }
 
+std::size_t TileStreamer::resident_count() const {
+  std::size_t n = 0;
+  for (const auto& [key, e] : entries_) n += e.state == State::kResident ? 1 : 0;
+  return n;
+}
+
 std::vector<TileKey> TileStreamer::resident_tiles() const {
   std::vector<TileKey> out;
   for (const auto& [key, e] : entries_)

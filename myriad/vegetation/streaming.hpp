@@ -70,6 +70,7 @@ class TileStreamer {
   const std::set<TileKey>& available() const { return available_; }
   std::vector<TileKey> resident_tiles() const;  // fully in the runtime pools
   bool resident(TileKey key) const;
+  std::size_t resident_count() const;
   // Changes whenever a tile becomes resident or stops being resident.
   std::uint64_t resident_version() const { return resident_version_; }
   const std::vector<TileFailure>& failures() const { return failures_; }

@@ -30,6 +30,8 @@ TEST_F(VegetationSceneTest, CpuCullingDrawsTheGpuIdImage) {
 
   EXPECT_GT(gpu.drawn, 1000u);
   EXPECT_EQ(cpu.drawn, gpu.drawn);
+  EXPECT_EQ(gpu.overflow, 0u);
+  EXPECT_EQ(cpu.overflow, 0u);
   EXPECT_GT(small.draws, cpu.draws);
   EXPECT_GE(small.draws * 97, small.drawn);
   // The image: plants at several LODs, the ground (id 0xFFFFFE) and sky (0); cross-fading plants are

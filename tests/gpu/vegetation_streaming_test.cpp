@@ -73,14 +73,13 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
   // A small page budget: arrivals' pages land over several frames, tiles wait whole meanwhile.
   constexpr std::uint64_t kBudget = 48u << 10;
   render::VegetationPools pools(ctx(), cull, renderer, {0.2f, 0.1f, kBudget});
-  auto resident = [&](TileKey k) { return streamer.resident(k); };
 
   // Start with the tiles around the first position resident and on the GPU.
   for (int i = 0; i < 2000 && (i == 0 || !streamer.idle()); ++i) {
     (void)streamer.update({kWorld / 2, 20.0, kWorld / 2});
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  pools.settle(streamer.world(), resident);
+  pools.settle(streamer);
   std::mt19937 rng(99);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   glm::dvec3 eye{kWorld / 2, 20.0, kWorld / 2};
@@ -104,8 +103,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
     rebases += f.rebased;
     ASSERT_TRUE(streamer.failures().empty()) << streamer.failures().front().message;
     (void)ctx().staging_ring().begin_frame();
-    const render::VegetationPoolsFrame pf =
-        pools.update(streamer.world(), resident, streamer.resident_version());
+    const render::VegetationPoolsFrame pf = pools.update(streamer);
     EXPECT_LE(pf.staged_bytes - pf.tables_staged * sizeof(PlantPage), kBudget) << "frame " << frame;
     waiting_frames += pf.tiles_waiting > 0;
     grown += pf.pools_grown;

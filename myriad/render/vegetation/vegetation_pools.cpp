@@ -62,32 +62,41 @@ void VegetationPools::stage_params(const VegetationGpuType& gpu) {
   frame_.staged_bytes += sizeof(params);
 }
 
-void VegetationPools::ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu) {
+void VegetationPools::resize_pool(std::size_t type, const vegetation::RuntimeWorld::Type& cpu,
+                                  std::uint32_t page_capacity) {
   Pool& pool = pools_[type];
+  VegetationGpuType resized = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
+                                              options_.fade, page_capacity, renderer_.lod_bounds(cpu.prefab));
+  VkDeviceSize kept_visibility = 0;
+  if (pool.gpu) {
+    // What the old pool holds stays valid (pages not yet staged are still queued and not live); pages
+    // past the new size are free.
+    VegetationGpuType& old = *pool.gpu;
+    for (const auto& [from, to] :
+         {std::pair{&old.records, &resized.records}, std::pair{&old.pages, &resized.pages},
+          std::pair{&old.visibility, &resized.visibility}})
+      growth_.push_back({from->handle(), to->handle(), {0, 0, std::min(from->size(), to->size())}});
+    kept_visibility = std::min(old.visibility.size(), resized.visibility.size());
+    resized.segments = std::move(old.segments);
+    retired_.push_back(std::move(old));
+  }
+  if (kept_visibility < resized.visibility.size())
+    growth_fills_.push_back(
+        {resized.visibility.handle(), kept_visibility, resized.visibility.size() - kept_visibility});
+  pool.gpu = std::move(resized);
+  stage_params(*pool.gpu);
+}
+
+void VegetationPools::ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu) {
+  const Pool& pool = pools_[type];
   const std::uint32_t need = cpu.page_count();
   if (need == 0 || (pool.gpu && need <= pool.gpu->page_capacity)) return;
   // A new pool holds what is there (a settled start needs no slack); a growing one takes an eighth more.
   const std::uint32_t capacity =
       pool.gpu ? std::max({need + need / 8, kMinPages, pool.gpu->page_capacity + pool.gpu->page_capacity / 8})
                : std::max(need, kMinPages);
-  VegetationGpuType grown = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
-                                            options_.fade, capacity, renderer_.lod_bounds(cpu.prefab));
-  VkDeviceSize kept_visibility = 0;
-  if (pool.gpu) {
-    // What the old pool holds stays valid: pages not yet staged are still queued and not live.
-    VegetationGpuType& old = *pool.gpu;
-    growth_.push_back({old.records.handle(), grown.records.handle(), {0, 0, old.records.size()}});
-    growth_.push_back({old.pages.handle(), grown.pages.handle(), {0, 0, old.pages.size()}});
-    growth_.push_back({old.visibility.handle(), grown.visibility.handle(), {0, 0, old.visibility.size()}});
-    kept_visibility = old.visibility.size();
-    grown.segments = std::move(old.segments);
-    retired_.push_back(std::move(old));
-    ++frame_.pools_grown;
-  }
-  growth_fills_.push_back(
-      {grown.visibility.handle(), kept_visibility, grown.visibility.size() - kept_visibility});
-  pool.gpu = std::move(grown);
-  stage_params(*pool.gpu);
+  frame_.pools_grown += pool.gpu ? 1 : 0;
+  resize_pool(type, cpu, capacity);
 }
 
 void VegetationPools::stage_table(std::size_t type, const vegetation::RuntimeWorld::Type& cpu) {
@@ -161,7 +170,8 @@ void VegetationPools::stage_records(const vegetation::RuntimeWorld& world) {
   }
 }
 
-void VegetationPools::rebuild_live(const vegetation::RuntimeWorld& world, const ResidentFn& resident) {
+void VegetationPools::rebuild_live(const vegetation::TileStreamer& streamer) {
+  const vegetation::RuntimeWorld& world = streamer.world();
   // Tiles with a page still waiting are held back whole (a freed page waiting names no tile).
   waiting_.clear();
   for (std::size_t i = record_head_; i < record_queue_.size(); ++i) {
@@ -180,7 +190,8 @@ void VegetationPools::rebuild_live(const vegetation::RuntimeWorld& world, const 
     // Assigned over the previous frame's copies: their page lists keep their storage.
     std::size_t n = 0;
     for (const vegetation::RuntimeWorld::Segment& s : world.types()[t].segments) {
-      if (!resident(s.tile) || std::binary_search(waiting_.begin(), waiting_.end(), s.tile)) continue;
+      if (!streamer.resident(s.tile) || std::binary_search(waiting_.begin(), waiting_.end(), s.tile))
+        continue;
       if (n == gpu.segments.size()) gpu.segments.emplace_back();
       gpu.segments[n++] = s;
       live_.push_back(s.tile);
@@ -189,7 +200,7 @@ void VegetationPools::rebuild_live(const vegetation::RuntimeWorld& world, const 
   }
   std::sort(live_.begin(), live_.end());
   live_.erase(std::unique(live_.begin(), live_.end()), live_.end());
-  for (const TileKey& k : waiting_) frame_.tiles_waiting += resident(k) ? 1 : 0;
+  for (const TileKey& k : waiting_) frame_.tiles_waiting += streamer.resident(k) ? 1 : 0;
   frame_types_.clear();
   std::uint32_t id_base = 0;
   for (const Pool& p : pools_) {
@@ -199,28 +210,20 @@ void VegetationPools::rebuild_live(const vegetation::RuntimeWorld& world, const 
   }
 }
 
-const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& world,
-                                                    const ResidentFn& resident) {
-  return update(world, resident, nullptr);
-}
-
-const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& world,
-                                                    const ResidentFn& resident,
-                                                    std::uint64_t resident_version) {
-  return update(world, resident, &resident_version);
-}
-
-const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& world,
-                                                    const ResidentFn& resident,
-                                                    const std::uint64_t* resident_version) {
+void VegetationPools::clear_frame() {
   // The frame that read the replaced pools completed.
   retired_.clear();
   growth_.clear();
   growth_fills_.clear();
   copies_.clear();
   fills_.clear();
-  frame_ = {};
   staged_tiles_.clear();
+  frame_ = {};
+}
+
+const VegetationPoolsFrame& VegetationPools::update(vegetation::TileStreamer& streamer) {
+  vegetation::RuntimeWorld& world = streamer.world();
+  clear_frame();
   world.take_changes(changes_);
   pools_.resize(world.types().size());
   for (const vegetation::RuntimeWorld::PageChange& c : changes_) {
@@ -240,25 +243,21 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& wo
     if (pools_[t].gpu) stage_table(t, world.types()[t]);
   }
   stage_records(world);
-  // The live set only changes with the pools (a tile turns resident with its last append, leaves with
-  // its removal) or with what landed: a quiet frame keeps last frame's. With the streamer's resident
-  // version, appends (to tiles not yet resident) and pages landing for such tiles do not count: only a
-  // page of a resident tile that was waiting can complete it.
-  bool rebuild = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0;
-  if (resident_version) {
-    rebuild = rebuild || world.structure_version() != live_structure_ || *resident_version != live_resident_;
-    for (std::size_t i = 0; !rebuild && i < staged_tiles_.size(); ++i)
-      rebuild = resident(staged_tiles_[i]) &&
-                std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
-  } else {
-    rebuild = rebuild || world.version() != live_version_ || frame_.pages_staged > 0;
-  }
+  // The live set changes when a tile turns resident (its last append) or leaves, with a rebase (the
+  // segments' bounds), a grown pool or rewritten tables, or when a page of a resident tile that was
+  // waiting lands; appends and pages of tiles not yet resident do not change it. A quiet frame keeps
+  // last frame's.
+  bool rebuild = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0 ||
+                 world.structure_version() != live_structure_ ||
+                 streamer.resident_version() != live_resident_;
+  for (std::size_t i = 0; !rebuild && i < staged_tiles_.size(); ++i)
+    rebuild = streamer.resident(staged_tiles_[i]) &&
+              std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
   if (rebuild) {
-    rebuild_live(world, resident);
+    rebuild_live(streamer);
     live_valid_ = true;
-    live_version_ = world.version();
     live_structure_ = world.structure_version();
-    if (resident_version) live_resident_ = *resident_version;
+    live_resident_ = streamer.resident_version();
     waiting_pages_ = frame_.pages_waiting;
     waiting_tiles_ = frame_.tiles_waiting;
   } else {
@@ -268,42 +267,30 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::RuntimeWorld& wo
   return frame_;
 }
 
-void VegetationPools::settle(vegetation::RuntimeWorld& world, const ResidentFn& resident) {
+void VegetationPools::settle(vegetation::TileStreamer& streamer) {
   do {
     (void)ctx_.staging_ring().begin_frame();
-    (void)update(world, resident);
+    (void)update(streamer);
     ctx_.submit_and_wait([&](VkCommandBuffer cmd) { upload(cmd); });
   } while (!settled());
-  retired_.clear();
   // A settled world is a good moment to give the growth slack back: pools more than a sixteenth past
   // what they hold are copied into buffers of their size (the frames after this grow them again if the
   // camera moves on).
+  clear_frame();
+  (void)ctx_.staging_ring().begin_frame();
+  const vegetation::RuntimeWorld& world = streamer.world();
   for (std::size_t t = 0; t < pools_.size(); ++t) {
     if (!pools_[t].gpu) continue;
-    const vegetation::RuntimeWorld::Type& cpu = world.types()[t];
-    const std::uint32_t need = std::max(cpu.page_count(), kMinPages);
-    VegetationGpuType& old = *pools_[t].gpu;
-    if (old.page_capacity <= need + need / 16) continue;
-    VegetationGpuType fitted = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
-                                               options_.fade, need, renderer_.lod_bounds(cpu.prefab));
-    fitted.segments = std::move(old.segments);
-    const shader::VegCullParams params = cull_.params(fitted);
-    ctx_.submit_and_wait([&](VkCommandBuffer cmd) {
-      for (const auto& [from, to] :
-           {std::pair{&old.records, &fitted.records}, std::pair{&old.pages, &fitted.pages},
-            std::pair{&old.visibility, &fitted.visibility}}) {
-        const VkBufferCopy region{0, 0, to->size()};
-        vkCmdCopyBuffer(cmd, from->handle(), to->handle(), 1, &region);
-      }
-      vkCmdUpdateBuffer(cmd, fitted.params.handle(), 0, sizeof(params), &params);
-    });
-    old = std::move(fitted);
+    const std::uint32_t need = std::max(world.types()[t].page_count(), kMinPages);
+    if (pools_[t].gpu->page_capacity > need + need / 16) resize_pool(t, world.types()[t], need);
   }
-  rebuild_live(world, resident);
+  ctx_.submit_and_wait([&](VkCommandBuffer cmd) { upload(cmd); });
+  clear_frame();
+  rebuild_live(streamer);
 }
 
 void VegetationPools::upload(VkCommandBuffer cmd) {
-  if (growth_fills_.empty() && copies_.empty() && fills_.empty()) return;
+  if (growth_.empty() && growth_fills_.empty() && copies_.empty() && fills_.empty()) return;
   // Earlier frames' reads of these pools finish before they are written.
   gpu::memory_barrier(cmd,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
@@ -311,21 +298,20 @@ void VegetationPools::upload(VkCommandBuffer cmd) {
                       VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
   for (const Transfer& t : growth_) vkCmdCopyBuffer(cmd, t.src, t.dst, 1, &t.region);
   for (const Fill& f : growth_fills_) vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, 0u);
-  if (!growth_fills_.empty())  // the staged pages may land on what the growth copies and fills wrote
+  if (!growth_.empty() || !growth_fills_.empty())  // staged pages may land on what those wrote
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
   ctx_.staging_ring().flush();
   // One copy command per destination, its regions in staging order.
   std::stable_sort(copies_.begin(), copies_.end(),
                    [](const Transfer& a, const Transfer& b) { return a.dst < b.dst; });
-  std::vector<VkBufferCopy> regions;
   for (std::size_t i = 0; i < copies_.size();) {
     std::size_t j = i;
-    regions.clear();
+    regions_.clear();
     while (j < copies_.size() && copies_[j].dst == copies_[i].dst && copies_[j].src == copies_[i].src)
-      regions.push_back(copies_[j++].region);
-    vkCmdCopyBuffer(cmd, copies_[i].src, copies_[i].dst, static_cast<std::uint32_t>(regions.size()),
-                    regions.data());
+      regions_.push_back(copies_[j++].region);
+    vkCmdCopyBuffer(cmd, copies_[i].src, copies_[i].dst, static_cast<std::uint32_t>(regions_.size()),
+                    regions_.data());
     i = j;
   }
   for (const Fill& f : fills_) vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, 0u);

@@ -9,13 +9,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/vegetation/runtime.hpp"
+#include "myriad/vegetation/streaming.hpp"
 
 namespace myriad::render {
 
@@ -37,8 +37,6 @@ struct VegetationPoolsFrame {
 
 class VegetationPools {
  public:
-  using ResidentFn = std::function<bool(vegetation::TileKey)>;
-
   VegetationPools(gpu::Context& ctx, const VegetationCull& cull, const VegetationRenderer& renderer,
                   VegetationPoolsOptions options = {});
   ~VegetationPools();
@@ -46,17 +44,13 @@ class VegetationPools {
   VegetationPools& operator=(const VegetationPools&) = delete;
 
   // CPU, in a frame after the staging ring's begin_frame and after the previous frame completed: takes
-  // the world's page changes and stages what the budget allows; `resident` says which tiles the CPU
-  // pools hold whole (e.g. TileStreamer::resident).
-  const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident);
-  // The same with a streamer's resident_version(): appends only go to tiles not yet resident, so the
-  // live segments are rebuilt only when a tile turns resident or leaves, the world is rebased or a
-  // tile is removed, or pages of a resident tile that was waiting land (not on every append).
-  const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident,
-                                     std::uint64_t resident_version);
+  // the streamer's page changes and stages what the budget allows. The live segments are rebuilt only
+  // when a tile turns resident or leaves, the world is rebased, or pages of a waiting resident tile
+  // land: a streamer appends only to tiles it does not hold whole yet.
+  const VegetationPoolsFrame& update(vegetation::TileStreamer& streamer);
   // Setup path (waits): update() and upload() in submissions of their own until every change is on the
-  // GPU. Not inside a frame's recording.
-  void settle(vegetation::RuntimeWorld& world, const ResidentFn& resident);
+  // GPU, then pools more than a sixteenth past what they hold are fitted. Not inside a frame's recording.
+  void settle(vegetation::TileStreamer& streamer);
   // Outside rendering, before anything reads the pools: growth copies, staged copies, cleared
   // visibility words of refilled pages, then one barrier (transfer writes before compute and vertex
   // reads).
@@ -88,13 +82,15 @@ class VegetationPools {
     VkDeviceSize offset = 0, size = 0;
   };
 
-  const VegetationPoolsFrame& update(vegetation::RuntimeWorld& world, const ResidentFn& resident,
-                                     const std::uint64_t* resident_version);
+  void clear_frame();
   void ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
+  // Replaces a type's pool by one of `page_capacity` pages holding the same contents (growth copies
+  // and cleared visibility words recorded for upload(), params staged; the old one retired).
+  void resize_pool(std::size_t type, const vegetation::RuntimeWorld::Type& cpu, std::uint32_t page_capacity);
   void stage_table(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
   void stage_records(const vegetation::RuntimeWorld& world);
   void stage_params(const VegetationGpuType& gpu);
-  void rebuild_live(const vegetation::RuntimeWorld& world, const ResidentFn& resident);
+  void rebuild_live(const vegetation::TileStreamer& streamer);
 
   gpu::Context& ctx_;
   const VegetationCull& cull_;
@@ -107,15 +103,16 @@ class VegetationPools {
   std::vector<VegetationGpuType> retired_;  // replaced by a grown copy this frame
   std::vector<Transfer> growth_, copies_;
   std::vector<Fill> growth_fills_, fills_;  // new pools' visibility words; refilled pages' ones
+  std::vector<VkBufferCopy> regions_;       // upload()'s scratch
   std::vector<vegetation::RuntimeWorld::PageChange> changes_;
   std::vector<vegetation::TileKey> waiting_, live_;  // sorted
+  std::vector<vegetation::TileKey> staged_tiles_;    // tiles of the record pages this update staged
   VegetationPoolsFrame frame_;
-  bool live_valid_ = false;                        // segments and live tiles built at least once
-  std::uint64_t live_version_ = 0;                 // the world's version they were built from
-  std::vector<vegetation::TileKey> staged_tiles_;  // tiles of the record pages this update staged
-  std::uint64_t live_structure_ = 0,
-                live_resident_ = 0;                      // with a resident version: what they were built from
-  std::uint32_t waiting_pages_ = 0, waiting_tiles_ = 0;  // of the last rebuild
+  // What the live segments were last built from (the world's structure, the streamer's resident set),
+  // and the waiting counts found then.
+  bool live_valid_ = false;
+  std::uint64_t live_structure_ = 0, live_resident_ = 0;
+  std::uint32_t waiting_pages_ = 0, waiting_tiles_ = 0;
 };
 
 }  // namespace myriad::render

@@ -102,6 +102,7 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
     const VegetationFrameCounts counts = frame.read_counts();
     result.drawn = counts.total();
     result.draws = counts.draws;
+    result.overflow = counts.overflow;
   } else {
     // G7: the quadtrees on the CPU, then batched instanced draws from the lists (no Hi-Z).
     clock.restart();
@@ -127,6 +128,7 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
         s.id_base = frame_types[t].id_base;
         result.draws += renderer.draw_batches(cmd, view, s, pools[t], placed[t], o.batch);
         for (const std::uint32_t n : placed[t].count) result.drawn += n;
+        result.overflow += placed[t].overflow;
       }
       target.end(cmd);
     });

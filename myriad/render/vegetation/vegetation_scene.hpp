@@ -29,6 +29,7 @@ struct VegetationSceneResult {
   std::size_t instances = 0, types = 0;
   std::uint64_t drawn = 0;  // list entries drawn (a cross-fading plant counts twice)
   std::uint32_t draws = 0;
+  std::uint64_t overflow = 0;  // list entries dropped for want of room (0 unless something is wrong)
   double bake_ms = 0.0, frame_ms = 0.0;
   vegetation::PoolCullStats cpu_cull;  // CPU culling's quadtree statistics, summed over types
 };

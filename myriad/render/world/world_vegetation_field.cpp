@@ -109,12 +109,9 @@ vegetation::StreamingFrame VegetationField::update(glm::dvec3 camera) {
 }
 
 void VegetationField::update(const FrameView&, float) {
-  const vegetation::TileStreamer& streamer = *streamer_;
-  stats_.pools = pools_->update(
-      streamer_->world(), [&](vegetation::TileKey k) { return streamer.resident(k); },
-      streamer.resident_version());
+  stats_.pools = pools_->update(*streamer_);
   stats_.pages_staged += stats_.pools.pages_staged;
-  stats_.resident_tiles = streamer_->resident_tiles().size();
+  stats_.resident_tiles = streamer_->resident_count();
 }
 
 void VegetationField::settle(glm::vec3 camera) {
@@ -125,10 +122,9 @@ void VegetationField::settle(glm::vec3 camera) {
   }
   for (const vegetation::TileFailure& failure : streamer_->failures())
     throw Error("vegetation tile failed to load: " + failure.message, "vegetation cache");
-  const vegetation::TileStreamer& streamer = *streamer_;
-  pools_->settle(streamer_->world(), [&](vegetation::TileKey k) { return streamer.resident(k); });
+  pools_->settle(*streamer_);
   stats_.resident = streamer_->world().instance_count();
-  stats_.resident_tiles = streamer_->resident_tiles().size();
+  stats_.resident_tiles = streamer_->resident_count();
 }
 
 void VegetationField::upload(VkCommandBuffer cmd) {
