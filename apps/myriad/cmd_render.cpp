@@ -19,6 +19,7 @@
 #include "output_path.hpp"
 #ifdef MYRIAD_HAS_VEGETATION
 #include "myriad/render/vegetation/vegetation_scene.hpp"
+#include "prefab_option.hpp"
 #endif
 #ifdef MYRIAD_HAS_CROWD
 #include "myriad/crowd_bake/enemy_roster.hpp"
@@ -56,7 +57,8 @@ struct RenderOptions {
   render::WorldSceneOptions world;  // seed and entities come from the shared options above
 #endif
   std::string cache_dir;
-  std::string cull = "gpu";  // vegetation scene: gpu or cpu
+  std::string cull = "gpu";          // vegetation scene: gpu or cpu
+  std::vector<std::string> prefabs;  // vegetation scene: NAME=plant.glb
   bool ids = false;
   bool no_occlusion = false;
   bool no_coverage = false;
@@ -79,8 +81,10 @@ int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
 #ifdef MYRIAD_HAS_VEGETATION
 // The plant field alone: GPU culling (two-phase Hi-Z unless --no-occlusion) or, with --cull cpu, the
 // offline quadtrees on the CPU and batched instanced draws (G7).
-int render_vegetation(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
+int render_vegetation(gpu::Context& ctx, const RenderOptions& options, const PlantPrefabs& prefabs,
+                      nlohmann::ordered_json& stats) {
   render::VegetationSceneOptions scene;
+  scene.prefabs = prefabs;
   scene.width = options.width;
   scene.height = options.height;
   scene.seed = options.seed;
@@ -100,6 +104,7 @@ int render_vegetation(gpu::Context& ctx, const RenderOptions& options, nlohmann:
   stats["list_overflow"] = r.overflow;
   stats["bake_ms"] = r.bake_ms;
   stats["frame_ms"] = r.frame_ms;
+  for (const auto& [name, model] : prefabs) stats["prefabs"][name] = model->file;
   if (scene.culling == render::VegetationCulling::kCpu) {
     stats["cpu_cull"] = {{"nodes_tested", r.cpu_cull.nodes_tested},
                          {"nodes_skipped", r.cpu_cull.nodes_skipped},
@@ -268,6 +273,8 @@ void check_render_options(const RenderOptions& options) {
     render::validate(world);
   }
 #endif
+  if (!options.prefabs.empty() && options.scene != "vegetation")
+    throw Error("plant models are drawn by the vegetation scene", "--prefab", "add --scene vegetation");
   prepare_output_folder(options.out, "--out");
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
 }
@@ -280,6 +287,10 @@ int run_render(const RenderOptions& options) {
   if (options.scene == "crowd" || options.scene == "world") {
     for (const std::string& file : options.crowd_files) crowd_types.push_back(crowd::read_crowd(file));
   }
+#endif
+#ifdef MYRIAD_HAS_VEGETATION
+  // Plant models are imported before Vulkan starts: a bad model fails at once.
+  const PlantPrefabs prefabs = load_prefabs(options.prefabs);
 #endif
   std::printf("[1/3] starting Vulkan\n");
   gpu::Context ctx;
@@ -297,7 +308,7 @@ int run_render(const RenderOptions& options) {
     rc = render_smoke(ctx, options, stats);
 #ifdef MYRIAD_HAS_VEGETATION
   } else if (options.scene == "vegetation") {
-    rc = render_vegetation(ctx, options, stats);
+    rc = render_vegetation(ctx, options, prefabs, stats);
 #endif
 #ifdef MYRIAD_HAS_CROWD
   } else if (options.scene == "crowd") {
@@ -353,6 +364,9 @@ Command add_render_command(CLI::App& app) {
       ->check(CLI::IsMember({"gpu", "cpu"}));
   sub->add_flag("--ids", options->ids, "Vegetation: colour plants by instance id (LOD in alpha), unlit");
   sub->add_flag("--no-occlusion", options->no_occlusion, "Vegetation: GPU culling without Hi-Z occlusion");
+  sub->add_option("--prefab", options->prefabs,
+                  "Vegetation: NAME=plant.glb draws plant type NAME (tree, bush, grass or a new one) with a "
+                  "glTF model (LODs by _LOD0.._LOD3 node suffixes or MSFT_lod); repeatable");
 #endif
 #ifdef MYRIAD_HAS_CROWD
   scenes.push_back("crowd");

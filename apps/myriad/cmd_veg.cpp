@@ -2,7 +2,8 @@
 // list), with a progress bar and a summary of tiles, instances and bytes per instance on disk.
 // `myriad veg render`: bakes a small field in memory and renders it headless through the GPU path
 // (culling with hashed LOD and cross-fades, instanced indirect draws, two-phase Hi-Z) to a PNG.
-// `myriad veg info`: describes one .mveg tile file.
+// `myriad veg info`: describes one .mveg tile file. `myriad veg sample-plant`: writes a textured glTF
+// plant to try `--prefab` with.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,7 +17,9 @@
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/render/vegetation/vegetation_scene.hpp"
 #include "myriad/vegetation/baker.hpp"
+#include "myriad/vegetation/plant_gltf_write.hpp"
 #include "option_checks.hpp"
+#include "prefab_option.hpp"
 #include "output_path.hpp"
 
 namespace myriad::app {
@@ -113,7 +116,20 @@ struct VegBakeOptions {
   std::string csv;
   std::uint32_t merge_below = 8;
   std::uint32_t leaf = 128;
+  std::vector<std::string> prefabs;
 };
+
+// What each imported plant became: its levels' sizes and where they came from.
+void print_prefabs(const PlantPrefabs& prefabs) {
+  static constexpr const char* kLevel[] = {"LOD0", "LOD1", "LOD2", "billboard"};
+  for (const auto& [name, model] : prefabs) {
+    std::printf("plant type %s from %s (%zu textures)\n", name.c_str(), model->file.c_str(),
+                model->textures.size());
+    for (std::size_t l = 0; l < vegetation::kPlantLodCount; ++l)
+      std::printf("  %-9s %6zu triangles %6zu vertices  %s\n", kLevel[l], model->lods[l].triangle_count(),
+                  model->lods[l].positions.size(), model->from[l].c_str());
+  }
+}
 
 void progress_bar(std::size_t done, std::size_t total) {
   const int width = 40;
@@ -150,6 +166,10 @@ int run_veg_bake(const VegBakeOptions& o) {
     options.world_min = {0.0, 0.0};
     options.world_max = {o.world_size, o.world_size};
   }
+  // Models first: a plant that cannot be read fails the bake before anything is written.
+  const PlantPrefabs prefabs = load_prefabs(o.prefabs);
+  for (const auto& [name, model] : prefabs) vegetation::set_plant_model(options.types, name, model);
+  print_prefabs(prefabs);
   prepare_output_folder(o.out, "--out");
   std::vector<vegetation::WorldInstance> instances;
   if (!o.csv.empty()) {
@@ -179,12 +199,15 @@ struct VegRenderOptions {
   std::uint64_t seed = 1;
   double size = 600.0;
   bool no_occlusion = false;
+  std::vector<std::string> prefabs;
 };
 
 int run_veg_render(const VegRenderOptions& o) {
   if (o.width == 0 || o.height == 0 || o.width > kMaxImageEdge || o.height > kMaxImageEdge)
     throw Error("image size must be in [1, 16384] pixels", "--width/--height");
   if (!(o.size >= 100.0) || o.size > 4000.0) throw Error("field size must be in [100, 4000] m", "--size");
+  const PlantPrefabs prefabs = load_prefabs(o.prefabs);
+  print_prefabs(prefabs);
   prepare_output_folder(o.out, "--out");
   gpu::Context ctx;
   render::VegetationSceneOptions scene;
@@ -193,6 +216,7 @@ int run_veg_render(const VegRenderOptions& o) {
   scene.seed = o.seed;
   scene.size = o.size;
   scene.occlusion = !o.no_occlusion;
+  scene.prefabs = prefabs;
   const render::VegetationSceneResult r = render::render_vegetation_scene(ctx, scene);
   const std::filesystem::path png = std::filesystem::path(o.out) / "vegetation.png";
   write_png_rgba8(png, o.width, o.height, r.rgba);
@@ -202,6 +226,20 @@ int run_veg_render(const VegRenderOptions& o) {
       r.instances, r.types, r.bake_ms, static_cast<unsigned long long>(r.drawn), r.draws, r.frame_ms,
       png.c_str());
   return validation_exit_code(ctx);
+}
+
+int run_veg_sample_plant(const std::string& out) {
+  const std::filesystem::path path(out);
+  if (path.extension() != ".glb" && path.extension() != ".gltf")
+    throw Error("the sample plant is written as .glb or .gltf", out);
+  vegetation::PlantGltfWriteOptions options;
+  options.name = "Fern";
+  options.geometric_levels = 2;  // LOD2 and the billboard are left to the importer
+  options.billboard = false;
+  vegetation::write_plant_gltf(path, vegetation::make_sample_fern(), options);
+  std::printf("wrote %s (a tree fern of alpha-tested frond cards, nodes Fern_LOD0 and Fern_LOD1)\n",
+              out.c_str());
+  return 0;
 }
 
 int run_veg_info(const std::string& path) {
@@ -233,6 +271,9 @@ Command add_veg_command(CLI::App& app) {
   bake->add_option("--merge-below", o->merge_below, "Merge groups smaller than this into a neighbour tile")
       ->check(not_negative);
   bake->add_option("--leaf", o->leaf, "Quadtree leaf capacity")->check(not_negative);
+  bake->add_option("--prefab", o->prefabs,
+                   "NAME=plant.glb: plant type NAME (tree, bush, grass or a new one) uses a glTF model "
+                   "(LODs by _LOD0.._LOD3 node suffixes or MSFT_lod); repeatable");
   auto r = std::make_shared<VegRenderOptions>();
   CLI::App* rend = veg->add_subcommand("render", "Render a small procedural plant field to a PNG");
   rend->add_option("--out", r->out, "Output folder (vegetation.png)");
@@ -241,12 +282,18 @@ Command add_veg_command(CLI::App& app) {
   rend->add_option("--seed", r->seed, "Scatter seed")->check(not_negative);
   rend->add_option("--size", r->size, "Field edge in metres");
   rend->add_flag("--no-occlusion", r->no_occlusion, "Frustum and LOD culling only (no Hi-Z)");
+  rend->add_option("--prefab", r->prefabs,
+                   "NAME=plant.glb: draw plant type NAME with a glTF model; repeatable");
+  auto sample_out = std::make_shared<std::string>();
+  CLI::App* sample = veg->add_subcommand("sample-plant", "Write a sample textured glTF plant (a tree fern)");
+  sample->add_option("--out", *sample_out, "The .glb or .gltf file to write")->required();
   auto info_path = std::make_shared<std::string>();
   CLI::App* info = veg->add_subcommand("info", "Describe a .mveg tile file");
   info->add_option("file", *info_path, "The tile_<x>_<z>.mveg file")->required();
-  return {veg, [o, bake, r, rend, info_path] {
+  return {veg, [o, bake, r, rend, sample, sample_out, info_path] {
             if (bake->parsed()) return run_veg_bake(*o);
             if (rend->parsed()) return run_veg_render(*r);
+            if (sample->parsed()) return run_veg_sample_plant(*sample_out);
             return run_veg_info(*info_path);
           }};
 }

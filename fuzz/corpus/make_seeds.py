@@ -147,6 +147,54 @@ def glb(doc, data):
     return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
 
 
+def plant():
+    """A plant as exporters write it: Leaf_LOD0 (a textured, alpha-tested quad with a colour-only stem
+    triangle), Leaf_LOD1 (the quad) and a Leaf_Billboard node, with an embedded 2x2 RGBA PNG."""
+    data = b""
+    views, accessors = [], []
+
+    def add(raw, component, count, kind, target, **extra):
+        nonlocal data
+        data += b"\0" * (-len(data) % 4)
+        views.append({"buffer": 0, "byteOffset": len(data), "byteLength": len(raw), "target": target})
+        data += raw
+        accessors.append(dict({"bufferView": len(views) - 1, "componentType": component, "count": count,
+                               "type": kind}, **extra))
+        return len(accessors) - 1
+
+    quad = [(-0.5, 0, 0), (0.5, 0, 0), (0.5, 1, 0), (-0.5, 1, 0)]
+    pos = add(b"".join(floats(p) for p in quad), 5126, 4, "VEC3", 34962, min=[-0.5, 0, 0], max=[0.5, 1, 0])
+    nrm = add(floats([0, 0, 1] * 4), 5126, 4, "VEC3", 34962)
+    uv = add(floats([0, 1, 1, 1, 1, 0, 0, 0]), 5126, 4, "VEC2", 34962)
+    idx = add(struct.pack("<6H", 0, 1, 2, 0, 2, 3) + b"\0\0", 5123, 6, "SCALAR", 34963)
+    stem = add(floats([0, 0, 0.1, 0.1, 0, 0.1, 0, 0.5, 0.1]), 5126, 3, "VEC3", 34962, min=[0, 0, 0.1],
+               max=[0.1, 0.5, 0.1])
+    image = png(2, 2, 6, 8, [bytes([40, 160, 40, 255, 0, 0, 0, 0]), bytes([0, 0, 0, 0, 60, 180, 50, 255])])
+    data += b"\0" * (-len(data) % 4)
+    views.append({"buffer": 0, "byteOffset": len(data), "byteLength": len(image)})
+    data += image
+    data += b"\0" * (-len(data) % 4)  # the BIN chunk ends on a 4-byte boundary
+    leaf = {"attributes": {"POSITION": pos, "NORMAL": nrm, "TEXCOORD_0": uv}, "indices": idx, "material": 0}
+    doc = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 1, 2]}],
+        "nodes": [{"name": "Leaf_LOD0", "mesh": 0}, {"name": "Leaf_LOD1", "mesh": 1},
+                  {"name": "Leaf_Billboard", "mesh": 1, "scale": [1, 1.5, 1]}],
+        "meshes": [{"primitives": [leaf, {"attributes": {"POSITION": stem}, "material": 1}]},
+                   {"primitives": [leaf]}],
+        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}, "alphaMode": "MASK",
+                       "alphaCutoff": 0.4},
+                      {"pbrMetallicRoughness": {"baseColorFactor": [0.4, 0.3, 0.2, 1]}}],
+        "textures": [{"source": 0}],
+        "images": [{"bufferView": len(views) - 1, "mimeType": "image/png"}],
+        "bufferViews": views,
+        "accessors": accessors,
+        "buffers": [{"byteLength": len(data)}],
+    }
+    return doc, data
+
+
 def write(target, name, payload):
     folder = os.path.join(HERE, target)
     os.makedirs(folder, exist_ok=True)
@@ -158,6 +206,7 @@ def main():
     doc, _ = model(textured=True, binary=False)
     write("gltf", "skin_textured.gltf", json.dumps(doc, separators=(",", ":")))
     write("glb", "skin_textured.glb", glb(*model(textured=True, binary=True)))
+    write("plant_gltf", "leaf.glb", glb(*plant()))
     for name, data in IMAGES.items():
         write("gltf_image", name, data)
     # Structure-aware glTF edits: a few edit scripts (see gltf_fields_fuzz.cpp for the format).

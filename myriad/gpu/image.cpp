@@ -52,7 +52,7 @@ VkImageAspectFlags Image::aspect() const {
 }
 
 Image::Image(const Context& ctx, const ImageDesc& desc) : device_(ctx.device()), desc_(desc) {
-  if (desc.width == 0 || desc.height == 0 || desc.mip_levels == 0) {
+  if (desc.width == 0 || desc.height == 0 || desc.mip_levels == 0 || desc.layers == 0) {
     throw Error("an image of zero size or zero mip levels was requested");
   }
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
@@ -60,7 +60,7 @@ Image::Image(const Context& ctx, const ImageDesc& desc) : device_(ctx.device()),
   info.format = desc.format;
   info.extent = {desc.width, desc.height, 1};
   info.mipLevels = desc.mip_levels;
-  info.arrayLayers = 1;
+  info.arrayLayers = desc.layers;
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = desc.usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
@@ -77,12 +77,12 @@ Image::Image(const Context& ctx, const ImageDesc& desc) : device_(ctx.device()),
 
   VkImageViewCreateInfo view{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view.image = image_;
-  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.viewType = desc.array_view || desc.layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
   view.format = desc.format;
-  view.subresourceRange = {aspect(), 0, desc.mip_levels, 0, 1};
+  view.subresourceRange = {aspect(), 0, desc.mip_levels, 0, desc.layers};
   check(vkCreateImageView(device_, &view, nullptr, &view_), "vkCreateImageView");
   for (std::uint32_t level = 0; level < desc.mip_levels; ++level) {
-    view.subresourceRange = {aspect(), level, 1, 0, 1};
+    view.subresourceRange = {aspect(), level, 1, 0, desc.layers};
     VkImageView v = VK_NULL_HANDLE;
     check(vkCreateImageView(device_, &view, nullptr, &v), "vkCreateImageView (mip)");
     mip_views_.push_back(v);
@@ -203,24 +203,26 @@ std::vector<std::byte> read_image(Context& ctx, const Image& image, VkImageLayou
 void upload_image(Context& ctx, const Image& image, std::span<const std::byte> texels,
                   VkImageLayout final_layout, std::uint32_t level) {
   const std::uint32_t w = image.width(level), h = image.height(level);
-  const VkDeviceSize size = VkDeviceSize(w) * h * format_texel_bytes(image.format());
+  const std::uint32_t layers = image.desc().layers;
+  const VkDeviceSize size = VkDeviceSize(w) * h * layers * format_texel_bytes(image.format());
   if (texels.size() != size) throw Error("upload_image: texel data does not match the image level size");
   // By value: with an upload batch open the copy is recorded later.
-  ctx.submit_upload(texels, [image = image.handle(), aspect = image.aspect(), w, h, level, final_layout](
-                                VkCommandBuffer cmd, VkBuffer staging, VkDeviceSize staging_offset) {
-    image_barrier(cmd, {image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT,
-                        VK_ACCESS_2_TRANSFER_WRITE_BIT, aspect, level, 1});
-    VkBufferImageCopy region{};
-    region.bufferOffset = staging_offset;
-    region.imageSubresource = {aspect, level, 0, 1};
-    region.imageExtent = {w, h, 1};
-    vkCmdCopyBufferToImage(cmd, staging, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    image_barrier(cmd,
-                  {image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, final_layout, VK_PIPELINE_STAGE_2_COPY_BIT,
-                   VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                   VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, aspect, level, 1});
-  });
+  ctx.submit_upload(
+      texels, [image = image.handle(), aspect = image.aspect(), w, h, layers, level, final_layout](
+                  VkCommandBuffer cmd, VkBuffer staging, VkDeviceSize staging_offset) {
+        image_barrier(cmd, {image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
+                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, aspect, level, 1});
+        VkBufferImageCopy region{};
+        region.bufferOffset = staging_offset;
+        region.imageSubresource = {aspect, level, 0, layers};
+        region.imageExtent = {w, h, 1};
+        vkCmdCopyBufferToImage(cmd, staging, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        image_barrier(
+            cmd, {image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, final_layout, VK_PIPELINE_STAGE_2_COPY_BIT,
+                  VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                  VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT, aspect, level, 1});
+      });
 }
 
 }  // namespace myriad::gpu

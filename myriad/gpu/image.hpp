@@ -15,6 +15,8 @@ struct ImageDesc {
   std::uint32_t height = 1;
   std::uint32_t mip_levels = 1;
   VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  std::uint32_t layers = 1;
+  bool array_view = false;  // views are 2D arrays (also always when layers > 1)
 };
 
 class Image {
@@ -85,7 +87,8 @@ Sampler make_nearest_sampler(const Context& ctx);
 std::vector<std::byte> read_image(Context& ctx, const Image& image, VkImageLayout layout,
                                   std::uint32_t level = 0);
 
-// Uploads tightly packed texels into mip `level` and leaves the image in `final_layout`.
+// Uploads tightly packed texels into mip `level` (every layer, layer after layer) and leaves the image
+// in `final_layout`.
 void upload_image(Context& ctx, const Image& image, std::span<const std::byte> texels,
                   VkImageLayout final_layout, std::uint32_t level = 0);
 

@@ -52,7 +52,7 @@ void image_barrier(VkCommandBuffer cmd, const ImageTransition& t) {
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.image = t.image;
-  barrier.subresourceRange = {t.aspect, t.base_mip, t.mip_count, 0, 1};
+  barrier.subresourceRange = {t.aspect, t.base_mip, t.mip_count, 0, VK_REMAINING_ARRAY_LAYERS};
   VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
   dep.imageMemoryBarrierCount = 1;
   dep.pImageMemoryBarriers = &barrier;

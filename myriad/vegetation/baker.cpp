@@ -251,10 +251,34 @@ std::vector<PlantType> default_plant_types() {
   };
 }
 
+std::size_t set_plant_model(std::vector<PlantType>& types, const std::string& name,
+                            std::shared_ptr<const PlantModel> model) {
+  if (!model) throw Error("no model given", "plant type " + name);
+  auto it = std::find_if(types.begin(), types.end(), [&](const PlantType& t) { return t.name == name; });
+  if (it == types.end()) {
+    if (types.empty()) throw Error("no plant types to scatter like", "plant type " + name);
+    // Scatter like the generated kind of the nearest height: a tree-sized model spaced like trees.
+    const float height = model->lods[0].bounds().max.y;
+    const auto distance = [&](const PlantType& t) {
+      return std::abs(make_plant_lods(t.kind)[0].bounds().max.y - height);
+    };
+    const auto nearest =
+        std::min_element(types.begin(), types.end(),
+                         [&](const PlantType& a, const PlantType& b) { return distance(a) < distance(b); });
+    PlantType added = *nearest;
+    added.name = name;
+    types.push_back(std::move(added));
+    it = types.end() - 1;
+  }
+  it->model = std::move(model);
+  it->tint = {235, 235, 235};
+  return static_cast<std::size_t>(it - types.begin());
+}
+
 std::vector<Prefab> make_prefabs(std::span<const PlantType> types) {
   std::vector<Prefab> out;
   for (std::size_t i = 0; i < types.size(); ++i) {
-    const auto meshes = make_plant_lods(types[i].kind);
+    const auto meshes = types[i].model ? types[i].model->lods : make_plant_lods(types[i].kind);
     Prefab p;
     p.type_id = static_cast<std::uint32_t>(i);
     for (std::uint32_t l = 0; l < kPlantLodCount; ++l) {

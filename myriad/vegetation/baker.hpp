@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "myriad/vegetation/plant_mesh.hpp"
+#include "myriad/vegetation/plant_model.hpp"
 #include "myriad/vegetation/quadtree.hpp"
 #include "myriad/vegetation/tile_format.hpp"
 
@@ -42,7 +44,14 @@ struct PlantType {
   std::array<std::uint8_t, 3> tint{255, 255, 255};
   std::uint8_t tint_jitter = 20;                      // +- per channel
   std::array<float, kPlantLodCount> lod_distances{};  // increasing; the last is the draw distance
+  std::shared_ptr<const PlantModel> model;            // imported art; null = the generated `kind`
 };
+
+// Gives the type named `name` an imported model (textured plants are tinted white, not green). A name
+// that is not among `types` adds a type that scatters like the generated kind closest in height to the
+// model. Returns the type's index.
+std::size_t set_plant_model(std::vector<PlantType>& types, const std::string& name,
+                            std::shared_ptr<const PlantModel> model);
 
 // Tree, bush and grass with sensible spacing and LOD distances.
 std::vector<PlantType> default_plant_types();

@@ -73,8 +73,9 @@ void blades(PlantMesh& m, int count, float height) {
   }
 }
 
-// Two crossed double-sided quads spanning `b` (XZ radius of the bounds, full height).
-PlantMesh billboard(const Aabb& b) {
+}  // namespace
+
+PlantMesh make_billboard_mesh(const Aabb& b) {
   PlantMesh m;
   const float r = std::max(std::max(-b.min.x, b.max.x), std::max(-b.min.z, b.max.z));
   for (int k = 0; k < 2; ++k) {
@@ -91,8 +92,6 @@ PlantMesh billboard(const Aabb& b) {
   }
   return m;
 }
-
-}  // namespace
 
 Aabb PlantMesh::bounds() const {
   Aabb b;
@@ -122,7 +121,7 @@ std::array<PlantMesh, kPlantLodCount> make_plant_lods(PlantKind kind) {
   Aabb all = lods[0].bounds();
   all.expand(lods[1].bounds());
   all.expand(lods[2].bounds());
-  lods[3] = billboard(all);
+  lods[3] = make_billboard_mesh(all);
   return lods;
 }
 

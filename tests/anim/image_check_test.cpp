@@ -7,9 +7,9 @@
 
 #include <stb_image_write.h>
 
-#include "myriad/anim/image_check.hpp"
+#include "myriad/gltf/image_check.hpp"
 
-namespace myriad::anim {
+namespace myriad::gltf {
 namespace {
 
 // A 2 x 2 RGBA PNG (the glTF image fuzzer's seed).
@@ -147,4 +147,4 @@ TEST(ImageCheck, MorePixelsThanTheBytesCanHoldAreRefused) {
 }
 
 }  // namespace
-}  // namespace myriad::anim
+}  // namespace myriad::gltf

@@ -8,6 +8,7 @@
 
 #include "gpu_fixture.hpp"
 #include "myriad/render/vegetation/vegetation_scene.hpp"
+#include "myriad/vegetation/plant_gltf_write.hpp"
 
 namespace myriad::test {
 namespace {
@@ -51,6 +52,52 @@ TEST_F(VegetationSceneTest, CpuCullingDrawsTheGpuIdImage) {
   EXPECT_GT(cpu.cpu_cull.nodes_skipped, 0u);
   EXPECT_GT(cpu.cpu_cull.instances_accepted, 0u);
   EXPECT_GT(cpu.cpu_cull.instances_tested, 0u);
+}
+
+// Plant pixels (neither sky nor ground) of an instance-id image.
+std::size_t plant_pixels(const std::vector<std::uint8_t>& rgba) {
+  std::size_t n = 0;
+  for (std::size_t p = 0; p + 3 < rgba.size(); p += 4) {
+    const std::uint32_t id = rgba[p] | rgba[p + 1] << 8 | rgba[p + 2] << 16;
+    n += id != 0 && id != 0xFFFFFFu;
+  }
+  return n;
+}
+
+// An imported, textured, alpha-tested plant: CPU and GPU culling still draw the same image (the alpha
+// test is part of both), and the test really drops texels: the same model drawn opaque covers more.
+TEST_F(VegetationSceneTest, TexturedGltfPlantsAreAlphaTestedOnBothPaths) {
+  auto fern = std::make_shared<vegetation::PlantModel>(vegetation::make_sample_fern());
+  render::VegetationSceneOptions o;
+  o.width = 256;
+  o.height = 144;
+  o.size = 200.0;
+  o.instance_ids = true;
+  o.occlusion = false;
+  o.prefabs = {{"tree", fern}, {"bush", fern}};
+  const render::VegetationSceneResult gpu = render::render_vegetation_scene(ctx(), o);
+  o.culling = render::VegetationCulling::kCpu;
+  const render::VegetationSceneResult cpu = render::render_vegetation_scene(ctx(), o);
+  auto opaque = std::make_shared<vegetation::PlantModel>(*fern);
+  for (vegetation::PlantMesh& m : opaque->lods)
+    for (vegetation::PlantSurface& s : m.surfaces) s.alpha_cutoff = 0;
+  o.prefabs = {{"tree", opaque}, {"bush", opaque}};
+  const render::VegetationSceneResult cards = render::render_vegetation_scene(ctx(), o);
+  o.instance_ids = false;
+  o.prefabs = {{"tree", fern}};
+  const render::VegetationSceneResult shaded = render::render_vegetation_scene(ctx(), o);
+  ASSERT_EQ(ctx().validation_message_count(), 0u) << joined_messages();
+  EXPECT_EQ(cpu.drawn, gpu.drawn);
+  EXPECT_EQ(cpu.rgba, gpu.rgba) << "CPU and GPU culling drew different textured plants";
+  EXPECT_EQ(cards.drawn, cpu.drawn);
+  const std::size_t leaves = plant_pixels(cpu.rgba), solid = plant_pixels(cards.rgba);
+  EXPECT_GT(leaves, 500u);
+  EXPECT_LT(double(leaves), 0.95 * double(solid)) << "the alpha test dropped nothing";
+  // Shaded: textured fronds have green texels (the frond texture's colour, not the type's tint).
+  std::size_t green = 0;
+  for (std::size_t p = 0; p + 3 < shaded.rgba.size(); p += 4)
+    green += shaded.rgba[p + 1] > shaded.rgba[p] + 20 && shaded.rgba[p + 1] > shaded.rgba[p + 2] + 20;
+  EXPECT_GT(green, 200u);
 }
 
 }  // namespace

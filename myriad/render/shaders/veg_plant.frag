@@ -8,8 +8,10 @@
 #extension GL_GOOGLE_include_directive : require
 #include "veg_plant_layout.h"
 #include "veg_cull_layout.h"
-#define SHADOW_BINDING 5
+#define SHADOW_BINDING 6
 #include "shadow.glsl"
+
+layout(binding = 5) uniform sampler2DArray plant_textures;
 
 layout(push_constant, scalar) uniform Push { VegPlantPush pc; };
 
@@ -18,6 +20,9 @@ layout(location = 1) flat in vec3 in_tint;
 layout(location = 2) flat in uint in_fade;
 layout(location = 3) flat in uint in_id;
 layout(location = 4) in vec3 in_world;
+layout(location = 5) in vec2 in_uv;
+layout(location = 6) flat in vec4 in_surface;
+layout(location = 7) flat in uint in_layer;
 layout(location = 0) out vec4 out_color;
 
 // 8x8 Bayer matrix: bit-reversed interleave of (x ^ y, y), a permutation of 0..63.
@@ -32,12 +37,16 @@ void main() {
   uint d = bayer8(uvec2(gl_FragCoord.xy)) * 4u + 2u;  // centred in its 1/64 step of 0..255
   bool keep = (in_fade & 1u) != 0u ? d < q : d >= q;
   if (!keep) discard;
+  // Base colour: the surface's, times its texture; alpha-tested leaves drop what is below the cutoff.
+  vec4 texel = in_layer == VEG_NO_TEXTURE ? vec4(1.0) : texture(plant_textures, vec3(in_uv, float(in_layer)));
+  if (texel.a < in_surface.a) discard;
+  vec3 base = in_tint * in_surface.rgb * texel.rgb;
   // The ID output is selected, not branched to, on the push constant (see shadow.glsl).
   uint v = in_id + 1u;
   vec4 id_color = vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(pc.lod)) / 255.0;
   vec3 n = normalize(in_normal);
   if (!gl_FrontFacing) n = -n;
   float diffuse = max(dot(n, normalize(pc.light.xyz)), 0.0) * shadow_visibility(in_world, n);
-  vec4 lit = vec4(in_tint * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
+  vec4 lit = vec4(base * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
   out_color = mix(lit, id_color, bvec4((pc.flags & VEG_DRAW_IDS) != 0u));
 }

@@ -27,6 +27,9 @@ layout(location = 1) flat out vec3 out_tint;
 layout(location = 2) flat out uint out_fade;
 layout(location = 3) flat out uint out_id;
 layout(location = 4) out vec3 out_world;  // shadow lookups
+layout(location = 5) out vec2 out_uv;
+layout(location = 6) flat out vec4 out_surface;  // base colour, alpha cutoff
+layout(location = 7) flat out uint out_layer;
 
 void main() {
 #ifdef VEG_DIRECT
@@ -52,6 +55,9 @@ void main() {
   out_fade = fade;
   out_id = pc.id_base + id;
   out_world = world;
+  out_uv = unpackHalf2x16(v.uv);
+  out_surface = unpackUnorm4x8(v.color);
+  out_layer = v.layer;
   gl_Position = pc.view_proj * vec4(world, 1.0);
   // The incoming LOD's entry of a fading instance does not cast: the outgoing one already does whole.
   if ((pc.flags & VEG_DRAW_SHADOW) != 0u && (fade & 1u) != 0u) gl_Position = vec4(-2.0, -2.0, -2.0, 1.0);

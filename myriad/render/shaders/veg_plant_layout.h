@@ -10,16 +10,22 @@
 #include "vegetation/vegetation_gpu_layout.h"
 #endif
 
-#define VEG_DRAW_IDS 2u     // colour = instance id + 1 in RGB (24 bits), LOD in A, unlit
-#define VEG_DRAW_SHADOW 4u  // depth from the light: a fading instance casts once, with its outgoing LOD
+#define VEG_DRAW_IDS 2u  // colour = instance id + 1 in RGB (24 bits), LOD in A, unlit
+#define VEG_DRAW_SHADOW 4u
+#define VEG_NO_TEXTURE \
+  0xFFFFu  // VegPlantVertex::layer of untextured surfaces  // depth from the light: a fading instance casts
+           // once, with its outgoing LOD
 
 MYRIAD_SHADER_NAMESPACE_BEGIN
-// A generated plant mesh vertex (metres, base at the origin, +Y up).
+// A plant mesh vertex (metres, base at the origin, +Y up) with its surface: texture coordinates as
+// two halves, the base colour in RGB with the alpha cutoff in A (0 = opaque), the array-texture layer
+// (VEG_NO_TEXTURE = untextured).
 struct VegPlantVertex {
   vec3 position;
-  float pad0;
+  uint uv;
   vec3 normal;
-  float pad1;
+  uint color;
+  uint layer;
 };
 // One draw: view-projection relative to the render origin (the frame of the instance matrices), the
 // light direction (towards the light) with the ambient term in w, VEG_DRAW_* flags, the id of the
@@ -34,7 +40,7 @@ struct VegPlantPush {
 };
 
 #ifdef __cplusplus
-MYRIAD_CHECK_LAYOUT(VegPlantVertex, 32, position, 0, pad0, 12, normal, 16, pad1, 28);
+MYRIAD_CHECK_LAYOUT(VegPlantVertex, 36, position, 0, uv, 12, normal, 16, color, 28, layer, 32);
 MYRIAD_CHECK_LAYOUT(VegPlantPush, 96, view_proj, 0, light, 64, pad0, 80, flags, 84, id_base, 88, lod, 92);
 #endif
 MYRIAD_SHADER_NAMESPACE_END

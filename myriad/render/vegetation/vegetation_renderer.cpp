@@ -3,18 +3,59 @@
 
 #include <bit>
 
+#include <glm/gtc/packing.hpp>
+
 #include "myriad/core/error.hpp"
 #include "myriad/core/packing.hpp"
+#include "myriad/vegetation/plant_textures.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/shaders/veg_plant_layout.h"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {
 
+namespace {
+
+// A vertex's surface packed for VegPlantVertex (untextured white when the mesh has no surfaces).
+void pack_surface(const vegetation::PlantMesh& m, std::size_t i, std::uint32_t layers,
+                  shader::VegPlantVertex& v) {
+  if (m.surfaces.empty()) {
+    v.uv = 0;
+    v.color = pack_rgba8_bytes(255, 255, 255, 0);
+    v.layer = VEG_NO_TEXTURE;
+    return;
+  }
+  const vegetation::PlantSurface& s = m.surfaces[i];
+  if (s.texture != vegetation::kNoPlantTexture && s.texture >= layers)
+    throw Error("a plant mesh names texture " + std::to_string(s.texture) + " of " + std::to_string(layers),
+                "VegetationRenderer");
+  v.uv = m.uvs.empty() ? 0u : glm::packHalf2x16(m.uvs[i]);
+  v.color = pack_rgba8_bytes(s.color.r, s.color.g, s.color.b, s.alpha_cutoff);
+  v.layer = s.texture == vegetation::kNoPlantTexture ? VEG_NO_TEXTURE : s.texture;
+}
+
+gpu::Image make_texture_image(gpu::Context& ctx, std::span<const vegetation::PlantTexture> textures) {
+  const vegetation::PlantTextureArray a = vegetation::make_texture_array(textures);
+  gpu::Image image(ctx,
+                   {VK_FORMAT_R8G8B8A8_UNORM, a.size, a.size, static_cast<std::uint32_t>(a.levels.size()),
+                    VK_IMAGE_USAGE_SAMPLED_BIT, a.layers, true});
+  for (std::uint32_t l = 0; l < a.levels.size(); ++l)
+    gpu::upload_image(ctx, image, std::as_bytes(std::span(a.levels[l])),
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, l);
+  return image;
+}
+
+}  // namespace
+
 VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes,
-                                       VkFormat color_format, VkFormat depth_format)
-    : ctx_(ctx), shadow_receiver_(ctx) {
+                                       VkFormat color_format, VkFormat depth_format,
+                                       std::span<const vegetation::PlantTexture> textures)
+    : ctx_(ctx),
+      shadow_receiver_(ctx),
+      textures_(make_texture_image(ctx, textures)),
+      texture_sampler_(gpu::make_linear_sampler(ctx)) {
   if (meshes.empty()) throw Error("VegetationRenderer: no meshes");
+  const std::uint32_t layers = textures.empty() ? 0u : static_cast<std::uint32_t>(textures.size());
   std::vector<shader::VegPlantVertex> vertices;
   std::vector<std::uint32_t> indices;
   for (const vegetation::PlantMesh& m : meshes) {
@@ -22,8 +63,16 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
     meshes_.push_back({static_cast<std::uint32_t>(m.indices.size()),
                        static_cast<std::uint32_t>(indices.size()),
                        static_cast<std::int32_t>(vertices.size())});
-    for (std::size_t i = 0; i < m.positions.size(); ++i)
-      vertices.push_back({m.positions[i], 0.0f, m.normals[i], 0.0f});
+    if ((!m.surfaces.empty() && m.surfaces.size() != m.positions.size()) ||
+        (!m.uvs.empty() && m.uvs.size() != m.positions.size()))
+      throw Error("a plant mesh's surfaces or uvs do not match its vertices", "VegetationRenderer");
+    for (std::size_t i = 0; i < m.positions.size(); ++i) {
+      shader::VegPlantVertex v{};
+      v.position = m.positions[i];
+      v.normal = m.normals[i];
+      pack_surface(m, i, layers, v);
+      vertices.push_back(v);
+    }
     indices.insert(indices.end(), m.indices.begin(), m.indices.end());
   }
   vertices_ = gpu::make_filled_buffer(ctx, std::span<const shader::VegPlantVertex>(vertices),
@@ -37,11 +86,13 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
   const VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   builder.layout = {{storage, storage, storage, storage, storage}, sizeof(shader::VegPlantPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, builder);
-  pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), {}, color_format, depth_format);
+  const std::array<VkDescriptorType, 1> texture_binding{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+  pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), texture_binding, color_format,
+                                    depth_format);
   builder.vertex = spirv::veg_plant_direct_vert();
   direct_shadow_pipeline_ = build_shadow_caster(ctx, builder);
-  direct_pipeline_ =
-      build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), {}, color_format, depth_format);
+  direct_pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), texture_binding,
+                                           color_format, depth_format);
 }
 
 std::array<MeshRange, vegetation::kGpuMaxLods> VegetationRenderer::lod_meshes(
@@ -106,6 +157,7 @@ void VegetationRenderer::bind_pooled(VkCommandBuffer cmd, const VegetationGpuTyp
                             gpu::storage_buffer(type.records),
                             gpu::storage_buffer(type.pages),
                             gpu::storage_buffer(*type.decode),
+                            texture_binding(),
                             sb[0],
                             sb[1]};
   gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
@@ -162,8 +214,14 @@ void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
   // Bindings 2-4 are the pooled shader's; the direct one reads none of them.
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const gpu::Binding unused = gpu::storage_buffer(instances);
-  const std::array bindings{
-      gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused, unused, unused, sb[0], sb[1]};
+  const std::array bindings{gpu::storage_buffer(vertices_),
+                            gpu::storage_buffer(instances),
+                            unused,
+                            unused,
+                            unused,
+                            texture_binding(),
+                            sb[0],
+                            sb[1]};
   draw_instances(cmd, direct_pipeline_, bindings, push, mesh_id, count);
 }
 
@@ -186,6 +244,11 @@ void VegetationRenderer::draw_instances(VkCommandBuffer cmd, const gpu::Pipeline
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   const MeshRange& m = mesh(mesh_id);
   vkCmdDrawIndexed(cmd, m.index_count, count, m.first_index, m.vertex_offset, 0);
+}
+
+gpu::Binding VegetationRenderer::texture_binding() const {
+  return gpu::sampled_image(texture_sampler_.handle(), textures_.view(),
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
 std::vector<vegetation::PlantMesh> default_plant_meshes() {

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/render/shaders/veg_plant_layout.h"
 #include "myriad/vegetation/plant_mesh.hpp"
+#include "myriad/vegetation/plant_model.hpp"
 
 namespace myriad::render {
 
@@ -31,9 +33,11 @@ struct VegetationDrawOptions {
 
 class VegetationRenderer {
  public:
-  // meshes[i] becomes mesh id i (vegetation::make_prefabs numbers them kind * kPlantLodCount + lod).
+  // meshes[i] becomes mesh id i (vegetation::make_prefabs numbers them type * kPlantLodCount + lod;
+  // vegetation::plant_art gives both lists); `textures` become the layers of one array texture (with
+  // mips) that the meshes' surfaces index.
   VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes, VkFormat color_format,
-                     VkFormat depth_format);
+                     VkFormat depth_format, std::span<const vegetation::PlantTexture> textures = {});
 
   const MeshRange& mesh(std::uint32_t mesh_id) const { return meshes_.at(mesh_id); }
   std::size_t mesh_count() const { return meshes_.size(); }
@@ -71,6 +75,7 @@ class VegetationRenderer {
                           const gpu::Buffer& instances, std::uint32_t count) const;
 
   std::size_t gpu_bytes() const { return vertices_.size() + indices_.size(); }
+  const gpu::Image& textures() const { return textures_; }
 
  private:
   gpu::Context& ctx_;
@@ -84,11 +89,15 @@ class VegetationRenderer {
                       std::span<const gpu::Binding> bindings, const shader::VegPlantPush& push,
                       std::uint32_t mesh_id, std::uint32_t count) const;
 
+  gpu::Binding texture_binding() const;
+
   gpu::Pipeline pipeline_;  // pooled plants from the culling lists
   gpu::Pipeline shadow_pipeline_;
   gpu::Pipeline direct_pipeline_;  // RuntimeInstances as they are
   gpu::Pipeline direct_shadow_pipeline_;
   ShadowReceiver shadow_receiver_;
+  gpu::Image textures_;  // the plant textures' array (one white layer without any)
+  gpu::Sampler texture_sampler_;
   gpu::Buffer vertices_;
   gpu::Buffer indices_;
   std::vector<MeshRange> meshes_;

@@ -39,6 +39,7 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
   bake.world_max = {o.size, o.size};
   bake.terrain.amplitude = 25.0f;
   bake.terrain.wavelength = 600.0f;
+  for (const auto& [name, model] : o.prefabs) vegetation::set_plant_model(bake.types, name, model);
   Stopwatch clock;
   std::vector<vegetation::Tile> tiles = vegetation::bake_tiles(bake);
   result.bake_ms = clock.elapsed_ms();
@@ -56,13 +57,13 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
   result.instances = world.instance_count();
   result.types = world.types().size();
 
-  std::vector<vegetation::PlantMesh> meshes = default_plant_meshes();
-  meshes.push_back(terrain_mesh(bake.terrain, o.size, 4.0, origin));
-  const auto terrain_id = static_cast<std::uint32_t>(meshes.size() - 1);
+  vegetation::PlantArt art = vegetation::plant_art(bake.types);
+  art.meshes.push_back(terrain_mesh(bake.terrain, o.size, 4.0, origin));
+  const auto terrain_id = static_cast<std::uint32_t>(art.meshes.size() - 1);
   OffscreenTarget target(ctx, o.width, o.height);
   const VegetationCull cull(ctx);
-  const VegetationRenderer renderer(ctx, meshes, OffscreenTarget::kColorFormat,
-                                    OffscreenTarget::kDepthFormat);
+  const VegetationRenderer renderer(ctx, art.meshes, OffscreenTarget::kColorFormat,
+                                    OffscreenTarget::kDepthFormat, art.textures);
   std::vector<VegetationGpuType> pools;
   std::vector<VegetationFrameType> frame_types;
   std::uint32_t id_base = 0;

@@ -5,10 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
+#include "myriad/vegetation/plant_model.hpp"
 
 namespace myriad::render {
 
@@ -22,6 +26,8 @@ struct VegetationSceneOptions {
   bool occlusion = true;       // GPU culling only: two-phase Hi-Z against the frame's depth
   bool instance_ids = false;   // colour = instance id + 1, LOD in alpha, unlit (VegetationDrawOptions)
   std::uint32_t batch = 1023;  // CPU culling: instances per draw at most
+  // Imported plants: each (type name, model) goes through vegetation::set_plant_model before the bake.
+  std::vector<std::pair<std::string, std::shared_ptr<const vegetation::PlantModel>>> prefabs;
 };
 
 struct VegetationSceneResult {

@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-namespace myriad::anim {
+namespace myriad::gltf {
 
 // The largest texture accepted: per side, and in all (8192 x 8192: a decoded RGBA image of 256 MiB).
 inline constexpr std::uint32_t kMaxImageSide = 16384;
@@ -23,4 +23,4 @@ inline constexpr std::uint64_t kMaxImagePixels = std::uint64_t(8192) * 8192;
 // Bytes the decoder does not recognise pass (it refuses them itself).
 std::string image_bytes_problem(std::span<const unsigned char> bytes);
 
-}  // namespace myriad::anim
+}  // namespace myriad::gltf

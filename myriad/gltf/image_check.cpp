@@ -1,4 +1,4 @@
-#include "myriad/anim/image_check.hpp"
+#include "myriad/gltf/image_check.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include <stb_image.h>
 
-namespace myriad::anim {
+namespace myriad::gltf {
 namespace {
 
 std::uint32_t big_endian32(const unsigned char* p) {
@@ -143,4 +143,4 @@ std::string image_bytes_problem(std::span<const unsigned char> bytes) {
   return {};
 }
 
-}  // namespace myriad::anim
+}  // namespace myriad::gltf
