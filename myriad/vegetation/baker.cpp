@@ -208,7 +208,20 @@ bool tile_empty(const TileWork& w) {
 }  // namespace
 
 float Heightfield::height(double x, double z) const {
-  return amplitude * fbm(seed, x / double(wavelength), z / double(wavelength), 4);
+  // Inside a pad its height replaces everything before it: the noise is not needed (crowds on a plaza
+  // ask for heights every frame).
+  for (std::size_t i = pads.size(); i-- > 0;) {
+    double outside = 0.0;
+    (void)pads[i].target(x, z, outside);
+    if (outside == 0.0) return level_ground(0.0f, x, z, std::span(pads).subspan(i));
+  }
+  const float noise = base + amplitude * fbm(seed, x / double(wavelength), z / double(wavelength), 4);
+  return pads.empty() ? noise : level_ground(noise, x, z, pads);
+}
+
+std::string Heightfield::signature() const {
+  return "terrain " + std::to_string(seed) + " " + std::to_string(amplitude) + " " +
+         std::to_string(wavelength) + " " + std::to_string(base) + " " + pads_signature(pads);
 }
 
 float Heightfield::slope(double x, double z) const {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "myriad/vegetation/ground.hpp"
 #include "myriad/vegetation/plant_mesh.hpp"
 #include "myriad/vegetation/plant_model.hpp"
 #include "myriad/vegetation/quadtree.hpp"
@@ -21,12 +22,17 @@
 
 namespace myriad::vegetation {
 
-// Procedural terrain: a few octaves of value noise. Heights in metres.
+// Procedural terrain: a few octaves of value noise (0 .. amplitude, plus `base`), with areas levelled
+// into it (pads: plazas, the footprint of a block standing on the ground). Heights in metres.
 struct Heightfield {
   std::uint64_t seed = 1;
   float amplitude = 150.0f;
   float wavelength = 1500.0f;  // of the lowest octave, metres
+  float base = 0.0f;
+  std::vector<GroundPad> pads;  // applied in order (ground.hpp)
   float height(double x, double z) const;
+  // Text that changes whenever the heights do (caches of baked fields key on it).
+  std::string signature() const;
   // Gradient magnitude (rise over run) from central differences 1 m apart.
   float slope(double x, double z) const;
 };

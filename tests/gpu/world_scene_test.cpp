@@ -110,6 +110,41 @@ TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
 // Two-phase Hi-Z occlusion loses nothing visible: every preset's depth image (two frames, so phase 1
 // starts from the last frame's visibility) equals the one drawn without occlusion, texel for texel.
 // In the ground preset the cliff hides a measurable share of what passed the frustum tests.
+// Item 7 of the vegetation issue: one ground under everything. The voxel world's footprint is levelled
+// into it (just outside each edge the ground is at that edge's column top, never above it), the walking
+// crowd keeps its feet on it frame after frame, the plants stand on it and every preset's eye is above it.
+TEST_F(WorldSceneTest, TheGroundMeetsTheVoxelWorldAndCarriesTheCrowd) {
+  WorldScene scene(ctx(), small_options(), enemy_types());
+  const vegetation::Heightfield& ground = scene.ground();
+  ASSERT_FALSE(ground.pads.empty());
+  const vegetation::GroundPad& block = ground.pads[0];
+  ASSERT_EQ(block.columns, glm::uvec2(256, 256));
+  for (std::uint32_t i = 0; i < 256; i += 5) {
+    const double c = double(i) + 0.5;
+    const float south = block.tops[i], north = block.tops[255u * 256u + i];
+    const float west = block.tops[std::size_t(i) * 256u], east = block.tops[std::size_t(i) * 256u + 255u];
+    EXPECT_NEAR(ground.height(c, -0.01), south, 0.05f);
+    EXPECT_NEAR(ground.height(c, 256.01), north, 0.05f);
+    EXPECT_NEAR(ground.height(-0.01, c), west, 0.05f);
+    EXPECT_NEAR(ground.height(256.01, c), east, 0.05f);
+  }
+  const SceneCamera camera = world_camera_presets().front().second;
+  FrameOptions settings;
+  OffscreenTarget target(ctx(), 128, 72);
+  scene.settle(camera);
+  for (int f = 0; f < 3; ++f) {
+    scene.update(0.5, camera, settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    scene.finish_frame();
+    for (const crowd::CrowdEntity& e : scene.crowd_entities())
+      ASSERT_EQ(e.position.y, ground.height(double(e.position.x), double(e.position.z)));
+  }
+  ASSERT_EQ(ctx().validation_message_count(), 0u) << joined_messages();
+  EXPECT_GT(scene.frame_stats().systems[system_index(kSystemGround)].draws, 1u);  // tiles, not one plane
+  for (const auto& [name, c] : world_camera_presets())
+    EXPECT_GT(c.eye.y, ground.height(double(c.eye.x), double(c.eye.z)) + 1.0f) << name;
+}
+
 TEST_F(WorldSceneTest, OcclusionKeepsEveryVisibleDepthAndHidesBehindTheCliff) {
   WorldScene scene(ctx(), small_options(), enemy_types());
   OffscreenTarget target(ctx(), 256, 144);

@@ -21,6 +21,20 @@ namespace {
 
 constexpr int kBuildSteps = 4;
 
+// Surface height of every voxel column (the top of its highest non-air cell; 0 for an empty column).
+std::vector<float> column_tops(const voxel::World& world) {
+  const glm::ivec3 size = world.size();
+  std::vector<float> tops(std::size_t(size.x) * std::size_t(size.z), 0.0f);
+  for (int z = 0; z < size.z; ++z)
+    for (int x = 0; x < size.x; ++x)
+      for (int y = size.y - 1; y >= 0; --y)
+        if (world.material({x, y, z}) != voxel::kAir) {
+          tops[std::size_t(z) * std::size_t(size.x) + std::size_t(x)] = float(y + 1);
+          break;
+        }
+  return tops;
+}
+
 }  // namespace
 
 const char* world_system_name(std::uint32_t index) {
@@ -35,12 +49,16 @@ std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
       SceneCamera::look_at({-0.15f * s.x, 2.2f * s.y, -0.15f * s.z}, s * glm::vec3(0.5f, 0.3f, 0.5f));
   sliced.slice_height = 0.4f * s.y;
   return {
-      // High above the south-west: the crowd in front, the voxel world behind, the field to the horizon.
-      {"overview", SceneCamera::look_at({-70.0f, 95.0f, -270.0f}, {150.0f, 0.0f, 0.0f})},
+      // High above the south-west: the crowd in front, the voxel world behind on its rise of ground, the
+      // field to the horizon.
+      {"overview", SceneCamera::look_at({-90.0f, 110.0f + kGroundLevel, -380.0f},
+                                        {150.0f, 10.0f + kGroundLevel, -20.0f})},
       // Eye height south-east of the avatars' plaza, looking across them at the voxel world.
-      {"ground", SceneCamera::look_at({302.0f, 1.8f, 32.0f}, {230.0f, 8.0f, 110.0f})},
+      {"ground",
+       SceneCamera::look_at({352.0f, 1.8f + kGroundLevel, 32.0f}, {270.0f, 8.0f + kGroundLevel, 120.0f})},
       // At the crowd's southern edge, looking into it.
-      {"crowd_close_up", SceneCamera::look_at({128.0f, 2.2f, -212.0f}, {130.0f, 1.0f, -170.0f}, 1.05f)},
+      {"crowd_close_up", SceneCamera::look_at({128.0f, 2.2f + kGroundLevel, -262.0f},
+                                              {130.0f, 1.0f + kGroundLevel, -220.0f}, 1.05f)},
       // The voxel world cut at 40 % of its height (V14).
       {"sliced", sliced},
   };
@@ -75,11 +93,24 @@ void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;
   const glm::dvec3 avatars_origin(kAvatarOrigin);
   const double avatars_side = double(kAvatarSpacing) * std::ceil(std::sqrt(double(options.avatars)));
-  o.clearings = {{{-2.0, -2.0}, {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}},
-                 {{crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
-                  {crowd_centre.x + crowd_half, crowd_centre.z + crowd_half}},
-                 {{avatars_origin.x - 20.0, avatars_origin.z - avatars_side - 20.0},
-                  {avatars_origin.x + avatars_side + 20.0, avatars_origin.z + 20.0}}};
+  const vegetation::Clearing crowd_area{{crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
+                                        {crowd_centre.x + crowd_half, crowd_centre.z + crowd_half}};
+  const vegetation::Clearing avatar_area{{avatars_origin.x - 20.0, avatars_origin.z - avatars_side - 20.0},
+                                         {avatars_origin.x + avatars_side + 20.0, avatars_origin.z + 20.0}};
+  o.clearings = {{{-2.0, -2.0}, {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}}, crowd_area, avatar_area};
+  // The ground: low hills about kGroundLevel; the voxel world's footprint levelled in (the ground meets
+  // each edge column's top and slopes back to the hills over 80 m), the crowd's field and the avatars'
+  // plaza flat at kGroundLevel.
+  ground.seed = options.seed ^ 0x67726f756e64ull;
+  ground.amplitude = 16.0f;
+  ground.base = kGroundLevel - 8.0f;
+  ground.wavelength = 700.0f;
+  const std::vector<float> tops = column_tops(*world);
+  ground.pads = {
+      vegetation::block_pad({0.0, 0.0}, glm::uvec2(kVoxelWorldSize.x, kVoxelWorldSize.z), tops, 80.0f, 4),
+      {.min = crowd_area.min, .max = crowd_area.max, .blend = 40.0f, .height = kGroundLevel},
+      {.min = avatar_area.min, .max = avatar_area.max, .blend = 30.0f, .height = kGroundLevel}};
+  o.terrain = ground;
   field = std::make_unique<VegetationField>(ctx, o, [&](const std::string& m) {
     if (progress) progress(m, 2, kBuildSteps);
   });
@@ -91,7 +122,11 @@ void WorldScene::Impl::build_crowd(const SceneProgress& progress) {
   Stopwatch clock;
   entities =
       scatter_crowd(options.crowd_entities, std::uint32_t(enemy_types.size()), kCrowdMapSize, options.seed);
-  for (crowd::CrowdEntity& e : entities) e.position += kCrowdCentre;
+  // The crowd stands on the ground.
+  for (crowd::CrowdEntity& e : entities) {
+    e.position += kCrowdCentre;
+    e.position.y = ground.height(double(e.position.x), double(e.position.z));
+  }
   crowd = std::make_unique<CrowdRenderer>(ctx, enemy_types, entities, OffscreenTarget::kColorFormat,
                                           OffscreenTarget::kDepthFormat);
   build.crowd_upload_ms = clock.elapsed_ms();
@@ -104,7 +139,10 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
     avatars = std::make_unique<AvatarCrowdRenderer>(
         ctx,
         batch::AvatarCrowdOptions{
-            .avatars = options.avatars, .spacing = kAvatarSpacing, .origin = kAvatarOrigin},
+            .avatars = options.avatars,
+            .spacing = kAvatarSpacing,
+            .origin = {kAvatarOrigin.x, ground.height(double(kAvatarOrigin.x), double(kAvatarOrigin.z)),
+                       kAvatarOrigin.z}},
         true, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   }
   build.avatars_ms = clock.elapsed_ms();
@@ -155,6 +193,8 @@ WorldScene::~WorldScene() = default;
 void WorldScene::set_system_mask(std::uint32_t mask) { impl_->mask = mask & kAllSystems; }
 void WorldScene::set_edit_interval(std::uint32_t every_frames) { impl_->edit_every = every_frames; }
 const WorldFrameStats& WorldScene::frame_stats() const { return impl_->stats; }
+const vegetation::Heightfield& WorldScene::ground() const { return impl_->ground; }
+std::span<const crowd::CrowdEntity> WorldScene::crowd_entities() const { return impl_->entities; }
 const WorldBuildStats& WorldScene::build_stats() const { return impl_->build; }
 
 std::uint64_t WorldScene::gpu_bytes() const {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
+#include "myriad/vegetation/baker.hpp"
 
 namespace myriad::render {
 
@@ -132,6 +134,11 @@ class WorldScene final : public FrameScene {
   // LOD curve): visible entities per (type, LOD) slot.
   crowd::CrowdCullResult crowd_reference(const SceneCamera& camera, std::uint32_t width,
                                          std::uint32_t height) const;
+
+  // The ground every system stands on (the vegetation field's terrain), and the crowd's entities as the
+  // last update() left them.
+  const vegetation::Heightfield& ground() const;
+  std::span<const crowd::CrowdEntity> crowd_entities() const;
 
   const WorldFrameStats& frame_stats() const;
   const WorldBuildStats& build_stats() const;

@@ -28,7 +28,8 @@ crowd::CrowdCullResult WorldScene::crowd_reference(const SceneCamera& camera, st
 }
 
 void WorldScene::Impl::move_crowd(float dt) {
-  // Walkers (clip 0) step forward along their yaw and wrap around the crowd's square.
+  // Walkers (clip 0) step forward along their yaw, wrap around the crowd's square and keep their feet
+  // on the ground.
   const float half = kCrowdMapSize * 0.5f;
   for (crowd::CrowdEntity& e : entities) {
     if ((e.type_clip >> 16) != 0) continue;
@@ -38,6 +39,7 @@ void WorldScene::Impl::move_crowd(float dt) {
     local.x = local.x > half ? local.x - 2.0f * half : (local.x < -half ? local.x + 2.0f * half : local.x);
     local.z = local.z > half ? local.z - 2.0f * half : (local.z < -half ? local.z + 2.0f * half : local.z);
     e.position = kCrowdCentre + local;
+    e.position.y = ground.height(double(e.position.x), double(e.position.z));
   }
   crowd->stage_entities(entities);
 }
@@ -225,9 +227,11 @@ void WorldScene::finish_frame() {
   }
 
   SystemFrameStats& ground = st.systems[5];
-  ground.objects = 1;
+  ground.objects = m.field->ground().tile_count();
   if (m.mask & kSystemGround) {
-    ground.visible = ground.draws = ground.pipeline_binds = 1;
+    ground.visible = ground.draws = m.field->ground().drawn();
+    ground.pipeline_binds = ground.draws > 0 ? 1 : 0;
+    ground.triangles = m.field->ground().triangles();
   }
 }
 

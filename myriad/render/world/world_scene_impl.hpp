@@ -26,9 +26,13 @@ namespace myriad::render {
 // World layout (metres): see world_scene.hpp.
 inline constexpr glm::ivec3 kVoxelWorldSize{256, 64, 256};
 inline constexpr float kCrowdMapSize = 180.0f;
-inline constexpr glm::vec3 kCrowdCentre{128.0f, 0.0f, -110.0f};
-inline constexpr glm::vec3 kAvatarOrigin{280.0f, 0.0f, 60.0f};
+inline constexpr glm::vec3 kCrowdCentre{128.0f, 0.0f, -160.0f};
+inline constexpr glm::vec3 kAvatarOrigin{320.0f, 0.0f, 60.0f};
 inline constexpr float kAvatarSpacing = 1.6f;
+// Height of the plain the scene stands on: about the voxel world's mean surface height (its generator
+// puts the surface near 0.42 of its 64 cells), so the ground meets the block's edges within a few metres
+// and the block reads as part of the land, not a plateau.
+inline constexpr float kGroundLevel = 27.0f;
 inline constexpr glm::vec4 kSkyColor{0.62f, 0.76f, 0.92f, 1.0f};
 // The shadow map covers what lies nearer than kShadowDistance to the camera; casters up to
 // kShadowCasterReach towards the light (outside the camera frustum) still cast into it.
@@ -63,7 +67,9 @@ struct WorldScene::Impl {
   std::uint64_t edits = 0;
   VoxelEditSite edit_site;
 
-  // Vegetation field.
+  // The ground (levelled under the crowd and the avatars, meeting the voxel world's edges) and the
+  // vegetation field on it.
+  vegetation::Heightfield ground;
   std::unique_ptr<VegetationField> field;
 
   // Crowd.

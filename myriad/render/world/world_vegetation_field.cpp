@@ -4,6 +4,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <utility>
 
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
@@ -21,16 +22,6 @@ constexpr const char* kCompleteMarker = "bake_complete.txt";
 constexpr float kLodBand = 0.2f;
 constexpr float kLodFade = 0.1f;
 
-// A flat grid over the field (normals up), `cells` x `cells` quads: fine enough for the shadow map's
-// receivers to interpolate depth well, coarse enough to cost nothing.
-vegetation::PlantMesh ground_grid(glm::dvec2 min, glm::dvec2 max, std::uint32_t cells) {
-  return vegetation::make_grid_mesh(
-      cells, [&](std::uint32_t i, std::uint32_t j, glm::vec3& position, glm::vec3&) {
-        position = glm::vec3(float(min.x + (max.x - min.x) * double(i) / double(cells)), 0.0f,
-                             float(min.y + (max.y - min.y) * double(j) / double(cells)));
-      });
-}
-
 // The bake is reused when its marker names the same inputs; otherwise it is baked again.
 std::string bake_signature(const VegetationFieldOptions& o) {
   std::string s = "seed " + std::to_string(o.seed) + " extent " + std::to_string(o.min.x) + " " +
@@ -39,7 +30,7 @@ std::string bake_signature(const VegetationFieldOptions& o) {
   for (const vegetation::Clearing& c : o.clearings)
     s += " clearing " + std::to_string(c.min.x) + " " + std::to_string(c.min.y) + " " +
          std::to_string(c.max.x) + " " + std::to_string(c.max.y);
-  return s + " format 1";
+  return s + " " + o.terrain.signature() + " format 1";
 }
 
 std::uint64_t ensure_baked(const VegetationFieldOptions& o, const fs::path& dir,
@@ -58,7 +49,7 @@ std::uint64_t ensure_baked(const VegetationFieldOptions& o, const fs::path& dir,
   bake.tile_size = o.tile_size;
   bake.world_min = o.min;
   bake.world_max = o.max;
-  bake.terrain.amplitude = 0.0f;  // the default scene's ground is flat
+  bake.terrain = o.terrain;
   bake.clearings = o.clearings;
   const vegetation::BakeSummary summary = vegetation::bake_to_directory(bake, dir);
   const std::string text = signature + "\n" + std::to_string(summary.instances) + "\n";
@@ -87,8 +78,12 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   stats_.tiles = streamer_->available().size();
 
   std::vector<vegetation::PlantMesh> meshes = default_plant_meshes();
-  meshes.push_back(ground_grid(options.min, options.max, 64));
-  ground_mesh_ = static_cast<std::uint32_t>(meshes.size() - 1);
+  std::vector<vegetation::GroundTile> tiles =
+      vegetation::make_ground_tiles([&](double x, double z) { return options.terrain.height(x, z); },
+                                    options.min, options.max, glm::dvec3(0.0), options.ground);
+  const auto first_ground_mesh = static_cast<std::uint32_t>(meshes.size());
+  for (vegetation::GroundTile& t : tiles)
+    for (vegetation::PlantMesh& m : t.lods) meshes.push_back(std::exchange(m, {}));
   cull_ = std::make_unique<VegetationCull>(ctx);
   renderer_ = std::make_unique<VegetationRenderer>(ctx, meshes, OffscreenTarget::kColorFormat,
                                                    OffscreenTarget::kDepthFormat);
@@ -96,7 +91,8 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   ground_ =
       gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
-  ground_plane_ = std::make_unique<GroundPlane>(*renderer_, ground_mesh_, ground_);
+  ground_tiles_ =
+      std::make_unique<GroundTiles>(*renderer_, std::move(tiles), first_ground_mesh, options.ground, ground_);
   passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
   pools_ = std::make_unique<VegetationPools>(
       ctx, *cull_, *renderer_, VegetationPoolsOptions{kLodBand, kLodFade, options.upload_budget});
@@ -142,10 +138,29 @@ void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
   passes_->draw(cmd, view, VegetationDrawOptions{}, pools_->frame_types(), shadow);
 }
 
-void GroundPlane::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+GroundTiles::GroundTiles(const VegetationRenderer& renderer, std::vector<vegetation::GroundTile> tiles,
+                         std::uint32_t first_mesh, const vegetation::GroundTileOptions& options,
+                         const gpu::Buffer& instance)
+    : renderer_(renderer),
+      bounds_(std::move(tiles)),
+      first_mesh_(first_mesh),
+      options_(options),
+      instance_(instance) {}
+
+void GroundTiles::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                        const ShadowMap* shadow) {
-  if (first_phase(phase))
-    renderer_.draw_direct(cmd, view, VegetationDrawOptions{}, mesh_, instance_, 1, shadow);
+  if (!first_phase(phase)) return;
+  vegetation::pick_ground_lods(bounds_, view.frustum, view.eye, options_, levels_);
+  drawn_ = 0;
+  triangles_ = 0;
+  for (std::size_t t = 0; t < levels_.size(); ++t) {
+    if (levels_[t] < 0) continue;
+    const auto mesh =
+        first_mesh_ + static_cast<std::uint32_t>(t * vegetation::kGroundLods + std::size_t(levels_[t]));
+    renderer_.draw_direct(cmd, view, VegetationDrawOptions{}, mesh, instance_, 1, shadow);
+    ++drawn_;
+    triangles_ += renderer_.mesh(mesh).index_count / 3;
+  }
 }
 
 void VegetationField::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {

@@ -2,8 +2,8 @@
 // tile files once (kept in a cache folder per seed and size), streamed around the camera, merged into
 // runtime types whose GPU pools follow streaming page by page within an upload budget per frame,
 // culled on the GPU with hashed LOD and two-phase Hi-Z against the frame's own depth, and drawn
-// instanced; a flat ground grid under them. The render origin stays at the world origin: the
-// field is a few kilometres across, where float positions are still sub-millimetre.
+// instanced; the ground under them drawn as heightfield tiles with distance LOD. The render origin stays at
+// the world origin: the field is a few kilometres across, where float positions are still sub-millimetre.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +21,20 @@
 
 namespace myriad::render {
 
+inline vegetation::Heightfield flat_terrain() {
+  vegetation::Heightfield t;
+  t.amplitude = 0.0f;
+  return t;
+}
+
 struct VegetationFieldOptions {
   std::uint64_t seed = 1;
   glm::dvec2 min{0.0}, max{4096.0};  // XZ extent in metres
   std::vector<vegetation::Clearing> clearings;
   std::filesystem::path cache_dir;
+  // The ground: plants are scattered on it and it is drawn in tiles (flat unless amplitude or pads say).
+  vegetation::Heightfield terrain = flat_terrain();
+  vegetation::GroundTileOptions ground;
   float tile_size = 200.0f;
   float load_radius = 1000.0f;
   float hysteresis = 150.0f;
@@ -42,19 +51,31 @@ struct VegetationFieldStats {
   VegetationFrameCounts drawn;     // of the last finished frame
 };
 
-// The flat ground grid under the field: drawn in phase 1 (an occluder), a shadow receiver, never a
-// caster (it is flat).
-class GroundPlane : public FrameSystem {
+// The field's ground: the heightfield as square tiles, each drawn at the level its distance asks for
+// (vegetation::pick_ground_lods) when its bounds meet the view; drawn in phase 1 (an occluder) and a
+// shadow receiver, not a caster.
+class GroundTiles : public FrameSystem {
  public:
-  GroundPlane(const VegetationRenderer& renderer, std::uint32_t mesh, const gpu::Buffer& instance)
-      : renderer_(renderer), mesh_(mesh), instance_(instance) {}
+  GroundTiles(const VegetationRenderer& renderer, std::vector<vegetation::GroundTile> tiles,
+              std::uint32_t first_mesh, const vegetation::GroundTileOptions& options,
+              const gpu::Buffer& instance);
   void cull(VkCommandBuffer, const FrameView&, FramePhase, const DepthPyramid*) override {}
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
 
+  std::size_t tile_count() const { return bounds_.size(); }
+  // Of the last draw: tiles drawn, and triangles.
+  std::uint32_t drawn() const { return drawn_; }
+  std::uint64_t triangles() const { return triangles_; }
+
  private:
   const VegetationRenderer& renderer_;
-  std::uint32_t mesh_;
+  std::vector<vegetation::GroundTile> bounds_;  // bounds only (meshes moved to the renderer)
+  std::uint32_t first_mesh_;
+  vegetation::GroundTileOptions options_;
   const gpu::Buffer& instance_;
+  std::vector<int> levels_;
+  std::uint32_t drawn_ = 0;
+  std::uint64_t triangles_ = 0;
 };
 
 class VegetationField : public FrameSystem {
@@ -91,8 +112,8 @@ class VegetationField : public FrameSystem {
   // After the frame's submission completed: what it drew (stats().drawn).
   void finish_frame();
 
-  // The ground grid, a system of its own.
-  GroundPlane& ground() { return *ground_plane_; }
+  // The ground tiles, a system of their own.
+  GroundTiles& ground() { return *ground_tiles_; }
 
   const VegetationFieldStats& stats() const { return stats_; }
   std::uint64_t gpu_bytes() const;
@@ -110,10 +131,9 @@ class VegetationField : public FrameSystem {
   std::unique_ptr<vegetation::TileStreamer> streamer_;
   std::unique_ptr<VegetationCull> cull_;
   std::unique_ptr<VegetationRenderer> renderer_;
-  std::uint32_t ground_mesh_ = 0;
   gpu::Buffer ground_;
   std::unique_ptr<VegetationPools> pools_;
-  std::unique_ptr<GroundPlane> ground_plane_;
+  std::unique_ptr<GroundTiles> ground_tiles_;
   std::unique_ptr<VegetationPasses> passes_;
   bool recorded_ = false;
   VegetationFieldStats stats_;
