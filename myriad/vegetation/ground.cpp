@@ -63,10 +63,10 @@ GroundPad block_pad(glm::dvec2 min, glm::uvec2 columns, std::span<const float> t
 }
 
 float level_ground(float height, double x, double z, std::span<const GroundPad> pads) {
-  double h = height;
+  double h = double(height);
   for (const GroundPad& p : pads) {
     double outside = 0.0;
-    const double t = p.target(x, z, outside);
+    const double t = double(p.target(x, z, outside));
     const double w = 1.0 - smoothstep(0.0, std::max(double(p.blend), 1e-3), outside);
     h += (t - h) * w;
   }
@@ -109,7 +109,7 @@ std::vector<GroundTile> make_ground_tiles(const GroundHeightFn& height, glm::dve
         const auto vertex = [&](std::uint32_t i, std::uint32_t j) {
           const double x = x0 + (x1 - x0) * double(i) / double(cx),
                        z = z0 + (z1 - z0) * double(j) / double(cz);
-          const double h = height(x, z);
+          const double h = double(height(x, z));
           const double hx = double(height(x + 0.5, z)) - double(height(x - 0.5, z));
           const double hz = double(height(x, z + 0.5)) - double(height(x, z - 0.5));
           m.positions.push_back(glm::vec3(glm::dvec3(x, h, z) - origin));

@@ -151,7 +151,7 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
   }
   if (o.msft_lod && lod_nodes.size() > 1) {
     nodes[0]["extensions"]["MSFT_lod"]["ids"] = std::vector<int>(lod_nodes.begin() + 1, lod_nodes.end());
-    b.doc["extensionsUsed"] = {"MSFT_lod"};
+    b.doc["extensionsUsed"] = json::array({"MSFT_lod"});
     scene_nodes.push_back(0);
   } else {
     for (const int n : lod_nodes) scene_nodes.push_back(n);
@@ -174,9 +174,11 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
     }
     b.doc["textures"].push_back({{"source", static_cast<int>(t)}, {"sampler", 0}});
   }
-  if (!model.textures.empty()) b.doc["samplers"] = {{{"magFilter", 9729}, {"minFilter", 9987}}};
+  // json::array: a braced list of one json would be a copy, not an array, with some compilers.
+  if (!model.textures.empty())
+    b.doc["samplers"] = json::array({json{{"magFilter", 9729}, {"minFilter", 9987}}});
   b.doc["nodes"] = nodes;
-  b.doc["scenes"] = {{{"nodes", scene_nodes}}};
+  b.doc["scenes"] = json::array({json{{"nodes", scene_nodes}}});
   b.doc["scene"] = 0;
   json buffer = {{"byteLength", b.bin.size()}};
   if (!binary) {
@@ -184,7 +186,7 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
     write_file_atomic(path.parent_path() / file, b.bin);
     buffer["uri"] = file;
   }
-  b.doc["buffers"] = {buffer};
+  b.doc["buffers"] = json::array({buffer});
   const std::string text = b.doc.dump();
   if (binary) {
     write_glb(path, text, b.bin);

@@ -162,17 +162,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   }
   if (frame.requested) wake_.notify_all();
 
-  std::size_t budget = options_.upload_budget_bytes;
-  if (options_.spread_frames > 0) {
-    std::size_t backlog = 0;  // instances still to copy
-    for (const TileKey& k : upload_queue_) {
-      const Entry& e = entries_.at(k);
-      for (std::uint32_t g = e.group; g < e.tile->groups.size(); ++g)
-        backlog += e.tile->groups[g].instances.size() - (g == e.group ? e.next : 0u);
-    }
-    const std::size_t share = backlog * kRuntimeBytesPerInstance / options_.spread_frames;
-    budget = std::min(budget, std::max({share, options_.spread_min_bytes, kRuntimeBytesPerInstance}));
-  }
+  std::size_t budget = copy_budget(camera);
   const std::size_t frame_budget = budget;
   while (!upload_queue_.empty() && budget >= kRuntimeBytesPerInstance) {
     Entry& e = entries_.at(upload_queue_.front());
@@ -200,11 +190,51 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   return frame;
 }
 
+// Below this many metres per update the camera stands: no deadlines, the spread share.
+constexpr double kStandingStep = 1e-3;
+
+std::size_t TileStreamer::copy_budget(glm::dvec3 camera) {
+  const double moved = last_camera_ ? glm::length(camera - *last_camera_) : 0.0;
+  last_camera_ = camera;
+  step_ = step_ == 0.0 ? moved : 0.8 * step_ + 0.2 * moved;
+  const std::size_t budget = options_.upload_budget_bytes;
+  if (options_.spread_frames == 0) return budget;
+  std::size_t backlog = 0;  // bytes still to copy, in queue order
+  double pace = 0.0;        // bytes per update that meets every deadline so far
+  for (const TileKey& k : upload_queue_) {
+    const Entry& e = entries_.at(k);
+    for (std::uint32_t g = e.group; g < e.tile->groups.size(); ++g)
+      backlog +=
+          (e.tile->groups[g].instances.size() - (g == e.group ? e.next : 0u)) * kRuntimeBytesPerInstance;
+    if (options_.deadline_radius > 0.0f && step_ > kStandingStep) {
+      const double ahead = tile_distance(k, camera) - double(options_.deadline_radius);
+      const double frames = std::clamp(ahead / step_, 1.0, 600.0);
+      pace = std::max(pace, double(backlog) / frames);
+    }
+  }
+  const std::size_t share = options_.deadline_radius > 0.0f && step_ > kStandingStep
+                                ? static_cast<std::size_t>(std::ceil(pace))
+                                : backlog / options_.spread_frames;
+  return std::min(budget, std::max({share, options_.spread_min_bytes, kRuntimeBytesPerInstance}));
+}
+
 bool TileStreamer::idle() const {
   if (!upload_queue_.empty()) return false;
   for (const auto& [key, e] : entries_)
     if (e.state == State::kRequested) return false;
   return true;
+}
+
+std::size_t TileStreamer::loading() const {
+  std::size_t n = 0;
+  for (const auto& [key, e] : entries_) n += e.state == State::kRequested ? 1 : 0;
+  // Read but not yet taken by an update: no longer loading.
+  std::lock_guard lock(mutex_);
+  for (const Result& r : results_) {
+    const auto it = entries_.find(r.key);
+    if (it != entries_.end() && it->second.state == State::kRequested && n > 0) --n;
+  }
+  return n;
 }
 
 bool TileStreamer::resident(TileKey key) const {

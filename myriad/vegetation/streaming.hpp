@@ -17,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -35,6 +36,12 @@ struct StreamingOptions {
   // one — smooth frame times while the camera moves, and the full budget still when the backlog grows.
   std::uint32_t spread_frames = 0;
   std::size_t spread_min_bytes = 32u << 10;
+  // Pacing to the camera (with spread_frames > 0 and deadline_radius > 0): each tile still to copy must
+  // be whole before the camera comes within deadline_radius of it (set it to the farthest draw distance
+  // plus a margin). From the camera's speed (smoothed over updates) each tile gets a number of frames
+  // left; an update copies the least constant share that meets every deadline in queue order — the
+  // arrival rate itself, instead of a burst per arrival — and the spread share when the camera stands.
+  float deadline_radius = 0.0f;
   unsigned worker_threads = 2;
   glm::dvec3 render_origin{0.0};
   double rebase_distance = 2000.0;  // metres; 0 = the render origin never moves
@@ -64,6 +71,8 @@ class TileStreamer {
   StreamingFrame update(glm::dvec3 camera);
   // True when nothing is loading or waiting to upload.
   bool idle() const;
+  // Tiles requested whose files are not read yet (read ones wait for the next update to be taken).
+  std::size_t loading() const;
 
   // Distance in XZ from the camera to the tile's rectangle (0 inside it).
   double tile_distance(TileKey key, glm::dvec3 camera) const;
@@ -100,6 +109,11 @@ class TileStreamer {
   std::set<TileKey> failed_;
   std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
   std::uint64_t resident_version_ = 0;
+  // Deadline pacing: the last camera position and the smoothed distance it moves per update.
+  std::optional<glm::dvec3> last_camera_;
+  double step_ = 0.0;
+  // The bytes one update copies: the spread share, or the deadline pace.
+  std::size_t copy_budget(glm::dvec3 camera);
   RuntimeWorld world_;
 
   mutable std::mutex mutex_;

@@ -234,14 +234,14 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
               static_cast<unsigned long long>(stats.vegetation_pages_staged), double(max_staged) / 1048576.0);
   EXPECT_GE(stats.voxel_edits, std::uint64_t(kLaps * lap / 7 - 1));
   EXPECT_GT(stats.vegetation_pages_staged, 100u);  // streaming really happened
-  // The same tiles are resident at every lap's end. The plant pools keep freed pages for reuse and their
-  // GPU buffers at their high-water mark (grown by an eighth when a lap's streaming order needs more
-  // pages at once), so memory may differ by a little between laps: 2 % of slack on the device, 1 % on
-  // the CPU, far below what one leaked tile would add per lap. (Which lap reaches the high-water mark
-  // depends on when the worker threads finish their tiles, so no lap is required to equal another.)
+  // The same tiles are resident at every lap's end. The plant pools keep freed pages for reuse and grow
+  // their GPU buffers by an eighth when a lap's streaming order needs more pages at once; settling at a
+  // lap's end gives back slack above a sixteenth. So memory may differ by a little between laps, either
+  // way: 2 % on the device, 1 % on the CPU, far below what one leaked tile would add per lap. (Which lap
+  // grows a pool depends on when the worker threads finish their tiles, so no lap must equal another.)
   for (int l = 1; l < kLaps; ++l) {
     EXPECT_LE(gpu[std::size_t(l)], gpu[0] + gpu[0] / 50) << "lap " << l + 1;
-    EXPECT_GE(gpu[std::size_t(l)], gpu[0]) << "lap " << l + 1;
+    EXPECT_GE(gpu[std::size_t(l)] + gpu[0] / 50, gpu[0]) << "lap " << l + 1;
     EXPECT_LE(cpu[std::size_t(l)], cpu[0] + cpu[0] / 100) << "lap " << l + 1;
     EXPECT_GE(cpu[std::size_t(l)] + cpu[0] / 100, cpu[0]) << "lap " << l + 1;
   }

@@ -109,7 +109,8 @@ TEST(PlantGltf, ALevelGroupNodeGivesItsChildrenItsLevelAndTransform) {
   json j = read_json(dir.path / "fern.gltf");
   // LOD0's mesh node becomes "leaves", a child of the group "Oak_LOD0" lifted by 2 m.
   j["nodes"][0]["name"] = "leaves";
-  j["nodes"].push_back({{"name", "Oak_LOD0"}, {"children", {0}}, {"translation", {0.0, 2.0, 0.0}}});
+  j["nodes"].push_back(
+      {{"name", "Oak_LOD0"}, {"children", json::array({0})}, {"translation", {0.0, 2.0, 0.0}}});
   j["scenes"][0]["nodes"] = {3, 1, 2};
   write_json(dir.path / "fern.gltf", j);
   const PlantModel back = import_plant_gltf(dir.path / "fern.gltf");

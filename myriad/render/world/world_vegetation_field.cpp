@@ -73,7 +73,9 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   streaming.load_radius = options.load_radius;
   streaming.hysteresis = options.hysteresis;
   streaming.rebase_distance = options.rebase_distance;
-  streaming.spread_frames = 8;  // an arrival is copied over about 8 frames: no frame-time spikes
+  streaming.spread_frames = 8;  // standing: an arrival is copied over about 8 frames
+  // Moving: copies paced to the camera, each tile whole 150 m after it is requested at the load radius.
+  streaming.deadline_radius = std::max(0.0f, options.load_radius - 150.0f);
   streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
   stats_.tiles = streamer_->available().size();
 
