@@ -232,6 +232,7 @@ int run_veg_sample_plant(const std::string& out) {
   const std::filesystem::path path(out);
   if (path.extension() != ".glb" && path.extension() != ".gltf")
     throw Error("the sample plant is written as .glb or .gltf", out);
+  if (path.has_parent_path()) prepare_output_folder(path.parent_path().string(), "--out");
   vegetation::PlantGltfWriteOptions options;
   options.name = "Fern";
   options.geometric_levels = 2;  // LOD2 and the billboard are left to the importer
