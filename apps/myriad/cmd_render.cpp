@@ -63,6 +63,7 @@ struct RenderOptions {
   bool no_occlusion = false;
   bool no_coverage = false;
   std::uint32_t occlusion_pairs = 0;
+  double time = 1.5;  // world: simulated seconds (kDefaultRenderTime)
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -328,6 +329,7 @@ int run_render(const RenderOptions& options) {
     w.coverage = !options.no_coverage;
     w.lod_colors = options.lod_colors;
     w.occlusion_pairs = options.occlusion_pairs;
+    w.time = options.time;
     w.enemy_types = std::move(crowd_types);
     rc = render_world(ctx, w, stats);
 #endif
@@ -350,6 +352,11 @@ Command add_render_command(CLI::App& app) {
   add_world_scene_options(*sub, options->world, "World: ");
   sub->add_option("--cache", options->cache_dir, "World: folder for the baked vegetation tiles");
   sub->add_flag("--no-coverage", options->no_coverage, "World: skip the per-system coverage (ID/mask) pass");
+  sub->add_option("--time", options->time,
+                  "World: simulated seconds since the start (the crowd walks, enemies and avatars animate, "
+                  "grass and trees sway); the same time gives the same images")
+      ->check(finite_number)
+      ->check(CLI::Range(0.0, kMaxRenderTime));
   sub->add_option(
          "--occlusion-pairs", options->occlusion_pairs,
          "World: also time N frames with and N without Hi-Z occlusion, alternating (medians and ratio)")

@@ -1,6 +1,7 @@
 #include "render_world.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -99,6 +100,14 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   render::FrameOptions settings;
   settings.lod_colors = o.lod_colors;
   const char* timing = ctx.has_timestamps() && !ctx.is_cpu_device() ? "gpu-timestamps" : "none (CPU device)";
+  // The clock runs to the requested time once, before the first view (streaming follows that view's
+  // camera meanwhile): every view shows the same instant.
+  constexpr double kStep = 1.0 / 30.0;
+  const auto steps = static_cast<long>(std::floor(o.time / kStep));
+  for (long i = 0; i < steps; ++i) scene.update(kStep, presets.front().second, settings);
+  if (const double rest = o.time - double(steps) * kStep; rest > 0.0)
+    scene.update(rest, presets.front().second, settings);
+  stats["time_s"] = o.time;
   std::size_t done = 0;
   for (const auto& [name, camera] : presets) {
     std::printf("      [view %zu/%zu] %s: streaming", ++done, presets.size(), name.c_str());

@@ -13,6 +13,9 @@
 
 namespace myriad::app {
 
+inline constexpr double kDefaultRenderTime = 1.5;
+inline constexpr double kMaxRenderTime = 3600.0;
+
 struct WorldRenderOptions {
   std::string out = "out";
   std::uint32_t width = 1280, height = 720;
@@ -23,6 +26,10 @@ struct WorldRenderOptions {
   // Per view, N frames with and N without two-phase occlusion, alternating, after the image: their
   // median wall-clock times and the ratio (same run, same scene, same camera). 0 = not measured.
   std::uint32_t occlusion_pairs = 0;
+  // Simulated seconds since the start when the images are taken (one clock for every view): the crowd
+  // walks, enemies and avatars animate and grass and trees sway up to it, in fixed 1/30 s steps, so the
+  // same time gives the same images.
+  double time = kDefaultRenderTime;
   // The crowd's types (read from .crowd files); empty = the built-in enemy types, baked first.
   std::vector<crowd::CrowdFile> enemy_types;
 };
