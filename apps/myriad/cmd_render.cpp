@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -63,7 +64,7 @@ struct RenderOptions {
   bool no_occlusion = false;
   bool no_coverage = false;
   std::uint32_t occlusion_pairs = 0;
-  double time = 1.5;  // world: simulated seconds (kDefaultRenderTime)
+  std::optional<double> time;  // world and crowd: simulated seconds (each scene has its default)
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -213,6 +214,7 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
   scene.seed = options.seed;
   scene.views = options.views;
   scene.lod_colors = options.lod_colors;
+  if (options.time) scene.time = static_cast<float>(*options.time);
   const render::CrowdSceneResult r = render::render_crowd_scene(ctx, types, scene);
   if (r.frames.empty())
     throw Error("no camera preset matched --view", "myriad render", "use whole_map or close_up");
@@ -329,7 +331,7 @@ int run_render(const RenderOptions& options) {
     w.coverage = !options.no_coverage;
     w.lod_colors = options.lod_colors;
     w.occlusion_pairs = options.occlusion_pairs;
-    w.time = options.time;
+    w.time = options.time.value_or(kDefaultRenderTime);
     w.enemy_types = std::move(crowd_types);
     rc = render_world(ctx, w, stats);
 #endif
@@ -352,9 +354,10 @@ Command add_render_command(CLI::App& app) {
   add_world_scene_options(*sub, options->world, "World: ");
   sub->add_option("--cache", options->cache_dir, "World: folder for the baked vegetation tiles");
   sub->add_flag("--no-coverage", options->no_coverage, "World: skip the per-system coverage (ID/mask) pass");
-  sub->add_option("--time", options->time,
-                  "World: simulated seconds since the start (the crowd walks, enemies and avatars animate, "
-                  "grass and trees sway); the same time gives the same images")
+  sub->add_option(
+         "--time", options->time,
+         "World and crowd: simulated seconds since the start (the crowd walks, enemies and avatars "
+         "animate, grass and trees sway; default 1.5, crowd 2.5); the same time gives the same images")
       ->check(finite_number)
       ->check(CLI::Range(0.0, kMaxRenderTime));
   sub->add_option(
