@@ -189,6 +189,8 @@ int run_veg_bake(const VegBakeOptions& o) {
   std::printf("%zu tiles, %zu instances, %zu bytes (%.2f bytes per instance) in %.1f s\n", s.tiles,
               s.instances, s.bytes, s.instances ? double(s.bytes) / double(s.instances) : 0.0,
               clock.elapsed_ms() / 1000.0);
+  if (s.plant_files > 0)
+    std::printf("%zu plant models beside the tiles (plant_<type>_<name>.glb)\n", s.plant_files);
   return 0;
 }
 

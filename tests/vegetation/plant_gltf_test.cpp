@@ -173,6 +173,43 @@ TEST(PlantGltf, ANewTypeScattersLikeTheNearestKindAndPrefabsUseTheModelBounds) {
       std::any_of(surfaces.begin(), surfaces.end(), [](const PlantSurface& s) { return s.texture == 1; }));
 }
 
+// A bake carries its imported models beside its tiles; a reader rebuilds the bake's types from them
+// (the replaced tree and the added fern), and a plant file that does not fit the types is an error
+// naming it.
+TEST(PlantGltf, ABakeCarriesItsModelsAndTheyLoadBack) {
+  test::TempDir dir("plant_bake");
+  BakeOptions o = test::small_world(400.0);
+  const auto fern = std::make_shared<const PlantModel>(make_sample_fern());
+  set_plant_model(o.types, "tree", fern);
+  set_plant_model(o.types, "fern", fern);
+  const BakeSummary baked = bake_to_directory(o, dir.path);
+  EXPECT_EQ(baked.plant_files, 2u);
+  EXPECT_TRUE(fs::exists(dir.path / "plant_0_tree.glb"));
+  EXPECT_TRUE(fs::exists(dir.path / "plant_3_fern.glb"));
+  std::vector<PlantType> types = default_plant_types();
+  EXPECT_EQ(load_baked_plants(dir.path, types), 2u);
+  ASSERT_EQ(types.size(), 4u);
+  ASSERT_TRUE(types[0].model && types[3].model);
+  EXPECT_FALSE(types[1].model);
+  EXPECT_EQ(types[3].name, "fern");
+  for (std::size_t l = 0; l < kPlantLodCount; ++l)
+    EXPECT_EQ(types[3].model->lods[l].triangle_count(), fern->lods[l].triangle_count());
+  EXPECT_EQ(plant_art(types).meshes.size(), make_prefabs(types).size() * kPlantLodCount);
+  // A plant file for a type the bake does not have.
+  fs::copy_file(dir.path / "plant_3_fern.glb", dir.path / "plant_9_moss.glb");
+  std::vector<PlantType> again = default_plant_types();
+  try {
+    (void)load_baked_plants(dir.path, again);
+    ADD_FAILURE() << "a plant file past the types loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("plant_9_moss.glb"), std::string::npos) << e.what();
+  }
+  // Baking again without models removes the old plant files.
+  EXPECT_EQ(bake_to_directory(test::small_world(400.0), dir.path).plant_files, 0u);
+  EXPECT_FALSE(fs::exists(dir.path / "plant_0_tree.glb"));
+  EXPECT_FALSE(fs::exists(dir.path / "plant_9_moss.glb"));
+}
+
 TEST(PlantTextures, ArrayHasEveryLevelAndKeepsAlphaCoverage) {
   const PlantModel fern = make_sample_fern();
   PlantTexture small{"small", 64, 32, std::vector<std::uint8_t>(64 * 32 * 4, 200)};
