@@ -17,7 +17,6 @@
 #include "myriad/core/error.hpp"
 #include "myriad/core/noise.hpp"
 #include "myriad/core/parallel.hpp"
-#include "myriad/vegetation/plant_gltf.hpp"
 #include "myriad/vegetation/plant_gltf_write.hpp"
 
 namespace myriad::vegetation {
@@ -388,77 +387,6 @@ std::vector<Tile> bake_tiles(const BakeOptions& o, const std::vector<WorldInstan
     if (progress) progress(e, work.size());
   }
   return tiles;
-}
-
-namespace {
-
-constexpr const char* kPlantFilePrefix = "plant_";
-
-// "plant_<index>_<name>.glb": the type's index (its prefabs' type_id) and name, or nothing.
-std::optional<std::pair<std::size_t, std::string>> parse_plant_file_name(const std::string& file) {
-  const std::string prefix = kPlantFilePrefix, suffix = ".glb";
-  if (file.size() <= prefix.size() + suffix.size() || file.rfind(prefix, 0) != 0 ||
-      file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
-    return std::nullopt;
-  const std::string middle = file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
-  const std::size_t cut = middle.find('_');
-  if (cut == 0 || cut == std::string::npos || cut + 1 == middle.size() || cut > 6) return std::nullopt;
-  std::size_t index = 0;
-  for (std::size_t i = 0; i < cut; ++i) {
-    if (middle[i] < '0' || middle[i] > '9') return std::nullopt;
-    index = index * 10 + std::size_t(middle[i] - '0');
-  }
-  return std::make_pair(index, middle.substr(cut + 1));
-}
-
-}  // namespace
-
-std::size_t write_baked_plants(const std::filesystem::path& dir, std::span<const PlantType> types) {
-  // The folder's plant files are the bake's: earlier ones go first, so none is read with the wrong tiles.
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (parse_plant_file_name(entry.path().filename().string())) std::filesystem::remove(entry.path(), ec);
-  std::size_t written = 0;
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    if (!types[i].model) continue;
-    const std::string& name = types[i].name;
-    const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-    });
-    if (!plain)
-      throw Error("a plant type's name must be letters, digits, _ and -", "plant type '" + name + "'");
-    PlantGltfWriteOptions w;
-    w.name = types[i].name;
-    write_plant_gltf(dir / (kPlantFilePrefix + std::to_string(i) + "_" + types[i].name + ".glb"),
-                     *types[i].model, w);
-    ++written;
-  }
-  return written;
-}
-
-std::size_t load_baked_plants(const std::filesystem::path& dir, std::vector<PlantType>& types) {
-  std::vector<std::pair<std::size_t, std::filesystem::path>> found;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (const auto parsed = parse_plant_file_name(entry.path().filename().string()))
-      found.emplace_back(parsed->first, entry.path());
-  if (ec) throw Error("cannot list the folder: " + ec.message(), dir.string());
-  std::sort(found.begin(), found.end());
-  for (const auto& [index, path] : found) {
-    const std::string name = parse_plant_file_name(path.filename().string())->second;
-    if (index > types.size())
-      throw Error("a plant file for type " + std::to_string(index) + ", but the bake's types end at " +
-                      std::to_string(types.size()),
-                  path.string(), "bake again");
-    if (index < types.size() && types[index].name != name)
-      throw Error("the plant file names type '" + name + "', the bake's type " + std::to_string(index) +
-                      " is '" + types[index].name + "'",
-                  path.string(), "bake again");
-    const std::size_t at =
-        set_plant_model(types, name, std::make_shared<const PlantModel>(import_plant_gltf(path)));
-    if (at != index) throw Error("plant files out of order", path.string());
-  }
-  return found.size();
 }
 
 BakeSummary bake_to_directory(const BakeOptions& o, const std::filesystem::path& dir,

@@ -118,15 +118,8 @@ struct BakeSummary {
   std::size_t plant_files = 0;  // imported models written beside the tiles
 };
 
-// The imported models of a bake's types, beside its tiles: plant_<type index>_<name>.glb (GLB, levels by
-// node suffix; earlier plant files in `dir` are removed first). Returns the files written.
-std::size_t write_baked_plants(const std::filesystem::path& dir, std::span<const PlantType> types);
-// Gives `types` (the bake's types before any model: default_plant_types() for the CLI's bakes) the
-// models found in `dir`, adding the types the bake added; errors name the file. Returns the files read.
-std::size_t load_baked_plants(const std::filesystem::path& dir, std::vector<PlantType>& types);
-
 // Bakes and writes tile_<x>_<z>.mveg files into `dir` (created if needed), each written atomically,
-// and the types' imported models (write_baked_plants).
+// and the types' imported models (write_baked_plants, plant_gltf_write.hpp).
 BakeSummary bake_to_directory(const BakeOptions& options, const std::filesystem::path& dir,
                               const std::vector<WorldInstance>* instances = nullptr,
                               const BakeProgress& progress = {});

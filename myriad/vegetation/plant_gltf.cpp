@@ -13,6 +13,8 @@
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/gltf/document.hpp"
+#include "myriad/vegetation/baker.hpp"
+#include "myriad/vegetation/plant_gltf_write.hpp"
 
 namespace myriad::vegetation {
 namespace {
@@ -405,6 +407,31 @@ class Importer {
 };
 
 }  // namespace
+
+std::size_t load_baked_plants(const std::filesystem::path& dir, std::vector<PlantType>& types) {
+  std::vector<std::pair<std::size_t, std::filesystem::path>> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (const auto parsed = parse_baked_plant_file_name(entry.path().filename().string()))
+      found.emplace_back(parsed->first, entry.path());
+  if (ec) throw Error("cannot list the folder: " + ec.message(), dir.string());
+  std::sort(found.begin(), found.end());
+  for (const auto& [index, path] : found) {
+    const std::string name = parse_baked_plant_file_name(path.filename().string())->second;
+    if (index > types.size())
+      throw Error("a plant file for type " + std::to_string(index) + ", but the bake's types end at " +
+                      std::to_string(types.size()),
+                  path.string(), "bake again");
+    if (index < types.size() && types[index].name != name)
+      throw Error("the plant file names type '" + name + "', the bake's type " + std::to_string(index) +
+                      " is '" + types[index].name + "'",
+                  path.string(), "bake again");
+    const std::size_t at =
+        set_plant_model(types, name, std::make_shared<const PlantModel>(import_plant_gltf(path)));
+    if (at != index) throw Error("plant files out of order", path.string());
+  }
+  return found.size();
+}
 
 PlantModel import_plant_gltf(const std::filesystem::path& path) { return Importer(gltf::load(path)).run(); }
 

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "myriad/vegetation/plant_model.hpp"
 
@@ -30,5 +31,12 @@ PlantModel import_plant_gltf(const std::filesystem::path& path);
 // From bytes in memory (`binary` = GLB); relative URIs resolve against `base_dir`.
 PlantModel import_plant_gltf_bytes(std::span<const std::byte> bytes, bool binary, const std::string& file,
                                    const std::filesystem::path& base_dir);
+
+struct PlantType;
+
+// Gives `types` (the bake's types before any model: default_plant_types() for the CLI's bakes) the
+// models a bake wrote beside its tiles (write_baked_plants), adding the types the bake added; errors
+// name the file. Returns the files read.
+std::size_t load_baked_plants(const std::filesystem::path& dir, std::vector<PlantType>& types);
 
 }  // namespace myriad::vegetation

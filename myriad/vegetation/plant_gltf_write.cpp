@@ -1,6 +1,9 @@
 #include "myriad/vegetation/plant_gltf_write.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -11,6 +14,7 @@
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/core/image_io.hpp"
+#include "myriad/vegetation/baker.hpp"
 
 namespace myriad::vegetation {
 namespace {
@@ -193,6 +197,45 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
   } else {
     write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
   }
+}
+
+std::optional<std::pair<std::size_t, std::string>> parse_baked_plant_file_name(const std::string& file) {
+  const std::string prefix = "plant_", suffix = ".glb";
+  if (file.size() <= prefix.size() + suffix.size() || file.rfind(prefix, 0) != 0 ||
+      file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  const std::string middle = file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
+  const std::size_t cut = middle.find('_');
+  if (cut == 0 || cut == std::string::npos || cut + 1 == middle.size() || cut > 6) return std::nullopt;
+  std::size_t index = 0;
+  for (std::size_t i = 0; i < cut; ++i) {
+    if (middle[i] < '0' || middle[i] > '9') return std::nullopt;
+    index = index * 10 + std::size_t(middle[i] - '0');
+  }
+  return std::make_pair(index, middle.substr(cut + 1));
+}
+
+std::size_t write_baked_plants(const std::filesystem::path& dir, std::span<const PlantType> types) {
+  // The folder's plant files are the bake's: earlier ones go first, so none is read with the wrong tiles.
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (parse_baked_plant_file_name(entry.path().filename().string()))
+      std::filesystem::remove(entry.path(), ec);
+  std::size_t written = 0;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (!types[i].model) continue;
+    const std::string& name = types[i].name;
+    const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+    if (!plain)
+      throw Error("a plant type's name must be letters, digits, _ and -", "plant type '" + name + "'");
+    PlantGltfWriteOptions w;
+    w.name = types[i].name;
+    write_plant_gltf(dir / ("plant_" + std::to_string(i) + "_" + types[i].name + ".glb"), *types[i].model, w);
+    ++written;
+  }
+  return written;
 }
 
 PlantModel make_sample_fern() {

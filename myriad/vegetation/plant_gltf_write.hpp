@@ -8,7 +8,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 
 #include "myriad/vegetation/plant_model.hpp"
 
@@ -24,6 +27,15 @@ struct PlantGltfWriteOptions {
 // Binary (GLB) when the extension is .glb. Written atomically, file by file.
 void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model,
                       const PlantGltfWriteOptions& options = {});
+
+struct PlantType;
+
+// The imported models of a bake's types, beside its tiles: plant_<type index>_<name>.glb (GLB, levels by
+// node suffix; earlier plant files in `dir` are removed first). Returns the files written.
+// bake_to_directory calls it.
+std::size_t write_baked_plants(const std::filesystem::path& dir, std::span<const PlantType> types);
+// "plant_<index>_<name>.glb": the type's index (its prefabs' type_id) and name; nothing for other names.
+std::optional<std::pair<std::size_t, std::string>> parse_baked_plant_file_name(const std::string& file);
 
 // A tree fern: curved alpha-tested frond cards crowning a 2 m trunk, with a generated frond texture
 // (RGBA, transparent between leaflets), two geometric levels: sample content for `myriad veg
