@@ -95,7 +95,8 @@ class Importer {
       model.lods[l] = simplified(model.lods[l - 1], 0.5f);
       model.from[l] = "simplified from LOD" + std::to_string(l - 1);
     }
-    if (given[kBillboard]) {
+    // A billboard node without triangles counts as none.
+    if (given[kBillboard] && !model.lods[kBillboard].indices.empty()) {
       model.from[kBillboard] = "from " + node_label(m_, first_node[kBillboard]);
     } else {
       Aabb geometric;
