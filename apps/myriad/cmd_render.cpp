@@ -392,10 +392,10 @@ Command add_render_command(CLI::App& app) {
          "Scene: world (the default scene: every system), voxel (the voxel world alone), vegetation (a "
          "plant field alone), crowd (VAT enemies) or smoke (GPU pattern test)")
       ->check(CLI::IsMember(scenes));
-  sub->add_option(
-      "--view", options->views,
-      "Camera presets to render (world: overview, ground, crowd_close_up, sliced; voxel: overview, "
-      "ground, sliced; crowd: whole_map, close_up; default all)");
+  sub->add_option("--view", options->views,
+                  "Camera presets to render (world: overview, ground, crowd_close_up, sliced, "
+                  "avatars_close_up; voxel: overview, "
+                  "ground, sliced; crowd: whole_map, close_up; default all)");
   sub->add_option("--seed", options->seed, "World seed")->check(not_negative);
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");

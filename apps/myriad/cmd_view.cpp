@@ -94,7 +94,8 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--frames", options->frames, "Close after this many frames (0 = when the window is closed)")
       ->check(not_negative);
   sub->add_option("--screenshot", options->screenshot, "Write the last frame shown to this PNG");
-  sub->add_option("--view", options->view, "Starting camera: overview, ground, crowd_close_up or sliced");
+  sub->add_option("--view", options->view,
+                  "Starting camera: overview, ground, crowd_close_up, sliced or avatars_close_up");
   sub->add_option("--seed", options->scene.seed, "World seed")->check(not_negative);
   // The scene's options and limits are those of `myriad render --scene world`.
   add_world_scene_options(*sub, options->scene, "");

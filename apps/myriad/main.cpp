@@ -44,9 +44,9 @@ int main(int argc, char** argv) {
   CLI::App app{"myriad: draws very many things on modest GPUs (Vulkan 1.3)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "myriad 0.1.0");
-  std::vector<myriad::app::Command> commands{myriad::app::add_info_command(app),
-                                             myriad::app::add_bench_command(app),
-                                             myriad::app::add_render_command(app)};
+  std::vector<myriad::app::Command> commands{
+      myriad::app::add_info_command(app), myriad::app::add_bench_command(app),
+      myriad::app::add_render_command(app), myriad::app::add_avatars_command(app)};
 #ifdef MYRIAD_HAS_VEGETATION
   commands.push_back(myriad::app::add_veg_command(app));
 #endif

@@ -41,6 +41,11 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
   nlohmann::ordered_json j;
   for (std::uint32_t i = 0; i < render::kWorldSystemCount; ++i)
     j["systems"][render::world_system_name(i)] = system_json(st.systems[i]);
+  nlohmann::ordered_json& avatars = j["systems"]["avatars"];
+  avatars["descriptor_binds"] = st.avatars.descriptor_binds;
+  avatars["batch_types"] = st.avatars.batch_types;
+  avatars["skeletons_updated"] = st.avatars.skeletons_updated;
+  avatars["palette_bytes_uploaded"] = st.avatars.palette_bytes_uploaded;
   j["shadow_draws"] = st.shadow_draws;
   j["uploaded_bytes"] = st.uploaded_bytes;
   j["vegetation_resident"] = st.vegetation_resident;
@@ -65,7 +70,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   }
   if (presets.empty())
     throw Error("no camera preset matched --view", "myriad render",
-                "use overview, ground, crowd_close_up or sliced");
+                "use overview, ground, crowd_close_up, sliced or avatars_close_up");
   Stopwatch clock;
   std::vector<crowd::CrowdFile> enemy_types = o.enemy_types;
   if (enemy_types.empty()) {

@@ -15,8 +15,18 @@ inline void add_world_scene_options(CLI::App& sub, render::WorldSceneOptions& o,
   sub.add_option("--vegetation-size", o.vegetation_size, label + "vegetation field edge in metres")
       ->check(finite_number)
       ->check(CLI::Range(render::kMinVegetationSize, render::kMaxVegetationSize));
-  sub.add_option("--avatars", o.avatars, label + "number of clothed avatars")
+  sub.add_option("--avatars", o.avatars, label + "number of customized avatars")
       ->check(CLI::Range(0u, render::kMaxAvatars));
+  sub.add_option(
+         "--avatar-kit", o.avatar_kit,
+         label + "avatar kit (.glb/.gltf: skeleton, body parts, items, clips); default: the sample kit")
+      ->check(CLI::ExistingFile);
+  sub.add_option("--avatar-item", o.avatar_items,
+                 label + "item file bound to the kit by joint name (repeatable)")
+      ->check(CLI::ExistingFile);
+  sub.add_option("--avatar-clips", o.avatar_clips,
+                 label + "file whose animations are retargeted onto the kit by joint name (repeatable)")
+      ->check(CLI::ExistingFile);
   sub.add_option("--shadow-map", o.shadow_map_size, label + "shadow map texels per side (0 = off)")
       ->check(CLI::Range(0u, render::kMaxShadowMapSize));
 }

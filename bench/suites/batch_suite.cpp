@@ -4,12 +4,21 @@
 // the palette upload of those avatars into the global buffer by staging copy and by compute pass.
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include <unistd.h>
 #include <random>
 #include <vector>
 
 #include "myriad/anim/avatar.hpp"
+#include "myriad/anim/gltf_import.hpp"
+#include "myriad/anim/kit_build.hpp"
+#include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/pose.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
+#include "myriad/core/assets.hpp"
 #include "myriad/core/frustum.hpp"
 #include "myriad/core/parallel.hpp"
 #include "myriad/core/stopwatch.hpp"
@@ -21,6 +30,28 @@ namespace myriad::bench {
 namespace {
 
 volatile float g_sink = 0.0f;
+
+// B6/B8 measured on a kit read back through the glTF import path: palette matrices per avatar with one
+// palette per part (each part's own bone list) and after dedup, bare and with every item worn.
+void add_kit_dedup(Report& report, const std::string& key, const anim::Avatar& kit, const std::string& what) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("myriad-bench-kit-" + key + "-" + std::to_string(::getpid()));
+  const anim::KitImport in = anim::write_and_import_kit(kit, dir, key);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  const anim::KitDedup d = anim::measure_dedup(in.kit);
+  const std::string k = "kit_" + key + "_matrices_";
+  report.add(k + "bare_before", static_cast<double>(d.bare_before), "", what + ", body parts only");
+  report.add(k + "bare_after", static_cast<double>(d.bare_after), "");
+  report.add(k + "clothed_before", static_cast<double>(d.clothed_before), "", what + ", every item worn");
+  report.add(k + "clothed_after", static_cast<double>(d.clothed_after), "");
+  report.add("kit_" + key + "_bare_ratio",
+             static_cast<double>(d.bare_before) / static_cast<double>(d.bare_after), "",
+             "article: 2x fewer for a bare avatar");
+  report.add("kit_" + key + "_clothed_ratio",
+             static_cast<double>(d.clothed_before) / static_cast<double>(d.clothed_after), "",
+             "article: over 4x fewer with clothes");
+}
 
 // A 67-joint skeleton (the size ozz-animation's figures were measured on) with random local TRS.
 struct BigSkeleton {
@@ -123,6 +154,18 @@ void run_batch_suite(Report& report, const SuiteOptions& options) {
                static_cast<double>(per_part) / static_cast<double>(unique), "",
                clothed ? "article: over 4x fewer with clothes" : "article: 2x fewer for a bare avatar");
   }
+  // The same on kits through the import path: the procedural humanoid (the default scene's kit when
+  // the shared models are missing) and CesiumMan split into 17 parts by dominant joint with the sample
+  // items (the default scene's kit).
+  add_kit_dedup(report, "procedural", anim::make_sample_kit(nullptr), "procedural humanoid, 17 parts");
+  if (const std::optional<std::filesystem::path> cesium = find_shared_asset("cesium_man.gltf")) {
+    const anim::ImportedModel model = anim::import_gltf(*cesium);
+    add_kit_dedup(report, "cesium17", anim::make_sample_kit(&model),
+                  "cesium_man.gltf split into 17 parts + 6 sample items (the default scene's kit)");
+  } else {
+    std::fprintf(stderr, "batch: cesium_man.gltf not found in %s (set MYRIAD_ASSETS); kit_cesium17 skipped\n",
+                 shared_assets_dir().string().c_str());
+  }
   // One frame of 1,000 clothed avatars (all threads).
   const anim::Avatar av = anim::make_avatar({.clothed = true});
   const std::size_t count = options.quick ? 100 : 1000;
@@ -166,10 +209,37 @@ void run_batch_suite(Report& report, const SuiteOptions& options) {
     }
   }
   std::size_t throttled_matrices = 0;
-  constexpr int kFrames = 8;  // the longest default throttle interval
+  constexpr int kFrames = 8;           // the longest default throttle interval
+  throttled.frame(cam, 1.0f / 60.0f);  // the first frame poses everyone (no palettes yet): not counted
   for (int f = 0; f < kFrames; ++f) throttled_matrices += throttled.frame(cam, 1.0f / 60.0f).matrices;
   report.add("avatars" + n + "_matrices_throttled", static_cast<double>(throttled_matrices) / kFrames, "",
              "mean per frame over 8 frames, default distance bands 15/40/80 m -> every 1/2/4/8 frames");
+  // SPEC B9 at scale: one CPU frame of 10,000 clothed avatars on 2 worker threads, and the palette bytes
+  // a frame uploads (only the posed avatars' palettes travel) without and with throttling.
+  {
+    ThreadLimit two(2);
+    const std::size_t many = options.quick ? 2000 : 10000;
+    const std::string m = std::to_string(many);
+    batch::AvatarCrowd all(av, {.avatars = many});
+    std::vector<double> many_ms;
+    for (int r = 0; r < reps + 1; ++r) {  // the first frame warms caches and the TBB pool
+      Stopwatch w;
+      all.frame(cam, 1.0f / 60.0f);
+      if (r > 0) many_ms.push_back(w.elapsed_ms());
+    }
+    report.add("avatars" + m + "_frame_ms", median(many_ms), "ms",
+               "2 worker threads: sampling + pose + palettes + culling + draw generation");
+    batch::AvatarCrowd far_ones_wait(av, {.avatars = many, .throttle = true});
+    far_ones_wait.frame(cam, 1.0f / 60.0f);  // poses everyone: not counted, as above
+    double bytes = 0.0, throttled_bytes = 0.0;
+    for (int f = 0; f < kFrames; ++f) {
+      bytes += static_cast<double>(all.frame(cam, 1.0f / 60.0f).palette_bytes_uploaded);
+      throttled_bytes += static_cast<double>(far_ones_wait.frame(cam, 1.0f / 60.0f).palette_bytes_uploaded);
+    }
+    report.add("palette_bytes_per_frame", bytes / kFrames, "bytes", m + " avatars, mean of 8 frames");
+    report.add("palette_bytes_per_frame_throttled", throttled_bytes / kFrames, "bytes",
+               m + " avatars, mean of 8 frames, default distance bands (crowd_camera)");
+  }
 }
 
 }  // namespace myriad::bench

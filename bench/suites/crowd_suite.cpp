@@ -8,22 +8,19 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/crowd_bake/enemy.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
+#include "myriad/core/assets.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {
 
 namespace {
-
-std::filesystem::path assets_dir() {
-  if (const char* env = std::getenv("MYRIAD_ASSETS")) return env;
-  return std::filesystem::path("..") / "shared" / "assets";
-}
 
 void bake_model(Report& report, const SuiteOptions& options, const std::string& key,
                 const anim::ImportedModel& model) {
@@ -85,11 +82,13 @@ void run_crowd_bake_suite(Report& report, const SuiteOptions& options) {
   bake_model(report, options, "enemy", crowd::make_enemy());
   if (options.quick) return;
   for (const char* file : {"Fox.glb", "cesium_man.gltf"}) {
-    const std::filesystem::path path = assets_dir() / file;
-    if (!std::filesystem::exists(path)) {
-      std::fprintf(stderr, "crowd-bake: %s not found (set MYRIAD_ASSETS); skipped\n", path.string().c_str());
+    const std::optional<std::filesystem::path> found = find_shared_asset(file);
+    if (!found) {
+      std::fprintf(stderr, "crowd-bake: %s not found in %s (set MYRIAD_ASSETS); skipped\n", file,
+                   shared_assets_dir().string().c_str());
       continue;
     }
+    const std::filesystem::path& path = *found;
     std::string key = std::filesystem::path(file).stem().string();
     std::transform(key.begin(), key.end(), key.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });

@@ -147,6 +147,19 @@ def glb(doc, data):
     return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
 
 
+def kit():
+    """An avatar kit: the skinned strip on two skins with the same joints, an item (by name) on the second,
+    a rigid copy under the spine joint with an item slot in its extras."""
+    doc, data = model(textured=True, binary=True)
+    doc["skins"].append(dict(doc["skins"][0]))
+    doc["nodes"][1]["children"] += [5]
+    doc["nodes"].append({"name": "item_cape", "mesh": 0, "skin": 1})
+    doc["nodes"][4]["children"] = [6]
+    doc["nodes"].append({"name": "badge", "mesh": 0, "translation": [0, 0.1, 0.05],
+                         "extras": {"item": "badge", "slot": "chest"}})
+    return doc, data
+
+
 def plant():
     """A plant as exporters write it: Leaf_LOD0 (a textured, alpha-tested quad with a colour-only stem
     triangle), Leaf_LOD1 (the quad) and a Leaf_Billboard node, with an embedded 2x2 RGBA PNG."""
@@ -207,6 +220,7 @@ def main():
     write("gltf", "skin_textured.gltf", json.dumps(doc, separators=(",", ":")))
     write("glb", "skin_textured.glb", glb(*model(textured=True, binary=True)))
     write("plant_gltf", "leaf.glb", glb(*plant()))
+    write("avatar_kit", "strip_kit.glb", glb(*kit()))
     for name, data in IMAGES.items():
         write("gltf_image", name, data)
     # Structure-aware glTF edits: a few edit scripts (see gltf_fields_fuzz.cpp for the format).

@@ -75,6 +75,8 @@ struct Segment {
 struct PartDef {
   const char* name;
   std::vector<Segment> segments;
+  const char* item = "";  // items: item and slot names
+  const char* slot = "";
 };
 
 std::vector<PartDef> body_parts() {
@@ -108,19 +110,21 @@ std::vector<PartDef> clothing_parts() {
                                 {kRUpperArm, kRForearm, {}, 0.06f + r}, {kRForearm, kRHand, {}, 0.05f + r}};
   };
   return {
-      {"shirt", sleeve(0.0f)},
-      {"jacket", sleeve(0.02f)},
+      {"shirt", sleeve(0.0f), "shirt", "torso"},
+      {"jacket", sleeve(0.02f), "jacket", "torso"},
       {"trousers",
        {{kHips, kSpine, {}, 0.16f},
         {kLThigh, kLShin, {}, 0.09f},
         {kLShin, kLFoot, {}, 0.07f},
         {kRThigh, kRShin, {}, 0.09f},
-        {kRShin, kRFoot, {}, 0.07f}}},
-      {"l_shoe", {{kLFoot, kLToe, {}, 0.055f}}},
-      {"r_shoe", {{kRFoot, kRToe, {}, 0.055f}}},
-      {"l_glove", {{kLHand, -1, {0.17f, 0.0f, 0.0f}, 0.045f}}},
-      {"r_glove", {{kRHand, -1, {-0.17f, 0.0f, 0.0f}, 0.045f}}},
-      {"hat", {{kHead, -1, up * 0.25f, 0.12f}}},
+        {kRShin, kRFoot, {}, 0.07f}},
+       "trousers",
+       "legs"},
+      {"l_shoe", {{kLFoot, kLToe, {}, 0.055f}}, "shoes", "feet"},
+      {"r_shoe", {{kRFoot, kRToe, {}, 0.055f}}, "shoes", "feet"},
+      {"l_glove", {{kLHand, -1, {0.17f, 0.0f, 0.0f}, 0.045f}}, "gloves", "hands"},
+      {"r_glove", {{kRHand, -1, {-0.17f, 0.0f, 0.0f}, 0.045f}}, "gloves", "hands"},
+      {"hat", {{kHead, -1, up * 0.25f, 0.12f}}, "hat", "head"},
   };
 }
 
@@ -128,6 +132,8 @@ AvatarPart build_part(const PartDef& def, std::span<const glm::mat4> bind_model,
                       const std::vector<std::int16_t>& parents, bool clothing) {
   AvatarPart part;
   part.clothing = clothing;
+  part.item = def.item;
+  part.slot = def.slot;
   part.mesh.name = def.name;
   // Part-local bone list in order of first use (bone, then its parent, then child), like an exporter.
   auto local = [&](int joint) {
@@ -161,7 +167,9 @@ AvatarPart build_part(const PartDef& def, std::span<const glm::mat4> bind_model,
       const float wp = parent >= 0 ? 0.5f * (1.0f - t) * (1.0f - t) : 0.0f;
       const float wc = s.child >= 0 ? 0.5f * t * t : 0.0f;
       const glm::vec4 w(1.0f - wp - wc, wp, wc, 0.0f);
-      for (int k = 0; k < segs; ++k) {
+      // segs + 1 vertices per ring: the seam column is doubled (u = 0 and u = 1) so UVs do not run
+      // back across the last strip.
+      for (int k = 0; k <= segs; ++k) {
         const float ang = 2.0f * std::numbers::pi_v<float> * static_cast<float>(k) / static_cast<float>(segs);
         const glm::vec3 n = u * std::cos(ang) + v * std::sin(ang);
         part.mesh.positions.push_back(a + (b - a) * t + n * s.radius);
@@ -173,10 +181,10 @@ AvatarPart build_part(const PartDef& def, std::span<const glm::mat4> bind_model,
     }
     for (int r = 0; r + 1 < rings; ++r) {
       for (int k = 0; k < segs; ++k) {
-        const auto i0 = base + static_cast<std::uint32_t>(r * segs + k);
-        const auto i1 = base + static_cast<std::uint32_t>(r * segs + (k + 1) % segs);
-        const auto i2 = i0 + static_cast<std::uint32_t>(segs);
-        const auto i3 = i1 + static_cast<std::uint32_t>(segs);
+        const auto i0 = base + static_cast<std::uint32_t>(r * (segs + 1) + k);
+        const auto i1 = i0 + 1;
+        const auto i2 = i0 + static_cast<std::uint32_t>(segs + 1);
+        const auto i3 = i1 + static_cast<std::uint32_t>(segs + 1);
         part.mesh.indices.insert(part.mesh.indices.end(), {i0, i1, i3, i0, i3, i2});
       }
     }
@@ -213,6 +221,9 @@ Avatar make_avatar(const AvatarOptions& options) {
     for (const PartDef& d : clothing_parts())
       av.parts.push_back(build_part(d, bind_model, options, av.skeleton.parents, true));
   }
+  av.name = options.clothed ? "procedural humanoid (clothed)" : "procedural humanoid";
+  av.clips = {make_walk_clip(av.skeleton, 1.0f), make_walk_clip(av.skeleton, 0.8f)};
+  av.clips[1].name = "walk_fast";
   return av;
 }
 
@@ -221,7 +232,9 @@ Clip make_walk_clip(const Skeleton& humanoid, float period) {
   c.name = "walk";
   c.duration = period;
   constexpr int kKeys = 9;
-  auto add_rotation = [&](int joint, glm::vec3 axis, float amplitude, float phase) {
+  // `base` is applied first (in the joint's rest frame): the arms' lowering from the T-pose.
+  auto add_rotation = [&](int joint, glm::vec3 axis, float amplitude, float phase,
+                          glm::quat base = glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) {
     Channel ch;
     ch.joint = static_cast<std::uint16_t>(joint);
     ch.path = ChannelPath::kRotation;
@@ -232,7 +245,8 @@ Clip make_walk_clip(const Skeleton& humanoid, float period) {
     for (int k = 0; k < kKeys; ++k) {
       const float t = period * static_cast<float>(k) / static_cast<float>(kKeys - 1);
       const float a = amplitude * std::sin(2.0f * std::numbers::pi_v<float> * t / period + phase);
-      const glm::quat q = glm::angleAxis(a, axis) * humanoid.rest.rotation[static_cast<std::size_t>(joint)];
+      const glm::quat q =
+          glm::angleAxis(a, axis) * base * humanoid.rest.rotation[static_cast<std::size_t>(joint)];
       c.times.push_back(t);
       c.values.emplace_back(q.x, q.y, q.z, q.w);
     }
@@ -244,10 +258,13 @@ Clip make_walk_clip(const Skeleton& humanoid, float period) {
   add_rotation(kRThigh, x, 0.5f, pi);
   add_rotation(kLShin, x, 0.4f, 0.5f * pi);
   add_rotation(kRShin, x, 0.4f, 1.5f * pi);
-  add_rotation(kLUpperArm, y, 0.4f, pi);
-  add_rotation(kRUpperArm, y, 0.4f, 0.0f);
-  add_rotation(kLForearm, z, 0.3f, pi);
-  add_rotation(kRForearm, z, 0.3f, 0.0f);
+  // Upper arms hang 75 degrees below the T-pose and swing forward and back (about X) against the legs.
+  const float down = 75.0f * pi / 180.0f;
+  add_rotation(kLUpperArm, x, 0.4f, pi, glm::angleAxis(-down, z));
+  add_rotation(kRUpperArm, x, 0.4f, 0.0f, glm::angleAxis(down, z));
+  // Elbows bent forward (+Z, where the toes point) and flexing with the swing.
+  add_rotation(kLForearm, y, 0.2f, pi, glm::angleAxis(-0.35f, y));
+  add_rotation(kRForearm, y, 0.2f, 0.0f, glm::angleAxis(0.35f, y));
   add_rotation(kSpine, y, 0.1f, 0.0f);
   add_rotation(kHead, y, 0.15f, 0.5f * pi);
   c.validate(humanoid.size());

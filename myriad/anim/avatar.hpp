@@ -1,7 +1,7 @@
-// Procedural humanoid avatars (SPEC B5): a 21-joint skeleton in T-pose, 17 skinned body parts and
-// optional clothing renderers, each part with its own bone list and inverse binds (as authoring tools
-// export them), and a looping walk clip. Free multi-part avatars do not exist, so tests and benchmarks
-// generate these; real models split with split_into_parts() take the same path.
+// Avatar kits (SPEC B5): one skeleton, body parts and clothing/accessory items, each part a skinned
+// mesh with its own bone list and inverse binds (as authoring tools export them), and clips. Kits come
+// from glTF (kit_import.hpp) or, for tests and as a fallback, from make_avatar(): a procedural
+// humanoid with a 21-joint skeleton in T-pose, 17 tube body parts, clothing items and a walk clip.
 #pragma once
 
 #include "myriad/anim/clip.hpp"
@@ -18,12 +18,21 @@ inline constexpr std::size_t kAvatarBodyParts = 17;
 struct AvatarPart {
   SkinnedMesh mesh;  // joints are indices into skin (part-local)
   PartSkin skin;
-  bool clothing = false;
+  bool clothing = false;  // an item (clothing or accessory) rather than a body part
+  std::string item;       // items: the item this mesh belongs to (an item may have several meshes)
+  std::string slot;       // items: an avatar wears at most one item per slot
+  bool rigid = false;     // a mesh parented to a joint, made a single-joint skinned mesh
 };
 
+// An avatar kit: what one customizable character is built from.
 struct Avatar {
   Skeleton skeleton;
-  std::vector<AvatarPart> parts;  // kAvatarBodyParts body parts first, then clothing
+  std::vector<AvatarPart> parts;    // body parts first, then items
+  std::vector<Clip> clips;          // may be empty (callers bring their own)
+  glm::mat4 root_transform{1.0f};   // the armature's placement in the model (static), e.g. Z-up to Y-up
+  std::vector<Material> materials;  // referenced by parts' mesh.material
+  std::vector<Texture> textures;
+  std::string name;
 };
 
 struct AvatarOptions {
@@ -35,10 +44,12 @@ struct AvatarOptions {
 // The humanoid skeleton (21 joints, depth-first, T-pose rest).
 Skeleton humanoid_skeleton();
 
-// Body parts (and with options.clothed: shirt, jacket, trousers, two shoes, two gloves, hat).
+// Body parts (and with options.clothed the items shirt and jacket (slot torso), trousers (legs), shoes
+// (two meshes, feet), gloves (hands) and hat (head)); clips: walks of 1.0 s and 0.8 s.
 Avatar make_avatar(const AvatarOptions& options = {});
 
-// A looping walk cycle for the humanoid skeleton (LINEAR rotations on limbs, hips bob), `period` s.
+// A looping walk cycle for the humanoid skeleton (LINEAR rotations: arms lowered from the T-pose and
+// swinging, legs and shins stepping, spine and head turning), `period` s.
 Clip make_walk_clip(const Skeleton& humanoid, float period = 1.0f);
 
 }  // namespace myriad::anim

@@ -1,5 +1,6 @@
 #include "myriad/anim/gltf_import.hpp"
 
+#include "myriad/anim/gltf_reading.hpp"
 #include "myriad/gltf/document.hpp"
 
 #include "myriad/core/binary_io.hpp"
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <unordered_map>
 
 namespace myriad::anim {
@@ -36,33 +38,7 @@ void import_skeleton(const Ctx& c, ImportedModel& out, std::vector<int>& node_to
   const tinygltf::Skin& skin = m.skins[0];
   if (skin.joints.empty()) c.fail("skin has no joints", "skins[0].joints");
   if (skin.joints.size() > 65535) c.fail("skin has too many joints", "skins[0].joints");
-  std::vector<int> node_parent(m.nodes.size(), -1);
-  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-    for (int ch : m.nodes[i].children) {
-      if (ch < 0 || static_cast<std::size_t>(ch) >= m.nodes.size()) {
-        c.fail("child index out of range", "nodes[" + std::to_string(i) + "].children");
-      }
-      node_parent[static_cast<std::size_t>(ch)] = static_cast<int>(i);
-    }
-  }
-  // glTF nodes form a forest; a cycle would make the walks up the hierarchy below endless. One pass:
-  // walk up from each node, marking the path, until a root or a node already known to be cycle-free.
-  {
-    enum : std::uint8_t { kUnseen, kOnPath, kAcyclic };
-    std::vector<std::uint8_t> state(m.nodes.size(), kUnseen);
-    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
-      std::size_t a = i;
-      while (state[a] == kUnseen && node_parent[a] >= 0) {
-        state[a] = kOnPath;
-        a = static_cast<std::size_t>(node_parent[a]);
-      }
-      if (state[a] == kOnPath)
-        c.fail("the node hierarchy has a cycle", "nodes[" + std::to_string(a) + "].children");
-      for (std::size_t b = i; state[b] == kOnPath; b = static_cast<std::size_t>(node_parent[b]))
-        state[b] = kAcyclic;
-      state[a] = kAcyclic;
-    }
-  }
+  const std::vector<int> node_parent = detail::node_parents(c);
   const std::size_t n = skin.joints.size();
   node_to_joint.assign(m.nodes.size(), -1);
   for (std::size_t j = 0; j < n; ++j) {
@@ -143,75 +119,8 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
       const tinygltf::Primitive& prim = mesh.primitives[pi];
       const std::string pf =
           "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(pi) + "]";
-      if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES)
-        c.fail("only triangle lists are supported", pf + ".mode");
-      auto attr = [&](const char* name) {
-        const auto it = prim.attributes.find(name);
-        return it == prim.attributes.end() ? -1 : it->second;
-      };
-      const int pos = attr("POSITION"), jn = attr("JOINTS_0"), wt = attr("WEIGHTS_0");
-      if (pos < 0) c.fail("primitive has no POSITION", pf + ".attributes.POSITION");
-      if (jn < 0) c.fail("skinned primitive has no JOINTS_0", pf + ".attributes.JOINTS_0");
-      if (wt < 0) c.fail("skinned primitive has no WEIGHTS_0", pf + ".attributes.WEIGHTS_0");
-      SkinnedMesh sm;
+      SkinnedMesh sm = detail::read_primitive(c, prim, pf, skin_to_joint);
       sm.name = mesh.name;
-      const std::vector<float> p = read_floats(c, pos, 3, pf + ".attributes.POSITION");
-      const std::size_t count = p.size() / 3;
-      assign_floats(sm.positions, p);
-      if (const int nr = attr("NORMAL"); nr >= 0) {
-        const std::vector<float> v = read_floats(c, nr, 3, pf + ".attributes.NORMAL");
-        if (v.size() != p.size()) c.fail("attribute count differs from POSITION", pf + ".attributes.NORMAL");
-        assign_floats(sm.normals, v);
-      }
-      if (const int uv = attr("TEXCOORD_0"); uv >= 0) {
-        const std::vector<float> v = read_floats(c, uv, 2, pf + ".attributes.TEXCOORD_0");
-        if (v.size() != 2 * count)
-          c.fail("attribute count differs from POSITION", pf + ".attributes.TEXCOORD_0");
-        assign_floats(sm.uvs, v);
-      }
-      const std::string jf = pf + ".attributes.JOINTS_0";
-      const View jv = accessor_view(c, jn, jf);
-      if (jv.components != 4 || (jv.component_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
-                                 jv.component_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)) {
-        c.fail("JOINTS_0 must be VEC4 of unsigned byte or short", jf);
-      }
-      if (jv.count != count) c.fail("attribute count differs from POSITION", jf);
-      const std::vector<float> w = read_floats(c, wt, 4, pf + ".attributes.WEIGHTS_0");
-      if (w.size() != 4 * count)
-        c.fail("attribute count differs from POSITION", pf + ".attributes.WEIGHTS_0");
-      sm.joints.resize(count);
-      sm.weights.resize(count);
-      for (std::size_t i = 0; i < count; ++i) {
-        glm::vec4 wv(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
-        const float sum = wv.x + wv.y + wv.z + wv.w;
-        if (!(sum > 0.0f))
-          c.fail("vertex " + std::to_string(i) + " has zero total weight", pf + ".attributes.WEIGHTS_0");
-        // Weights of 3e38 are finite one by one, but their sum is not: dividing by it would zero them.
-        if (!std::isfinite(sum) || !(std::min(std::min(wv.x, wv.y), std::min(wv.z, wv.w)) >= 0.0f))
-          c.fail("vertex " + std::to_string(i) + " has a negative weight or weights whose sum is not finite",
-                 pf + ".attributes.WEIGHTS_0", "weights are fractions that sum to 1");
-        sm.weights[i] = wv / sum;
-        for (int k = 0; k < 4; ++k) {
-          const std::uint32_t j = read_uint(jv, i, k);
-          if (j >= skin_to_joint.size()) c.fail("joint index " + std::to_string(j) + " outside the skin", jf);
-          sm.joints[i][k] = skin_to_joint[j];
-        }
-      }
-      if (prim.indices >= 0) {
-        const View iv = accessor_view(c, prim.indices, pf + ".indices");
-        if (iv.components != 1 || iv.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT)
-          c.fail("indices must be unsigned scalars", pf + ".indices");
-        sm.indices.resize(iv.count);
-        for (std::size_t i = 0; i < iv.count; ++i) {
-          sm.indices[i] = read_uint(iv, i, 0);
-          if (sm.indices[i] >= count)
-            c.fail("index " + std::to_string(sm.indices[i]) + " out of range", pf + ".indices");
-        }
-      } else {
-        sm.indices.resize(count);
-        for (std::size_t i = 0; i < count; ++i) sm.indices[i] = static_cast<std::uint32_t>(i);
-      }
-      if (sm.indices.size() % 3 != 0) c.fail("index count is not a multiple of 3", pf + ".indices");
       if (prim.material >= 0) {
         auto [it, inserted] = material_map.try_emplace(prim.material, static_cast<int>(material_map.size()));
         sm.material = it->second;
@@ -223,128 +132,18 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
 }
 
 void import_materials(const Ctx& c, ImportedModel& out, const std::unordered_map<int, int>& material_map) {
-  const auto& m = c.model;
   out.materials.resize(material_map.size());
-  std::unordered_map<int, int> image_map;
+  std::map<int, int> image_map;
   // Visit materials in output order so texture numbering does not depend on hash-map order.
   std::vector<std::pair<int, int>> ordered(material_map.begin(), material_map.end());
   std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  for (const auto& [gi, mi] : ordered) {
-    if (static_cast<std::size_t>(gi) >= m.materials.size())
-      c.fail("material index out of range", "meshes[*].primitives[*].material");
-    const tinygltf::Material& gm = m.materials[static_cast<std::size_t>(gi)];
-    Material& mat = out.materials[static_cast<std::size_t>(mi)];
-    mat.name = gm.name;
-    mat.double_sided = gm.doubleSided;
-    const auto& f = gm.pbrMetallicRoughness.baseColorFactor;
-    if (f.size() == 4) {
-      mat.base_color_factor = glm::vec4(static_cast<float>(f[0]), static_cast<float>(f[1]),
-                                        static_cast<float>(f[2]), static_cast<float>(f[3]));
-    }
-    const int ti = gm.pbrMetallicRoughness.baseColorTexture.index;
-    if (ti < 0) continue;
-    const std::string tf = "materials[" + std::to_string(gi) + "].pbrMetallicRoughness.baseColorTexture";
-    if (static_cast<std::size_t>(ti) >= m.textures.size()) c.fail("texture index out of range", tf);
-    const int src = m.textures[static_cast<std::size_t>(ti)].source;
-    if (src < 0 || static_cast<std::size_t>(src) >= m.images.size())
-      c.fail("texture has no image", "textures[" + std::to_string(ti) + "].source");
-    auto [it, inserted] = image_map.try_emplace(src, static_cast<int>(out.textures.size()));
-    mat.base_color_texture = it->second;
-    if (!inserted) continue;
-    const tinygltf::Image& img = m.images[static_cast<std::size_t>(src)];
-    const std::string imf = "images[" + std::to_string(src) + "]";
-    if (img.bits != 8 || img.component < 1 || img.component > 4 || img.width <= 0 || img.height <= 0) {
-      c.fail("image is not decoded 8-bit (" + std::to_string(img.bits) + " bits, " +
-                 std::to_string(img.component) + " components)",
-             imf);
-    }
-    Texture t;
-    t.name = img.name.empty() ? img.uri : img.name;
-    t.width = static_cast<std::uint32_t>(img.width);
-    t.height = static_cast<std::uint32_t>(img.height);
-    const std::size_t px = std::size_t{t.width} * t.height;
-    const std::size_t comp = static_cast<std::size_t>(img.component);
-    if (img.image.size() < px * comp) c.fail("image data is shorter than width x height", imf);
-    t.rgba8.resize(px * 4);
-    for (std::size_t i = 0; i < px; ++i) {
-      const std::uint8_t* s = img.image.data() + i * comp;
-      std::uint8_t* d = t.rgba8.data() + i * 4;
-      d[0] = s[0];
-      d[1] = comp >= 3 ? s[1] : s[0];
-      d[2] = comp >= 3 ? s[2] : s[0];
-      d[3] = comp == 4 ? s[3] : (comp == 2 ? s[1] : 255);
-    }
-    out.textures.push_back(std::move(t));
-  }
+  for (const auto& [gi, mi] : ordered)
+    out.materials[static_cast<std::size_t>(mi)] = detail::read_material(c, gi, image_map, out.textures);
 }
 
 void import_clips(const Ctx& c, ImportedModel& out, const std::vector<int>& node_to_joint) {
-  const auto& m = c.model;
-  for (std::size_t ai = 0; ai < m.animations.size(); ++ai) {
-    const tinygltf::Animation& a = m.animations[ai];
-    const std::string af = "animations[" + std::to_string(ai) + "]";
-    Clip clip;
-    clip.name = a.name.empty() ? af : a.name;
-    for (std::size_t ci = 0; ci < a.channels.size(); ++ci) {
-      const tinygltf::AnimationChannel& ch = a.channels[ci];
-      const std::string cf = af + ".channels[" + std::to_string(ci) + "]";
-      if (ch.target_node < 0 || static_cast<std::size_t>(ch.target_node) >= m.nodes.size())
-        c.fail("channel target node out of range", cf + ".target.node");
-      const int joint = node_to_joint[static_cast<std::size_t>(ch.target_node)];
-      if (joint < 0 || ch.target_path == "weights")
-        continue;  // non-joint nodes and morph weights do not pose the skeleton
-      Channel out_ch;
-      out_ch.joint = static_cast<std::uint16_t>(joint);
-      int comps = 3;
-      if (ch.target_path == "translation") {
-        out_ch.path = ChannelPath::kTranslation;
-      } else if (ch.target_path == "rotation") {
-        out_ch.path = ChannelPath::kRotation;
-        comps = 4;
-      } else if (ch.target_path == "scale") {
-        out_ch.path = ChannelPath::kScale;
-      } else {
-        c.fail("unsupported target path '" + ch.target_path + "'", cf + ".target.path");
-      }
-      if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= a.samplers.size())
-        c.fail("sampler index out of range", cf + ".sampler");
-      const tinygltf::AnimationSampler& s = a.samplers[static_cast<std::size_t>(ch.sampler)];
-      const std::string sf = af + ".samplers[" + std::to_string(ch.sampler) + "]";
-      if (s.interpolation == "LINEAR" || s.interpolation.empty()) {
-        out_ch.interpolation = Interpolation::kLinear;
-      } else if (s.interpolation == "STEP") {
-        out_ch.interpolation = Interpolation::kStep;
-      } else if (s.interpolation == "CUBICSPLINE") {
-        out_ch.interpolation = Interpolation::kCubicSpline;
-      } else {
-        c.fail("unsupported interpolation '" + s.interpolation + "'", sf + ".interpolation",
-               "use LINEAR, STEP or CUBICSPLINE");
-      }
-      const std::vector<float> times = read_floats(c, s.input, 1, sf + ".input");
-      const std::vector<float> vals = read_floats(c, s.output, comps, sf + ".output");
-      const std::size_t per_key = out_ch.interpolation == Interpolation::kCubicSpline ? 3 : 1;
-      if (times.empty()) c.fail("sampler has no keys", sf + ".input");
-      if (vals.size() != times.size() * per_key * static_cast<std::size_t>(comps)) {
-        c.fail("output count does not match input count", sf + ".output");
-      }
-      out_ch.first_key = static_cast<std::uint32_t>(clip.times.size());
-      out_ch.key_count = static_cast<std::uint32_t>(times.size());
-      out_ch.first_value = static_cast<std::uint32_t>(clip.values.size());
-      clip.times.insert(clip.times.end(), times.begin(), times.end());
-      for (std::size_t i = 0; i < vals.size() / static_cast<std::size_t>(comps); ++i) {
-        const float* v = vals.data() + i * static_cast<std::size_t>(comps);
-        clip.values.emplace_back(v[0], v[1], v[2], comps == 4 ? v[3] : 0.0f);
-      }
-      clip.duration = std::max(clip.duration, times.back());
-      clip.channels.push_back(out_ch);
-    }
-    try {
-      clip.validate(out.skeleton.size());
-    } catch (const Error& e) {
-      c.fail(e.problem(), af + " (" + e.where() + ")");
-    }
-    out.clips.push_back(std::move(clip));
-  }
+  for (std::size_t ai = 0; ai < c.model.animations.size(); ++ai)
+    out.clips.push_back(detail::read_clip(c, ai, node_to_joint, out.skeleton.size()));
 }
 
 ImportedModel import_document(const gltf::Document& c) {

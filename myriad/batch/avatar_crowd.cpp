@@ -1,47 +1,39 @@
 #include "myriad/batch/avatar_crowd.hpp"
 
+#include <algorithm>
 #include <cmath>
 
+#include "myriad/anim/kit_info.hpp"
 #include "myriad/core/error.hpp"
 
 namespace myriad::batch {
-namespace {
 
-// Small deterministic hash for per-avatar values (no global RNG state).
-float hash01(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return static_cast<float>(x >> 8) / 16777216.0f;
-}
-
-}  // namespace
-
-AvatarCrowd::AvatarCrowd(const anim::Avatar& avatar, const AvatarCrowdOptions& options)
-    : avatar_(avatar), options_(options) {
+AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& options) : options_(options) {
   body_type_ = sets_.add({"avatar_body", {{"skin_tone", 4}}, {0.8f, 0.6f, 0.5f, 1.0f}});
   clothing_type_ =
       sets_.add({"avatar_clothing", {{"tint", 4}, {"pattern", 1}}, {1.0f, 1.0f, 1.0f, 1.0f, 0.0f}});
   scene_ = std::make_unique<BatchScene>(sets_);
 
+  // One renderer skeleton for the whole kit (every item's bones included), so every avatar's palette
+  // has the same size and offset rule whatever it wears.
   std::vector<anim::PartSkin> skins;
-  for (const anim::AvatarPart& p : avatar.parts) {
-    skins.push_back(p.skin);
-    per_renderer_matrices_ += p.skin.joints.size();
-  }
+  for (const anim::AvatarPart& p : kit.parts) skins.push_back(p.skin);
   dedup_ = anim::dedup_skeletons(skins);
-  clips_ = {anim::make_walk_clip(avatar.skeleton, 1.0f), anim::make_walk_clip(avatar.skeleton, 0.8f)};
+  slots_ = anim::kit_slots(kit);
+  bounds_ = anim::kit_bounds(kit);
+  clips_ = kit.clips;
+  if (clips_.empty()) clips_.push_back({"rest", 1.0f, {}, {}, {}});
   const std::size_t n = options.avatars;
   if (!options.importance.empty() && options.importance.size() != n) {
     throw Error("importance needs one value per avatar", "AvatarCrowdOptions.importance");
   }
-  animator_ = std::make_unique<anim::Animator>(avatar.skeleton, clips_, dedup_.renderer_skeleton, n);
+  animator_ = std::make_unique<anim::Animator>(kit.skeleton, clips_, dedup_.renderer_skeleton, n);
   palettes_.resize(n * animator_->palette_size());
   positions_.resize(n);
   distance_.resize(n);
   update_mask_.resize(n);
+  outfits_.resize(n);
+  per_renderer_matrices_.assign(n, 0);
 
   const auto side = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
   std::vector<DrawDesc> draw(1);
@@ -49,25 +41,31 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& avatar, const AvatarCrowdOptions& o
     const auto seed = static_cast<std::uint32_t>(a) * 7919u + options.seed;
     positions_[a] = options.origin + glm::vec3(static_cast<float>(a % side) * options.spacing, 0.0f,
                                                -static_cast<float>(a / side) * options.spacing);
-    animator_->set_clip(a, static_cast<std::uint32_t>(a % clips_.size()), hash01(seed) * clips_[0].duration);
-    const glm::mat4 world = glm::translate(glm::mat4(1.0f), positions_[a]);
-    const float tone = 0.3f + 0.6f * hash01(seed + 1);
-    const float body[4] = {tone, tone * 0.8f, tone * 0.7f, 1.0f};
-    for (std::size_t p = 0; p < avatar.parts.size(); ++p) {
-      const bool cloth = avatar.parts[p].clothing;
-      const float clothing[5] = {
-          hash01(seed + 2 + static_cast<std::uint32_t>(p)), hash01(seed + 40 + static_cast<std::uint32_t>(p)),
-          hash01(seed + 80 + static_cast<std::uint32_t>(p)), 1.0f, std::floor(hash01(seed + 3) * 4.0f)};
-      draw[0] = {static_cast<std::uint32_t>(p), cloth ? 1u : 0u, cloth ? clothing_type_ : body_type_,
-                 cloth ? std::span<const float>(clothing) : std::span<const float>(body)};
+    const auto clip = static_cast<std::uint32_t>(a % clips_.size());
+    animator_->set_clip(a, clip, anim::hash01(seed) * clips_[clip].duration);
+    animator_->set_speed(a, 1.0f + options.speed_spread * (2.0f * anim::hash01(seed + 1) - 1.0f));
+    const glm::mat4 world = glm::translate(glm::mat4(1.0f), positions_[a]) * kit.root_transform;
+    const glm::vec3 centre = positions_[a] + bounds_.center;
+    outfits_[a] = anim::draw_outfit(slots_, seed, options.outfit);
+    const anim::Outfit& outfit = outfits_[a];
+    for (std::size_t w = 0; w < outfit.parts.size(); ++w) {
+      const std::uint32_t p = outfit.parts[w];
+      const bool item = kit.parts[p].clothing;
+      const glm::vec4& t = outfit.tint[w];
+      const float body[4] = {t.x, t.y, t.z, t.w};
+      const float clothing[5] = {t.x, t.y, t.z, t.w, outfit.pattern[w]};
+      draw[0] = {p, item ? 1u : 0u, item ? clothing_type_ : body_type_,
+                 item ? std::span<const float>(clothing) : std::span<const float>(body)};
       RendererDesc r;
-      // The whole avatar's reach (arms out in T-pose, 1.9 m tall) bounds every part: parts move.
-      r.bounds = {positions_[a] + glm::vec3(0.0f, 0.95f, 0.0f), 1.2f};
+      // The whole kit's reach bounds every part: parts move with the pose.
+      r.bounds = {centre, bounds_.radius};
       r.object_to_world = world;
       r.palette_offset = animator_->palette_offset(a);
       r.draws = draw;
       scene_->add_renderer(r);
+      per_renderer_matrices_[a] += static_cast<std::uint32_t>(kit.parts[p].skin.joints.size());
     }
+    worn_parts_ += outfit.parts.size();
   }
 }
 
@@ -75,15 +73,22 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   CrowdFrameStats s;
   const std::size_t n = options_.avatars;
   for (std::size_t a = 0; a < n; ++a) animator_->advance(a, dt);
-  std::span<const std::uint8_t> mask;
-  if (options_.throttle) {
+  std::span<const std::uint8_t> mask;  // empty: every avatar
+  // The first frame poses everyone, throttled or not: until then no avatar has a palette to keep.
+  if (options_.throttle && frame_ > 0) {
     for (std::size_t a = 0; a < n; ++a) distance_[a] = glm::length(positions_[a] - camera.position);
-    options_.throttle_rules.build_mask(frame_, distance_, options_.importance, update_mask_);
+    s.skeletons_updated =
+        options_.throttle_rules.build_mask(frame_, distance_, options_.importance, update_mask_);
     mask = update_mask_;
+  } else {
+    std::fill(update_mask_.begin(), update_mask_.end(), std::uint8_t{1});
+    s.skeletons_updated = n;
   }
   s.matrices = animator_->update(palettes_, mask);
   s.avatars_updated = s.matrices / animator_->palette_size();
-  s.matrices_without_dedup = s.avatars_updated * per_renderer_matrices_;
+  s.palette_bytes_uploaded = s.skeletons_updated * animator_->palette_size() * sizeof(anim::Mat3x4);
+  for (std::size_t a = 0; a < n; ++a)
+    s.matrices_without_dedup += update_mask_[a] ? per_renderer_matrices_[a] : 0;
   cull(*scene_, camera, cull_);
   generate_draws(*scene_, cull_, draws_);
   for (std::uint8_t v : cull_.visible) s.visible_renderers += v;

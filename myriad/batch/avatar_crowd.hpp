@@ -1,11 +1,14 @@
-// A crowd of skinned avatars on the batch renderer (SPEC B4-B9): one Animator over all avatars
-// (one deduplicated palette each, in one global palette array), one renderer per avatar part, mesh
-// id = part index so equal parts of all avatars batch together, and per-avatar property values
-// (skin tone; clothing tint and pattern). frame() runs sample -> pose -> palettes -> cull -> draws.
+// A crowd of customized skinned avatars from one kit on the batch renderer (SPEC B2-B9): one Animator
+// over all avatars (one deduplicated palette each, in one global palette array; each avatar its own
+// clip, phase and speed), per avatar an outfit drawn from the kit under the seed (which items, their
+// tint and pattern; anim/outfit.hpp), one renderer per worn part with mesh id = kit part index so equal
+// parts of all avatars batch together, and two property sets (body: skin tone; items: tint and
+// pattern) as the batch types. frame() runs sample -> pose -> palettes -> cull -> draws.
 #pragma once
 
 #include "myriad/anim/animator.hpp"
 #include "myriad/anim/avatar.hpp"
+#include "myriad/anim/outfit.hpp"
 #include "myriad/anim/throttle.hpp"
 #include "myriad/batch/draw_commands.hpp"
 
@@ -21,10 +24,17 @@ struct AvatarCrowdOptions {
   bool throttle = false;   // use `throttle` to skip far avatars' updates
   anim::UpdateThrottle throttle_rules;
   std::vector<float> importance;  // per avatar (empty = all 0); >= throttle_rules.important: every frame
+  anim::OutfitRules outfit;       // how outfits are drawn (outfit.everything: every avatar wears every item)
+  float speed_spread = 0.15f;     // playback speeds drawn in [1 - spread, 1 + spread]
 };
 
 struct CrowdFrameStats {
   std::size_t avatars_updated = 0;
+  // Avatars whose skeleton (one deduplicated palette each) was posed this frame, and the palette bytes
+  // a renderer uploads for them: skeletons_updated x palette size x sizeof(Mat3x4). Throttled avatars
+  // keep their last palette on the GPU.
+  std::size_t skeletons_updated = 0;
+  std::size_t palette_bytes_uploaded = 0;
   std::size_t matrices = 0;                // palette matrices computed this frame (deduplicated)
   std::size_t matrices_without_dedup = 0;  // what per-renderer palettes would have computed
   std::size_t visible_renderers = 0;
@@ -34,7 +44,9 @@ struct CrowdFrameStats {
 
 class AvatarCrowd {
  public:
-  AvatarCrowd(const anim::Avatar& avatar, const AvatarCrowdOptions& options);
+  // `kit` must outlive the crowd. Its clips animate the avatars (a kit without clips stands in its
+  // rest pose); avatar a plays clip a % clips at a seeded phase and speed.
+  AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& options);
   // The scene and animator refer to members (property sets, renderer skeleton): not movable.
   AvatarCrowd(const AvatarCrowd&) = delete;
   AvatarCrowd& operator=(const AvatarCrowd&) = delete;
@@ -46,14 +58,21 @@ class AvatarCrowd {
   const anim::Dedup& dedup() const { return dedup_; }
   const anim::Animator& animator() const { return *animator_; }
   std::span<const anim::Mat3x4> palettes() const { return palettes_; }
+  // Per avatar: 1 when the last frame() posed it (its palette changed), else 0. All ones without
+  // throttling and on the first frame (no avatar has a palette before it).
+  std::span<const std::uint8_t> updated() const { return update_mask_; }
   const DrawList& draw_list() const { return draws_; }
   const CullResult& cull_result() const { return cull_; }
   glm::vec3 position(std::size_t a) const { return positions_[a]; }
   BatchType body_type() const { return body_type_; }
   BatchType clothing_type() const { return clothing_type_; }
+  const anim::Outfit& outfit(std::size_t a) const { return outfits_[a]; }
+  std::size_t body_parts() const { return slots_.body.size(); }
+  // Sum over avatars of their worn parts (= renderers).
+  std::size_t worn_parts() const { return worn_parts_; }
+  const Sphere& bounds_in_avatar() const { return bounds_; }
 
  private:
-  const anim::Avatar& avatar_;
   AvatarCrowdOptions options_;
   PropertySetRegistry sets_;
   BatchType body_type_ = 0;
@@ -66,7 +85,11 @@ class AvatarCrowd {
   std::vector<glm::vec3> positions_;
   std::vector<float> distance_;
   std::vector<std::uint8_t> update_mask_;
-  std::size_t per_renderer_matrices_ = 0;  // sum of part bone counts for one avatar
+  anim::KitSlots slots_;
+  std::vector<anim::Outfit> outfits_;
+  std::vector<std::uint32_t> per_renderer_matrices_;  // per avatar: its worn parts' bone counts summed
+  std::size_t worn_parts_ = 0;
+  Sphere bounds_;  // the kit's bounds in the avatar's frame
   std::uint64_t frame_ = 0;
   CullResult cull_;
   DrawList draws_;

@@ -202,7 +202,16 @@ Binding storage_image(VkImageView view, VkImageLayout layout) {
 
 void bind(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,
           std::span<const Binding> bindings, const void* push_constants, std::uint32_t push_bytes) {
+  bind_pipeline(cmd, pipeline);
+  bind_resources(ctx, cmd, pipeline, bindings, push_constants, push_bytes);
+}
+
+void bind_pipeline(VkCommandBuffer cmd, const Pipeline& pipeline) {
   vkCmdBindPipeline(cmd, pipeline.bind_point(), pipeline.handle());
+}
+
+void bind_resources(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,
+                    std::span<const Binding> bindings, const void* push_constants, std::uint32_t push_bytes) {
   if (!bindings.empty()) {
     // Fixed-size scratch: bind() runs per pass per frame and must not allocate.
     std::array<VkWriteDescriptorSet, 16> writes{};

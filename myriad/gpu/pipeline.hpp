@@ -96,5 +96,14 @@ Binding storage_image(VkImageView view, VkImageLayout layout = VK_IMAGE_LAYOUT_G
 void bind(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,
           std::span<const Binding> bindings, const void* push_constants = nullptr,
           std::uint32_t push_bytes = 0);
+// bind() in two halves, for passes that draw many batches with one pipeline: bind_pipeline() once,
+// then bind_resources() only when the batch's buffers change. Pushed descriptors and push constants
+// stay in effect for later draws until pushed again or a pipeline with another layout is bound.
+void bind_pipeline(VkCommandBuffer cmd, const Pipeline& pipeline);
+// Pushes descriptors (binding i = bindings[i]) and push constants through `pipeline`'s layout; bind
+// `pipeline` (or one with the same layout) before drawing.
+void bind_resources(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,
+                    std::span<const Binding> bindings, const void* push_constants = nullptr,
+                    std::uint32_t push_bytes = 0);
 
 }  // namespace myriad::gpu

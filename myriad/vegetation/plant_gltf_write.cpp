@@ -14,6 +14,7 @@
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/core/image_io.hpp"
+#include "myriad/gltf/writer.hpp"
 #include "myriad/vegetation/baker.hpp"
 
 namespace myriad::vegetation {
@@ -21,41 +22,12 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kFloat = 5126, kUint = 5125, kArrayBuffer = 34962, kElementBuffer = 34963;
+using gltf::kArrayBuffer;
+using gltf::kElementBuffer;
+using gltf::kFloat;
+using gltf::kUnsignedInt;
 
-struct Builder {
-  json doc = {{"asset", {{"version", "2.0"}, {"generator", "myriad"}}}};
-  std::vector<std::byte> bin;
-
-  int view(const void* data, std::size_t bytes, int target) {
-    while (bin.size() % 4) bin.push_back(std::byte{0});
-    const std::size_t offset = bin.size();
-    const auto* p = static_cast<const std::byte*>(data);
-    bin.insert(bin.end(), p, p + bytes);
-    json v = {{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bytes}};
-    if (target) v["target"] = target;
-    doc["bufferViews"].push_back(v);
-    return static_cast<int>(doc["bufferViews"].size() - 1);
-  }
-
-  template <class T>
-  int accessor(const std::vector<T>& data, const char* type, int component, int target, bool bounds = false) {
-    json a = {{"bufferView", view(data.data(), data.size() * sizeof(T), target)},
-              {"componentType", component},
-              {"count", data.size()},
-              {"type", type}};
-    if constexpr (std::is_same_v<T, glm::vec3>) {
-      if (bounds) {
-        glm::vec3 lo(INFINITY), hi(-INFINITY);
-        for (const glm::vec3& p : data) lo = glm::min(lo, p), hi = glm::max(hi, p);
-        a["min"] = {lo.x, lo.y, lo.z};
-        a["max"] = {hi.x, hi.y, hi.z};
-      }
-    }
-    doc["accessors"].push_back(a);
-    return static_cast<int>(doc["accessors"].size() - 1);
-  }
-
+struct Builder : gltf::Writer {
   int material(const PlantSurface& s, std::map<std::tuple<int, int, int, int, int>, int>& cache) {
     const auto key =
         std::make_tuple(int(s.color.r), int(s.color.g), int(s.color.b), int(s.alpha_cutoff), int(s.texture));
@@ -102,7 +74,7 @@ struct Builder {
                          {"NORMAL", accessor(n, "VEC3", kFloat, kArrayBuffer)},
                          {"TEXCOORD_0", accessor(uv, "VEC2", kFloat, kArrayBuffer)}};
       prims.push_back({{"attributes", attributes},
-                       {"indices", accessor(idx, "SCALAR", kUint, kElementBuffer)},
+                       {"indices", accessor(idx, "SCALAR", kUnsignedInt, kElementBuffer)},
                        {"material", mat},
                        {"mode", 4}});
     }
@@ -110,31 +82,6 @@ struct Builder {
     return static_cast<int>(doc["meshes"].size() - 1);
   }
 };
-
-void write_glb(const std::filesystem::path& path, const std::string& text,
-               const std::vector<std::byte>& bin) {
-  std::string json_chunk = text;
-  while (json_chunk.size() % 4) json_chunk.push_back(' ');
-  std::vector<std::byte> padded = bin;
-  while (padded.size() % 4) padded.push_back(std::byte{0});
-  const std::uint32_t total = 12 + 8 + std::uint32_t(json_chunk.size()) + 8 + std::uint32_t(padded.size());
-  std::vector<std::byte> out;
-  const auto put = [&](std::uint32_t v) {
-    const auto* b = reinterpret_cast<const std::byte*>(&v);
-    out.insert(out.end(), b, b + 4);
-  };
-  put(0x46546C67u);  // "glTF"
-  put(2);
-  put(total);
-  put(std::uint32_t(json_chunk.size()));
-  put(0x4E4F534Au);  // "JSON"
-  const auto* j = reinterpret_cast<const std::byte*>(json_chunk.data());
-  out.insert(out.end(), j, j + json_chunk.size());
-  put(std::uint32_t(padded.size()));
-  put(0x004E4942u);  // "BIN\0"
-  out.insert(out.end(), padded.begin(), padded.end());
-  write_file_atomic(path, out);
-}
 
 }  // namespace
 
@@ -184,19 +131,7 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
   b.doc["nodes"] = nodes;
   b.doc["scenes"] = json::array({json{{"nodes", scene_nodes}}});
   b.doc["scene"] = 0;
-  json buffer = {{"byteLength", b.bin.size()}};
-  if (!binary) {
-    const std::string file = path.stem().string() + ".bin";
-    write_file_atomic(path.parent_path() / file, b.bin);
-    buffer["uri"] = file;
-  }
-  b.doc["buffers"] = json::array({buffer});
-  const std::string text = b.doc.dump();
-  if (binary) {
-    write_glb(path, text, b.bin);
-  } else {
-    write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
-  }
+  b.save(path);
 }
 
 std::optional<std::pair<std::size_t, std::string>> parse_baked_plant_file_name(const std::string& file) {

@@ -1,5 +1,9 @@
 // Avatars on the batch renderer: equal parts of all avatars share one draw (all right upper arms
-// together), body and clothing never share a draw, B8 matrix ratios, throttling saves updates.
+// together), body and clothing never share a draw, B8 matrix ratios, throttling saves updates;
+// outfits differ between avatars yet batch by part and property set; walking avatars (the procedural
+// kit and CesiumMan's kit read back from glTF) swing their arms below the shoulder: no T-pose.
+#include "myriad/anim/kit_build.hpp"
+#include "myriad/anim/pose.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
 #include "myriad/core/error.hpp"
 
@@ -7,6 +11,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <set>
+
+#include <unistd.h>
 
 namespace myriad::batch {
 namespace {
@@ -23,7 +31,7 @@ CullCamera overview(glm::vec3 eye, glm::vec3 target) {
 
 TEST(AvatarCrowd, OneDrawPerPartAcrossAvatars) {
   const anim::Avatar av = anim::make_avatar({.clothed = true});
-  AvatarCrowd crowd(av, {.avatars = 64});
+  AvatarCrowd crowd(av, {.avatars = 64, .outfit = {.everything = true}});
   // Camera far back over the 8x8 grid sees everyone.
   const CrowdFrameStats s = crowd.frame(overview({7, 30, 30}, {7, 0, -7}), 1.0f / 60.0f);
   EXPECT_EQ(s.visible_renderers, 64 * av.parts.size());
@@ -47,7 +55,7 @@ TEST(AvatarCrowd, OneDrawPerPartAcrossAvatars) {
 TEST(AvatarCrowd, DedupMeetsTheB8Ratios) {
   for (bool clothed : {false, true}) {
     const anim::Avatar av = anim::make_avatar({.clothed = clothed});
-    AvatarCrowd crowd(av, {.avatars = 10});
+    AvatarCrowd crowd(av, {.avatars = 10, .outfit = {.everything = true}});
     const CrowdFrameStats s = crowd.frame(overview({0, 5, 20}, {0, 0, 0}), 0.01f);
     const double ratio = static_cast<double>(s.matrices_without_dedup) / static_cast<double>(s.matrices);
     EXPECT_GE(ratio, clothed ? 4.0 : 2.0) << (clothed ? "clothed" : "bare");
@@ -92,10 +100,116 @@ TEST(AvatarCrowd, ImportantAvatarsUpdateEveryFrame) {
     std::copy(crowd.palettes().begin() + 398 * ps, crowd.palettes().begin() + 400 * ps, last.begin());
   }
   EXPECT_EQ(changed_important, 8);
-  EXPECT_EQ(changed_far, 1);
+  // The far one: posed in frame 0 (everyone is: no palette yet), then once in its 8-frame turn.
+  EXPECT_EQ(changed_far, 2);
   AvatarCrowdOptions bad = o;
   bad.importance.resize(3);
   EXPECT_THROW(AvatarCrowd(av, bad), Error);
+}
+
+TEST(AvatarCrowd, OutfitsDifferYetBatchByPartAndPropertySet) {
+  const anim::Avatar kit = anim::make_avatar({.clothed = true});
+  AvatarCrowd crowd(kit, {.avatars = 64});
+  const CrowdFrameStats s = crowd.frame(overview({7, 30, 30}, {7, 0, -7}), 1.0f / 60.0f);
+  std::set<std::vector<std::uint32_t>> outfits;
+  std::set<float> patterns;
+  std::set<std::uint32_t> worn;
+  for (std::size_t a = 0; a < 64; ++a) {
+    const anim::Outfit& o = crowd.outfit(a);
+    outfits.insert(o.parts);
+    for (std::size_t w = 0; w < o.parts.size(); ++w) {
+      worn.insert(o.parts[w]);
+      if (kit.parts[o.parts[w]].clothing) patterns.insert(o.pattern[w]);
+    }
+    // Every avatar has its whole body; at most one item per slot.
+    ASSERT_GE(o.parts.size(), crowd.body_parts());
+    for (std::size_t b = 0; b < crowd.body_parts(); ++b) EXPECT_EQ(o.parts[b], b);
+    std::set<std::string> slots;
+    std::set<std::string> items;
+    for (const std::uint32_t p : o.parts) {
+      if (kit.parts[p].clothing) items.insert(kit.parts[p].item), slots.insert(kit.parts[p].slot);
+    }
+    EXPECT_EQ(slots.size(), items.size()) << "avatar " << a << " wears two items of one slot";
+  }
+  EXPECT_GE(outfits.size(), 10u);
+  EXPECT_EQ(patterns, (std::set<float>{0.0f, 1.0f, 2.0f, 3.0f}));
+  // One draw per worn part mesh, whatever the outfits: batching follows part and property set.
+  EXPECT_EQ(s.draws, worn.size());
+  EXPECT_EQ(s.draws_unbatched, crowd.worn_parts());
+}
+
+// The two joints that reach furthest to each side in the rest pose (the hands of a humanoid), with
+// their grandparents (the upper arms).
+struct Arms {
+  std::size_t tip[2], shoulder[2];
+  float length[2];
+};
+
+Arms find_arms(const anim::Avatar& kit) {
+  std::vector<glm::mat4> model(kit.skeleton.size());
+  anim::local_to_model(kit.skeleton.parents, kit.skeleton.rest, model);
+  Arms arms{};
+  float best[2] = {-1e9f, 1e9f};
+  for (std::size_t j = 0; j < model.size(); ++j) {
+    const float x = (kit.root_transform * model[j][3]).x;
+    if (x > best[0]) best[0] = x, arms.tip[0] = j;
+    if (x < best[1]) best[1] = x, arms.tip[1] = j;
+  }
+  for (int side = 0; side < 2; ++side) {
+    std::size_t s = arms.tip[side];
+    for (int up = 0; up < 2 && kit.skeleton.parents[s] >= 0; ++up)
+      s = static_cast<std::size_t>(kit.skeleton.parents[s]);
+    arms.shoulder[side] = s;
+    arms.length[side] = glm::length(glm::vec3(model[arms.tip[side]][3] - model[s][3]));
+  }
+  return arms;
+}
+
+void expect_walking_without_t_pose(const anim::Avatar& kit, const std::string& what) {
+  const Arms arms = find_arms(kit);
+  std::vector<glm::mat4> rest(kit.skeleton.size());
+  anim::local_to_model(kit.skeleton.parents, kit.skeleton.rest, rest);
+  AvatarCrowd crowd(kit, {.avatars = 16});
+  const CullCamera cam = overview({0, 5, 20}, {0, 0, 0});
+  std::vector<float> moved(16, 0.0f);
+  for (int f = 0; f < 40; ++f) {
+    crowd.frame(cam, 0.05f);
+    for (std::size_t a = 0; a < 16; ++a) {
+      const std::span<const glm::mat4> model = crowd.animator().model(a);
+      for (int side = 0; side < 2; ++side) {
+        const glm::vec3 tip(kit.root_transform * model[arms.tip[side]][3]);
+        const glm::vec3 shoulder(kit.root_transform * model[arms.shoulder[side]][3]);
+        // T-pose arms are level with the shoulder; hanging or swinging arms are well below it.
+        EXPECT_LT(tip.y, shoulder.y - 0.3f * arms.length[side])
+            << what << ": avatar " << a << " frame " << f << " side " << side << " holds its arm up";
+        const glm::vec3 bind(kit.root_transform * rest[arms.tip[side]][3]);
+        moved[a] = std::max(moved[a], glm::length(tip - bind));
+      }
+    }
+  }
+  for (std::size_t a = 0; a < 16; ++a)
+    EXPECT_GT(moved[a], 0.05f * arms.length[0])
+        << what << ": avatar " << a << "'s hands never leave the bind pose";
+}
+
+std::filesystem::path kit_dir(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("myriad_crowd_kit_" + name + "_" + std::to_string(::getpid()));
+}
+
+TEST(AvatarCrowd, WalkingProceduralAvatarsAreNotInTPose) {
+  const anim::KitImport in =
+      anim::write_and_import_kit(anim::make_sample_kit(nullptr), kit_dir("procedural"), "kit");
+  expect_walking_without_t_pose(in.kit, "procedural kit");
+}
+
+TEST(AvatarCrowd, WalkingCesiumManAvatarsAreNotInTPose) {
+  const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
+  ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";
+  const anim::ImportedModel model = anim::import_gltf(p);
+  const anim::KitImport in =
+      anim::write_and_import_kit(anim::make_sample_kit(&model), kit_dir("cesium"), "kit");
+  expect_walking_without_t_pose(in.kit, "CesiumMan kit");
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ void begin_capture(VkCommandBuffer cmd, VkImageView color, std::uint32_t w, std:
 
 TEST_F(SkinningTest, VertexShaderSkinningEqualsCpu) {
   const anim::Avatar av = anim::make_avatar({.clothed = true, .ring_segments = 6, .rings = 3});
-  batch::AvatarCrowd crowd(av, {.avatars = 3, .spacing = 1.0f});
+  batch::AvatarCrowd crowd(av, {.avatars = 3, .spacing = 1.0f, .outfit = {.everything = true}});
   glm::mat4 view_proj;
   const batch::CullCamera cam = camera(view_proj);
   const batch::CrowdFrameStats stats = crowd.frame(cam, 0.37f);
@@ -97,7 +97,7 @@ TEST_F(SkinningTest, VertexShaderSkinningEqualsCpu) {
     std::uint32_t base = 0;
     for (const batch::DrawCommand& d : dl.draws) {
       const render::SkinMeshRange& r = arena.range(d.mesh);
-      const render::shader::SkinPush push{glm::mat4(1.0f), kWidth, height, base, r.vertex_count};
+      const render::shader::SkinPush push{glm::mat4(1.0f), kWidth, height, base, r.vertex_count, 0};
       const std::array bindings{gpu::storage_buffer(arena.vertices()), gpu::storage_buffer(palette.buffer()),
                                 gpu::storage_buffer(instance_bufs[d.type]), gpu::storage_buffer(slots),
                                 gpu::storage_buffer(property_bufs[d.type])};
@@ -178,7 +178,7 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
     palette.record_upload(cmd);
     target.begin(cmd, glm::vec4(0.0f));
-    const render::shader::SkinPush push{view_proj, 0, 0, 0, 0};
+    const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0};
     const std::array bindings{gpu::storage_buffer(arena.vertices()), gpu::storage_buffer(palette.buffer()),
                               gpu::storage_buffer(inst), gpu::storage_buffer(slots),
                               gpu::storage_buffer(props)};

@@ -68,7 +68,8 @@ TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
       {"overview", kSystemTerrain | kSystemVegetation | kSystemCrowd | kSystemGround},
       {"ground", kSystemTerrain | kSystemVegetation | kSystemAvatars | kSystemGround},
       {"crowd_close_up", kSystemCrowd | kSystemGround | kSystemTerrain},
-      {"sliced", kSystemTerrain | kSystemGround}};
+      {"sliced", kSystemTerrain | kSystemGround},
+      {"avatars_close_up", kSystemAvatars | kSystemGround}};
   for (const auto& [name, camera] : world_camera_presets()) {
     SCOPED_TRACE(name);
     scene.settle(camera);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "myriad/core/error.hpp"
 #include "myriad/core/stopwatch.hpp"
 
 namespace myriad::render {
@@ -14,15 +15,19 @@ constexpr float kAvatarRadius = 0.4f;  // horizontal half-extent of a walking av
 
 AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarCrowdOptions& crowd,
                                          bool clothed, VkFormat color_format, VkFormat depth_format)
-    : ctx_(ctx),
-      avatar_(anim::make_avatar({.clothed = clothed})),
-      color_format_(color_format),
-      depth_format_(depth_format) {
-  crowd_ = std::make_unique<batch::AvatarCrowd>(avatar_, crowd);
+    : AvatarCrowdRenderer(ctx, std::make_shared<const anim::Avatar>(anim::make_avatar({.clothed = clothed})),
+                          crowd, color_format, depth_format) {}
+
+AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<const anim::Avatar> kit,
+                                         const batch::AvatarCrowdOptions& crowd, VkFormat color_format,
+                                         VkFormat depth_format)
+    : ctx_(ctx), kit_(std::move(kit)), color_format_(color_format), depth_format_(depth_format) {
+  if (!kit_ || kit_->parts.empty()) throw Error("the avatar kit has no parts", "AvatarCrowdRenderer");
+  crowd_ = std::make_unique<batch::AvatarCrowd>(*kit_, crowd);
   // Part meshes with joints in renderer-skeleton indices (skeleton dedup), as skin.vert reads them.
   std::vector<anim::SkinnedMesh> meshes;
-  for (std::size_t p = 0; p < avatar_.parts.size(); ++p) {
-    meshes.push_back(avatar_.parts[p].mesh);
+  for (std::size_t p = 0; p < kit_->parts.size(); ++p) {
+    meshes.push_back(kit_->parts[p].mesh);
     anim::remap_joints(meshes.back().joints, crowd_->dedup().remap[p]);
   }
   arena_ = std::make_unique<SkinMeshArena>(ctx, meshes);
@@ -31,6 +36,9 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarC
     meshes_.push_back({r.index_count, r.first_index, static_cast<std::int32_t>(r.first_vertex)});
   }
   palette_ = std::make_unique<SkinPalette>(ctx, crowd_->palettes().size());
+  for (std::size_t t = 0; t < crowd_->scene().batch_count(); ++t)
+    pattern_float_.push_back(
+        skin_pattern_float(crowd_->scene().sets().get(static_cast<batch::BatchType>(t))));
   batches_ = std::make_unique<BatchGpuData>(ctx, crowd_->scene());
   occlusion_ = std::make_unique<BatchOcclusion>(ctx, crowd_->scene());
   pipeline_ = make_skin_pipeline(ctx, color_format, depth_format);
@@ -50,13 +58,22 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
   camera.position = view.eye;
   camera.lod_scale = view.lod_scale();
   const batch::CrowdFrameStats s = crowd_->frame(camera, dt);
-  palette_->write(crowd_->palettes(), 0, crowd_->palettes().size());
+  // Only the avatars posed this frame: the GPU still holds the others' last palettes.
+  palette_ranges_.clear();
+  updated_palette_ranges(crowd_->updated(), crowd_->animator().palette_size(), palette_ranges_);
+  stats_.palette_bytes_uploaded = palette_->write(crowd_->palettes(), palette_ranges_);
+  stats_.skeletons_updated = s.skeletons_updated;
   batches_->stage_changes(crowd_->scene());
   occlusion_->stage(crowd_->scene(), crowd_->cull_result(), crowd_->draw_list(), meshes_);
   stats_.draws = s.draws;
   stats_.draws_unbatched = s.draws_unbatched;
   stats_.matrices = s.matrices;
-  stats_.pipeline_binds = 0;
+  stats_.pipeline_binds = stats_.descriptor_binds = 0;
+  // generate_draws sorts by batch type first: each type is one run of the list.
+  const std::vector<batch::DrawCommand>& draws = crowd_->draw_list().draws;
+  stats_.batch_types = 0;
+  for (std::size_t d = 0; d < draws.size(); ++d)
+    stats_.batch_types += d == 0 || draws[d].type != draws[d - 1].type ? 1 : 0;
   stats_.frustum_passed = avatars_of(s.visible_renderers);
   stats_.cpu_update_ms = clock.elapsed_ms();
 }
@@ -73,13 +90,20 @@ void AvatarCrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, Frame
 
 void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                                const ShadowMap*) {
-  draw_set(cmd, pipeline_, view.view_proj, BatchOcclusion::command_set(phase));
+  if (!crowd_->draw_list().draws.empty()) {
+    gpu::bind_pipeline(cmd, pipeline_);
+    ++stats_.pipeline_binds;
+    draw_set(cmd, pipeline_, view.view_proj, BatchOcclusion::command_set(phase));
+  }
   // The blobs darken what every phase drew under them: after the last phase.
   if (phase != FramePhase::kEarly) blobs_->draw(cmd, view.view_proj);
 }
 
 void AvatarCrowdRenderer::draw_ids(VkCommandBuffer cmd, const FrameView& view) {
   if (!id_pipeline_) id_pipeline_ = make_skin_id_pipeline(ctx_, color_format_, depth_format_);
+  if (crowd_->draw_list().draws.empty()) return;
+  gpu::bind_pipeline(cmd, id_pipeline_);
+  ++stats_.pipeline_binds;
   draw_set(cmd, id_pipeline_, view.view_proj, 0);
   if (occlusion_->two_phase()) draw_set(cmd, id_pipeline_, view.view_proj, 1);
 }
@@ -90,34 +114,42 @@ void AvatarCrowdRenderer::finish_frame() {
   const BatchDrawnCounts drawn = occlusion_->drawn();
   const std::vector<batch::DrawCommand>& draws = crowd_->draw_list().draws;
   stats_.vertices = stats_.triangles = 0;
-  std::uint64_t renderers = 0;
+  std::uint64_t body_renderers = 0;
   for (std::size_t d = 0; d < std::min(draws.size(), drawn.instances.size()); ++d) {
     const SkinMeshRange& r = arena_->range(draws[d].mesh);
     stats_.vertices += std::uint64_t(r.vertex_count) * drawn.instances[d];
     stats_.triangles += std::uint64_t(r.index_count / 3) * drawn.instances[d];
-    renderers += drawn.instances[d];
+    if (draws[d].type == crowd_->body_type()) body_renderers += drawn.instances[d];
   }
-  // Every part of a drawn avatar is one draw instance.
-  stats_.visible = avatars_of(renderers);
+  // Every avatar wears every body part (outfits differ only in items), and all parts of an avatar
+  // share its bounds: drawn body parts / body parts = avatars drawn.
+  stats_.visible = crowd_->body_parts() ? body_renderers / crowd_->body_parts() : 0;
 }
 
 std::uint64_t AvatarCrowdRenderer::avatars_of(std::uint64_t renderers) const {
-  return avatar_.parts.empty() ? 0 : renderers / avatar_.parts.size();
+  // All parts of an avatar are kept or dropped together; outfits differ in part counts, so this is the
+  // count at the crowd's mean parts per avatar.
+  const std::size_t parts = crowd_->worn_parts();
+  return parts ? (renderers * stats_.avatars + parts / 2) / parts : 0;
 }
 
 void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                                    const glm::mat4& view_proj, std::uint32_t set) {
-  const shader::SkinPush push{view_proj, 0, 0, 0, 0};
   const std::vector<batch::DrawCommand>& draws = crowd_->draw_list().draws;
+  vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
   for (std::uint32_t d = 0; d < draws.size(); ++d) {
     const batch::BatchType type = draws[d].type;
-    const std::array bindings{
-        gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
-        gpu::storage_buffer(batches_->instances(type)), gpu::storage_buffer(occlusion_->slots(set)),
-        gpu::storage_buffer(batches_->properties(type))};
-    gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof push);
-    ++stats_.pipeline_binds;
-    vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
+    // The draws come sorted by type (generate_draws): a type's buffers are pushed once, at its first
+    // draw; the pipeline, vertices, palettes and slots stay.
+    if (d == 0 || type != draws[d - 1].type) {
+      const shader::SkinPush push{view_proj, 0, 0, 0, 0, pattern_float_[type]};
+      const std::array bindings{
+          gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
+          gpu::storage_buffer(batches_->instances(type)), gpu::storage_buffer(occlusion_->slots(set)),
+          gpu::storage_buffer(batches_->properties(type))};
+      gpu::bind_resources(ctx_, cmd, pipeline, bindings, &push, sizeof push);
+      ++stats_.descriptor_binds;
+    }
     vkCmdDrawIndexedIndirect(cmd, occlusion_->commands(set).handle(), BatchOcclusion::command_offset(d), 1,
                              BatchOcclusion::kCommandStride);
   }

@@ -1,9 +1,10 @@
 // A crowd of skinned avatars on the GPU (SPEC B4-B9): an AvatarCrowd (batch renderer) animated and
-// frustum-culled on the CPU, its palettes and changed batch data uploaded per frame into the global
-// palette buffer and the batch buffers, its draw list tested against the depth pyramid on the GPU
-// (BatchOcclusion, two-phase Hi-Z), skinned in skin.vert with one indirect instanced draw per
-// (part mesh, property set) batch and phase, a blob shadow under each avatar, and an optional ID pass
-// naming each pixel's avatar. The avatar scene and the default scene both draw avatars through it.
+// frustum-culled on the CPU, the palettes of the avatars it posed (all, or fewer when throttled) and
+// changed batch data uploaded per frame into the global palette buffer and the batch buffers, its draw list
+// tested against the depth pyramid on the GPU (BatchOcclusion, two-phase Hi-Z), skinned in skin.vert with one
+// indirect instanced draw per (part mesh, property set) batch and phase, a blob shadow under each avatar, and
+// an optional ID pass naming each pixel's avatar. The avatar scene and the default scene both draw avatars
+// through it.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +30,13 @@ struct AvatarDrawStats {
   std::uint64_t occluded = 0;                 // of those, hidden by the depth pyramid
   std::uint64_t visible = 0;                  // drawn (both phases)
   std::uint64_t vertices = 0, triangles = 0;  // the instanced draws' totals
-  std::uint64_t draws = 0, draws_unbatched = 0, pipeline_binds = 0;
+  std::uint64_t draws = 0, draws_unbatched = 0;
+  // vkCmdBindPipeline calls (one per pass that draws), descriptor pushes (one per batch type per
+  // pass: the types' instance and property buffers differ) and the batch types (property sets) drawn.
+  std::uint64_t pipeline_binds = 0, descriptor_binds = 0, batch_types = 0;
   std::uint64_t matrices = 0;  // palette matrices computed this frame
+  // Avatars posed this frame (throttling skips far ones) and the palette bytes staged for them.
+  std::uint64_t skeletons_updated = 0, palette_bytes_uploaded = 0;
   double cpu_update_ms = 0.0;  // update(): animation, palettes, culling, staging
 };
 
@@ -39,7 +45,11 @@ class AvatarCrowdRenderer : public FrameSystem {
   using FrameSystem::cull;
   using FrameSystem::draw;
 
-  // `crowd` places the avatars (count, grid spacing and origin, seed); `clothed` adds clothing parts.
+  // `crowd` places the avatars (count, grid spacing and origin, seed, throttling, outfit rules); each
+  // avatar wears an outfit drawn from `kit` (anim/outfit.hpp) and plays the kit's clips.
+  AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<const anim::Avatar> kit,
+                      const batch::AvatarCrowdOptions& crowd, VkFormat color_format, VkFormat depth_format);
+  // The procedural humanoid kit (with its items when `clothed`).
   AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarCrowdOptions& crowd, bool clothed,
                       VkFormat color_format, VkFormat depth_format);
 
@@ -65,21 +75,27 @@ class AvatarCrowdRenderer : public FrameSystem {
 
   const AvatarDrawStats& stats() const { return stats_; }
   const batch::AvatarCrowd& crowd() const { return *crowd_; }
+  // E.g. to change avatars' property values (tint, pattern): update() uploads what changed.
+  batch::AvatarCrowd& crowd() { return *crowd_; }
+  const SkinPalette& palette() const { return *palette_; }
   std::uint64_t gpu_bytes() const;
 
  private:
   std::uint64_t avatars_of(std::uint64_t renderers) const;
-  // The list's draws of one command set, indirect.
+  // The list's draws of one command set, indirect, with `pipeline` (bound by the caller, once per
+  // pass); descriptors pushed once per batch type.
   void draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const glm::mat4& view_proj,
                 std::uint32_t set);
 
   gpu::Context& ctx_;
-  anim::Avatar avatar_;
+  std::shared_ptr<const anim::Avatar> kit_;
   std::unique_ptr<batch::AvatarCrowd> crowd_;
   std::unique_ptr<SkinMeshArena> arena_;
   std::unique_ptr<SkinPalette> palette_;
   std::unique_ptr<BatchGpuData> batches_;
-  std::vector<MeshRange> meshes_;  // per part mesh, for the indirect commands
+  std::vector<MeshRange> meshes_;             // per part mesh, for the indirect commands
+  std::vector<std::uint32_t> pattern_float_;  // per batch type: SkinPush::pattern_float
+  std::vector<PaletteRange> palette_ranges_;  // this frame's updated avatars (scratch)
   std::unique_ptr<BatchOcclusion> occlusion_;
   gpu::Pipeline pipeline_, id_pipeline_;
   VkFormat color_format_, depth_format_;

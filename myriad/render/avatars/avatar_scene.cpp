@@ -61,7 +61,11 @@ AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOption
   result.frame_ms = frame.elapsed_ms();
   result.draws = avatars.stats().draws;
   result.draws_unbatched = avatars.stats().draws_unbatched;
+  result.worn_parts = avatars.crowd().worn_parts();
   result.matrices = avatars.stats().matrices;
+  result.pipeline_binds = avatars.stats().pipeline_binds;
+  result.descriptor_binds = avatars.stats().descriptor_binds;
+  result.batch_types = avatars.stats().batch_types;
   result.rgba = target.read_color();
 
   if (o.id_pass) {

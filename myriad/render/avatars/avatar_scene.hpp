@@ -1,8 +1,8 @@
-// A rendered crowd of skinned avatars (SPEC B4-B9 end to end): procedural clothed avatars on the
-// batch renderer, sampled, posed and paletted on the CPU (AvatarCrowd), palettes uploaded into the
-// global palette buffer, skinned in the vertex shader with one instanced draw per part mesh and
-// property set, blob shadows under every avatar, drawn headless into an OffscreenTarget. An optional
-// ID pass draws the same batches with each pixel naming its avatar, so tests can check coverage.
+// A rendered crowd of skinned avatars (SPEC B4-B9 end to end): procedural avatars, each in an outfit
+// drawn from the clothed kit, on the batch renderer, sampled, posed and paletted on the CPU (AvatarCrowd),
+// palettes uploaded into the global palette buffer, skinned in the vertex shader with one instanced draw per
+// part mesh and property set, blob shadows under every avatar, drawn headless into an OffscreenTarget. An
+// optional ID pass draws the same batches with each pixel naming its avatar, so tests can check coverage.
 // What `myriad render` draws for the avatar scene.
 #pragma once
 
@@ -29,8 +29,12 @@ struct AvatarSceneResult : SceneImage {
   std::size_t unknown_id_pixels = 0;         // ID pass pixels naming no avatar (a bug when not 0)
   std::size_t draws = 0;                     // instanced draws after batching
   std::size_t draws_unbatched = 0;           // visible renderer x material instances
+  std::size_t worn_parts = 0;                // parts all avatars wear (each outfit differs)
   std::size_t matrices = 0;                  // palette matrices computed (deduplicated)
-  double frame_ms = 0.0;                     // the colour frame (animate, upload, draw), wall clock
+  // The colour frame's binds: pipelines (one per pass), descriptor pushes (one per batch type per
+  // pass) and the batch types drawn.
+  std::size_t pipeline_binds = 0, descriptor_binds = 0, batch_types = 0;
+  double frame_ms = 0.0;  // the colour frame (animate, upload, draw), wall clock
 };
 
 AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOptions& options);

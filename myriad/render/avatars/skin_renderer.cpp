@@ -12,13 +12,41 @@ namespace myriad::render {
 
 std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh) {
   std::vector<shader::SkinVertex> out(mesh.positions.size());
+  // A mesh has UVs for every vertex or for none (glTF attributes, SkinnedMesh::uvs).
+  const bool has_uv = mesh.uvs.size() == mesh.positions.size() && !mesh.uvs.empty();
   for (std::size_t i = 0; i < out.size(); ++i) {
     const glm::u16vec4 j = mesh.joints[i];
-    out[i] = {mesh.positions[i], mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[i],
+    out[i] = {mesh.positions[i],
+              mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[i],
               std::uint32_t{j.x} | (std::uint32_t{j.y} << 16),
-              std::uint32_t{j.z} | (std::uint32_t{j.w} << 16), mesh.weights[i]};
+              std::uint32_t{j.z} | (std::uint32_t{j.w} << 16),
+              mesh.weights[i],
+              has_uv ? mesh.uvs[i] : glm::vec2(0.0f),
+              has_uv ? 1u : 0u,
+              0u};
   }
   return out;
+}
+
+std::uint32_t skin_pattern_float(const batch::PropertySet& set) {
+  std::uint32_t offset = 0;
+  for (const batch::PropertyDesc& p : set.properties) {
+    if (p.name == "pattern" && p.components == 1) return offset + 1;
+    offset += p.components;
+  }
+  return 0;
+}
+
+void updated_palette_ranges(std::span<const std::uint8_t> updated, std::size_t palette_size,
+                            std::vector<PaletteRange>& out) {
+  for (std::size_t c = 0; c < updated.size(); ++c) {
+    if (updated[c] == 0) continue;
+    if (!out.empty() && out.back().first + out.back().count == c * palette_size) {
+      out.back().count += palette_size;
+    } else {
+      out.push_back({c * palette_size, palette_size});
+    }
+  }
 }
 
 SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes) {
@@ -52,21 +80,36 @@ SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)
 }
 
 void SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count) {
-  const VkDeviceSize offset = first * sizeof(anim::Mat3x4);
-  const VkDeviceSize size = count * sizeof(anim::Mat3x4);
-  if (first + count > palettes.size() || offset + size > device_.size())
-    throw Error("palette range out of bounds", "SkinPalette::write");
-  if (size == 0) return;
-  // Row-aligned, so the compute upload addresses the staged rows as vec4s.
-  const gpu::StagingRing::Span staged =
-      ctx_.staging_ring().stage(std::as_bytes(palettes.subspan(first, count)), sizeof(glm::vec4));
-  // Ranges adjacent in both the ring and the palette merge, so a full update is one region.
-  if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == staged.offset &&
-      regions_.back().dstOffset + regions_.back().size == offset) {
-    regions_.back().size += size;
-  } else {
-    regions_.push_back({staged.offset, offset, size});
+  const PaletteRange range{first, count};
+  write(palettes, std::span(&range, 1));
+}
+
+std::size_t SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::span<const PaletteRange> ranges) {
+  constexpr std::size_t kMatrix = sizeof(anim::Mat3x4);
+  std::size_t total = 0;
+  for (const PaletteRange& r : ranges) {
+    if (r.first + r.count > palettes.size() || (r.first + r.count) * kMatrix > device_.size())
+      throw Error("palette range out of bounds", "SkinPalette::write");
+    total += r.count;
   }
+  if (total == 0) return 0;
+  // One allocation for all ranges, row-aligned so the compute upload addresses the staged rows as vec4s.
+  const gpu::StagingRing::Span staged = ctx_.staging_ring().reserve(total * kMatrix, sizeof(glm::vec4));
+  VkDeviceSize src = staged.offset;
+  for (const PaletteRange& r : ranges) {
+    if (r.count == 0) continue;
+    const VkDeviceSize dst = r.first * kMatrix, size = r.count * kMatrix;
+    std::memcpy(staged.data + (src - staged.offset), palettes.data() + r.first, size);
+    // Ranges adjacent in both the ring and the palette merge, so a full update is one region.
+    if (!regions_.empty() && regions_.back().srcOffset + regions_.back().size == src &&
+        regions_.back().dstOffset + regions_.back().size == dst) {
+      regions_.back().size += size;
+    } else {
+      regions_.push_back({src, dst, size});
+    }
+    src += size;
+  }
+  return total * kMatrix;
 }
 
 void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
@@ -94,18 +137,28 @@ void SkinPalette::record_upload(VkCommandBuffer cmd, PaletteUpload how) {
 
 void SkinPalette::record_compute(VkCommandBuffer cmd) {
   constexpr VkDeviceSize kRow = sizeof(glm::vec4);
-  const VkBuffer ring = ctx_.staging_ring().buffer().handle();
-  // The whole ring may exceed maxStorageBufferRange: each dispatch binds the staged range alone, from
-  // an offset the device accepts (write() allocates whole rows, so every offset is a row multiple).
+  const gpu::Buffer& ring = ctx_.staging_ring().buffer();
+  // The whole ring may exceed maxStorageBufferRange: the ring is bound as a window from an offset the
+  // device accepts (write() allocates whole rows, so every offset is a row multiple), as large as the
+  // device allows, and bound again only for a region outside it, so a throttled frame's many scattered
+  // regions (all from one allocation) cost one descriptor push and a push constant each.
   const VkDeviceSize align = std::max<VkDeviceSize>(ctx_.limits().minStorageBufferOffsetAlignment, kRow);
+  const VkDeviceSize max_range = ctx_.limits().maxStorageBufferRange / kRow * kRow;
+  gpu::bind_pipeline(cmd, upload_pipeline_);
+  VkDeviceSize window_begin = 0, window_end = 0;  // nothing bound yet
   for (const VkBufferCopy& r : regions_) {
-    const VkDeviceSize bound = r.srcOffset / align * align;
-    const std::array bindings{gpu::storage_buffer(ring, bound, r.srcOffset + r.size - bound),
-                              gpu::storage_buffer(device_)};
-    const shader::SkinPaletteUploadPush push{static_cast<std::uint32_t>((r.srcOffset - bound) / kRow),
+    if (r.srcOffset < window_begin || r.srcOffset + r.size > window_end) {
+      window_begin = r.srcOffset / align * align;
+      window_end =
+          std::min(ring.size(), window_begin + std::max(max_range, r.srcOffset + r.size - window_begin));
+      const std::array bindings{gpu::storage_buffer(ring.handle(), window_begin, window_end - window_begin),
+                                gpu::storage_buffer(device_)};
+      gpu::bind_resources(ctx_, cmd, upload_pipeline_, bindings);
+    }
+    const shader::SkinPaletteUploadPush push{static_cast<std::uint32_t>((r.srcOffset - window_begin) / kRow),
                                              static_cast<std::uint32_t>(r.dstOffset / kRow),
                                              static_cast<std::uint32_t>(r.size / kRow)};
-    gpu::bind(ctx_, cmd, upload_pipeline_, bindings, &push, sizeof push);
+    gpu::bind_resources(ctx_, cmd, upload_pipeline_, {}, &push, sizeof push);
     vkCmdDispatch(cmd, (push.row_count + 63) / 64, 1, 1);
   }
 }

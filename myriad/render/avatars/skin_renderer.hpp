@@ -12,6 +12,7 @@
 
 #include "myriad/anim/gltf_import.hpp"
 #include "myriad/anim/skeleton.hpp"
+#include "myriad/batch/property_set.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/shaders/skin_layout.h"
@@ -28,6 +29,10 @@ struct SkinMeshRange {
 // Packs skinned meshes (joints already in renderer-skeleton indices) into shader::SkinVertex.
 std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh);
 
+// SkinPush::pattern_float for a property set: 1 + the offset of its one-float property "pattern",
+// 0 when it has none (drawn plain).
+std::uint32_t skin_pattern_float(const batch::PropertySet& set);
+
 class SkinMeshArena {
  public:
   SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes);
@@ -42,8 +47,19 @@ class SkinMeshArena {
 
 enum class PaletteUpload {
   kStagingCopy,  // vkCmdCopyBuffer from staging, one region per queued range
-  kCompute,      // skin_palette_upload.comp, one dispatch per queued range
+  kCompute,      // skin_palette_upload.comp, one dispatch per queued range (one binding for all)
 };
+
+// Matrices [first, first + count) of the global palette.
+struct PaletteRange {
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+
+// Appends to `out` the palette ranges of the characters with updated[c] != 0 (character c owns
+// matrices [c * palette_size, (c + 1) * palette_size)), neighbours merged into one range.
+void updated_palette_ranges(std::span<const std::uint8_t> updated, std::size_t palette_size,
+                            std::vector<PaletteRange>& out);
 
 // The global palette buffer (device-local); what changed is staged in the context's staging ring.
 class SkinPalette {
@@ -53,6 +69,9 @@ class SkinPalette {
   // budget: palettes go every frame) and queues that range for the next upload. Throws when the ring
   // is full.
   void write(std::span<const anim::Mat3x4> palettes, std::size_t first, std::size_t count);
+  // The same for many ranges (e.g. the characters a throttled frame updated) in one ring allocation,
+  // one queued region per range (ranges adjacent in the palette merge). Returns the bytes staged.
+  std::size_t write(std::span<const anim::Mat3x4> palettes, std::span<const PaletteRange> ranges);
   // Records the queued ranges' upload and a barrier making them visible to vertex shaders; clears the
   // queue. Record it in the frame that wrote them (the ring reuses a frame's bytes once it completed).
   void record_upload(VkCommandBuffer cmd, PaletteUpload how = PaletteUpload::kStagingCopy);

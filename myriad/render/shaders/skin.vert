@@ -19,6 +19,14 @@ layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec4 out_color;
 layout(location = 2) flat out vec3 out_capture;
 layout(location = 3) flat out uint out_palette_offset;  // skin_id.frag: which avatar
+layout(location = 4) flat out vec2 out_pattern;         // skin.frag: pattern id (0 = plain), 1 = UV cells
+layout(location = 5) out vec3 out_pattern_cell;         // skin.frag: where in the pattern's cell grid
+
+// Pattern cells: the mesh's UV (procedural parts map 0..1 around and along each tube segment, so 8
+// cells go round a limb and 5 along a bone), else the bind-pose position in 8 cm cells. Both are taken
+// before skinning, so the pattern sticks to the cloth as it moves.
+const vec2 kCellsPerUv = vec2(8.0, 5.0);
+const float kCellsPerMetre = 12.5;
 
 float row_dot(vec4 r, vec3 p) {
   precise float d = r.x * p.x + r.y * p.y + r.z * p.z + r.w;
@@ -28,7 +36,8 @@ float row_dot(vec4 r, vec3 p) {
 void main() {
   const SkinVertex v = vertices[gl_VertexIndex];
   const SkinInstance inst = instances[slots[gl_InstanceIndex]];
-  const uint joints[4] = uint[](v.joints01 & 0xFFFFu, v.joints01 >> 16, v.joints23 & 0xFFFFu, v.joints23 >> 16);
+  const uint joints[4] =
+      uint[](v.joints01 & 0xFFFFu, v.joints01 >> 16, v.joints23 & 0xFFFFu, v.joints23 >> 16);
   precise vec3 skinned = vec3(0.0);
   vec3 normal = vec3(0.0);
   for (int i = 0; i < 4; ++i) {
@@ -38,19 +47,25 @@ void main() {
     skinned = skinned + q * v.weights[i];
     normal += v.weights[i] * vec3(dot(r0.xyz, v.normal), dot(r1.xyz, v.normal), dot(r2.xyz, v.normal));
   }
-  precise vec3 world = vec3(row_dot(inst.rows[0], skinned), row_dot(inst.rows[1], skinned), row_dot(inst.rows[2], skinned));
-  out_normal = vec3(dot(inst.rows[0].xyz, normal), dot(inst.rows[1].xyz, normal), dot(inst.rows[2].xyz, normal));
+  precise vec3 world =
+      vec3(row_dot(inst.rows[0], skinned), row_dot(inst.rows[1], skinned), row_dot(inst.rows[2], skinned));
+  out_normal =
+      vec3(dot(inst.rows[0].xyz, normal), dot(inst.rows[1].xyz, normal), dot(inst.rows[2].xyz, normal));
   const uint p = inst.property_offset;
   out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
   out_capture = world;
   out_palette_offset = inst.palette_offset;
+  out_pattern = vec2(pc.pattern_float != 0u ? properties[p + pc.pattern_float - 1u] : 0.0, float(v.has_uv));
+  // z = 0.5 for UVs: the cell centre, so skin.frag's 3D checks and dots become 2D ones.
+  out_pattern_cell = v.has_uv != 0u ? vec3(v.uv * kCellsPerUv, 0.5) : v.position * kCellsPerMetre;
   // The capture position is selected, not branched to, on the push constant (see shadow.glsl); the
   // width is clamped to 1 so the unused side never divides by zero.
   const uint width = max(pc.capture_width, 1u);
   const uint k = pc.capture_base + uint(gl_InstanceIndex - gl_BaseInstanceARB) * pc.capture_vertex_count +
                  uint(gl_VertexIndex - gl_BaseVertexARB);
   const vec2 pixel = vec2(float(k % width), float(k / width)) + 0.5;
-  const vec4 capture = vec4(pixel / vec2(float(width), float(max(pc.capture_height, 1u))) * 2.0 - 1.0, 0.5, 1.0);
+  const vec4 capture =
+      vec4(pixel / vec2(float(width), float(max(pc.capture_height, 1u))) * 2.0 - 1.0, 0.5, 1.0);
   gl_Position = mix(pc.view_proj * vec4(world, 1.0), capture, bvec4(pc.capture_width != 0u));
   gl_PointSize = 1.0;
 }

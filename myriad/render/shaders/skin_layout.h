@@ -1,6 +1,7 @@
 // Layouts of GPU skinning (SPEC B4, B7), shared by C++ and GLSL: skinned vertices pulled from a
-// storage buffer, per-instance batch data (object-to-world rows + offset into the global palette
-// buffer + offset into the batch's property floats), and the push constants of skin.vert.
+// storage buffer (with the UVs clothing patterns follow), per-instance batch data (object-to-world rows +
+// offset into the global palette buffer + offset into the batch's property floats), and the push constants of
+// skin.vert.
 #ifndef MYRIAD_SKIN_LAYOUT_H
 #define MYRIAD_SKIN_LAYOUT_H
 
@@ -13,6 +14,9 @@ struct SkinVertex {
   uint joints01;  // joint 0 in the low 16 bits, joint 1 in the high (renderer-skeleton indices)
   uint joints23;
   vec4 weights;
+  vec2 uv;      // the mesh's texture coordinate, (0, 0) when it has none
+  uint has_uv;  // 1: clothing patterns follow uv; 0: they follow the bind-pose position
+  uint uv_pad;  // 64-byte vertices
 };
 struct SkinInstance {
   vec4 rows[3];          // object-to-world, row-major 3x4
@@ -27,6 +31,9 @@ struct SkinPush {
   uint capture_height;
   uint capture_base;
   uint capture_vertex_count;
+  // 1 + the float of the instance's properties that holds its pattern id (0..3, SPEC B2 clothing
+  // `pattern`); 0 when the batch type has no pattern (plain). Pushed per batch type.
+  uint pattern_float;
 };
 // skin_palette_upload.comp: rows [first_row, first_row + row_count) of the palette (3 rows a matrix).
 struct SkinPaletteUploadPush {
@@ -36,10 +43,11 @@ struct SkinPaletteUploadPush {
 };
 
 #ifdef __cplusplus
-MYRIAD_CHECK_LAYOUT(SkinVertex, 48, position, 0, normal, 12, joints01, 24, joints23, 28, weights, 32);
+MYRIAD_CHECK_LAYOUT(SkinVertex, 64, position, 0, normal, 12, joints01, 24, joints23, 28, weights, 32, uv, 48,
+                    has_uv, 56, uv_pad, 60);
 MYRIAD_CHECK_LAYOUT(SkinInstance, 56, rows, 0, palette_offset, 48, property_offset, 52);
-MYRIAD_CHECK_LAYOUT(SkinPush, 80, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
-                    capture_vertex_count, 76);
+MYRIAD_CHECK_LAYOUT(SkinPush, 84, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
+                    capture_vertex_count, 76, pattern_float, 80);
 MYRIAD_CHECK_LAYOUT(SkinPaletteUploadPush, 12, src_row, 0, dst_row, 4, row_count, 8);
 #endif
 MYRIAD_SHADER_NAMESPACE_END

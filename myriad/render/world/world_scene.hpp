@@ -41,6 +41,12 @@ struct WorldSceneOptions {
   float vegetation_load_radius = 1000.0f;  // tiles nearer the camera than this are streamed in
   // Baked vegetation tiles are kept here (per seed) and reused by later runs with the same inputs.
   std::filesystem::path cache_dir = std::filesystem::temp_directory_path() / "myriad-cache";
+  // The avatars' kit (anim/kit_import.hpp): a kit file, item files bound to it by joint name and files
+  // whose clips are retargeted onto it. Without a kit file: the sample kit — cesium_man.gltf split into
+  // 17 body parts with the sample items when the shared models are found (core/assets.hpp), else the
+  // procedural humanoid — written into cache_dir as glTF and imported back like a user's kit.
+  std::filesystem::path avatar_kit;
+  std::vector<std::filesystem::path> avatar_items, avatar_clips;
 };
 
 // Throws myriad::Error naming the first option outside its limits.
@@ -83,9 +89,18 @@ struct SystemFrameStats {
   std::uint64_t overflow = 0;
 };
 
+// The avatars' figures beyond SystemFrameStats (last finished frame; 0 when they were not drawn).
+struct AvatarFrameFigures {
+  std::uint64_t descriptor_binds = 0;        // descriptor pushes: one per batch type per pass
+  std::uint64_t batch_types = 0;             // property sets drawn (body, clothing)
+  std::uint64_t skeletons_updated = 0;       // avatars posed (B9 throttling skips far ones)
+  std::uint64_t palette_bytes_uploaded = 0;  // their palettes, staged for the GPU
+};
+
 struct WorldFrameStats {
   std::uint64_t frame = 0;
   SystemFrameStats systems[kWorldSystemCount];
+  AvatarFrameFigures avatars;
   std::uint64_t shadow_draws = 0;
   std::uint64_t shadow_map_bytes = 0;
   std::uint64_t vegetation_planted = 0, vegetation_resident = 0;

@@ -135,6 +135,7 @@ void WorldScene::finish_frame() {
   st.gpu_ms.clear();
   for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
   for (SystemFrameStats& s : st.systems) s = {};
+  st.avatars = {};
 
   SystemFrameStats& terrain = st.systems[0];
   const TerrainFrameStats& tf = m.terrain->frame_stats();
@@ -223,6 +224,7 @@ void WorldScene::finish_frame() {
       avatars.pipeline_binds = a.pipeline_binds + 1;
       avatars.vertices = a.vertices;
       avatars.triangles = a.triangles;
+      st.avatars = {a.descriptor_binds, a.batch_types, a.skeletons_updated, a.palette_bytes_uploaded};
     }
   }
 

@@ -1,0 +1,366 @@
+// Avatar kits from glTF: two multi-mesh characters written here with tinygltf (several skins on one
+// armature with identical, overlapping and reordered joint lists; rigid meshes under joints, directly
+// and through an offset node; items by name prefix, by extras and from a separate file; a colour-only
+// and a textured material; a Z-up armature with prefixed joint names) import as kits with the parts,
+// items, joints and dedup figures worked out by hand; rigid parts land where glTF places them; bad
+// kits fail naming what is wrong; kits written by write_kit_gltf read back unchanged, CesiumMan too.
+#include "kit_test_models.hpp"
+
+#include "myriad/anim/dedup.hpp"
+#include "myriad/anim/gltf_import.hpp"
+#include "myriad/anim/kit_build.hpp"
+#include "myriad/anim/kit_import.hpp"
+#include "myriad/anim/kit_info.hpp"
+#include "myriad/anim/kit_write.hpp"
+#include "myriad/anim/outfit.hpp"
+#include "myriad/anim/pose.hpp"
+#include "myriad/core/error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include <unistd.h>
+
+namespace myriad::anim {
+namespace {
+
+using test::item_extras;
+using test::ModelBuilder;
+
+std::filesystem::path temp_dir(const std::string& name) {
+  const std::filesystem::path d =
+      std::filesystem::temp_directory_path() / ("myriad_kit_test_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+std::vector<std::string> names_of(const Avatar& kit, std::span<const std::uint16_t> joints) {
+  std::vector<std::string> out;
+  for (const std::uint16_t j : joints) out.push_back(kit.skeleton.names[j]);
+  return out;
+}
+
+// The rest-pose palette of a single part's skin (its own entries, in order).
+std::vector<Mat3x4> rest_palette(const Avatar& kit, const PartSkin& skin) {
+  std::vector<glm::mat4> model(kit.skeleton.size());
+  local_to_model(kit.skeleton.parents, kit.skeleton.rest, model);
+  std::vector<Mat3x4> palette(skin.joints.size());
+  build_palette(model, skin.joints, skin.inverse_binds, palette);
+  return palette;
+}
+
+// Robot: Y-up, five joints; skins 0 and 1 identical, skin 2 overlapping in another order; a rigid
+// visor under the head joint; a helmet item by name prefix; colour-only and textured materials.
+struct Robot {
+  ModelBuilder b;
+  int arm, hips, spine, head, leg_l, leg_r, visor_node;
+  Robot() {
+    arm = b.node("Armature", -1, {0.5f, 0.0f, -1.0f});
+    hips = b.node("hips", arm, {0.0f, 1.0f, 0.0f});
+    spine = b.node("spine", hips, {0.0f, 0.3f, 0.0f}, glm::angleAxis(0.2f, glm::vec3(0.0f, 1.0f, 0.0f)));
+    head = b.node("head", spine, {0.0f, 0.4f, 0.0f});
+    leg_l = b.node("leg_l", hips, {0.15f, -0.1f, 0.0f});
+    leg_r = b.node("leg_r", hips, {-0.15f, -0.1f, 0.0f});
+    const int s0 = b.skin({hips, spine, head}, arm);
+    const int s1 = b.skin({hips, spine, head}, arm);
+    const int s2 = b.skin({leg_r, hips, leg_l}, arm);
+    const int paint = b.color_material("paint", {0.8f, 0.2f, 0.2f, 1.0f});
+    const int decal = b.texture_material("decal");
+    b.mesh_node("torso", b.box("torso", {-0.2f, 1.0f, -0.1f}, {0.2f, 1.7f, 0.1f}, paint, true, 1, 0, 0.3f),
+                s0, -1);
+    b.mesh_node("head_mesh", b.box("head", {-0.1f, 1.7f, -0.1f}, {0.1f, 1.9f, 0.1f}, paint, true, 2), s1, -1);
+    b.mesh_node("legs", b.box("legs", {-0.2f, 0.0f, -0.1f}, {0.2f, 0.9f, 0.1f}, paint, true, 0, 2, 0.5f), s2,
+                -1);
+    visor_node = b.mesh_node(
+        "visor", b.box("visor", {-0.08f, 0.05f, 0.1f}, {0.08f, 0.1f, 0.12f}, decal, false), -1, head);
+    b.m.nodes[static_cast<std::size_t>(visor_node)].translation = {0.0, 0.02, 0.01};
+    b.mesh_node("item_helmet",
+                b.box("helmet", {-0.12f, 1.75f, -0.12f}, {0.12f, 1.95f, 0.12f}, paint, true, 2), s1, -1);
+    b.rotation_clip("nod", head, {1.0f, 0.0f, 0.0f}, 0.3f, 1.0f);
+  }
+};
+
+TEST(KitImport, SeveralSkinsOnOneArmatureWithARigidPartAndAnItem) {
+  Robot r;
+  const std::filesystem::path dir = temp_dir("robot");
+  r.b.write(dir / "robot.glb");
+  const KitImport in = import_kit(dir / "robot.glb");
+  const Avatar& kit = in.kit;
+  EXPECT_TRUE(in.ignored.empty());
+  ASSERT_EQ(kit.skeleton.size(), 5u);
+  EXPECT_EQ(kit.skeleton.names, (std::vector<std::string>{"hips", "spine", "head", "leg_l", "leg_r"}));
+  ASSERT_EQ(kit.parts.size(), 5u);
+  // Body parts first (file order: skinned, then rigid), then items.
+  EXPECT_EQ(kit.parts[0].mesh.name, "torso");
+  EXPECT_EQ(kit.parts[1].mesh.name, "head_mesh");
+  EXPECT_EQ(kit.parts[2].mesh.name, "legs");
+  EXPECT_EQ(kit.parts[3].mesh.name, "visor");
+  EXPECT_EQ(kit.parts[4].mesh.name, "item_helmet");
+  EXPECT_TRUE(kit.parts[3].rigid);
+  EXPECT_FALSE(kit.parts[3].clothing);
+  EXPECT_TRUE(kit.parts[4].clothing);
+  EXPECT_EQ(kit.parts[4].item, "helmet");
+  EXPECT_EQ(kit.parts[4].slot, "helmet");
+  EXPECT_EQ(names_of(kit, kit.parts[2].skin.joints), (std::vector<std::string>{"leg_r", "hips", "leg_l"}));
+  EXPECT_EQ(names_of(kit, joints_used(kit.parts[2])), (std::vector<std::string>{"leg_l", "leg_r"}));
+  EXPECT_EQ(names_of(kit, joints_used(kit.parts[3])), (std::vector<std::string>{"head"}));
+  // Materials: colour-only and textured (the embedded PNG decoded).
+  ASSERT_EQ(kit.materials.size(), 2u);
+  EXPECT_NEAR(kit.materials[static_cast<std::size_t>(kit.parts[0].mesh.material)].base_color_factor.r, 0.8f,
+              1e-6f);
+  const Material& decal = kit.materials[static_cast<std::size_t>(kit.parts[3].mesh.material)];
+  ASSERT_EQ(decal.base_color_texture, 0);
+  ASSERT_EQ(kit.textures.size(), 1u);
+  EXPECT_EQ(kit.textures[0].width, 2u);
+  EXPECT_EQ(kit.textures[0].rgba8[0], 255);
+  EXPECT_EQ(kit.textures[0].rgba8[5], 255);
+  ASSERT_EQ(kit.clips.size(), 1u);
+  EXPECT_EQ(kit.clips[0].name, "nod");
+  // Dedup by hand: parts ask for 3 + 3 + 3 + 1 matrices (helmet + 3); the unique (joint, inverse bind)
+  // pairs are the five joints (identical skins share bits; the visor reuses the head's entry).
+  const KitDedup d = measure_dedup(kit);
+  EXPECT_EQ(d.bare_before, 10u);
+  EXPECT_EQ(d.bare_after, 5u);
+  EXPECT_EQ(d.clothed_before, 13u);
+  EXPECT_EQ(d.clothed_after, 5u);
+  // The armature's placement is the root transform.
+  EXPECT_EQ(kit.root_transform, r.b.global(r.arm));
+}
+
+TEST(KitImport, RigidPartsSitWhereTheFilePlacesThem) {
+  Robot r;
+  const std::filesystem::path dir = temp_dir("robot_rigid");
+  r.b.write(dir / "robot.gltf");
+  const Avatar kit = import_kit(dir / "robot.gltf").kit;
+  // Rest pose palette of the visor's single joint; glTF places the visor at global(node) * p, in the
+  // armature's frame: inverse(global(armature)) * global(node) * p.
+  const std::vector<Mat3x4> palette = rest_palette(kit, kit.parts[3].skin);
+  const glm::mat4 place = glm::inverse(r.b.global(r.arm)) * r.b.global(r.visor_node);
+  const AvatarPart& visor = kit.parts[3];
+  const glm::vec3 corners[2] = {{-0.08f, 0.05f, 0.1f}, {0.08f, 0.1f, 0.12f}};
+  for (const glm::vec3& c : corners) {
+    const glm::vec3 expected(place * glm::vec4(c, 1.0f));
+    bool found = false;
+    for (std::size_t v = 0; v < visor.mesh.positions.size(); ++v) {
+      const glm::vec3 got =
+          skin_position(palette, visor.mesh.joints[v], visor.mesh.weights[v], visor.mesh.positions[v]);
+      found = found || glm::length(got - expected) < 1e-5f;
+    }
+    EXPECT_TRUE(found) << "no visor vertex at " << expected.x << " " << expected.y << " " << expected.z;
+  }
+}
+
+// Biped: Z-up armature, "mixamorig:" names, two skins in different orders, a sword under the left
+// hand through an offset node, a scarf item by extras; items in a separate file bound by joint name.
+struct Biped {
+  ModelBuilder b;
+  std::vector<int> joints;
+  int arm = -1, sword = -1;
+  void skeleton() {
+    arm = b.node("Armature", -1, {}, glm::angleAxis(-1.5707964f, glm::vec3(1.0f, 0.0f, 0.0f)));
+    const int hips = b.node("mixamorig:Hips", arm, {0.0f, 0.0f, 1.0f});
+    const int spine = b.node("mixamorig:Spine", hips, {0.0f, 0.0f, 0.4f});
+    const int head = b.node("mixamorig:Head", spine, {0.0f, 0.0f, 0.3f});
+    const int larm = b.node("mixamorig:LeftArm", spine, {0.2f, 0.0f, 0.3f});
+    const int lhand = b.node("mixamorig:LeftHand", larm, {0.3f, 0.0f, 0.0f});
+    const int rarm = b.node("mixamorig:RightArm", spine, {-0.2f, 0.0f, 0.3f});
+    const int rhand = b.node("mixamorig:RightHand", rarm, {-0.3f, 0.0f, 0.0f});
+    joints = {hips, spine, head, larm, lhand, rarm, rhand};
+  }
+  void body() {
+    const int sa = b.skin({joints[0], joints[1], joints[2], joints[3], joints[4]}, arm);
+    const int sb = b.skin({joints[6], joints[5], joints[1], joints[0]}, arm);
+    const int cloth = b.color_material("cloth", {0.2f, 0.3f, 0.9f, 1.0f});
+    b.mesh_node("body", b.box("body", {-0.2f, -0.1f, 0.0f}, {0.2f, 0.1f, 1.8f}, cloth, true, 1, 4, 0.25f), sa,
+                -1);
+    b.mesh_node("right_arm",
+                b.box("rarm", {-0.6f, -0.05f, 1.6f}, {-0.2f, 0.05f, 1.7f}, cloth, true, 1, 0, 0.5f), sb, -1);
+    const int socket =
+        b.node("sword_socket", joints[4], {0.05f, 0.0f, 0.0f}, glm::angleAxis(0.5f, glm::vec3(0, 1, 0)));
+    sword = b.mesh_node("sword", b.box("sword", {0.0f, -0.01f, -0.02f}, {0.8f, 0.01f, 0.02f}, cloth, false),
+                        -1, socket);
+    b.mesh_node("scarf_mesh", b.box("scarf", {-0.15f, -0.12f, 1.5f}, {0.15f, 0.12f, 1.6f}, cloth, true, 2),
+                sa, -1, item_extras("scarf", "neck"));
+  }
+  // The item file repeats the armature (names matter, not node numbers); `extra_bone` adds a bone the
+  // cape uses.
+  void items(const std::string& extra_bone = {}) {
+    const int second = extra_bone.empty() ? joints[3] : b.node(extra_bone, joints[1], {0.0f, 0.1f, 0.0f});
+    const int s = b.skin({joints[1], second}, arm);
+    b.mesh_node("cape", b.box("cape", {-0.2f, 0.1f, 0.5f}, {0.2f, 0.12f, 1.5f}, -1, true, 0, 1, 0.5f), s, -1,
+                item_extras("cape", "back"));
+    b.mesh_node("hat", b.box("hat", {-0.1f, -0.1f, 0.2f}, {0.1f, 0.1f, 0.35f}, -1, false), -1, joints[2],
+                item_extras("hat", "head"));
+  }
+};
+
+// Writes dir/biped.glb (skeleton and body) and dir/<items_file> (the skeleton again and the items,
+// with `extra_bone` for the cape when given); returns the kit file's builder.
+Biped write_biped(const std::filesystem::path& dir, const std::string& items_file,
+                  const std::string& extra_bone = {}) {
+  Biped kit_file;
+  kit_file.skeleton();
+  kit_file.body();
+  kit_file.b.write(dir / "biped.glb");
+  Biped item_file;
+  item_file.skeleton();
+  item_file.items(extra_bone);
+  item_file.b.write(dir / items_file);
+  return kit_file;
+}
+
+TEST(KitImport, ZUpPrefixedSkeletonWithAnOffsetRigidPartAndAnItemFile) {
+  const std::filesystem::path dir = temp_dir("biped");
+  const Biped kit_file = write_biped(dir, "biped_items.glb");
+  const std::vector<std::filesystem::path> items{dir / "biped_items.glb"};
+  const KitImport in = import_kit(dir / "biped.glb", items);
+  const Avatar& kit = in.kit;
+  ASSERT_EQ(kit.skeleton.size(), 7u);
+  EXPECT_EQ(kit.skeleton.names[0], "mixamorig:Hips");
+  ASSERT_EQ(kit.parts.size(), 6u);
+  const std::vector<std::string> order = {"body", "right_arm", "sword", "scarf_mesh", "cape", "hat"};
+  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(kit.parts[i].mesh.name, order[i]);
+  EXPECT_TRUE(kit.parts[2].rigid);
+  EXPECT_EQ(names_of(kit, kit.parts[2].skin.joints), (std::vector<std::string>{"mixamorig:LeftHand"}));
+  EXPECT_EQ(kit.parts[3].item, "scarf");
+  EXPECT_EQ(kit.parts[3].slot, "neck");
+  EXPECT_EQ(kit.parts[4].slot, "back");
+  EXPECT_TRUE(kit.parts[5].rigid);
+  EXPECT_EQ(kit.parts[5].slot, "head");
+  EXPECT_EQ(kit.root_transform, kit_file.b.global(kit_file.arm));
+  // By hand: body 5 + right arm 4 + sword 1 = 10 entries over 7 joints; items add scarf 5, cape 2
+  // (spine and left arm, the same bits: the item file's inverse binds match), hat 1; still 7 unique.
+  const KitDedup d = measure_dedup(kit);
+  EXPECT_EQ(d.bare_before, 10u);
+  EXPECT_EQ(d.bare_after, 7u);
+  EXPECT_EQ(d.clothed_before, 18u);
+  EXPECT_EQ(d.clothed_after, 7u);
+  // The sword: offset node (translation + rotation) under the hand is kept.
+  const std::vector<Mat3x4> palette = rest_palette(kit, kit.parts[2].skin);
+  const glm::mat4 place = glm::inverse(kit_file.b.global(kit_file.arm)) * kit_file.b.global(kit_file.sword);
+  const glm::vec3 tip(place * glm::vec4(0.8f, 0.01f, 0.02f, 1.0f));
+  float best = 1e9f;
+  const AvatarPart& sword = kit.parts[2];
+  for (std::size_t v = 0; v < sword.mesh.positions.size(); ++v)
+    best = std::min(best, glm::length(skin_position(palette, sword.mesh.joints[v], sword.mesh.weights[v],
+                                                    sword.mesh.positions[v]) -
+                                      tip));
+  EXPECT_LT(best, 1e-5f);
+  // Outfits: slots neck, back, head; everything worn = all parts.
+  const KitSlots slots = kit_slots(kit);
+  ASSERT_EQ(slots.slots.size(), 3u);
+  EXPECT_EQ(draw_outfit(slots, 7, {.everything = true}).parts.size(), 6u);
+}
+
+TEST(KitImport, ItemWithAJointOutsideTheKitNamesItemAndJoint) {
+  const std::filesystem::path dir = temp_dir("bad_item");
+  write_biped(dir, "tail_items.glb", "mixamorig:Tail");
+  KitImport in = import_kit(dir / "biped.glb");
+  try {
+    add_kit_items(in.kit, dir / "tail_items.glb");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cape"), std::string::npos) << what;
+    EXPECT_NE(what.find("mixamorig:Tail"), std::string::npos) << what;
+    EXPECT_NE(what.find("tail_items.glb"), std::string::npos) << what;
+  }
+}
+
+TEST(KitImport, TwoUnrelatedSkeletonsNameBothRoots) {
+  ModelBuilder b;
+  const int a1 = b.node("ArmatureA", -1);
+  const int r1 = b.node("RootA", a1);
+  const int a2 = b.node("ArmatureB", -1, {2.0f, 0.0f, 0.0f});
+  const int r2 = b.node("RootB", a2);
+  const int s1 = b.skin({r1}, a1), s2 = b.skin({r2}, a2);
+  b.mesh_node("a", b.box("a", glm::vec3(0.0f), glm::vec3(1.0f), -1, true), s1, -1);
+  b.mesh_node("b", b.box("b", glm::vec3(0.0f), glm::vec3(1.0f), -1, true), s2, -1);
+  const std::filesystem::path dir = temp_dir("two");
+  b.write(dir / "two.glb");
+  try {
+    import_kit(dir / "two.glb");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("RootA"), std::string::npos) << what;
+    EXPECT_NE(what.find("RootB"), std::string::npos) << what;
+  }
+}
+
+TEST(KitImport, MeshOutsideTheArmatureIsListedNotDropped) {
+  Robot r;
+  r.b.mesh_node("prop", r.b.box("prop", glm::vec3(0.0f), glm::vec3(1.0f), -1, false), -1, -1);
+  const std::filesystem::path dir = temp_dir("prop");
+  r.b.write(dir / "robot.glb");
+  const KitImport in = import_kit(dir / "robot.glb");
+  ASSERT_EQ(in.ignored.size(), 1u);
+  EXPECT_NE(in.ignored[0].find("prop"), std::string::npos);
+}
+
+void expect_same_kit(const Avatar& a, const Avatar& b) {
+  ASSERT_EQ(a.skeleton.names, b.skeleton.names);
+  ASSERT_EQ(a.parts.size(), b.parts.size());
+  for (std::size_t p = 0; p < a.parts.size(); ++p) {
+    const AvatarPart &x = a.parts[p], &y = b.parts[p];
+    EXPECT_EQ(x.mesh.name, y.mesh.name);
+    EXPECT_EQ(x.clothing, y.clothing);
+    EXPECT_EQ(x.item, y.item);
+    EXPECT_EQ(x.slot, y.slot);
+    EXPECT_EQ(x.rigid, y.rigid);
+    EXPECT_EQ(x.skin.joints, y.skin.joints) << x.mesh.name;
+    ASSERT_EQ(x.mesh.positions.size(), y.mesh.positions.size()) << x.mesh.name;
+    EXPECT_EQ(x.mesh.indices, y.mesh.indices) << x.mesh.name;
+    float err = 0.0f;
+    for (std::size_t v = 0; v < x.mesh.positions.size(); ++v)
+      err = std::max(err, glm::length(x.mesh.positions[v] - y.mesh.positions[v]));
+    EXPECT_LT(err, 1e-5f) << x.mesh.name;
+  }
+  EXPECT_EQ(a.clips.size(), b.clips.size());
+  const KitDedup da = measure_dedup(a), db = measure_dedup(b);
+  EXPECT_EQ(da.bare_before, db.bare_before);
+  EXPECT_EQ(da.bare_after, db.bare_after);
+  EXPECT_EQ(da.clothed_before, db.clothed_before);
+  EXPECT_EQ(da.clothed_after, db.clothed_after);
+}
+
+TEST(KitWrite, ProceduralKitReadsBackUnchanged) {
+  const Avatar kit = make_sample_kit(nullptr);
+  const KitImport in = write_and_import_kit(kit, temp_dir("procedural"), "humanoid");
+  expect_same_kit(kit, in.kit);
+  const KitSlots slots = kit_slots(in.kit);
+  std::set<std::string> names;
+  for (const auto& s : slots.slots) names.insert(s.name);
+  EXPECT_EQ(names, (std::set<std::string>{"torso", "legs", "feet", "hands", "head"}));
+}
+
+TEST(KitBuild, CesiumManSplitIntoSeventeenPartsWithItemsReadsBack) {
+  const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
+  ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";
+  const ImportedModel model = import_gltf(p);
+  const Avatar kit = make_sample_kit(&model);
+  std::size_t body = 0;
+  for (const AvatarPart& part : kit.parts) body += part.clothing ? 0 : 1;
+  EXPECT_EQ(body, kAvatarBodyParts);
+  const KitImport in = write_and_import_kit(kit, temp_dir("cesium"), "cesium_kit");
+  expect_same_kit(kit, in.kit);
+  std::set<std::string> items;
+  for (const AvatarPart& part : in.kit.parts) {
+    if (part.clothing) {
+      items.insert(part.item);
+      EXPECT_FALSE(part.mesh.indices.empty()) << part.item;
+    }
+  }
+  EXPECT_EQ(items, (std::set<std::string>{"shirt", "jacket", "trousers", "shoes", "hat", "cap"}));
+  const KitDedup d = measure_dedup(in.kit);
+  // Each of the 17 parts lists the bones its vertices use; dedup keeps one entry per joint used.
+  EXPECT_GT(d.bare_before, d.bare_after);
+  EXPECT_LE(d.bare_after, model.skeleton.size());
+  EXPECT_EQ(d.clothed_after, d.bare_after);  // items are cut from the body: no new bones
+  EXPECT_GT(d.clothed_before, d.bare_before);
+}
+
+}  // namespace
+}  // namespace myriad::anim

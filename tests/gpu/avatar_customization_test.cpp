@@ -1,0 +1,274 @@
+// Avatar customization and upload economy on lavapipe with validation on (SPEC B2, B7, B9): clothing
+// patterns (stripes, checks, dots) show on the cloth in its tint and a contrasting tint, from the
+// mesh's UVs and, for meshes without, from bind-pose positions, while pattern 0 and the body stay
+// uniformly tinted; the renderer binds its pipeline once per pass and each batch type's buffers once
+// per pass; with throttling only the posed avatars' palettes travel, and the GPU palette buffer still
+// equals the CPU's after every frame, by staging copy and by compute upload.
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "gpu_fixture.hpp"
+#include "myriad/batch/avatar_crowd.hpp"
+#include "myriad/gpu/sync.hpp"
+#include "myriad/render/avatars/avatar_crowd_renderer.hpp"
+#include "myriad/render/avatars/batch_gpu.hpp"
+#include "myriad/render/avatars/skin_renderer.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+
+namespace myriad::test {
+namespace {
+
+class AvatarCustomizationTest : public GpuTest {};
+
+constexpr std::uint32_t kSize = 256;
+constexpr glm::vec3 kLightTint{0.9f, 0.6f, 0.3f};  // luma > 0.3: the pattern's second colour is darker
+
+// Every clothing renderer gets `tint` and `pattern` (each avatar renderer has one draw; which items an
+// avatar wears is its outfit's business).
+void dress(batch::AvatarCrowd& crowd, glm::vec3 tint, float pattern) {
+  const float values[5] = {tint.r, tint.g, tint.b, 1.0f, pattern};
+  const batch::DrawLayer& draws = crowd.scene().draws();
+  for (std::size_t d = 0; d < draws.size(); ++d) {
+    if (draws.renderer[d] != batch::kNoRenderer && draws.type[d] == crowd.clothing_type())
+      crowd.scene().set_properties(draws.renderer[d], 0, values);
+  }
+}
+
+// Three avatars in a row 0.9 m apart, seen from the front at 3.5 m, drawn as AvatarCrowdRenderer draws
+// them: one pipeline bind, each batch type's buffers and SkinPush::pattern_float pushed once.
+class ThreeAvatars {
+ public:
+  ThreeAvatars(gpu::Context& ctx, bool uvs)
+      : ctx_(ctx), av_(anim::make_avatar({.clothed = true})), crowd_(av_, {.avatars = 3, .spacing = 0.9f}) {
+    const float fov = glm::radians(50.0f);
+    const glm::vec3 eye(0.9f, 1.0f, 3.5f);
+    view_proj_ = perspective_infinite_reverse_z(fov, 1.0f, 0.1f) *
+                 glm::lookAt(eye, glm::vec3(0.9f, 0.95f, 0.0f), kWorldUp);
+    camera_.frustum = Frustum::from_view_proj(view_proj_, DepthConvention::kReverseZ);
+    camera_.position = eye;
+    camera_.lod_scale = 1.0f / (2.0f * std::tan(fov / 2.0f));
+    crowd_.frame(camera_, 0.3f);
+    std::vector<anim::SkinnedMesh> meshes;
+    for (std::size_t p = 0; p < av_.parts.size(); ++p) {
+      meshes.push_back(av_.parts[p].mesh);
+      anim::remap_joints(meshes.back().joints, crowd_.dedup().remap[p]);
+      if (!uvs) meshes.back().uvs.clear();  // patterns from the bind-pose position
+    }
+    arena_ = std::make_unique<render::SkinMeshArena>(ctx, meshes);
+    palette_ = std::make_unique<render::SkinPalette>(ctx, crowd_.palettes().size());
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+      palette_->write(crowd_.palettes(), 0, crowd_.palettes().size());
+      palette_->record_upload(cmd);
+    });
+    pipeline_ = render::make_skin_pipeline(ctx, render::OffscreenTarget::kColorFormat,
+                                           render::OffscreenTarget::kDepthFormat);
+  }
+
+  // The image with every clothing part in `tint` and `pattern`.
+  std::vector<std::uint8_t> render(glm::vec3 tint, float pattern) {
+    dress(crowd_, tint, pattern);
+    crowd_.frame(camera_, 0.0f);  // the same pose: dt 0, never throttled
+    if (!batches_) batches_ = std::make_unique<render::BatchGpuData>(ctx_, crowd_.scene());
+    const batch::DrawList& dl = crowd_.draw_list();
+    gpu::Buffer slots(ctx_, dl.instances.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                      gpu::MemoryKind::kDeviceLocal);
+    gpu::upload(ctx_, slots, std::span<const std::uint32_t>(dl.instances));
+    render::OffscreenTarget target(ctx_, kSize, kSize);
+    ctx_.submit_and_wait([&](VkCommandBuffer cmd) {
+      batches_->stage_changes(crowd_.scene());
+      batches_->record_upload(cmd);
+      target.begin(cmd, glm::vec4(0.0f));
+      gpu::bind_pipeline(cmd, pipeline_);
+      vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
+      for (std::size_t d = 0; d < dl.draws.size(); ++d) {
+        const batch::DrawCommand& c = dl.draws[d];
+        if (d == 0 || c.type != dl.draws[d - 1].type) {
+          const render::shader::SkinPush push{
+              view_proj_, 0, 0, 0, 0, render::skin_pattern_float(crowd_.scene().sets().get(c.type))};
+          const std::array bindings{
+              gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
+              gpu::storage_buffer(batches_->instances(c.type)), gpu::storage_buffer(slots),
+              gpu::storage_buffer(batches_->properties(c.type))};
+          gpu::bind_resources(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
+        }
+        const render::SkinMeshRange& r = arena_->range(c.mesh);
+        vkCmdDrawIndexed(cmd, r.index_count, c.instance_count, r.first_index,
+                         static_cast<std::int32_t>(r.first_vertex), c.first_instance);
+      }
+      target.end(cmd);
+    });
+    return target.read_color();
+  }
+
+ private:
+  gpu::Context& ctx_;
+  anim::Avatar av_;
+  batch::AvatarCrowd crowd_;
+  glm::mat4 view_proj_;
+  batch::CullCamera camera_;
+  std::unique_ptr<render::SkinMeshArena> arena_;
+  std::unique_ptr<render::SkinPalette> palette_;
+  std::unique_ptr<render::BatchGpuData> batches_;
+  gpu::Pipeline pipeline_;
+};
+
+// |got - want| in 8-bit steps of a shaded channel: the UNORM rounding of two channels.
+bool within_a_step(int got, float want) { return std::abs(static_cast<float>(got) - want) <= 1.0f; }
+
+// Pixel i (RGBA8) is `tint` times one light factor: uniformly tinted, any shade.
+bool tinted(const std::vector<std::uint8_t>& px, std::size_t i, glm::vec3 tint) {
+  const float r = px[i];
+  return within_a_step(px[i + 1], r * tint.g / tint.r) && within_a_step(px[i + 2], r * tint.b / tint.r);
+}
+
+void check_patterns(ThreeAvatars& avatar) {
+  const std::vector<std::uint8_t> plain = avatar.render(kLightTint, 0.0f);
+  // The clothing's pixels: those a different tint changes (the body keeps its skin tone).
+  const std::vector<std::uint8_t> other = avatar.render({0.3f, 0.9f, 0.6f}, 0.0f);
+  std::vector<std::size_t> cloth, body;
+  for (std::size_t i = 0; i < plain.size(); i += 4) {
+    if (plain[i + 3] == 0) continue;  // background
+    (std::memcmp(&plain[i], &other[i], 4) != 0 ? cloth : body).push_back(i);
+  }
+  ASSERT_GT(cloth.size(), 2000u) << "the clothing is not in view";
+  ASSERT_GT(body.size(), 200u) << "the body is not in view";
+  // Pattern 0: every clothing pixel is the tint times its light, as before patterns existed.
+  std::size_t off_tint = 0;
+  for (std::size_t i : cloth) off_tint += tinted(plain, i, kLightTint) ? 0 : 1;
+  EXPECT_EQ(off_tint, 0u) << "of " << cloth.size() << " clothing pixels with pattern 0";
+
+  std::vector<std::vector<std::uint8_t>> patterned;
+  for (float pattern : {1.0f, 2.0f, 3.0f}) {
+    SCOPED_TRACE(pattern);
+    patterned.push_back(avatar.render(kLightTint, pattern));
+    const std::vector<std::uint8_t>& px = patterned.back();
+    // The body is untouched (it has no pattern property).
+    std::size_t body_changed = 0;
+    for (std::size_t i : body) body_changed += std::memcmp(&plain[i], &px[i], 4) != 0;
+    EXPECT_EQ(body_changed, 0u);
+    // Cloth: the tint where the pattern is off, a clearly darker tint (0.45x) where it is on; the
+    // pattern covers a good share of the cloth and leaves a good share plain.
+    std::size_t darker = 0, lighter = 0, off_hue = 0;
+    for (std::size_t i : cloth) {
+      darker += px[i] < 0.6f * plain[i] ? 1 : 0;
+      lighter += px[i] > plain[i] + 1 ? 1 : 0;
+      off_hue += tinted(px, i, kLightTint) ? 0 : 1;
+    }
+    EXPECT_GT(darker, cloth.size() / 8) << "the pattern barely shows";
+    EXPECT_LT(darker, cloth.size() * 7 / 8) << "the pattern covers the whole cloth";
+    EXPECT_EQ(lighter, 0u);
+    EXPECT_LT(off_hue, cloth.size() / 50) << "the second colour is not a shade of the tint";
+  }
+  // Three different patterns.
+  for (std::size_t a = 0; a < patterned.size(); ++a) {
+    for (std::size_t b = a + 1; b < patterned.size(); ++b) {
+      std::size_t differ = 0;
+      for (std::size_t i : cloth) differ += std::memcmp(&patterned[a][i], &patterned[b][i], 4) != 0;
+      EXPECT_GT(differ, cloth.size() / 8) << "patterns " << a + 1 << " and " << b + 1;
+    }
+  }
+  // Dark cloth gets a lighter second colour.
+  const glm::vec3 dark(0.15f, 0.1f, 0.2f);
+  const std::vector<std::uint8_t> dark_plain = avatar.render(dark, 0.0f);
+  const std::vector<std::uint8_t> dark_striped = avatar.render(dark, 1.0f);
+  std::size_t brighter = 0;
+  for (std::size_t i : cloth) brighter += dark_striped[i] > dark_plain[i] + 10 ? 1 : 0;
+  EXPECT_GT(brighter, cloth.size() / 8);
+}
+
+TEST_F(AvatarCustomizationTest, PatternsFollowTheUvs) {
+  ThreeAvatars avatar(ctx(), true);
+  check_patterns(avatar);
+}
+
+TEST_F(AvatarCustomizationTest, PatternsFollowTheBindPoseWithoutUvs) {
+  ThreeAvatars avatar(ctx(), false);
+  check_patterns(avatar);
+}
+
+render::FrameView front_view(glm::vec3 eye, glm::vec3 target, std::uint32_t size) {
+  return render::FrameView::of_camera(render::SceneCamera::look_at(eye, target, glm::radians(50.0f)), size,
+                                      size, kWorldUp);
+}
+
+TEST_F(AvatarCustomizationTest, RendererBindsOncePerPassAndDrawsPatterns) {
+  render::AvatarCrowdRenderer avatars(ctx(), {.avatars = 4, .spacing = 1.0f}, true,
+                                      render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat);
+  render::OffscreenTarget target(ctx(), 128, 128);
+  render::SceneFrame frame(ctx());
+  const render::FrameView view = front_view({0.5f, 1.2f, 4.0f}, {0.5f, 0.9f, -0.5f}, 128);
+  render::FrameSystem* const systems[] = {&avatars};
+  auto image = [&](float pattern) {
+    dress(avatars.crowd(), kLightTint, pattern);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      frame.record(cmd, view, systems, target, glm::vec4(0.0f), nullptr, 0.0f);
+    });
+    avatars.finish_frame();
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> plain = image(0.0f);
+  const render::AvatarDrawStats& s = avatars.stats();
+  const std::uint64_t passes = frame.two_phase() ? 2 : 1;
+  EXPECT_GT(s.draws, 2u);        // one per part mesh worn
+  EXPECT_EQ(s.batch_types, 2u);  // body and clothing
+  EXPECT_EQ(s.pipeline_binds, passes);
+  EXPECT_EQ(s.descriptor_binds, passes * 2);
+  const std::vector<std::uint8_t> checks = image(2.0f);
+  std::size_t covered = 0, changed = 0;
+  for (std::size_t i = 0; i < plain.size(); i += 4) {
+    covered += plain[i + 3] != 0 ? 1 : 0;
+    changed += std::memcmp(&plain[i], &checks[i], 4) != 0 ? 1 : 0;
+  }
+  EXPECT_GT(covered, 1000u);
+  EXPECT_GT(changed, covered / 10) << "the renderer does not pass the clothing's pattern";
+}
+
+TEST_F(AvatarCustomizationTest, ThrottledFramesUploadOnlyThePosedPalettes) {
+  for (const render::PaletteUpload how :
+       {render::PaletteUpload::kStagingCopy, render::PaletteUpload::kCompute}) {
+    SCOPED_TRACE(how == render::PaletteUpload::kCompute ? "compute upload" : "staging copy");
+    // 7 x 7 avatars 12 m apart seen from a corner: distances from 3 m to 100 m, all four throttle bands.
+    constexpr std::size_t kAvatars = 49;
+    render::AvatarCrowdRenderer avatars(ctx(), {.avatars = kAvatars, .spacing = 12.0f, .throttle = true},
+                                        false, render::OffscreenTarget::kColorFormat,
+                                        render::OffscreenTarget::kDepthFormat);
+    avatars.set_palette_upload(how);
+    render::OffscreenTarget target(ctx(), 64, 64);
+    render::SceneFrame frame(ctx());
+    const render::FrameView view = front_view({-2.0f, 2.0f, 2.0f}, {36.0f, 0.0f, -36.0f}, 64);
+    render::FrameSystem* const systems[] = {&avatars};
+    const std::size_t palette_bytes = avatars.crowd().animator().palette_size() * sizeof(anim::Mat3x4);
+    std::size_t fewest = kAvatars;
+    for (int f = 0; f < 10; ++f) {
+      SCOPED_TRACE(f);
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+        frame.record(cmd, view, systems, target, glm::vec4(0.0f), nullptr, 1.0f / 30.0f);
+      });
+      avatars.finish_frame();
+      std::size_t updated = 0;
+      for (std::uint8_t u : avatars.crowd().updated()) updated += u;
+      if (f == 0) {
+        EXPECT_EQ(updated, kAvatars);  // everyone's first palette
+      }
+      fewest = std::min(fewest, updated);
+      EXPECT_EQ(avatars.stats().skeletons_updated, updated);
+      EXPECT_EQ(avatars.stats().palette_bytes_uploaded, updated * palette_bytes);
+      // What stayed on the GPU and what was uploaded make the CPU's palettes exactly.
+      const std::span<const anim::Mat3x4> cpu = avatars.crowd().palettes();
+      const std::vector<anim::Mat3x4> gpu_palettes =
+          gpu::read_buffer_as<anim::Mat3x4>(ctx(), avatars.palette().buffer(), cpu.size());
+      EXPECT_EQ(std::memcmp(gpu_palettes.data(), cpu.data(), cpu.size_bytes()), 0);
+    }
+    EXPECT_LT(fewest * 2, kAvatars) << "throttling skipped too few avatars";
+    EXPECT_GT(fewest, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace myriad::test
