@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "myriad/anim/gltf_import.hpp"
+#include "myriad/anim/whole_model.hpp"
 #include "myriad/core/error.hpp"
 #ifdef MYRIAD_FUZZ_HAS_CROWD
 #include "myriad/crowd_bake/import.hpp"
@@ -25,6 +26,15 @@ void import_like_the_tools(std::span<const std::byte> bytes, bool binary) {
   } catch (const Error& e) {
     // Expected for malformed input; MYRIAD_FUZZ_VERBOSE shows why an input (a seed, say) was rejected.
     if (std::getenv("MYRIAD_FUZZ_VERBOSE")) std::fprintf(stderr, "rejected: %s\n", e.what());
+  }
+  // `myriad crowd bake` reads the whole model (every skin, rigid meshes): the same bytes that way.
+  try {
+    const anim::WholeModel whole = anim::import_whole_model_bytes(bytes, binary, "fuzz-input", kNoBaseDir);
+#ifdef MYRIAD_FUZZ_HAS_CROWD
+    (void)crowd::import_for_bake(whole.model, "fuzz-input");
+#endif
+  } catch (const Error& e) {
+    if (std::getenv("MYRIAD_FUZZ_VERBOSE")) std::fprintf(stderr, "rejected (whole model): %s\n", e.what());
   }
 }
 

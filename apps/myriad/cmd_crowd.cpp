@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "myriad/anim/whole_model.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd_bake/enemy.hpp"
@@ -66,8 +67,21 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
   std::error_code ec;
   if (!procedural && std::filesystem::is_directory(o.input, ec))
     throw Error("'" + o.input + "' is a folder", "input model", "name a .glb or .gltf file, or 'enemy'");
-  const anim::ImportedModel model = procedural ? crowd::make_enemy() : anim::import_gltf(o.input);
+  // The whole model: every skinned mesh (all skins), meshes parented to joints, every material.
+  anim::WholeModel whole;
+  if (procedural) {
+    whole.model = crowd::make_enemy();
+  } else {
+    whole = anim::import_whole_model(o.input);
+  }
+  const anim::ImportedModel& model = whole.model;
   const std::string name = procedural ? "enemy" : std::filesystem::path(o.input).filename().string();
+  if (!procedural) {
+    std::printf("%s: %zu joints, %zu meshes, %zu materials, %zu clips\n", name.c_str(), model.skeleton.size(),
+                model.meshes.size(), model.materials.size(), model.clips.size());
+    for (const std::string& p : whole.parts) std::printf("  %s\n", p.c_str());
+    for (const std::string& i : whole.ignored) std::printf("  ignored: %s\n", i.c_str());
+  }
   crowd::BakeOptions options;
   options.vat.fps = o.fps;
   options.weld.normal_angle_deg = o.weld_angle;

@@ -15,6 +15,7 @@
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/crowd_bake/enemy.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
+#include "myriad/anim/whole_model.hpp"
 #include "myriad/core/assets.hpp"
 #include "suite.hpp"
 
@@ -92,7 +93,7 @@ void run_crowd_bake_suite(Report& report, const SuiteOptions& options) {
     std::string key = std::filesystem::path(file).stem().string();
     std::transform(key.begin(), key.end(), key.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    bake_model(report, options, key, anim::import_gltf(path));
+    bake_model(report, options, key, anim::import_whole_model(path).model);
   }
 }
 

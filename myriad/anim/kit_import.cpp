@@ -130,14 +130,38 @@ void add_mesh_parts(const Doc& d, std::size_t ni, const PartSkin& skin, std::siz
   }
 }
 
-KitImport import_document(const Doc& d) {
+// `clips_only`: an animation export (a skeleton, maybe no mesh) read for its clips.
+KitImport import_document(const Doc& d, bool clips_only = false) {
   const auto& m = d.model;
   const std::vector<int> parent = detail::node_parents(d);
-  if (m.skins.empty()) d.fail("model has no skin", "skins", "export the character with its armature");
   std::vector<std::uint8_t> is_joint(m.nodes.size(), 0);
+  if (m.skins.empty() && clips_only) {
+    // An animation export without a skin: the animated nodes are the joints.
+    for (const tinygltf::Animation& a : m.animations) {
+      for (const tinygltf::AnimationChannel& c : a.channels) {
+        if (c.target_node >= 0 && static_cast<std::size_t>(c.target_node) < m.nodes.size())
+          is_joint[static_cast<std::size_t>(c.target_node)] = 1;
+      }
+    }
+    if (std::find(is_joint.begin(), is_joint.end(), 1) == is_joint.end())
+      d.fail("no skin and no animated node", "animations", "export the clips with their armature");
+  } else if (m.skins.empty()) {
+    std::string meshes;
+    for (std::size_t n = 0; n < m.nodes.size(); ++n) {
+      if (m.nodes[n].mesh < 0) continue;
+      if (meshes.size() > 200) {
+        meshes += ", ...";
+        break;
+      }
+      meshes += (meshes.empty() ? "" : ", ") + node_name(m, n);
+    }
+    d.fail("model has no skin (meshes: " + (meshes.empty() ? std::string("none") : meshes) + ")", "skins",
+           "export the character with its armature");
+  }
   for (std::size_t s = 0; s < m.skins.size(); ++s) {
     const std::string sf = "skins[" + std::to_string(s) + "].joints";
     if (m.skins[s].joints.empty()) d.fail("skin has no joints", sf);
+    if (m.skins[s].joints.size() > 65535) d.fail("skin has too many joints", sf);
     for (const int n : m.skins[s].joints) {
       if (n < 0 || static_cast<std::size_t>(n) >= m.nodes.size()) d.fail("joint node out of range", sf);
       is_joint[static_cast<std::size_t>(n)] = 1;
@@ -253,7 +277,7 @@ KitImport import_document(const Doc& d) {
     const bool is_item = item_of(m.nodes[ni], item, slot);
     add_mesh_parts(d, ni, skin, 0, &offset, is_item, item, slot, materials, images, kit);
   }
-  if (kit.parts.empty()) d.fail("no mesh is bound to the skeleton", "nodes[*].mesh");
+  if (kit.parts.empty() && !clips_only) d.fail("no mesh is bound to the skeleton", "nodes[*].mesh");
   // Body parts first, then items, each in file order. (Not std::stable_partition: its temporary
   // buffer comes from nothrow new and goes back through plain delete, which a program replacing the
   // global operator new without its nothrow form turns into a mismatched free.)
@@ -340,7 +364,7 @@ std::vector<std::string> add_kit_items(Avatar& kit, const std::filesystem::path&
 }
 
 std::vector<std::string> add_kit_clips(Avatar& kit, const std::filesystem::path& path) {
-  const KitImport source = import_kit(path);
+  const KitImport source = import_document(gltf::load(path), true);
   if (source.kit.clips.empty())
     throw Error("the file has no animation", path.string(), "export the clips with their armature");
   std::vector<std::string> warnings;

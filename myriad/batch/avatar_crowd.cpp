@@ -33,6 +33,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   distance_.resize(n);
   update_mask_.resize(n);
   outfits_.resize(n);
+  next_change_.resize(n);
   per_renderer_matrices_.assign(n, 0);
 
   const auto side = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
@@ -44,6 +45,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
     const auto clip = static_cast<std::uint32_t>(a % clips_.size());
     animator_->set_clip(a, clip, anim::hash01(seed) * clips_[clip].duration);
     animator_->set_speed(a, 1.0f + options.speed_spread * (2.0f * anim::hash01(seed + 1) - 1.0f));
+    next_change_[a] = options.clip_change_period * (0.5f + anim::hash01(seed + 2));
     const glm::mat4 world = glm::translate(glm::mat4(1.0f), positions_[a]) * kit.root_transform;
     const glm::vec3 centre = positions_[a] + bounds_.center;
     outfits_[a] = anim::draw_outfit(slots_, seed, options.outfit);
@@ -73,6 +75,15 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   CrowdFrameStats s;
   const std::size_t n = options_.avatars;
   for (std::size_t a = 0; a < n; ++a) animator_->advance(a, dt);
+  if (options_.clip_change_period > 0.0f && clips_.size() > 1) {
+    for (std::size_t a = 0; a < n; ++a) {
+      next_change_[a] -= dt;
+      if (next_change_[a] > 0.0f) continue;
+      next_change_[a] += options_.clip_change_period;
+      const auto next = static_cast<std::uint32_t>((animator_->clip(a) + 1) % clips_.size());
+      animator_->cross_fade(a, next, options_.clip_fade);
+    }
+  }
   std::span<const std::uint8_t> mask;  // empty: every avatar
   // The first frame poses everyone, throttled or not: until then no avatar has a palette to keep.
   if (options_.throttle && frame_ > 0) {

@@ -26,6 +26,10 @@ struct AvatarCrowdOptions {
   std::vector<float> importance;  // per avatar (empty = all 0); >= throttle_rules.important: every frame
   anim::OutfitRules outfit;       // how outfits are drawn (outfit.everything: every avatar wears every item)
   float speed_spread = 0.15f;     // playback speeds drawn in [1 - spread, 1 + spread]
+  // With several clips: every `clip_change_period` seconds (0 = never; each avatar at its own seeded
+  // offset) an avatar cross-fades to the kit's next clip over `clip_fade` seconds.
+  float clip_change_period = 0.0f;
+  float clip_fade = 0.5f;
 };
 
 struct CrowdFrameStats {
@@ -85,6 +89,7 @@ class AvatarCrowd {
   std::vector<glm::vec3> positions_;
   std::vector<float> distance_;
   std::vector<std::uint8_t> update_mask_;
+  std::vector<float> next_change_;  // per avatar: seconds until its next clip change
   anim::KitSlots slots_;
   std::vector<anim::Outfit> outfits_;
   std::vector<std::uint32_t> per_renderer_matrices_;  // per avatar: its worn parts' bone counts summed

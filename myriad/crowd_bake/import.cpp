@@ -49,7 +49,9 @@ void count_topology(BakeSource& s) {
 }  // namespace
 
 BakeSource import_for_bake(const anim::ImportedModel& model, const std::string& name) {
-  if (model.skeleton.size() == 0 || model.inverse_binds.size() != model.skeleton.size()) {
+  // The palette (joints, inverse_binds) may repeat a joint with other inverse binds (several skins).
+  if (model.skeleton.size() == 0 || model.joints.empty() ||
+      model.inverse_binds.size() != model.joints.size()) {
     throw Error("model has no skin (no skeleton to animate)", name, "export the model with its armature");
   }
   if (model.clips.empty()) {

@@ -290,6 +290,51 @@ TEST(KitImport, TwoUnrelatedSkeletonsNameBothRoots) {
   }
 }
 
+// Clips from another file: an animation-only export of the same character with other joint names
+// (no exporter prefix, one bone renamed) is retargeted onto the kit; what it cannot drive is named in a
+// warning; a file sharing no joint is refused.
+TEST(KitImport, ClipsFromAnotherFileAreRetargetedByJointName) {
+  const std::filesystem::path dir = temp_dir("clips");
+  write_biped(dir, "items.glb");
+  KitImport in = import_kit(dir / "biped.glb");
+  const std::size_t before = in.kit.clips.size();
+  // The same armature, names without "mixamorig:", the left arm called "LeftUpperArm"; a skin so the
+  // file reads as a character; clips on the spine and on the renamed arm.
+  ModelBuilder b;
+  const int arm = b.node("Armature", -1, {}, glm::angleAxis(-1.5707964f, glm::vec3(1.0f, 0.0f, 0.0f)));
+  const int hips = b.node("Hips", arm, {0.0f, 0.0f, 1.0f});
+  const int spine = b.node("Spine", hips, {0.0f, 0.0f, 0.4f});
+  const int larm = b.node("LeftUpperArm", spine, {0.2f, 0.0f, 0.3f});
+  b.skin({hips, spine, larm}, arm);
+  b.rotation_clip("sway", spine, {0.0f, 0.0f, 1.0f}, 0.4f, 2.0f);
+  b.rotation_clip("wave", larm, {0.0f, 1.0f, 0.0f}, 0.8f, 1.0f);
+  b.m.animations[1].channels.push_back(b.m.animations[0].channels[0]);  // wave also moves the spine
+  b.m.animations[1].channels.back().sampler = 1;
+  b.m.animations[1].samplers.push_back(b.m.animations[0].samplers[0]);
+  b.write(dir / "clips.glb");
+  const std::vector<std::string> warnings = add_kit_clips(in.kit, dir / "clips.glb");
+  ASSERT_EQ(in.kit.clips.size(), before + 2);
+  const Clip& sway = in.kit.clips[before];
+  EXPECT_EQ(sway.name, "sway");
+  ASSERT_EQ(sway.channels.size(), 1u);
+  EXPECT_EQ(in.kit.skeleton.names[sway.channels[0].joint], "mixamorig:Spine");
+  // "wave" loses its arm channel (no kit joint of that name) and says so; "sway" lost nothing.
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("LeftUpperArm"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("wave"), std::string::npos) << warnings[0];
+  // A file whose joints are all foreign is refused, naming them.
+  ModelBuilder other;  // no skin: the animated node is the skeleton
+  const int tail = other.node("Tail", -1);
+  other.rotation_clip("wag", tail, {0.0f, 1.0f, 0.0f}, 0.5f, 1.0f);
+  other.write(dir / "tail.glb");
+  try {
+    add_kit_clips(in.kit, dir / "tail.glb");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("Tail"), std::string::npos) << e.what();
+  }
+}
+
 TEST(KitImport, MeshOutsideTheArmatureIsListedNotDropped) {
   Robot r;
   r.b.mesh_node("prop", r.b.box("prop", glm::vec3(0.0f), glm::vec3(1.0f), -1, false), -1, -1);

@@ -138,6 +138,27 @@ TEST(AvatarCrowd, OutfitsDifferYetBatchByPartAndPropertySet) {
   EXPECT_EQ(s.draws_unbatched, crowd.worn_parts());
 }
 
+TEST(AvatarCrowd, AvatarsCrossFadeBetweenClipsWhenAsked) {
+  const anim::Avatar kit = anim::make_avatar({.clothed = false});  // clips: walk and walk_fast
+  AvatarCrowd crowd(kit, {.avatars = 8, .clip_change_period = 1.0f, .clip_fade = 0.4f});
+  const CullCamera cam = overview({0, 5, 20}, {0, 0, 0});
+  std::vector<std::uint32_t> first(8);
+  for (std::size_t a = 0; a < 8; ++a) first[a] = crowd.animator().clip(a);
+  bool saw_fade = false;
+  for (int f = 0; f < 40; ++f) {  // 2 s: every avatar changes at least once
+    crowd.frame(cam, 0.05f);
+    for (std::size_t a = 0; a < 8; ++a) saw_fade = saw_fade || crowd.animator().fading(a);
+  }
+  EXPECT_TRUE(saw_fade);
+  std::size_t changed = 0;
+  for (std::size_t a = 0; a < 8; ++a) changed += crowd.animator().clip(a) != first[a] ? 1 : 0;
+  EXPECT_GT(changed, 0u);
+  // Without the option nobody changes clip.
+  AvatarCrowd still(kit, {.avatars = 8});
+  for (int f = 0; f < 40; ++f) still.frame(cam, 0.05f);
+  for (std::size_t a = 0; a < 8; ++a) EXPECT_EQ(still.animator().clip(a), first[a]);
+}
+
 // The two joints that reach furthest to each side in the rest pose (the hands of a humanoid), with
 // their grandparents (the upper arms).
 struct Arms {

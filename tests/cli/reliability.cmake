@@ -185,7 +185,7 @@ if(TARGET myriad_crowd)
   endfunction()
   set(m "\\[${models}")
   set(valid "\\] .* is it a valid glTF 2\\.0 file\\?$")
-  crowd_model_error(nan_position.gltf "vertex 1 has a non-finite position \\[nan_position\\.gltf: meshes\\[0\\] 'triangle'\\]$")
+  crowd_model_error(nan_position.gltf "vertex 1 has a non-finite position \\[nan_position\\.gltf: meshes\\[0\\] 'body'\\]$")
   crowd_model_error(joint_out_of_range.gltf
     "joint index 7 outside the skin ${m}/joint_out_of_range\\.gltf: meshes\\[0\\]\\.primitives\\[0\\]\\.attributes\\.JOINTS_0\\]$")
   crowd_model_error(huge_weights.gltf

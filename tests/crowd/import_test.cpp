@@ -3,10 +3,16 @@
 #include "myriad/crowd_bake/import.hpp"
 
 #include "crowd_test_assets.hpp"
+#include "../anim/kit_test_models.hpp"
+
+#include "myriad/anim/whole_model.hpp"
+#include "myriad/crowd_bake/pipeline.hpp"
 
 #include "myriad/core/error.hpp"
 
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 
 namespace myriad::crowd {
 namespace {
@@ -78,6 +84,73 @@ TEST(Import, CountsNonManifoldEdgesAndDegenerateTriangles) {
   const BakeSource s = import_for_bake(model, "Fox.glb");
   EXPECT_EQ(s.non_manifold_edges, clean.non_manifold_edges + 1);
   EXPECT_EQ(s.degenerate_triangles, clean.degenerate_triangles + 1);
+}
+
+// A robot as exporters write one: three skins on one armature (two identical, one overlapping in
+// another order), a rigid visor under the head joint, two textured materials and a colour-only one,
+// and a clip. The whole-model import takes every mesh; the single-skin import sees only skin 0's.
+std::filesystem::path write_robot() {
+  anim::test::ModelBuilder b;
+  const int arm = b.node("Armature", -1);
+  const int hips = b.node("hips", arm, {0.0f, 1.0f, 0.0f});
+  const int spine = b.node("spine", hips, {0.0f, 0.3f, 0.0f});
+  const int head = b.node("head", spine, {0.0f, 0.4f, 0.0f});
+  const int leg_l = b.node("leg_l", hips, {0.15f, -0.1f, 0.0f});
+  const int leg_r = b.node("leg_r", hips, {-0.15f, -0.1f, 0.0f});
+  const int s0 = b.skin({hips, spine, head}, arm), s1 = b.skin({hips, spine, head}, arm);
+  const int s2 = b.skin({leg_r, hips, leg_l}, arm);
+  const int paint = b.color_material("paint", {0.8f, 0.2f, 0.2f, 1.0f});
+  const int decal = b.texture_material("decal"), cloth = b.texture_material("cloth");
+  b.mesh_node("torso", b.box("torso", {-0.2f, 1.0f, -0.1f}, {0.2f, 1.7f, 0.1f}, cloth, true, 1, 0, 0.3f), s0,
+              -1);
+  b.mesh_node("head", b.box("head", {-0.1f, 1.7f, -0.1f}, {0.1f, 1.9f, 0.1f}, paint, true, 2), s1, -1);
+  b.mesh_node("legs", b.box("legs", {-0.2f, 0.0f, -0.1f}, {0.2f, 0.9f, 0.1f}, cloth, true, 0, 2, 0.5f), s2,
+              -1);
+  b.mesh_node("visor", b.box("visor", {-0.08f, 0.05f, 0.1f}, {0.08f, 0.1f, 0.12f}, decal, false), -1, head);
+  b.rotation_clip("nod", head, {1.0f, 0.0f, 0.0f}, 0.3f, 1.0f);
+  b.rotation_clip("step", leg_l, {1.0f, 0.0f, 0.0f}, 0.5f, 1.0f);
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("myriad_robot_" + std::to_string(::getpid()) + ".glb");
+  b.write(p);
+  return p;
+}
+
+TEST(Import, WholeModelTakesEverySkinRigidMeshAndMaterial) {
+  const std::filesystem::path robot = write_robot();
+  const anim::WholeModel whole = anim::import_whole_model(robot);
+  ASSERT_EQ(whole.parts.size(), 4u);
+  EXPECT_NE(whole.parts[3].find("rigid on joint 'head'"), std::string::npos) << whole.parts[3];
+  const BakeSource s = import_for_bake(whole.model, "robot.glb");
+  EXPECT_EQ(s.mesh.triangle_count(), 4u * 12u);
+  EXPECT_EQ(s.materials.size(), 3u);
+  EXPECT_EQ(s.textures.size(), 2u);
+  // One palette entry per joint: identical skins share them, the visor reuses the head's.
+  EXPECT_EQ(whole.model.joints.size(), 5u);
+  // The single-skin import sees only the meshes bound to skins[0].
+  EXPECT_LT(import_for_bake(anim::import_gltf(robot), "robot.glb").mesh.triangle_count(),
+            s.mesh.triangle_count());
+  // The baker takes it whole: LOD0 keeps every triangle of every part.
+  BakeOptions options;
+  const BakeOutput out = bake_crowd(whole.model, "robot.glb", options);
+  EXPECT_EQ(out.report.lods[0].triangles, 48u) << format_report(out.report, options.holes);
+  std::filesystem::remove(robot);
+}
+
+TEST(Import, ModelWithoutASkinNamesItsMeshes) {
+  anim::test::ModelBuilder b;
+  b.mesh_node("crate", b.box("crate", glm::vec3(0.0f), glm::vec3(1.0f), -1, false), -1, -1);
+  b.mesh_node("barrel", b.box("barrel", glm::vec3(2.0f), glm::vec3(3.0f), -1, false), -1, -1);
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("myriad_props_" + std::to_string(::getpid()) + ".glb");
+  b.write(p);
+  try {
+    anim::import_whole_model(p);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no skin (meshes: crate, barrel)"), std::string::npos) << what;
+  }
+  std::filesystem::remove(p);
 }
 
 }  // namespace

@@ -187,7 +187,10 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
             .seed = static_cast<std::uint32_t>(options.seed),
             // SPEC B9: avatars beyond 15 / 40 / 80 m pose every 2 / 4 / 8 frames (the default bands),
             // and only the posed ones' palettes are uploaded.
-            .throttle = true},
+            .throttle = true,
+            // A kit with several clips (e.g. --avatar-clips): each avatar cross-fades to the next one
+            // every 8 s or so.
+            .clip_change_period = 8.0f},
         OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   } else if (progress) {
     progress("no avatars", 4, kBuildSteps);
