@@ -12,7 +12,7 @@ constexpr Comparison kMin = Comparison::kAtLeast;
 
 // Only numbers the articles or SPEC.md state as something to reach; article figures measured on other
 // content or hardware (vertex counts of the article's world, its FPS) stay free-text references.
-const std::array<Target, 20> kTargets{{
+const std::array<Target, 22> kTargets{{
     // article 000 / SPEC V: the reference world on 2 cores.
     {"voxel.mesh_cold_ms", kMax, 25.0, "", "voxel target: cold meshing of 1024 sections on 2 cores", true},
     {"voxel.cube_section_us", kMax, 6.0, "", "voxel target: all-cube section, culling + greedy", false},
@@ -37,6 +37,10 @@ const std::array<Target, 20> kTargets{{
     {"crowd-bake.*_lod2_loss_pct", kMax, 6.0, "", "SPEC C7: loss 4-6 %", false},
     {"crowd-bake.*_lod2_triangles", kMax, 460.0, "", "SPEC C6: 200-460 triangles", false},
     {"crowd-bake.*_vat_saved_pct", kMin, 40.0, "", "SPEC C4: 40-60 % less animation memory", false},
+    {"crowd-bake.*_lod0_over_welded_vertices", kMax, 1.10, "",
+     "crowd issue: the re-unwrap keeps the weld's gain", false},
+    {"crowd-bake.*_lod1_over_lod0_triangles", kMax, 0.60, "", "crowd issue: LOD1 <= 0.60 x LOD0 triangles",
+     false},
     {"crowd.frame_ratio_per_entity_vs_lod0", kMax, 0.69, "", "article 004: 90 -> 130 FPS (whole map)", false},
     {"crowd.closeup_frame_ratio_per_entity_vs_lod0", kMax, 0.52, "", "article 004: 62 -> 120 FPS (close-up)",
      false},

@@ -57,6 +57,13 @@ void bake_model(Report& report, const SuiteOptions& options, const std::string& 
       report.add(k + lod_names[i] + "_attempts", double(l.attempts), "");
     }
   }
+  const auto ratio = [](std::size_t a, std::size_t b) { return b ? double(a) / double(b) : 0.0; };
+  report.add(k + "lod0_over_welded_vertices", ratio(last.lods[0].vertices, last.welded_vertices), "",
+             "LOD0 after the re-unwrap / welded (article: 1,090 after both from 1,521)");
+  report.add(k + "lod1_over_lod0_triangles", ratio(last.lods[1].triangles, last.lods[0].triangles), "",
+             "LOD1 triangles / LOD0 (article ~52 %)");
+  report.add(k + "lod1_pass1_triangles", double(last.lod1_pass1_triangles), "",
+             "LOD1 after the per-piece pass, before the pass across bone borders");
   report.add(k + "lod1_pieces_stopped", double(last.lod1_pieces_stopped), "",
              "pieces held above target by locked borders or the error limit");
   report.add(k + "vat_columns", double(last.vat_columns), "");

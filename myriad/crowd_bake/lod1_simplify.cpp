@@ -164,7 +164,9 @@ Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
   }
   r.body_ratio = static_cast<float>(body_ratio);
   r.head_ratio = static_cast<float>(head_ratio);
-  std::vector<std::uint32_t> lod1_of(lod0.vertex_count(), UINT32_MAX);
+  // Pass 1: each piece alone, its border locked. The kept triangles, in LOD0 vertex numbers, grouped
+  // by (material, head): pass 2 works on those groups.
+  std::map<std::pair<std::uint16_t, bool>, std::vector<std::uint32_t>> groups;
   std::vector<unsigned int> simplified;
   for (std::size_t pi = 0; pi < piece_count; ++pi) {
     Lod1Piece& p = r.pieces[pi];
@@ -179,15 +181,47 @@ Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
     p.triangles_after = count / 3;
     p.stopped_above_target = p.triangles_after > p.target;
     r.pieces_stopped_above_target += p.stopped_above_target ? 1 : 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::uint32_t v = simplified[i];
+    std::vector<std::uint32_t>& g = groups[{p.material, p.head}];
+    g.insert(g.end(), simplified.begin(), simplified.begin() + static_cast<std::ptrdiff_t>(count));
+  }
+  // Pass 2: small pieces end at their locked borders (a forearm between elbow and wrist has little
+  // inside to collapse). Where the body is still above its share of the target, simplify each
+  // material's body triangles together, across the bone borders, under the same error bound; only
+  // material borders and the head's border stay locked. The hole check then decides, as for pass 1.
+  std::size_t after1 = 0, head_after1 = 0;
+  for (const auto& [key, idx] : groups) {
+    after1 += idx.size() / 3;
+    head_after1 += key.second ? idx.size() / 3 : 0;
+  }
+  r.pass1_triangles = after1;
+  const double want = target * total;
+  const double body_now = static_cast<double>(after1 - head_after1);
+  const double body_want = std::max(0.0, want - static_cast<double>(head_after1));
+  if (options.cross_border_pass && static_cast<double>(after1) > want && body_now > 0.0) {
+    const double ratio = body_want / body_now;
+    for (auto& [key, idx] : groups) {
+      if (key.second || idx.empty()) continue;
+      const std::size_t tris = idx.size() / 3;
+      const auto goal = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(double(tris) * ratio)));
+      simplified.resize(idx.size());
+      float error = 0.0f;
+      const std::size_t count = meshopt_simplify(
+          simplified.data(), idx.data(), idx.size(), &lod0.positions[0].x, lod0.vertex_count(),
+          sizeof(glm::vec3), goal * 3, options.max_error, meshopt_SimplifyLockBorder, &error);
+      r.pass2_error = std::max(r.pass2_error, error);
+      idx.assign(simplified.begin(), simplified.begin() + static_cast<std::ptrdiff_t>(count));
+    }
+  }
+  std::vector<std::uint32_t> lod1_of(lod0.vertex_count(), UINT32_MAX);
+  for (const auto& [key, idx] : groups) {
+    for (const std::uint32_t v : idx) {
       if (lod1_of[v] == UINT32_MAX) {
         lod1_of[v] = static_cast<std::uint32_t>(r.lod0_vertex.size());
         r.lod0_vertex.push_back(v);
       }
       r.mesh.indices.push_back(lod1_of[v]);
     }
-    r.mesh.triangle_material.insert(r.mesh.triangle_material.end(), p.triangles_after, p.material);
+    r.mesh.triangle_material.insert(r.mesh.triangle_material.end(), idx.size() / 3, key.first);
   }
   BakeMesh& m = r.mesh;
   for (std::uint32_t v : r.lod0_vertex) {

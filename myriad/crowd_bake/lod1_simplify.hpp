@@ -1,7 +1,9 @@
 // LOD1 (SPEC C5): LOD0 simplified per piece (dominant bone × material × connected part) with
 // meshoptimizer, every piece's border locked, so pieces never tear apart and LOD1 keeps LOD0's UVs and
-// texture (it only drops vertices: each LOD1 vertex is an LOD0 vertex). The head pieces get a larger
-// budget (the article: the head's silhouette is what the eye picks out in a crowd); the other pieces'
+// texture (it only drops vertices: each LOD1 vertex is an LOD0 vertex). Where locked borders keep the
+// pieces above the target, a second pass simplifies each material's body triangles across the bone
+// borders under the same error bound (the hole check decides whether the result holds). The head pieces get a
+// larger budget (the article: the head's silhouette is what the eye picks out in a crowd); the other pieces'
 // ratio is lowered so the whole stays near `target_ratio` (see simplify_lod1 for the exact split).
 #pragma once
 
@@ -18,6 +20,9 @@ struct Lod1Options {
   // pixels); 0.01 keeps it whole at 58 % of its triangles.
   float max_error = 0.01f;
   std::vector<std::uint16_t> head_bones;  // joints whose pieces count as the head
+  // Pass 2: when the pieces end above the target (stopped at their locked borders), the body's
+  // triangles of each material are simplified together across bone borders, under max_error.
+  bool cross_border_pass = true;
 };
 
 struct Lod1Piece {
@@ -36,8 +41,10 @@ struct Lod1Result {
   std::vector<std::uint32_t> lod0_vertex;  // per LOD1 vertex: the LOD0 vertex it is
   std::vector<Lod1Piece> pieces;
   std::size_t pieces_stopped_above_target = 0;
-  float body_ratio = 0.0f;  // the ratio the non-head pieces were given
-  float head_ratio = 0.0f;  // and the head pieces
+  float body_ratio = 0.0f;          // the ratio the non-head pieces were given
+  float head_ratio = 0.0f;          // and the head pieces
+  std::size_t pass1_triangles = 0;  // after the per-piece pass (pass 2 may lower it to mesh.triangle_count())
+  float pass2_error = 0.0f;         // meshoptimizer's largest relative error in pass 2 (0: no pass 2)
 };
 
 // The dominant bone of each triangle: the joint with the largest summed weight over its corners.

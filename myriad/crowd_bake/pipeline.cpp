@@ -110,6 +110,8 @@ BakeOutput bake_crowd(const anim::ImportedModel& model, const std::string& name,
   r1.triangles = lod1.mesh.triangle_count();
   rep.lod1_pieces = lod1.pieces;
   rep.lod1_pieces_stopped = lod1.pieces_stopped_above_target;
+  rep.lod1_pass1_triangles = lod1.pass1_triangles;
+  rep.lod1_pass2_error = lod1.pass2_error;
   stage_done("lod1");
 
   Lod2Options lod2_options = options.lod2;

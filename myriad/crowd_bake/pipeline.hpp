@@ -57,6 +57,8 @@ struct BakeReport {
   LodReport lods[3];
   std::vector<Lod1Piece> lod1_pieces;
   std::size_t lod1_pieces_stopped = 0;
+  std::size_t lod1_pass1_triangles = 0;  // LOD1 after the per-piece pass, before the cross-border pass
+  float lod1_pass2_error = 0.0f;         // the cross-border pass's largest relative error (0: not run)
   std::size_t vat_columns = 0;
   std::size_t vat_columns_naive = 0;  // one column per vertex of every LOD, the original LOD0 unwelded
   std::size_t vat_rows = 0;

@@ -33,6 +33,12 @@ std::string format_report(const BakeReport& r, const HoleCheckOptions& limits) {
   }
   line("  LOD1 pieces: %zu, %zu stopped above their target by locked borders or the error limit\n",
        r.lod1_pieces.size(), r.lod1_pieces_stopped);
+  if (r.lod1_pass1_triangles > r.lods[1].triangles) {
+    line("  LOD1 across bone borders: %zu -> %zu triangles (%.1f %% of LOD0), error %.4f\n",
+         r.lod1_pass1_triangles, r.lods[1].triangles,
+         r.lods[0].triangles ? 100.0 * double(r.lods[1].triangles) / double(r.lods[0].triangles) : 0.0,
+         double(r.lod1_pass2_error));
+  }
   for (const Lod1Piece& p : r.lod1_pieces) {
     if (!p.stopped_above_target) continue;
     line("    piece bone %u material %u%s: %zu -> %zu triangles (target %zu, error %.4f)\n", unsigned(p.bone),
