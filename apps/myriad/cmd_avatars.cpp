@@ -78,6 +78,10 @@ void print_kit(const anim::KitImport& in) {
     std::printf("  slot %s: %s\n", s.name.c_str(), items.c_str());
   }
   for (const std::string& i : in.ignored) std::printf("  ignored: %s\n", i.c_str());
+  for (const anim::Material& m : kit.materials) {
+    if (!m.texture_problem.empty())
+      std::fprintf(stderr, "warning: material '%s': %s\n", m.name.c_str(), m.texture_problem.c_str());
+  }
   print_dedup(anim::measure_dedup(kit));
 }
 

@@ -27,6 +27,7 @@ struct CrowdBakeOptions {
   float hole_limit = 0.01f;
   float loss_limit = 0.06f;
   bool sheets = true;
+  bool strict = false;  // a missing texture file is an error instead of a warning
 };
 
 // The LOD2 remesher takes targets in [16, 100000] and a failed hole check raises the target by
@@ -81,6 +82,13 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
                 model.meshes.size(), model.materials.size(), model.clips.size());
     for (const std::string& p : whole.parts) std::printf("  %s\n", p.c_str());
     for (const std::string& i : whole.ignored) std::printf("  ignored: %s\n", i.c_str());
+    for (const anim::Material& m : model.materials) {
+      if (m.texture_problem.empty()) continue;
+      const std::string what = "material '" + m.name + "': " + m.texture_problem;
+      if (o.strict)
+        throw Error(what, name, "put the texture files beside the model, or bake without --strict");
+      std::fprintf(stderr, "warning: %s: %s\n", name.c_str(), what.c_str());
+    }
   }
   crowd::BakeOptions options;
   options.vat.fps = o.fps;
@@ -154,6 +162,8 @@ Command add_crowd_command(CLI::App& app) {
   bake->add_option("--hole-limit", o->hole_limit, "Largest fraction of hole pixels per view");
   bake->add_option("--loss-limit", o->loss_limit, "Largest fraction of loss pixels per view");
   bake->add_flag("!--no-sheets", o->sheets, "Do not write the contact sheet PNGs");
+  bake->add_flag("--strict", o->strict,
+                 "Refuse a model whose texture files are missing (default: warn, use base colours)");
   CLI::App* info = crowd->add_subcommand("info", "Describe a .crowd file");
   info->add_option("file", *info_path, "The .crowd file")->required();
   return {crowd, [o, info_path, bake, info]() -> int {

@@ -38,6 +38,9 @@ struct Material {
   glm::vec4 base_color_factor{1.0f};
   int base_color_texture = -1;  // into ImportedModel::textures
   bool double_sided = false;    // glTF doubleSided: false means back faces are culled
+  // Non-empty when the base-colour texture could not be used (its file is missing): the material is
+  // drawn in its base colour, and importers' callers warn with this text.
+  std::string texture_problem;
 };
 
 struct ImportedModel {

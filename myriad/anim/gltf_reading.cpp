@@ -214,10 +214,17 @@ Material read_material(const gltf::Document& c, int gi, std::map<int, int>& imag
   const int src = m.textures[static_cast<std::size_t>(ti)].source;
   if (src < 0 || static_cast<std::size_t>(src) >= m.images.size())
     c.fail("texture has no image", "textures[" + std::to_string(ti) + "].source");
+  const tinygltf::Image& img = m.images[static_cast<std::size_t>(src)];
+  // A texture file that is not beside the model (a .gltf copied without its images): tinygltf leaves
+  // the image empty. The material keeps its base colour and says why; callers warn (or refuse).
+  if (img.image.empty() && img.bufferView < 0 && !img.uri.empty() && img.uri.rfind("data:", 0) != 0) {
+    mat.texture_problem = "texture image '" + img.uri + "' (images[" + std::to_string(src) +
+                          "]) was not found next to the model; its base colour is used instead";
+    return mat;
+  }
   auto [it, inserted] = image_to_texture.try_emplace(src, static_cast<int>(textures.size()));
   mat.base_color_texture = it->second;
   if (!inserted) return mat;
-  const tinygltf::Image& img = m.images[static_cast<std::size_t>(src)];
   const std::string imf = "images[" + std::to_string(src) + "]";
   if (img.bits != 8 || img.component < 1 || img.component > 4 || img.width <= 0 || img.height <= 0) {
     c.fail("image is not decoded 8-bit (" + std::to_string(img.bits) + " bits, " +
