@@ -64,4 +64,69 @@ HoleCheckResult check_holes(const BakeMesh& original, const BakeMesh& candidate,
   return result;
 }
 
+// The posed frames the hole check also looks at (SPEC C7 in motion): three frames of the longest clip,
+// at a quarter, half and three quarters of it, as renderer-skeleton palettes.
+std::vector<std::vector<anim::Mat3x4>> motion_palettes(const anim::ImportedModel& model) {
+  std::vector<std::vector<anim::Mat3x4>> out;
+  const anim::Clip* longest = nullptr;
+  for (const anim::Clip& c : model.clips) {
+    if (!longest || c.duration > longest->duration) longest = &c;
+  }
+  if (!longest || !(longest->duration > 0.0f)) return out;
+  anim::SamplingCache cache;
+  cache.reset(*longest);
+  anim::LocalPose local;
+  local.resize(model.skeleton.size());
+  std::vector<glm::mat4> model_space(model.skeleton.size());
+  for (int k = 1; k <= 3; ++k) {
+    anim::sample(model.skeleton, *longest, longest->duration * static_cast<float>(k) / 4.0f, cache, local);
+    anim::local_to_model(model.skeleton.parents, local, model_space);
+    std::vector<anim::Mat3x4> palette(model.joints.size());
+    anim::build_palette(model_space, model.joints, model.inverse_binds, palette);
+    out.push_back(std::move(palette));
+  }
+  return out;
+}
+
+BakeMesh skinned(const BakeMesh& mesh, std::span<const anim::Mat3x4> palette) {
+  BakeMesh out = mesh;
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+    for (int k = 0; k < 4; ++k) {
+      if (mesh.joints[v][k] >= palette.size())
+        throw Error("hole check: a vertex names a joint outside the palette");
+    }
+    out.positions[v] = anim::skin_position(palette, mesh.joints[v], mesh.weights[v], mesh.positions[v]);
+    glm::vec3 n(0.0f);
+    for (int k = 0; k < 4; ++k) {
+      const anim::Mat3x4& m = palette[mesh.joints[v][k]];
+      n += mesh.weights[v][k] * glm::vec3(glm::dot(glm::vec3(m.rows[0]), mesh.normals[v]),
+                                          glm::dot(glm::vec3(m.rows[1]), mesh.normals[v]),
+                                          glm::dot(glm::vec3(m.rows[2]), mesh.normals[v]));
+    }
+    const float len = glm::length(n);
+    out.normals[v] = len > 0.0f ? n / len : mesh.normals[v];
+  }
+  return out;
+}
+
+HoleCheckResult check_holes_in_motion(const BakeMesh& original, const BakeMesh& candidate,
+                                      std::span<const BakeMaterial> materials,
+                                      const HoleCheckOptions& options,
+                                      std::span<const std::vector<anim::Mat3x4>> palettes) {
+  HoleCheckResult result = check_holes(original, candidate, materials, options);
+  for (std::size_t p = 0; p < palettes.size(); ++p) {
+    const HoleCheckResult posed =
+        check_holes(skinned(original, palettes[p]), skinned(candidate, palettes[p]), materials, options);
+    for (DirectionCheck check : posed.views) {
+      check.pose = static_cast<int>(p + 1);
+      const int index = static_cast<int>(result.views.size());
+      if (check.holes > result.worst_holes) result.worst_holes = check.holes, result.worst_holes_view = index;
+      if (check.loss > result.worst_loss) result.worst_loss = check.loss, result.worst_loss_view = index;
+      result.views.push_back(check);
+    }
+  }
+  result.passed = result.worst_holes <= options.hole_limit && result.worst_loss <= options.loss_limit;
+  return result;
+}
+
 }  // namespace myriad::crowd

@@ -29,10 +29,13 @@ std::string describe_failure(const char* lod, const HoleCheckResult& h, const Ho
   std::string s = std::string(lod) + " failed the hole check:";
   auto add = [&](const char* what, float value, float limit, int view) {
     if (value <= limit || view < 0 || static_cast<std::size_t>(view) >= h.views.size()) return;
-    const glm::vec3 d = h.views[static_cast<std::size_t>(view)].direction;
-    char buf[192];
-    std::snprintf(buf, sizeof buf, " %s %.2f %% > %.2f %% from view %d (direction %.2f %.2f %.2f);", what,
-                  double(value) * 100.0, double(limit) * 100.0, view, double(d.x), double(d.y), double(d.z));
+    const DirectionCheck& c = h.views[static_cast<std::size_t>(view)];
+    const glm::vec3 d = c.direction;
+    const std::string pose = c.pose == 0 ? "bind pose" : "frame " + std::to_string(c.pose) + " of 3";
+    char buf[224];
+    std::snprintf(buf, sizeof buf, " %s %.2f %% > %.2f %% from view %d (direction %.2f %.2f %.2f, %s);", what,
+                  double(value) * 100.0, double(limit) * 100.0, view, double(d.x), double(d.y), double(d.z),
+                  pose.c_str());
     s += buf;
   };
   add("holes", h.worst_holes, limits.hole_limit, h.worst_holes_view);
@@ -59,9 +62,10 @@ BakeOutput bake_crowd(const anim::ImportedModel& model, const std::string& name,
   };
 
   const BakeSource src = import_for_bake(model, name);
+  const std::vector<std::vector<anim::Mat3x4>> poses = motion_palettes(model);
   auto timed_check = [&](const BakeMesh& candidate) {
     Stopwatch check_clock;
-    HoleCheckResult result = check_holes(src.mesh, candidate, src.materials, options.holes);
+    HoleCheckResult result = check_holes_in_motion(src.mesh, candidate, src.materials, options.holes, poses);
     checking_ms += check_clock.elapsed_ms();
     return result;
   };

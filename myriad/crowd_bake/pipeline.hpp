@@ -26,7 +26,7 @@ struct BakeOptions {
   Lod2Options lod2;
   HoleCheckOptions holes;
   VatOptions vat;
-  int retries = 2;                       // extra attempts per LOD after a failed hole check
+  int retries = 3;                       // extra attempts per LOD after a failed hole check
   float lod1_ratio_step = 0.12f;         // added to LOD1's ratios per retry
   int lod2_triangle_step = 80;           // added to LOD2's target per retry
   std::filesystem::path contact_sheets;  // "<prefix>_lod1.png", "_lod2.png"; empty: none written

@@ -3,6 +3,8 @@
 #include "myriad/crowd_bake/hole_check.hpp"
 
 #include "myriad/core/error.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/import.hpp"
 #include "myriad/crowd_bake/silhouette_raster.hpp"
 #include "remesh_test_meshes.hpp"
 
@@ -96,6 +98,29 @@ TEST(HoleCheck, HonoursBackFaceCullingPerMaterial) {
   EXPECT_GT(pixels(kSingleSided, {0.0f, 0.0f, -1.0f}), 1000);
   EXPECT_EQ(pixels(kSingleSided, {0.0f, 0.0f, 1.0f}), 0);
   EXPECT_EQ(pixels(kDoubleSided, {0.0f, 0.0f, 1.0f}), pixels(kDoubleSided, {0.0f, 0.0f, -1.0f}));
+}
+
+// A candidate equal to the original in the bind pose but skinned wrongly (every vertex on the root
+// joint) passes the bind-pose check and fails in motion: the limbs move away from it.
+TEST(HoleCheck, CatchesWhatOnlyMotionShows) {
+  const anim::ImportedModel model = make_enemy();
+  const BakeSource src = import_for_bake(model, "enemy");
+  BakeMesh rigid = src.mesh;
+  for (std::size_t v = 0; v < rigid.vertex_count(); ++v) {
+    rigid.joints[v] = glm::u16vec4(0);
+    rigid.weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+  }
+  const HoleCheckOptions options;
+  EXPECT_TRUE(check_holes(src.mesh, rigid, src.materials, options).passed);
+  const std::vector<std::vector<anim::Mat3x4>> poses = motion_palettes(model);
+  ASSERT_EQ(poses.size(), 3u);
+  const HoleCheckResult moving = check_holes_in_motion(src.mesh, rigid, src.materials, options, poses);
+  EXPECT_FALSE(moving.passed);
+  ASSERT_GE(moving.worst_holes_view, 0);
+  EXPECT_GT(moving.views[static_cast<std::size_t>(moving.worst_holes_view)].pose, 0);
+  EXPECT_EQ(moving.views.size(), 4u * static_cast<std::size_t>(options.directions));
+  // The original against itself stays clean in every pose.
+  EXPECT_TRUE(check_holes_in_motion(src.mesh, src.mesh, src.materials, options, poses).passed);
 }
 
 TEST(HoleCheck, DirectionsAreUnitAndSpreadOverBothHemispheres) {
