@@ -288,7 +288,24 @@ int run_render(const RenderOptions& options) {
   // Baked crowd files are read before Vulkan starts: a corrupt file fails at once.
   std::vector<crowd::CrowdFile> crowd_types;
   if (options.scene == "crowd" || options.scene == "world") {
-    for (const std::string& file : options.crowd_files) crowd_types.push_back(crowd::read_crowd(file));
+    bool builtin = false;
+    for (const std::string& file : options.crowd_files) {
+      if (file == "builtin") {
+        builtin = true;
+      } else {
+        crowd_types.push_back(crowd::read_crowd(file));
+      }
+    }
+    // `--crowd builtin` keeps the built-in types beside the files (first, as without --crowd).
+    if (builtin) {
+      std::printf("      baking the built-in enemy types\n");
+      std::vector<crowd::CrowdFile> types = crowd::bake_builtin_enemy_types();
+      crowd_types.insert(crowd_types.begin(), std::make_move_iterator(types.begin()),
+                         std::make_move_iterator(types.end()));
+    }
+    if (!options.crowd_files.empty())
+      std::printf("      enemy types: %zu (%s)\n", crowd_types.size(),
+                  builtin ? "built-in and from files" : "from files");
   }
 #endif
 #ifdef MYRIAD_HAS_VEGETATION
@@ -381,8 +398,13 @@ Command add_render_command(CLI::App& app) {
 #ifdef MYRIAD_HAS_CROWD
   scenes.push_back("crowd");
   sub->add_option("--crowd", options->crowd_files,
-                  "Crowd and world: baked .crowd files (default: the built-in enemies)")
-      ->check(CLI::ExistingFile);
+                  "Crowd and world: baked .crowd files as the enemy types, replacing the built-in ones; "
+                  "'builtin' adds those back (e.g. --crowd builtin --crowd mine.crowd)")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return value == "builtin" ? std::string() : CLI::ExistingFile(value);
+          },
+          "FILE|builtin"));
   sub->add_option("--entities", options->entities, "Crowd and world: number of VAT enemies")
       ->check(CLI::Range(1u, 1000000u));
   sub->add_flag("--lod-colors", options->lod_colors, "Crowd and world: colour enemies by LOD level");
