@@ -151,6 +151,76 @@ int euler_characteristic(const ChartMesh& chart) {
          static_cast<int>(chart.indices.size() / 3);
 }
 
+bool cut_to_disc(const BakeMesh& mesh, SmoothAdjacency& adjacency,
+                 const std::vector<std::uint32_t>& triangles) {
+  std::unordered_map<std::uint32_t, std::uint32_t> local;
+  local.reserve(triangles.size() * 2);
+  for (std::uint32_t i = 0; i < triangles.size(); ++i) local.emplace(triangles[i], i);
+  const auto inside = [&](std::uint32_t t) { return t != kNoTriangle && local.count(t) != 0; };
+  // Spanning tree of the triangles across in-chart smooth edges (breadth first from the first one).
+  std::vector<std::uint8_t> tree_edge(triangles.size() * 3, 0), seen(triangles.size(), 0);
+  std::vector<std::uint32_t> queue{0};
+  seen[0] = 1;
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const std::uint32_t i = queue[q];
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      const std::uint32_t other = adjacency.across[3 * triangles[i] + k];
+      if (!inside(other)) continue;
+      const std::uint32_t j = local.at(other);
+      if (seen[j]) continue;
+      seen[j] = 1;
+      tree_edge[3 * i + k] = 1;
+      for (std::uint32_t m = 0; m < 3; ++m) {
+        if (adjacency.across[3 * other + m] == triangles[i]) tree_edge[3 * j + m] = 1;
+      }
+      queue.push_back(j);
+    }
+  }
+  // Cut candidates (inner edges the tree does not cross, once each) and the boundary, by vertex pair.
+  std::unordered_map<std::uint64_t, std::uint32_t> cut;  // vertex pair -> directed edge 3*i+k
+  std::unordered_map<std::uint32_t, int> degree;         // cut + boundary edges at each vertex
+  bool has_boundary = false;
+  for (std::uint32_t i = 0; i < triangles.size(); ++i) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      const std::uint32_t a = mesh.indices[3 * triangles[i] + k],
+                          b = mesh.indices[3 * triangles[i] + (k + 1) % 3];
+      const std::uint32_t other = adjacency.across[3 * triangles[i] + k];
+      if (!inside(other)) {
+        has_boundary = true;
+        ++degree[a], ++degree[b];
+      } else if (!tree_edge[3 * i + k] && triangles[i] < other) {
+        cut.emplace(edge_key(a, b), 3 * i + k);
+        ++degree[a], ++degree[b];
+      }
+    }
+  }
+  if (!has_boundary) return false;
+  // Prune dangling cut edges: an end with no other cut or boundary edge is an inner dead end.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = cut.begin(); it != cut.end();) {
+      const std::uint32_t a = static_cast<std::uint32_t>(it->first >> 32),
+                          b = static_cast<std::uint32_t>(it->first);
+      if (degree[a] == 1 || degree[b] == 1) {
+        --degree[a], --degree[b];
+        it = cut.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (const auto& [key, directed] : cut) {
+    const std::uint32_t t = triangles[directed / 3], k = directed % 3;
+    const std::uint32_t other = adjacency.across[3 * t + k];
+    adjacency.across[3 * t + k] = kNoTriangle;
+    for (std::uint32_t m = 0; m < 3; ++m) {
+      if (adjacency.across[3 * other + m] == t) adjacency.across[3 * other + m] = kNoTriangle;
+    }
+  }
+  return !cut.empty();
+}
+
 std::vector<std::vector<std::uint32_t>> split_chart(const BakeMesh& mesh, const SmoothAdjacency& adjacency,
                                                     const std::vector<std::uint32_t>& triangles,
                                                     bool closed) {

@@ -40,6 +40,15 @@ ChartMesh make_chart_mesh(const BakeMesh& mesh, const SmoothAdjacency& adjacency
 // Euler characteristic V - E + F of the chart (1 for a disc).
 int euler_characteristic(const ChartMesh& chart);
 
+// Cuts a chart that is not a disc but has a boundary (a tube, a strip with holes) into one along a cut
+// graph instead of splitting it: a breadth-first spanning tree of the chart's triangles across its
+// smooth edges; the edges the tree does not cross are cut candidates; dangling cut edges (an end at an
+// inner vertex) are pruned until every cut path runs between boundaries. The remaining cut edges
+// become seams in `adjacency` (make_chart_mesh then splits their vertices), so the chart stays whole
+// with one seam per extra boundary or handle. Returns false (nothing changed) for a closed chart.
+bool cut_to_disc(const BakeMesh& mesh, SmoothAdjacency& adjacency,
+                 const std::vector<std::uint32_t>& triangles);
+
 // Halves a chart that cannot be flattened as a whole: triangles on each side of the plane through
 // its centroid; each half is split further into its connected parts. An open chart is cut across its
 // longest extent (less distortion per half); a closed one along it, across its shortest extent, so a

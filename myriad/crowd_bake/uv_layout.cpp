@@ -30,7 +30,8 @@ std::vector<glm::vec2> flatten_triangle(const BakeMesh& mesh, const ChartMesh& c
 
 UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, float texels_per_unit,
                     int max_atlas_size) {
-  const SmoothAdjacency adjacency = smooth_adjacency(mesh, seam_angle_deg);
+  // Mutable: cut_to_disc adds seams inside charts that are not discs.
+  SmoothAdjacency adjacency = smooth_adjacency(mesh, seam_angle_deg);
   std::vector<std::uint32_t> chart_of(mesh.triangle_count(), 0);
   std::vector<std::vector<std::uint32_t>> pending = grow_charts(adjacency, mesh.triangle_count());
   std::vector<ChartMesh> charts;
@@ -44,7 +45,12 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
     for (const std::uint32_t t : triangles) chart_of[t] = id;
     ChartMesh chart = make_chart_mesh(mesh, adjacency, chart_of, id, triangles);
     std::optional<std::vector<glm::vec2>> uv;
-    const int euler = euler_characteristic(chart);
+    int euler = euler_characteristic(chart);
+    // Not a disc but open: one cut graph keeps it whole (fewer seam vertices than halving it).
+    if (euler != 1 && cut_to_disc(mesh, adjacency, triangles)) {
+      chart = make_chart_mesh(mesh, adjacency, chart_of, id, triangles);
+      euler = euler_characteristic(chart);
+    }
     if (euler == 1 || triangles.size() == 1) uv = parameterize_chart(mesh, chart, limits);
     if (!uv && triangles.size() == 1) uv = flatten_triangle(mesh, chart);
     if (!uv) {

@@ -135,6 +135,33 @@ TEST(Unwrap, SmoothOpenPatchStaysOneChartWithoutSplits) {
   }
 }
 
+// An open tube (a sleeve: two boundary loops, not a disc) is cut open along one seam instead of being
+// halved: one chart, and only the vertices of one seam line (rings + 1) are doubled.
+TEST(Unwrap, OpenTubeIsCutAlongOneSeam) {
+  constexpr int kSegments = 16, kRings = 6;
+  BakeMesh tube;
+  for (int r = 0; r <= kRings; ++r) {
+    for (int k = 0; k < kSegments; ++k) {
+      const float a = 2.0f * 3.14159265f * float(k) / float(kSegments);
+      const glm::vec3 n(std::cos(a), 0.0f, std::sin(a));
+      test::add_vertex(tube, n * 0.2f + glm::vec3(0.0f, 0.15f * float(r), 0.0f), n, glm::vec2(0.0f), 0);
+    }
+  }
+  for (int r = 0; r < kRings; ++r) {
+    for (int k = 0; k < kSegments; ++k) {
+      const auto i0 = static_cast<std::uint32_t>(r * kSegments + k);
+      const auto i1 = static_cast<std::uint32_t>(r * kSegments + (k + 1) % kSegments);
+      test::add_triangle(tube, i0, i1 + kSegments, i1);
+      test::add_triangle(tube, i0, i0 + kSegments, i1 + kSegments);
+    }
+  }
+  const UnwrapResult result = unwrap_and_rebake(tube, tube, kFlatColour, {}, {});
+  EXPECT_EQ(result.chart_count, 1u);
+  EXPECT_EQ(result.mesh.vertex_count(), tube.vertex_count() + kRings + 1u);
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 512), 0u);
+}
+
 TEST(Unwrap, TexturedHumanoidRebakesTheOriginalColoursWithoutOverlap) {
   const BakeMesh original = test::make_capsule_humanoid();
   const WeldResult welded = weld(original);
