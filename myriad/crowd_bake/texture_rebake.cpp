@@ -171,15 +171,25 @@ anim::Texture bake_atlas(const BakeMesh& mesh, int width, int height, int gutter
     }
     filled = next;
   }
-  glm::vec4 mean(0.0f);
-  std::size_t count = 0;
+  // Beyond the gutter every texel takes the colour of the nearest filled one (breadth-first from all of
+  // them at once): no background is left between charts, so the mip chain built from the atlas does
+  // not bleed a foreign colour into chart edges at a distance.
+  std::vector<std::size_t> queue;
   for (std::size_t i = 0; i < w * h; ++i) {
-    if (filled[i]) {
-      mean += texels[i];
-      ++count;
+    if (filled[i]) queue.push_back(i);
+  }
+  glm::vec4 mean(0.0f);  // only for an atlas no triangle touched
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const std::size_t i = queue[q], x = i % w, y = i / w;
+    const std::size_t nbr[4] = {x > 0 ? i - 1 : i, x + 1 < w ? i + 1 : i, y > 0 ? i - w : i,
+                                y + 1 < h ? i + w : i};
+    for (const std::size_t n : nbr) {
+      if (filled[n]) continue;
+      texels[n] = texels[i];
+      filled[n] = 1;
+      queue.push_back(n);
     }
   }
-  if (count > 0) mean /= static_cast<float>(count);
   anim::Texture atlas;
   atlas.name = "crowd atlas";
   atlas.width = static_cast<std::uint32_t>(width);

@@ -32,7 +32,7 @@ using TriangleColour = std::function<glm::vec4(std::uint32_t triangle, glm::vec3
 
 // An atlas of width × height texels: every texel centre inside a triangle (by `mesh.uvs`) takes
 // colour(triangle, bary); texels outside every triangle take the mean of already filled neighbours,
-// `gutter_px` rings deep, and the rest the mean colour of the atlas.
+// `gutter_px` rings deep, and the rest the colour of the nearest filled texel (so mips do not bleed).
 anim::Texture bake_atlas(const BakeMesh& mesh, int width, int height, int gutter_px,
                          const TriangleColour& colour);
 

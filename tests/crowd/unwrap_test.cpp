@@ -162,6 +162,27 @@ TEST(Unwrap, OpenTubeIsCutAlongOneSeam) {
   EXPECT_EQ(overlapping_samples(result.mesh, 512), 0u);
 }
 
+// Between charts the atlas takes the nearest chart's colour, not a mean: with red and blue faces every
+// texel is red or blue, so the mip chain built from it never mixes in a third colour at chart edges.
+TEST(Unwrap, AtlasBackgroundTakesTheNearestChartColour) {
+  BakeMesh box = test::make_grid_box(2);
+  for (std::size_t t = 0; t < box.triangle_count(); ++t) box.triangle_material[t] = (t / 8) % 2 ? 1 : 0;
+  const std::vector<BakeMaterial> materials = {{"red", glm::vec4(1.0f, 0.0f, 0.0f, 1.0f), -1, false},
+                                               {"blue", glm::vec4(0.0f, 0.0f, 1.0f, 1.0f), -1, false}};
+  const UnwrapResult result = unwrap_and_rebake(box, box, materials, {}, {});
+  ASSERT_GT(result.chart_count, 1u);
+  std::size_t red = 0, blue = 0;
+  for (std::size_t i = 0; i < result.texture.rgba8.size(); i += 4) {
+    const std::uint8_t* t = &result.texture.rgba8[i];
+    const bool is_red = t[0] == 255 && t[2] == 0, is_blue = t[0] == 0 && t[2] == 255;
+    ASSERT_TRUE(is_red || is_blue) << "texel " << i / 4 << ": " << int(t[0]) << " " << int(t[1]) << " "
+                                   << int(t[2]);
+    red += is_red, blue += is_blue;
+  }
+  EXPECT_GT(red, 0u);
+  EXPECT_GT(blue, 0u);
+}
+
 TEST(Unwrap, TexturedHumanoidRebakesTheOriginalColoursWithoutOverlap) {
   const BakeMesh original = test::make_capsule_humanoid();
   const WeldResult welded = weld(original);

@@ -3,6 +3,7 @@
 #include "myriad/gpu/staging_ring.hpp"
 
 #include "myriad/core/error.hpp"
+#include "myriad/core/mip_chain.hpp"
 #include "myriad/crowd/entity_lod.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
 #include "myriad/gpu/sync.hpp"
@@ -93,10 +94,16 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
       }
       indices.insert(indices.end(), lod.indices.begin(), lod.indices.end());
     }
+    // Every atlas with its full mip chain (its gutters are filled at bake time, so levels do not bleed
+    // background into the charts): far enemies sample a level near their size instead of aliasing.
     for (const anim::Texture& tex : f.textures) {
-      gpu::Image image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, tex.width, tex.height, 1, VK_IMAGE_USAGE_SAMPLED_BIT});
-      gpu::upload_image(ctx, image, std::as_bytes(std::span(tex.rgba8)),
-                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+      const std::vector<std::vector<std::uint8_t>> levels =
+          mip_chain_srgb_rgba8(tex.width, tex.height, tex.rgba8);
+      gpu::Image image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, tex.width, tex.height,
+                             static_cast<std::uint32_t>(levels.size()), VK_IMAGE_USAGE_SAMPLED_BIT});
+      for (std::uint32_t l = 0; l < levels.size(); ++l)
+        gpu::upload_image(ctx, image, std::as_bytes(std::span(levels[l])),
+                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, l);
       textures_.push_back(std::move(image));
     }
   }
@@ -267,7 +274,10 @@ CrowdFrameStats CrowdRenderer::read_stats() const {
 std::uint64_t CrowdRenderer::gpu_bytes() const {
   std::uint64_t bytes = entities_.size() + types_.size() + clips_.size() + texels_.size() + vertices_.size() +
                         indices_.size() + cull_->gpu_bytes();
-  for (const gpu::Image& image : textures_) bytes += std::uint64_t(image.width()) * image.height() * 4;
+  for (const gpu::Image& image : textures_) {
+    for (std::uint32_t l = 0; l < image.desc().mip_levels; ++l)
+      bytes += std::uint64_t(image.width(l)) * image.height(l) * 4;
+  }
   return bytes;
 }
 
