@@ -57,7 +57,8 @@ float bounds_diagonal(const BakeMesh& mesh) {
 }  // namespace
 
 Lod2Result remesh_lod2(const BakeMesh& lod0, const anim::Texture& lod0_texture,
-                       std::span<const BakeMaterial> materials, const Lod2Options& options) {
+                       std::span<const BakeMaterial> materials, const Lod2Options& options,
+                       const TriangleColour* source_colour) {
   validate_inputs(lod0, lod0_texture, materials, options);
   const float diagonal = bounds_diagonal(lod0);
   if (!(diagonal > 0.0f)) throw Error("LOD2 remesh: LOD0 has no extent", "remesh_lod2");
@@ -103,12 +104,14 @@ Lod2Result remesh_lod2(const BakeMesh& lod0, const anim::Texture& lod0_texture,
   Lod2Result result;
   result.attachments.reserve(layout.source_vertex.size());
   for (const std::uint32_t source : layout.source_vertex) result.attachments.push_back(attachments[source]);
-  // Each texel takes LOD0's colour at the original surface point nearest to it.
+  // Each texel takes the colour at the LOD0 surface point nearest to it: from the source (the original
+  // textures) when given, else from LOD0's atlas.
   auto colour = [&](std::uint32_t t, glm::vec3 bary) {
     const std::uint32_t* f = &layout.mesh.indices[3 * static_cast<std::size_t>(t)];
     const glm::vec3 p = bary.x * layout.mesh.positions[f[0]] + bary.y * layout.mesh.positions[f[1]] +
                         bary.z * layout.mesh.positions[f[2]];
     const ClosestHit hit = query.closest(p);
+    if (source_colour) return (*source_colour)(hit.triangle, hit.bary);
     const std::uint32_t* g = &lod0.indices[3 * static_cast<std::size_t>(hit.triangle)];
     const glm::vec2 uv =
         hit.bary.x * lod0.uvs[g[0]] + hit.bary.y * lod0.uvs[g[1]] + hit.bary.z * lod0.uvs[g[2]];

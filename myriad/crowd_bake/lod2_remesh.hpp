@@ -5,6 +5,7 @@
 #pragma once
 
 #include "myriad/crowd/bake_mesh.hpp"
+#include "myriad/crowd_bake/texture_rebake.hpp"
 
 #include <span>
 
@@ -19,11 +20,15 @@ struct Lod2Options {
 struct Lod2Result {
   BakeMesh mesh;                        // positions/normals/uvs/indices; skin data blended from a, b, c
   std::vector<Attachment> attachments;  // one per mesh vertex, into the LOD0 vertices
-  anim::Texture texture;                // baked from LOD0 at LOD0's texel density
+  anim::Texture texture;                // at LOD0's texel density, from LOD0's atlas or `source_colour`
 };
 
-// `lod0` is the welded, unwrapped LOD0 with `lod0_texture` its atlas.
+// `lod0` is the welded, unwrapped LOD0 with `lod0_texture` its atlas. With `source_colour` (LOD0
+// triangle t at barycentric b -> colour; LOD0 keeps the original's triangle order, so this can read
+// the original textures) LOD2's texels are sampled from it instead of from LOD0's atlas: one
+// resampling fewer, no atlas blur or gutter in LOD2's colours.
 Lod2Result remesh_lod2(const BakeMesh& lod0, const anim::Texture& lod0_texture,
-                       std::span<const BakeMaterial> materials, const Lod2Options& options);
+                       std::span<const BakeMaterial> materials, const Lod2Options& options,
+                       const TriangleColour* source_colour = nullptr);
 
 }  // namespace myriad::crowd

@@ -3,6 +3,7 @@
 #include "myriad/core/error.hpp"
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/texture_rebake.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -118,11 +119,21 @@ BakeOutput bake_crowd(const anim::ImportedModel& model, const std::string& name,
   rep.lod1_pass2_error = lod1.pass2_error;
   stage_done("lod1");
 
+  // LOD2's texels come from the original textures (LOD0 keeps the original's triangle order and
+  // corners), not from LOD0's atlas: one resampling fewer.
+  const bool original_uvs = src.mesh.uvs.size() == src.mesh.positions.size();
+  const TriangleColour original_colour = [&](std::uint32_t t, glm::vec3 bary) {
+    const std::uint32_t* f = &src.mesh.indices[3 * static_cast<std::size_t>(t)];
+    const glm::vec2 uv =
+        original_uvs ? bary.x * src.mesh.uvs[f[0]] + bary.y * src.mesh.uvs[f[1]] + bary.z * src.mesh.uvs[f[2]]
+                     : glm::vec2(0.0f);
+    return sample_base_color(src.materials[src.mesh.triangle_material[t]], src.textures, uv);
+  };
   Lod2Options lod2_options = options.lod2;
   Lod2Result lod2;
   LodReport& r2 = rep.lods[2];
   for (int attempt = 0; attempt <= options.retries; ++attempt) {
-    lod2 = remesh_lod2(lod0, unwrapped.texture, src.materials, lod2_options);
+    lod2 = remesh_lod2(lod0, unwrapped.texture, src.materials, lod2_options, &original_colour);
     if (lod2.attachments.size() != lod2.mesh.vertex_count())
       throw Error("LOD2: one attachment per vertex expected");
     r2.attempts = attempt + 1;

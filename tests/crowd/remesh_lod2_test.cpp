@@ -163,6 +163,20 @@ TEST(Lod2, ProceduralEnemyIsClosedAndPassesTheHoleCheck) {
   EXPECT_TRUE(check.passed);
 }
 
+// The LOD0 surface point nearest to `p`, by trying every triangle.
+ClosestHit nearest_by_brute_force(const BakeMesh& lod0, glm::vec3 p) {
+  ClosestHit best;
+  best.distance = std::numeric_limits<float>::max();
+  for (std::size_t u = 0; u < lod0.triangle_count(); ++u) {
+    ClosestHit hit =
+        closest_on_triangle(p, lod0.positions[lod0.indices[3 * u]], lod0.positions[lod0.indices[3 * u + 1]],
+                            lod0.positions[lod0.indices[3 * u + 2]]);
+    hit.triangle = static_cast<std::uint32_t>(u);
+    if (hit.distance < best.distance) best = hit;
+  }
+  return best;
+}
+
 TEST(Lod2, TextureKeepsLod0sDensityAndColours) {
   const Lod2Fixture& f = humanoid_lod2();
   const BakeMesh& mesh = f.lod2.mesh;
@@ -185,15 +199,7 @@ TEST(Lod2, TextureKeepsLod0sDensityAndColours) {
       uv += mesh.uvs[mesh.indices[3 * t + k]] / 3.0f;
     }
     const BakeMesh& lod0 = f.lod0.mesh;
-    ClosestHit best;
-    best.distance = std::numeric_limits<float>::max();
-    for (std::size_t u = 0; u < lod0.triangle_count(); ++u) {
-      ClosestHit hit = closest_on_triangle(centre, lod0.positions[lod0.indices[3 * u]],
-                                           lod0.positions[lod0.indices[3 * u + 1]],
-                                           lod0.positions[lod0.indices[3 * u + 2]]);
-      hit.triangle = static_cast<std::uint32_t>(u);
-      if (hit.distance < best.distance) best = hit;
-    }
+    const ClosestHit best = nearest_by_brute_force(lod0, centre);
     const std::uint32_t* g = &lod0.indices[3 * static_cast<std::size_t>(best.triangle)];
     const glm::vec2 uv0 =
         best.bary.x * lod0.uvs[g[0]] + best.bary.y * lod0.uvs[g[1]] + best.bary.z * lod0.uvs[g[2]];
@@ -204,6 +210,36 @@ TEST(Lod2, TextureKeepsLod0sDensityAndColours) {
   std::printf("LOD2 texture: %zu of %zu triangle centres within 0.08 of LOD0's colour\n", close,
               mesh.triangle_count());
   EXPECT_GT(close, mesh.triangle_count() * 4 / 5);
+}
+
+// With a source colour (the bake passes the original textures) LOD2's texels come from it, at the
+// nearest LOD0 point: here the point's position as a colour (smooth over the surface, and nothing
+// LOD0's atlas holds).
+TEST(Lod2, TextureComesFromTheSourceColourWhenGiven) {
+  const Lod2Fixture& f = humanoid_lod2();
+  const BakeMesh& lod0 = f.lod0.mesh;
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (const glm::vec3& p : lod0.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  const TriangleColour source = [&](std::uint32_t t, glm::vec3 bary) {
+    const std::uint32_t* g = &lod0.indices[3 * static_cast<std::size_t>(t)];
+    const glm::vec3 p =
+        bary.x * lod0.positions[g[0]] + bary.y * lod0.positions[g[1]] + bary.z * lod0.positions[g[2]];
+    return glm::vec4((p - lo) / (hi - lo), 1.0f);
+  };
+  const Lod2Result lod2 = remesh_lod2(f.lod0.mesh, f.lod0.texture, f.materials, {}, &source);
+  std::size_t close = 0;
+  for (std::size_t t = 0; t < lod2.mesh.triangle_count(); ++t) {
+    glm::vec3 centre(0.0f);
+    glm::vec2 uv(0.0f);
+    for (std::size_t k = 0; k < 3; ++k) {
+      centre += lod2.mesh.positions[lod2.mesh.indices[3 * t + k]] / 3.0f;
+      uv += lod2.mesh.uvs[lod2.mesh.indices[3 * t + k]] / 3.0f;
+    }
+    const ClosestHit best = nearest_by_brute_force(f.lod0.mesh, centre);
+    const glm::vec4 expected = source(best.triangle, best.bary);
+    close += glm::length(glm::vec3(expected - sample_texture(lod2.texture, uv))) < 0.08f ? 1 : 0;
+  }
+  EXPECT_GT(close, lod2.mesh.triangle_count() * 4 / 5);
 }
 
 TEST(Lod2, RejectsBadInput) {
