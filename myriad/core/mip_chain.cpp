@@ -1,6 +1,7 @@
 #include "myriad/core/mip_chain.hpp"
 
 #include "myriad/core/error.hpp"
+#include "myriad/core/srgb.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,16 +10,8 @@
 namespace myriad {
 namespace {
 
-// sRGB transfer functions (IEC 61966-2-1).
-float to_linear(std::uint8_t v) {
-  const float c = static_cast<float>(v) / 255.0f;
-  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
-}
-
 std::uint8_t to_srgb_byte(float linear) {
-  const float c = std::clamp(linear, 0.0f, 1.0f);
-  const float s = c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
-  return static_cast<std::uint8_t>(std::lround(s * 255.0f));
+  return static_cast<std::uint8_t>(std::lround(linear_to_srgb(linear) * 255.0f));
 }
 
 }  // namespace
@@ -28,7 +21,8 @@ std::vector<std::vector<std::uint8_t>> mip_chain_srgb_rgba8(std::uint32_t width,
   if (width == 0 || height == 0 || rgba8.size() != std::size_t{width} * height * 4)
     throw Error("mip chain: the image is empty or its bytes do not match its size", "mip_chain_srgb_rgba8");
   std::array<float, 256> linear{};
-  for (int i = 0; i < 256; ++i) linear[static_cast<std::size_t>(i)] = to_linear(static_cast<std::uint8_t>(i));
+  for (int i = 0; i < 256; ++i)
+    linear[static_cast<std::size_t>(i)] = srgb_to_linear(static_cast<float>(i) / 255.0f);
   std::vector<std::vector<std::uint8_t>> levels;
   levels.emplace_back(rgba8.begin(), rgba8.end());
   std::uint32_t w = width, h = height;

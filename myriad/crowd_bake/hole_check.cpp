@@ -1,6 +1,7 @@
 #include "myriad/crowd_bake/hole_check.hpp"
 
 #include "myriad/core/error.hpp"
+#include "myriad/crowd/vat.hpp"
 #include "myriad/crowd_bake/silhouette_compare.hpp"
 #include "myriad/crowd_bake/silhouette_raster.hpp"
 
@@ -96,15 +97,7 @@ BakeMesh skinned(const BakeMesh& mesh, std::span<const anim::Mat3x4> palette) {
         throw Error("hole check: a vertex names a joint outside the palette");
     }
     out.positions[v] = anim::skin_position(palette, mesh.joints[v], mesh.weights[v], mesh.positions[v]);
-    glm::vec3 n(0.0f);
-    for (int k = 0; k < 4; ++k) {
-      const anim::Mat3x4& m = palette[mesh.joints[v][k]];
-      n += mesh.weights[v][k] * glm::vec3(glm::dot(glm::vec3(m.rows[0]), mesh.normals[v]),
-                                          glm::dot(glm::vec3(m.rows[1]), mesh.normals[v]),
-                                          glm::dot(glm::vec3(m.rows[2]), mesh.normals[v]));
-    }
-    const float len = glm::length(n);
-    out.normals[v] = len > 0.0f ? n / len : mesh.normals[v];
+    out.normals[v] = skin_normal(palette, mesh.joints[v], mesh.weights[v], mesh.normals[v]);
   }
   return out;
 }

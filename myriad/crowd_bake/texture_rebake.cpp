@@ -1,5 +1,7 @@
 #include "myriad/crowd_bake/texture_rebake.hpp"
 
+#include "myriad/core/srgb.hpp"
+
 #include "myriad/core/error.hpp"
 
 #include <algorithm>
@@ -9,12 +11,6 @@
 namespace myriad::crowd {
 
 namespace {
-
-float srgb_to_linear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
-float linear_to_srgb(float c) {
-  c = std::clamp(c, 0.0f, 1.0f);
-  return c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
-}
 
 const anim::Texture* material_texture(const BakeMaterial& material, std::span<const anim::Texture> textures) {
   if (material.texture < 0 || static_cast<std::size_t>(material.texture) >= textures.size()) return nullptr;

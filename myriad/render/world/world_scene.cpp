@@ -148,7 +148,7 @@ namespace {
 anim::Avatar load_avatar_kit(const WorldSceneOptions& options) {
   anim::KitImport in;
   if (!options.avatar_kit.empty()) {
-    in = anim::import_kit(options.avatar_kit, options.avatar_items);
+    in = anim::import_kit(options.avatar_kit);
   } else {
     std::optional<anim::ImportedModel> model;
     if (const std::optional<std::filesystem::path> cesium = find_shared_asset("cesium_man.gltf"))
@@ -157,10 +157,10 @@ anim::Avatar load_avatar_kit(const WorldSceneOptions& options) {
     in = anim::write_and_import_kit(sample, options.cache_dir / "avatar_kit",
                                     model ? "cesium_man_kit" : "humanoid_kit");
     in.kit.name = model ? "cesium_man.gltf split into 17 parts + sample items" : "procedural humanoid";
-    for (const std::filesystem::path& f : options.avatar_items) {
-      const std::vector<std::string> ignored = anim::add_kit_items(in.kit, f);
-      in.ignored.insert(in.ignored.end(), ignored.begin(), ignored.end());
-    }
+  }
+  for (const std::filesystem::path& f : options.avatar_items) {
+    const std::vector<std::string> ignored = anim::add_kit_items(in.kit, f);
+    in.ignored.insert(in.ignored.end(), ignored.begin(), ignored.end());
   }
   for (const std::filesystem::path& f : options.avatar_clips) {
     for (const std::string& w : anim::add_kit_clips(in.kit, f))
