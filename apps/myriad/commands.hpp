@@ -20,5 +20,6 @@ Command add_veg_command(CLI::App& app);
 Command add_crowd_command(CLI::App& app);
 Command add_view_command(CLI::App& app);
 Command add_avatars_command(CLI::App& app);
+Command add_export_command(CLI::App& app);
 
 }  // namespace myriad::app

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "myriad/core/error.hpp"
+#include "myriad/version.hpp"
 
 namespace {
 
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"myriad: draws very many things on modest GPUs (Vulkan 1.3)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "myriad 0.1.0");
+  app.set_version_flag("--version", "myriad " MYRIAD_VERSION_STRING);
   std::vector<myriad::app::Command> commands{
       myriad::app::add_info_command(app), myriad::app::add_bench_command(app),
       myriad::app::add_render_command(app), myriad::app::add_avatars_command(app)};
@@ -55,6 +56,9 @@ int main(int argc, char** argv) {
 #endif
 #ifdef MYRIAD_HAS_VIEW
   commands.push_back(myriad::app::add_view_command(app));
+#endif
+#ifdef MYRIAD_HAS_EXPORT
+  commands.push_back(myriad::app::add_export_command(app));
 #endif
   // CLI11 would only say "A subcommand is required" for a mistyped command: name it and the commands.
   if (argc > 1 && argv[1][0] != '-') {

@@ -2,6 +2,7 @@
 
 #include "myriad/core/binary_io.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -34,6 +35,21 @@ void write_glb(const std::filesystem::path& path, const std::string& text,
   write_file_atomic(path, out);
 }
 
+// RFC 4648 base64 with padding, as data URIs carry it.
+std::string base64(const std::vector<std::byte>& bytes) {
+  static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+    std::uint32_t v = 0;
+    for (std::size_t k = 0; k < 3; ++k)
+      v = v << 8 | (k < n ? std::to_integer<std::uint32_t>(bytes[i + k]) : 0u);
+    for (std::size_t k = 0; k < 4; ++k) out += k <= n ? kDigits[v >> (18 - 6 * k) & 63u] : '=';
+  }
+  return out;
+}
+
 }  // namespace
 
 int Writer::view(const void* data, std::size_t bytes, int target) {
@@ -47,10 +63,12 @@ int Writer::view(const void* data, std::size_t bytes, int target) {
   return static_cast<int>(doc["bufferViews"].size() - 1);
 }
 
-void Writer::save(const std::filesystem::path& path) {
+void Writer::save(const std::filesystem::path& path, bool embed_buffer) {
   const bool binary = path.extension() == ".glb";
   nlohmann::json buffer = {{"byteLength", bin.size()}};
-  if (!binary) {
+  if (!binary && embed_buffer) {
+    buffer["uri"] = "data:application/octet-stream;base64," + base64(bin);
+  } else if (!binary) {
     const std::string file = path.stem().string() + ".bin";
     write_file_atomic(path.parent_path() / file, bin);
     buffer["uri"] = file;

@@ -1,5 +1,6 @@
 // Writing glTF 2.0: a JSON document plus one binary buffer, saved as .glb (one file) or .gltf with a
-// .bin beside it, atomically. Shared by the plant writer (vegetation) and the avatar kit writer (anim).
+// .bin beside it or embedded, atomically. Shared by the plant writer (vegetation), the avatar kit
+// writer (anim) and `myriad export`.
 #pragma once
 
 #include <cmath>
@@ -49,8 +50,9 @@ struct Writer {
     return static_cast<int>(doc["accessors"].size() - 1);
   }
 
-  // Adds the buffer and writes `path`: GLB when it ends in .glb, else JSON with `<stem>.bin` beside it.
-  void save(const std::filesystem::path& path);
+  // Adds the buffer and writes `path`: GLB when it ends in .glb, else JSON with `<stem>.bin` beside it,
+  // or with the buffer inside the JSON as a base64 data URI when `embed_buffer` is set (one .gltf file).
+  void save(const std::filesystem::path& path, bool embed_buffer = false);
 };
 
 }  // namespace myriad::gltf

@@ -124,6 +124,77 @@ std::vector<std::string> missing_presentation(VkInstance instance, VkPhysicalDev
   return missing;
 }
 
+// Warnings and errors of every type, delivered to Context::debug_callback with `user`.
+VkDebugUtilsMessengerCreateInfoEXT messenger_info(void* user, PFN_vkDebugUtilsMessengerCallbackEXT callback) {
+  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  info.pfnUserCallback = callback;
+  info.pUserData = user;
+  return info;
+}
+
+// Copies the feature flags of one struct of an application's VkDeviceCreateInfo::pNext chain into
+// `enabled` (the core 1.0–1.3 structs and the per-feature structs promoted into them).
+void read_enabled_features(const VkBaseInStructure* s, FeatureChain& enabled) {
+  switch (s->sType) {
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:
+      enabled.core.features = reinterpret_cast<const VkPhysicalDeviceFeatures2*>(s)->features;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES: {
+      void* next = enabled.v11.pNext;
+      enabled.v11 = *reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s);
+      enabled.v11.pNext = next;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+      void* next = enabled.v12.pNext;
+      enabled.v12 = *reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
+      enabled.v12.pNext = next;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+      void* next = enabled.v13.pNext;
+      enabled.v13 = *reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
+      enabled.v13.pNext = next;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+      enabled.v11.shaderDrawParameters |=
+          reinterpret_cast<const VkPhysicalDeviceShaderDrawParametersFeatures*>(s)->shaderDrawParameters;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+      enabled.v12.bufferDeviceAddress |=
+          reinterpret_cast<const VkPhysicalDeviceBufferDeviceAddressFeatures*>(s)->bufferDeviceAddress;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SCALAR_BLOCK_LAYOUT_FEATURES:
+      enabled.v12.scalarBlockLayout |=
+          reinterpret_cast<const VkPhysicalDeviceScalarBlockLayoutFeatures*>(s)->scalarBlockLayout;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_FEATURES:
+      enabled.v12.runtimeDescriptorArray |=
+          reinterpret_cast<const VkPhysicalDeviceDescriptorIndexingFeatures*>(s)->runtimeDescriptorArray;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+      enabled.v13.dynamicRendering |=
+          reinterpret_cast<const VkPhysicalDeviceDynamicRenderingFeatures*>(s)->dynamicRendering;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+      enabled.v13.synchronization2 |=
+          reinterpret_cast<const VkPhysicalDeviceSynchronization2Features*>(s)->synchronization2;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES:
+      enabled.v13.maintenance4 |=
+          reinterpret_cast<const VkPhysicalDeviceMaintenance4Features*>(s)->maintenance4;
+      break;
+    default:
+      break;
+  }
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
@@ -192,17 +263,116 @@ Context::Context(const ContextOptions& options)
   }
 }
 
+std::vector<std::string> missing_for_external_device(const ExternalDevice& device) {
+  std::vector<std::string> missing;
+  if (!device.instance || !device.physical_device || !device.device || !device.queue) {
+    missing.emplace_back("instance, physical device, device and queue handles (one is VK_NULL_HANDLE)");
+    return missing;
+  }
+  if (device.instance_api_version < VK_API_VERSION_1_3) missing.emplace_back("instance apiVersion 1.3");
+  DeviceCapabilities caps = read_capabilities(device.physical_device);
+  if (caps.properties.apiVersion < VK_API_VERSION_1_3) missing.emplace_back("Vulkan 1.3 device");
+
+  std::uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device.physical_device, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(device.physical_device, &families, fams.data());
+  constexpr VkQueueFlags kNeeded = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+  if (device.queue_family >= families || (fams[device.queue_family].queueFlags & kNeeded) != kNeeded) {
+    missing.emplace_back("graphics and compute on queue family " + std::to_string(device.queue_family));
+  }
+
+  FeatureChain enabled;
+  if (device.enabled_core_features) enabled.core.features = *device.enabled_core_features;
+  for (auto* s = static_cast<const VkBaseInStructure*>(device.enabled_features_chain); s; s = s->pNext) {
+    read_enabled_features(s, enabled);
+  }
+  // Extensions count when the application enabled them, properties when the device has them.
+  caps.extensions = device.enabled_extensions;
+  for (const FeatureInfo& f : required_features()) {
+    if (!feature_supported(f.name, enabled, caps)) missing.emplace_back(f.name);
+  }
+  return missing;
+}
+
+Context::Context(const ExternalDevice& device, const ContextOptions& options)
+    : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
+  owns_device_ = false;
+  const std::vector<std::string> missing = missing_for_external_device(device);
+  if (!missing.empty()) {
+    throw Error("the application's Vulkan device lacks what Myriad needs: " + join(missing),
+                "gpu::ExternalDevice",
+                "create the device with these features and extensions enabled (see `myriad info` or "
+                "gpu::required_features())");
+  }
+  try {
+    adopt_device(device);
+    if (options.buffer_guards) guards_ = std::make_unique<BufferGuards>(*this);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+void Context::adopt_device(const ExternalDevice& device) {
+  instance_ = device.instance;
+  physical_ = device.physical_device;
+  device_ = device.device;
+  queue_ = device.queue;
+  queue_family_ = device.queue_family;
+  caps_ = read_capabilities(physical_);
+  device_name_ = caps_.properties.deviceName;
+  presentation_ = std::find(device.enabled_extensions.begin(), device.enabled_extensions.end(),
+                            VK_KHR_SWAPCHAIN_EXTENSION_NAME) != device.enabled_extensions.end();
+  if (device.count_validation_messages) {
+    validation_ = true;
+    create_messenger();
+  }
+  cmd_push_descriptor_set = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+      vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
+  if (!cmd_push_descriptor_set) throw Error("vkCmdPushDescriptorSetKHR is unavailable", device_name_);
+  FeatureChain supported;
+  vkGetPhysicalDeviceFeatures2(physical_, &supported.core);
+  timestamps_ = feature_supported("timestamps", supported, caps_);
+  create_pool_and_fence();
+}
+
+void Context::create_messenger() {
+  auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+      vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+  if (!create) {
+    throw Error("vkCreateDebugUtilsMessengerEXT is unavailable", "validation messages",
+                "enable VK_EXT_debug_utils on the instance");
+  }
+  const VkDebugUtilsMessengerCreateInfoEXT info = messenger_info(this, &Context::debug_callback);
+  check(create(instance_, &info, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+}
+
+void Context::create_pool_and_fence() {
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = queue_family_;
+  check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+}
+
 Context::~Context() { destroy(); }
 
 void Context::destroy() noexcept {
   if (device_) {
-    vkDeviceWaitIdle(device_);
+    // An adopted device may be busy with the application's other work: wait for Myriad's queue only.
+    if (owns_device_) {
+      vkDeviceWaitIdle(device_);
+    } else if (queue_) {
+      vkQueueWaitIdle(queue_);
+    }
     batch_.reset();
     ring_.reset();
     guards_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
     if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
-    vkDestroyDevice(device_, nullptr);
+    if (owns_device_) vkDestroyDevice(device_, nullptr);
     device_ = VK_NULL_HANDLE;
   }
   if (messenger_) {
@@ -212,7 +382,7 @@ void Context::destroy() noexcept {
     messenger_ = VK_NULL_HANDLE;
   }
   if (instance_) {
-    vkDestroyInstance(instance_, nullptr);
+    if (owns_device_) vkDestroyInstance(instance_, nullptr);
     instance_ = VK_NULL_HANDLE;
   }
 }
@@ -270,14 +440,7 @@ void Context::create_instance(const ContextOptions& options) {
   features.enabledValidationFeatureCount = 1;
   features.pEnabledValidationFeatures = enables;
 
-  VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messenger.messageSeverity =
-      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                          VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                          VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-  messenger.pfnUserCallback = &Context::debug_callback;
-  messenger.pUserData = this;
+  VkDebugUtilsMessengerCreateInfoEXT messenger = messenger_info(this, &Context::debug_callback);
   if (validation) {
     features.pNext = &messenger;
   }
@@ -293,12 +456,7 @@ void Context::create_instance(const ContextOptions& options) {
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER) throw Error("no Vulkan driver found", "", kNoDriverHint);
   check(r, "vkCreateInstance");
 
-  if (validation) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-    if (!create) throw Error("vkCreateDebugUtilsMessengerEXT is unavailable");
-    check(create(instance_, &messenger, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
-  }
+  if (validation) create_messenger();
 }
 
 void Context::choose_device(const ContextOptions& options) {
@@ -397,12 +555,7 @@ void Context::create_device(const ContextOptions& options) {
   vkGetPhysicalDeviceFeatures2(physical_, &supported.core);
   timestamps_ = feature_supported("timestamps", supported, caps_);
 
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = queue_family_;
-  check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
-  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+  create_pool_and_fence();
 }
 
 void Context::begin_upload_batch() {

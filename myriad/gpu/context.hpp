@@ -1,6 +1,8 @@
-// The headless Vulkan 1.3 context: instance (with the validation layer when asked), the chosen
-// physical device (discrete > integrated > virtual > CPU, or MYRIAD_DEVICE), one queue for graphics,
-// compute and transfer, a command pool, and submit-and-wait for tests, tools and uploads.
+// The Vulkan 1.3 context every GPU module works on: instance, physical device, device, one queue for
+// graphics, compute and transfer, a command pool, and submit-and-wait for setup uploads, tests and tools.
+// Either Myriad creates them (headless: the validation layer when asked, the physical device chosen
+// discrete > integrated > virtual > CPU, or MYRIAD_DEVICE), or an application hands over its own
+// (ExternalDevice: bring your own device; Myriad checks the features it needs and owns none of it).
 #pragma once
 
 #include <atomic>
@@ -46,6 +48,36 @@ struct ContextOptions {
   static ContextOptions from_environment();
 };
 
+// An application's own Vulkan objects, handed to Myriad (Context(const ExternalDevice&, ...)).
+// Myriad takes no ownership: it never destroys them. It makes its own command pool and fence on
+// `device` for setup uploads (submit_and_wait), and submits those to `queue`; the application must not
+// use that queue from another thread while a Myriad call runs (queues are externally synchronised).
+struct ExternalDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  // The apiVersion the application gave VkApplicationInfo (Myriad's shaders need 1.3).
+  std::uint32_t instance_api_version = 0;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  // A queue of `queue_family`, which must support graphics and compute.
+  VkQueue queue = VK_NULL_HANDLE;
+  std::uint32_t queue_family = 0;
+  // What the application enabled at vkCreateDevice, checked against what Myriad needs (an error names
+  // every missing feature and extension): the VkDeviceCreateInfo::pNext chain it passed (any of
+  // VkPhysicalDeviceFeatures2, VkPhysicalDeviceVulkan11/12/13Features and the per-feature structs
+  // promoted into them), VkDeviceCreateInfo::pEnabledFeatures when it used that instead, and the
+  // enabled device extensions.
+  const void* enabled_features_chain = nullptr;
+  const VkPhysicalDeviceFeatures* enabled_core_features = nullptr;
+  std::vector<std::string> enabled_extensions;
+  // When the instance has VK_EXT_debug_utils enabled (with the validation layer): Myriad adds a
+  // messenger of its own so validation_message_count() counts messages, as for its own contexts.
+  bool count_validation_messages = false;
+};
+
+// The device features and extensions Myriad needs that `device` lacks (empty when it can be adopted),
+// as the Context constructor checks them; names as in the Vulkan spec.
+std::vector<std::string> missing_for_external_device(const ExternalDevice& device);
+
 struct DeviceSummary {
   std::string name;
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
@@ -56,6 +88,12 @@ struct DeviceSummary {
 class Context {
  public:
   explicit Context(const ContextOptions& options = ContextOptions::from_environment());
+  // Over an application's instance, device and queue (see ExternalDevice). Of `options` only the
+  // buffer guards and staging ring sizes apply. Throws an Error naming every missing feature.
+  // Destroy the Context (and every Myriad object made with it) only after the application's work
+  // that uses them has completed; the destructor waits for `queue` to be idle and destroys only
+  // Myriad's own pool, fence and messenger.
+  Context(const ExternalDevice& device, const ContextOptions& options);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -72,6 +110,8 @@ class Context {
   bool has_timestamps() const { return timestamps_; }
   bool validation_enabled() const { return validation_; }
   bool presentation_enabled() const { return presentation_; }
+  // False for a Context over an application's device (ExternalDevice).
+  bool owns_device() const { return owns_device_; }
 
   // Records `record` into a fresh command buffer, submits it and waits for completion. Copies queued
   // by an open upload batch go first, in the same command buffer. Afterwards everything staged in the
@@ -129,6 +169,9 @@ class Context {
   void create_instance(const ContextOptions& options);
   void choose_device(const ContextOptions& options);
   void create_device(const ContextOptions& options);
+  void adopt_device(const ExternalDevice& device);
+  void create_messenger();
+  void create_pool_and_fence();
   void destroy() noexcept;
   void add_message(std::string text);
 
@@ -145,6 +188,7 @@ class Context {
   bool timestamps_ = false;
   bool validation_ = false;
   bool presentation_ = false;
+  bool owns_device_ = true;
 
   std::unique_ptr<BufferGuards> guards_;
   struct UploadBatch;
