@@ -137,6 +137,12 @@ int run_crowd_info(const std::string& path) {
   }
   for (const anim::Texture& t : f.textures)
     std::printf("  texture '%s': %u x %u\n", t.name.c_str(), t.width, t.height);
+  for (const crowd::CrowdPart& part : f.parts) {
+    const std::string kind = part.joint.empty() ? "skinned to " + std::to_string(part.joints) + " joints"
+                                                : "follows joint '" + part.joint + "' alone";
+    std::printf("  part '%s': %s, %u triangles, material '%s'\n", part.name.c_str(), kind.c_str(),
+                part.triangles, part.material.c_str());
+  }
   for (const crowd::CrowdMaterial& m : f.materials) {
     std::printf("  material '%s': %s\n", m.name.c_str(),
                 m.double_sided ? "double-sided" : "back faces culled");

@@ -85,6 +85,14 @@ std::vector<std::byte> serialize_crowd(const CrowdFile& f) {
     write_string(w, m.name);
     w.write(static_cast<std::uint32_t>(m.double_sided ? 1 : 0));
   }
+  w.write(static_cast<std::uint32_t>(f.parts.size()));
+  for (const CrowdPart& part : f.parts) {
+    write_string(w, part.name);
+    write_string(w, part.joint);
+    w.write(part.joints);
+    w.write(part.triangles);
+    write_string(w, part.material);
+  }
   w.write(static_cast<std::uint32_t>(f.textures.size()));
   for (const anim::Texture& t : f.textures) {
     write_string(w, t.name);
@@ -142,6 +150,19 @@ CrowdFile parse_crowd(std::span<const std::byte> bytes, const std::string& sourc
     if (flags > 1) r.fail("double_sided must be 0 or 1", "material.double_sided");
     m.double_sided = flags == 1;
     f.materials.push_back(std::move(m));
+  }
+  const auto parts = r.read<std::uint32_t>("part_count");
+  if (parts > 65535 || parts > r.remaining() / 20) r.fail("part count out of range", "part_count");
+  for (std::uint32_t i = 0; i < parts; ++i) {
+    CrowdPart part;
+    part.name = read_string(r, "part.name");
+    part.joint = read_string(r, "part.joint");
+    part.joints = r.read<std::uint32_t>("part.joints");
+    part.triangles = r.read<std::uint32_t>("part.triangles");
+    part.material = read_string(r, "part.material");
+    if (!part.joint.empty() && part.joints != 1)
+      r.fail("a rigid part follows exactly one joint", "part.joints");
+    f.parts.push_back(std::move(part));
   }
   const auto textures = r.read<std::uint32_t>("texture_count");
   if (textures == 0 || textures > r.remaining() / 12) r.fail("texture count out of range", "texture_count");

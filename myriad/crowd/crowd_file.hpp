@@ -1,8 +1,8 @@
 // The ".crowd" file: everything a crowd renderer needs for one enemy type (SPEC C1–C7 output): LOD
 // meshes whose vertices name VAT columns, the VAT (clip table + quantised texels), the attachment data
-// of LOD2's columns, textures, materials and bounds. Header: magic "MCRD", version, payload size and an
-// XXH3 checksum of the payload (core's checksum64); written atomically. The byte layout is in
-// docs/FORMATS.md; parse_crowd() validates all of it and names the file and field on any error.
+// of LOD2's columns, textures, materials, the source model's parts and bounds. Header: magic "MCRD", version,
+// payload size and an XXH3 checksum of the payload (core's checksum64); written atomically. The byte layout
+// is in docs/FORMATS.md; parse_crowd() validates all of it and names the file and field on any error.
 #pragma once
 
 #include "myriad/crowd/bake_mesh.hpp"
@@ -17,7 +17,7 @@
 namespace myriad::crowd {
 
 inline constexpr std::uint32_t kCrowdMagic = 0x4452434du;  // "MCRD" in file order
-inline constexpr std::uint32_t kCrowdVersion = 1;
+inline constexpr std::uint32_t kCrowdVersion = 2;
 inline constexpr std::size_t kCrowdHeaderBytes = 24;
 
 struct CrowdLod {
@@ -38,11 +38,24 @@ struct CrowdMaterial {
   bool double_sided = false;  // false: back faces culled (base colour is baked into the textures)
 };
 
+// One mesh of the source model (the LODs merge every part into one mesh): what `myriad crowd info`
+// lists, so a bake can be checked against the model it came from.
+struct CrowdPart {
+  std::string name;
+  // The one joint every vertex follows with weight 1 (a rigid mesh parented to a joint, or a mesh
+  // skinned to a single joint); empty when the part is weighted to several joints.
+  std::string joint;
+  std::uint32_t joints = 0;     // distinct joints its vertices are weighted to
+  std::uint32_t triangles = 0;  // in the source model
+  std::string material;         // its material's name; empty without one
+};
+
 struct CrowdFile {
   std::string name;
   glm::vec3 bind_min{0.0f}, bind_max{0.0f};          // of every LOD in bind pose
   glm::vec3 animated_min{0.0f}, animated_max{0.0f};  // of every VAT position (root space)
   std::vector<CrowdMaterial> materials;
+  std::vector<CrowdPart> parts;
   std::vector<anim::Texture> textures;
   std::vector<CrowdLod> lods;
   // VAT: columns [0, skinned_columns) are skinned, [skinned_columns, columns) attached (attachments[k]

@@ -204,6 +204,7 @@ BakeOutput bake_crowd(const anim::ImportedModel& model, const std::string& name,
   CrowdFile& f = out.file;
   f.name = name;
   for (const BakeMaterial& m : src.materials) f.materials.push_back({m.name, m.double_sided});
+  f.parts = describe_parts(model);
   f.textures = {unwrapped.texture, lod2.texture};
   f.lods.push_back(to_crowd_lod(lod0, std::move(lod0_columns), 0));
   f.lods.push_back(to_crowd_lod(lod1.mesh, std::move(lod1_columns), 0));

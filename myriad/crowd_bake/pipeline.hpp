@@ -80,6 +80,10 @@ using BakeProgress = std::function<void(const std::string& stage, int done, int 
 BakeOutput bake_crowd(const anim::ImportedModel& model, const std::string& name, const BakeOptions& options,
                       const BakeProgress& progress = {});
 
+// The model's meshes as the part table of its .crowd file: name, the joint a part follows alone (every
+// vertex weighted 1 to it), the number of joints it is weighted to, triangles, material name.
+std::vector<CrowdPart> describe_parts(const anim::ImportedModel& model);
+
 // The report as text: vertices/triangles per LOD, VAT bytes before/after, holes/loss per LOD, pieces
 // stopped above target, time per stage and, on failure, what failed.
 std::string format_report(const BakeReport& report, const HoleCheckOptions& limits);

@@ -24,6 +24,7 @@ CrowdFile small_file() {
   f.animated_min = {-1.0f, 0.0f, 0.0f};
   f.animated_max = {1.0f, 2.0f, 0.5f};
   f.materials = {{"skin", false}, {"cloth", true}};
+  f.parts = {{"body", "", 3, 1, "skin"}, {"helmet", "head", 1, 0, ""}};
   anim::Texture t;
   t.name = "atlas";
   t.width = 2;
@@ -72,6 +73,11 @@ TEST(CrowdFile, RoundTripsEveryField) {
   EXPECT_EQ(g.name, "triangle");
   EXPECT_TRUE(g.materials[1].double_sided);
   EXPECT_EQ(g.clips[1].name, "attack");
+  ASSERT_EQ(g.parts.size(), 2u);
+  EXPECT_EQ(g.parts[1].name, "helmet");
+  EXPECT_EQ(g.parts[1].joint, "head");
+  EXPECT_EQ(g.parts[0].joints, 3u);
+  EXPECT_EQ(g.parts[0].material, "skin");
   EXPECT_EQ(g.attachments[0].w, f.attachments[0].w);
   EXPECT_EQ(g.lods[0].columns, f.lods[0].columns);
   EXPECT_EQ(g.texels, f.texels);
@@ -128,6 +134,9 @@ TEST(CrowdFile, DamagedFilesNameFileAndField) {
   CrowdFile f = small_file();
   f.lods[0].columns[2] = 4;
   EXPECT_NE(parse_error(serialize_crowd(f)).find("lod.columns"), std::string::npos);
+  f = small_file();
+  f.parts[1].joints = 2;  // a rigid part follows one joint
+  EXPECT_NE(parse_error(serialize_crowd(f)).find("part.joints"), std::string::npos);
   f = small_file();
   f.attachments[0].c = 3;  // attached columns may name skinned columns only
   EXPECT_NE(parse_error(serialize_crowd(f)).find("vat.attachments"), std::string::npos);

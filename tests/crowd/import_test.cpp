@@ -133,6 +133,19 @@ TEST(Import, WholeModelTakesEverySkinRigidMeshAndMaterial) {
   BakeOptions options;
   const BakeOutput out = bake_crowd(whole.model, "robot.glb", options);
   EXPECT_EQ(out.report.lods[0].triangles, 48u) << format_report(out.report, options.holes);
+  // The .crowd file lists the parts: torso and legs weighted to two joints each, the head skinned to its
+  // joint alone and the visor rigidly parented to it both follow 'head'.
+  ASSERT_EQ(out.file.parts.size(), 4u);
+  EXPECT_EQ(out.file.parts[0].name, "torso");
+  EXPECT_TRUE(out.file.parts[0].joint.empty());
+  EXPECT_EQ(out.file.parts[0].joints, 2u);
+  EXPECT_EQ(out.file.parts[1].joint, "head");
+  EXPECT_EQ(out.file.parts[1].material, "paint");
+  EXPECT_EQ(out.file.parts[2].joints, 2u);
+  EXPECT_EQ(out.file.parts[3].name, "visor");
+  EXPECT_EQ(out.file.parts[3].joint, "head");
+  EXPECT_EQ(out.file.parts[3].material, "decal");
+  for (const CrowdPart& part : out.file.parts) EXPECT_EQ(part.triangles, 12u) << part.name;
   std::filesystem::remove(robot);
 }
 
