@@ -230,6 +230,7 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
     nlohmann::ordered_json& v = stats["views"][f.view][lod_mode_name(f.mode)];
     v["visible"] = f.stats.total_entities();
     v["culled"] = options.entities - f.stats.total_entities();
+    v["fading"] = f.stats.fading;  // in a cross-fade band: drawn in two LODs
     v["entities_per_lod"] = f.stats.entities;
     v["vertices_per_lod"] = f.stats.vertices;
     v["triangles_per_lod"] = f.stats.triangles;

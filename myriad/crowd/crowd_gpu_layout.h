@@ -12,6 +12,28 @@ namespace myriad::crowd {
 #include "core/gpu_layout.h"
 #endif
 
+// Per-entity LOD state (crowd::decide_lod, entity_lod.hpp), one word per entity kept from frame to
+// frame by the CPU reference and by the GPU culling pass: the level in the low two bits (CROWD_LOD_NONE
+// before the first decision), CROWD_LOD_FADING while the entity is inside a cross-fade band, the band
+// (switch) index at CROWD_LOD_BAND_SHIFT and the fade q (0..255) at CROWD_LOD_Q_SHIFT.
+#define CROWD_LOD_LEVEL_MASK 3u
+#define CROWD_LOD_NONE 3u
+#define CROWD_LOD_FADING 4u
+#define CROWD_LOD_BAND_SHIFT 4
+#define CROWD_LOD_Q_SHIFT 8
+#define CROWD_FADE_STEPS 256u  // a band is cut into this many equal steps of distance; q is the step
+
+// A draw list entry (one word per listed entity and LOD): the entity id in the low CROWD_ENTRY_ID_BITS
+// bits, the fade q above it, CROWD_ENTRY_INCOMING for the farther LOD of a band (it keeps the pixels
+// whose dither value is below q, the nearer LOD those at or above q: complementary masks) and
+// CROWD_ENTRY_SECONDARY when the entry's LOD is not the entity's level (it casts no shadow). An entity
+// outside every band is listed once with q = 0 and no flags: the entry is its id.
+#define CROWD_ENTRY_ID_BITS 22
+#define CROWD_ENTRY_ID_MASK 0x3fffffu
+#define CROWD_ENTRY_Q_SHIFT 22
+#define CROWD_ENTRY_INCOMING 0x40000000u
+#define CROWD_ENTRY_SECONDARY 0x80000000u
+
 // One crowd member, 32 bytes.
 struct CrowdEntity {
   MYRIAD_GPU_TYPES

@@ -40,15 +40,25 @@ struct CrowdCullParams {
   const HizReference* occlusion = nullptr;
 };
 
-// Visible entity ids per draw slot (type × LOD, slot = type·3 + level), ascending.
+// The draw list entries (CROWD_ENTRY_*: id, fade q, flags) per draw slot (type × LOD, slot = type·3 +
+// level), in entity order. A visible entity inside a cross-fade band k is listed in slots of level k
+// and k+1 (per-entity LOD only; a forced level lists every entity once, without fade).
 struct CrowdCullResult {
   std::vector<std::vector<std::uint32_t>> slots;
-  std::uint32_t visible = 0;
+  std::uint32_t visible = 0;   // entities (one in a band counts once)
+  std::uint32_t fading = 0;    // visible entities inside a cross-fade band (listed twice)
   std::uint32_t culled = 0;    // by the frustum
   std::uint32_t occluded = 0;  // passed the frustum, hidden by the pyramid
 };
 
-// Throws myriad::Error when an entity names a type outside `types`.
+// `lod_state`: one LOD state word per entity (decide_lod; fill with CROWD_LOD_NONE before the first
+// frame), read as the previous frame's and replaced by this frame's for every entity, visible or not
+// (forced levels do not change what is stored). Calling again with the same view leaves it unchanged.
+// Throws myriad::Error when an entity names a type outside `types`, when `lod_state` is neither empty nor
+// one word per entity, or for more entities than a list entry can name.
+void cull_entities(std::span<const CrowdEntity> entities, std::span<const CrowdTypeBounds> types,
+                   const CrowdCullParams& params, std::span<std::uint32_t> lod_state, CrowdCullResult& out);
+// Without kept state: every entity decides as on its first frame.
 void cull_entities(std::span<const CrowdEntity> entities, std::span<const CrowdTypeBounds> types,
                    const CrowdCullParams& params, CrowdCullResult& out);
 

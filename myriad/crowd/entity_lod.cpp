@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace myriad::crowd {
 
@@ -38,6 +39,21 @@ LodCurve LodCurve::solve(const LodCurveParams& p) {
     // log2(d·C/D)·slope + offset = k+1  ⇔  d/D = 2^((k+1-offset)/slope)/C
     const double level = double(k + 1);
     curve.switch_ratio[k] = float(std::exp2((level - offset) / slope) / double(curve.c));
+  }
+  // The bands: one step each 1/256 of the width; the far edge of one must come before the near edge of
+  // the next (in the float boundaries decide_lod compares), so an entity is in at most one band.
+  if (!(p.fade_band >= 0.0f) || !(p.fade_band < 1.0f)) {
+    throw Error("crowd LOD curve: fade_band must be in [0, 1) (a fraction of the switch distance)");
+  }
+  curve.band_step = p.fade_band / float(CROWD_FADE_STEPS);
+  for (std::size_t k = 0; k + 1 < curve.switch_ratio.size(); ++k) {
+    const float far_edge = band_boundary(curve.switch_ratio[k], curve.band_step, CROWD_FADE_STEPS);
+    const float next_near = band_boundary(curve.switch_ratio[k + 1], curve.band_step, 0);
+    if (!(far_edge < next_near)) {
+      throw Error("crowd LOD curve: fade_band " + std::to_string(p.fade_band) +
+                  " makes the cross-fade bands of LOD switches " + std::to_string(k + 1) + " and " +
+                  std::to_string(k + 2) + " overlap");
+    }
   }
   return curve;
 }

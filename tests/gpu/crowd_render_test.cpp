@@ -116,5 +116,88 @@ TEST_F(CrowdRenderTest, DrawsExactlyTheChosenLodsAndShowsTheCrowd) {
   }
 }
 
+// The LOD-colour image shows the cross-fade bands, and the two LODs of a fading entity cover each pixel
+// exactly once. With identical meshes for all three LODs the covered pixels are the same with or
+// without bands, pixel for pixel (the complementary dither masks leave no hole); with bands, entities
+// inside them show both levels' colours interleaved by the dither, which the image without bands never
+// does inside one entity. The frame's fading count equals the CPU reference's (state kept across frames).
+TEST_F(CrowdRenderTest, LodColoursShowTheBandsAndTheDitherMasksAreComplementary) {
+  Scene scene = make_scene();
+  for (crowd::CrowdFile& type : scene.types) {
+    type.lods[1] = type.lods[0];
+    type.lods[2] = type.lods[0];
+  }
+  render::OffscreenTarget target(ctx(), 320, 240);
+  render::CrowdRenderer renderer(ctx(), scene.types, scene.entities, render::OffscreenTarget::kColorFormat,
+                                 render::OffscreenTarget::kDepthFormat);
+  render::CrowdDrawOptions draw;
+  draw.lod_colors = true;
+  renderer.set_draw_options(draw);
+  std::vector<std::uint32_t> state(scene.entities.size(), CROWD_LOD_NONE);
+  struct Image {
+    std::vector<std::uint8_t> pixels;
+    std::size_t covered = 0, mixed = 0;
+    render::CrowdFrameStats stats;
+  };
+  auto render_with = [&](float band) {
+    renderer.set_fade_band(band);
+    // Close to the first rows, with switches at about 10 and 18 m for a unit-scale enemy of the first
+    // type: the first row (10 m, scale 1) lies in the first band, the second (22 m, scale 1.5) in the
+    // second, and the fading entities are a hundred pixels tall.
+    renderer.set_lod_reference_diameter(renderer.type_bounds()[0].diameter * 4.4f);
+    render::SceneCamera camera =
+        render::SceneCamera::look_at({0.0f, 2.0f, -3.0f}, glm::vec3(0.0f, 1.0f, 40.0f), glm::radians(60.0f));
+    camera.near_plane = 0.5f;
+    const render::FrameView view =
+        render::FrameView::of_camera(camera, 320, 240, glm::vec3(0.4f, 0.8f, 0.3f), 1.3f);
+    crowd::CrowdCullResult expected;
+    crowd::cull_entities(scene.entities, renderer.type_bounds(), renderer.cull_params(view), state, expected);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      renderer.cull(cmd, view);
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      renderer.draw(cmd, view);
+      target.end(cmd);
+    });
+    Image im;
+    im.stats = renderer.read_stats();
+    EXPECT_EQ(im.stats.fading, expected.fading) << band;
+    EXPECT_EQ(im.stats.total_entities(), expected.visible) << band;
+    im.pixels = target.read_color();
+    // LOD class per pixel by hue (-1: background), then horizontally adjacent pixels of two levels.
+    std::vector<int> cls(im.pixels.size() / 4, -1);
+    for (std::size_t p = 0; p < cls.size(); ++p) {
+      const int r = im.pixels[4 * p], g = im.pixels[4 * p + 1], b = im.pixels[4 * p + 2];
+      if (r + g + b < 30) continue;
+      ++im.covered;
+      cls[p] = (g > r && g > 2 * b) ? 0 : (r > 2 * b && g > 2 * b && g * 10 > r * 6) ? 1 : 2;
+    }
+    const auto differ = [&](std::size_t a, std::size_t b) {
+      return cls[a] >= 0 && cls[b] >= 0 && cls[a] != cls[b];
+    };
+    // Below the horizon's dense rows: the first row, whose entities do not overlap.
+    for (std::size_t p = target.width() * target.height() * 13 / 24; p + target.width() < cls.size(); ++p) {
+      if ((p + 1) % target.width() != 0 && differ(p, p + 1)) ++im.mixed;
+      if (differ(p, p + target.width())) ++im.mixed;
+    }
+    return im;
+  };
+  const Image plain = render_with(0.0f);
+  EXPECT_EQ(plain.stats.fading, 0u);
+  const Image faded = render_with(0.4f);
+  EXPECT_GT(faded.stats.fading, 20u);
+  ASSERT_EQ(plain.covered, faded.covered);
+  for (std::size_t p = 0; p < plain.pixels.size(); p += 4) {
+    const bool a = plain.pixels[p] + plain.pixels[p + 1] + plain.pixels[p + 2] >= 30;
+    const bool b = faded.pixels[p] + faded.pixels[p + 1] + faded.pixels[p + 2] >= 30;
+    ASSERT_EQ(a, b) << "pixel " << p / 4 << ": covered without bands and with them differ";
+  }
+  // Without bands one entity has one colour, and the first row's entities do not touch.
+  EXPECT_LE(plain.mixed, 2u);
+  EXPECT_GT(faded.mixed, 50u);
+  RecordProperty("fading", int(faded.stats.fading));
+  RecordProperty("mixed_pixels", int(faded.mixed));
+  EXPECT_EQ(ctx().validation_message_count(), 0u) << joined_messages();
+}
+
 }  // namespace
 }  // namespace myriad::test

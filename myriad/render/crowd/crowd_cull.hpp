@@ -1,8 +1,11 @@
 // GPU per-entity culling and LOD choice for VAT crowds (SPEC C8): one compute pass fills one
 // DrawIndexedCommand per (enemy type, LOD) and the visible entity list each command's instances read.
-// crowd::cull_entities is its exact CPU reference (same lists, up to order within a slot), the pyramid
-// test included. Two command sets: set 0 for the single and early passes (and shadow culls), set 1
-// for the late pass of two-phase occlusion, so both phases' draws stand in the frame.
+// crowd::cull_entities is its exact CPU reference (same lists, up to order within a slot; the same LOD
+// state word per entity: level, cross-fade band and fade), the pyramid test included. The LOD state
+// (one word per entity, crowd::decide_lod) stays on the GPU from cull to cull: each cull reads it as
+// the previous frame's and rewrites it; repeating a cull with the same eye (shadow, early and late
+// culls of one frame) leaves it unchanged. Two command sets: set 0 for the single and early passes (and
+// shadow culls), set 1 for the late pass of two-phase occlusion, so both phases' draws stand in the frame.
 #pragma once
 
 #include "myriad/crowd/entity_cull.hpp"
@@ -33,6 +36,13 @@ class CrowdCull {
   // After the frame completed: entities dropped because their slot's list was full in its single or
   // early and late passes (0 unless the entities do not match the type counts given at construction).
   std::uint32_t overflow() const { return overflow_.read(); }
+  // After the frame completed: visible entities the last camera cull listed inside a cross-fade band
+  // (each drawn in two LODs).
+  std::uint32_t fading() const { return fading_.read(); }
+  // One CROWD_LOD_* word per entity (crowd::decide_lod), as the last cull left it.
+  const gpu::Buffer& lod_state() const { return lod_state_; }
+  // Forgets every entity's level: the next cull decides as on a first frame.
+  void reset_lod_state() { lod_state_clear_ = true; }
   // After the frame completed: what the last camera cull (kSingle, or kEarly + kLate) counted.
   shader::CullCounters counters() const { return two_phase_.read(); }
 
@@ -45,6 +55,8 @@ class CrowdCull {
   std::uint64_t gpu_bytes() const;
 
  private:
+  void reserve_lod_state(std::uint32_t entities);
+
   gpu::Context& ctx_;
   gpu::Pipeline pipeline_, hiz_pipeline_;
   std::uint32_t type_count_ = 0;
@@ -55,6 +67,10 @@ class CrowdCull {
   gpu::Buffer commands_[2];
   gpu::Buffer visible_[2];
   gpu::AppendOverflow overflow_;
+  gpu::AppendOverflow fading_;  // the same reset and read-back shape, counting fading entities
+  gpu::Buffer lod_state_;
+  std::uint32_t lod_state_capacity_ = 0;
+  bool lod_state_clear_ = false;  // fill with CROWD_LOD_NONE at the next record
   TwoPhaseCull two_phase_;
 };
 

@@ -172,6 +172,7 @@ crowd::CrowdCullParams CrowdRenderer::cull_params(const FrameView& view) const {
   lod.screen_height = float(view.height);
   lod.fov_y_radians = view.fov_y;
   lod.reference_diameter = lod_reference_diameter_;
+  lod.fade_band = fade_band_;
   crowd::CrowdCullParams params;
   params.frustum = view.frustum;
   params.view_proj = view.view_proj;
@@ -232,6 +233,7 @@ std::uint32_t CrowdRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& s
   shader::CrowdDrawPush push{};
   push.view_proj = shadow_view.view_proj;
   push.time = shadow_view.time;
+  push.shadow = 1u;  // a band's other LOD casts nothing
   const std::array bindings{gpu::storage_buffer(entities_), gpu::storage_buffer(cull_->visible()),
                             gpu::storage_buffer(types_),    gpu::storage_buffer(clips_),
                             gpu::storage_buffer(texels_),   gpu::storage_buffer(vertices_)};
@@ -267,6 +269,7 @@ CrowdFrameStats CrowdRenderer::read_stats() const {
   stats.cull.candidates = entity_count_;
   stats.cull.frustum_passed = counters.frustum_passed;
   stats.cull.occluded = counters.occluded;
+  stats.fading = cull_->fading();
   stats.cull.drawn = stats.total_entities();
   return stats;
 }

@@ -23,11 +23,14 @@
 namespace myriad::render {
 
 // What one frame drew, read back from the culling pass's draw commands (C2: vertices and triangles).
+// An entity inside a cross-fade band is drawn (and counted) in both of its LODs.
 struct CrowdFrameStats {
-  std::array<std::uint64_t, crowd::kCrowdLodCount> entities{};
+  std::array<std::uint64_t, crowd::kCrowdLodCount> entities{};  // draws per LOD
   std::array<std::uint64_t, crowd::kCrowdLodCount> vertices{};
   std::array<std::uint64_t, crowd::kCrowdLodCount> triangles{};
-  std::uint64_t total_entities() const { return entities[0] + entities[1] + entities[2]; }
+  std::uint64_t fading = 0;  // drawn entities inside a cross-fade band (each counted in two LODs above)
+  // Entities drawn, each once.
+  std::uint64_t total_entities() const { return entities[0] + entities[1] + entities[2] - fading; }
   std::uint64_t total_vertices() const { return vertices[0] + vertices[1] + vertices[2]; }
   std::uint64_t total_triangles() const { return triangles[0] + triangles[1] + triangles[2]; }
   CullCounts cull;  // the camera's cull: candidates, frustum passed, occluded, drawn
@@ -63,6 +66,9 @@ class CrowdRenderer : public FrameSystem {
   // crowd::cull_entities on the CPU.
   crowd::CrowdCullParams cull_params(const FrameView& view) const;
   void set_lod_reference_diameter(float metres) { lod_reference_diameter_ = metres; }
+  // Width of each LOD switch's cross-fade band as a fraction of its switch distance (0: none; the
+  // entity_lod.hpp rules; LodCurve::solve rejects bands that overlap).
+  void set_fade_band(float fraction) { fade_band_ = fraction; }
   // -1: per-entity LOD; 0..2: every entity at that LOD (diagnostics, C2 counts).
   void set_forced_level(int level) { forced_level_ = level; }
   void set_draw_options(const CrowdDrawOptions& options) { options_ = options; }
@@ -100,6 +106,7 @@ class CrowdRenderer : public FrameSystem {
   std::uint32_t entity_count_ = 0;
   std::vector<crowd::CrowdTypeBounds> bounds_;
   float lod_reference_diameter_ = 1.0f;  // the first type's diameter unless set
+  float fade_band_ = crowd::LodCurveParams{}.fade_band;
   int forced_level_ = -1;
   bool late_culled_ = false;  // the last cull was phase 2: stats add both command sets
   CrowdDrawOptions options_;

@@ -56,6 +56,7 @@ struct CrowdDrawPush {
   uint type;
   uint lod;
   uint lod_colors;  // 1: colour by LOD instead of texture (diagnostics)
+  uint shadow;      // 1: the shadow map's draw (entries flagged CROWD_ENTRY_SECONDARY cast nothing)
 };
 
 // Per frame. Draw slot s = type * CROWD_LOD_COUNT + level owns commands[s] (its instance_count is
@@ -65,9 +66,10 @@ struct CrowdCullPush {  // 128 bytes: the guaranteed push-constant size
   vec3 camera;  // world position
   uint entity_count;
   vec2 switch_ratio;  // x: LOD1, y: LOD2 (distance / diameter)
-  // Low 16 bits: the number of types (an entity's type is 16 bits too); high 16: CULL_PHASE_*.
+  float band_step;    // crowd::LodCurve::band_step (cross-fade bands; 0: none)
+  // Low 16 bits: the number of types (an entity's type is 16 bits too); bits 16..23: CULL_PHASE_*;
+  // bits 24..31: the forced level + 1 (0: per-entity LOD).
   uint types_phase;
-  int forced_level;  // -1 = per entity
 };
 
 #ifdef __cplusplus
@@ -76,10 +78,10 @@ MYRIAD_CHECK_LAYOUT(CrowdVatProbe, 16, column, 0, clip, 4, local_time, 8, pad, 1
 MYRIAD_CHECK_LAYOUT(CrowdVatProbePush, 8, columns, 0, probe_count, 4);
 MYRIAD_CHECK_LAYOUT(CrowdVertexGpu, 12, column, 0, uv, 4);
 MYRIAD_CHECK_LAYOUT(CrowdTypeDrawGpu, 16, texel_offset, 0, columns, 4, clip_offset, 8, clip_count, 12);
-MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 96, view_proj, 0, to_light, 64, time, 80, type, 84, lod, 88, lod_colors,
-                    92);
+MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 100, view_proj, 0, to_light, 64, time, 80, type, 84, lod, 88, lod_colors,
+                    92, shadow, 96);
 MYRIAD_CHECK_LAYOUT(CrowdCullPush, 128, planes, 0, camera, 96, entity_count, 108, switch_ratio, 112,
-                    types_phase, 120, forced_level, 124);
+                    band_step, 120, types_phase, 124);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

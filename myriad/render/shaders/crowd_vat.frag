@@ -1,12 +1,14 @@
 #version 460
 // VAT crowd fragment shader: the baked base-colour atlas × the entity's tint, lit by one directional
 // light (darkened where the shadow map says occluded) plus ambient; or a flat colour per LOD level
-// (diagnostics).
+// (diagnostics). An entity inside a cross-fade band is drawn by two LODs with complementary dither
+// masks (dither.glsl), so the LOD colours show the band as a dithered mix of its two levels' colours.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
 #define SHADOW_BINDING 7
 #include "shadow.glsl"
+#include "dither.glsl"
 
 layout(binding = 6) uniform sampler2D base_color;
 
@@ -16,11 +18,13 @@ layout(location = 0) in vec2 in_uv;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) flat in uint in_tint;
 layout(location = 3) in vec3 in_world;
+layout(location = 4) flat in uint in_fade;  // bits 0..7: q, bit 8: incoming
 layout(location = 0) out vec4 out_color;
 
 const vec3 kLodColors[3] = vec3[3](vec3(0.2, 0.85, 0.3), vec3(0.95, 0.8, 0.2), vec3(0.9, 0.3, 0.25));
 
 void main() {
+  if (!dither_keep(gl_FragCoord.xy, in_fade & 0xffu, (in_fade & 0x100u) != 0u)) discard;
   // A select, not a branch on the push constant (see shadow.glsl: lavapipe's per-draw variants).
   vec3 textured = texture(base_color, in_uv).rgb * unpackUnorm4x8(in_tint).rgb;
   vec3 albedo = mix(textured, kLodColors[min(pc.lod, 2u)], bvec3(pc.lod_colors != 0u));

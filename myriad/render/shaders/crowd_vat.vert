@@ -2,8 +2,10 @@
 // VAT crowd vertex shader (SPEC C1): the instance is a visible entity id written by crowd_cull.comp
 // (gl_InstanceIndex counts from the slot's first_instance); the vertex's VAT column is sampled at the
 // entity's clock, interpolated between two frame rows, then yawed, scaled and placed in the world.
-// LOD2's attached vertices are ordinary columns: nothing here tells them apart. The shadow pass runs
-// this shader alone (no fragment stage) with the light's view-projection.
+// LOD2's attached vertices are ordinary columns: nothing here tells them apart. The list entry's fade
+// bits (q, incoming) go to the fragment shader's dither. The shadow pass runs this shader alone (no
+// fragment stage) with the light's view-projection; there an entry of a band's other LOD
+// (CROWD_ENTRY_SECONDARY) casts nothing, so each entity casts with its own level only.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
@@ -22,10 +24,12 @@ layout(push_constant, scalar) uniform Push { CrowdDrawPush pc; };
 layout(location = 0) out vec2 out_uv;
 layout(location = 1) out vec3 out_normal;
 layout(location = 2) flat out uint out_tint;
-layout(location = 3) out vec3 out_world;  // shadow lookups
+layout(location = 3) out vec3 out_world;      // shadow lookups
+layout(location = 4) flat out uint out_fade;  // bits 0..7: q, bit 8: incoming
 
 void main() {
-  CrowdEntity e = entities[visible[gl_InstanceIndex]];
+  uint entry = visible[gl_InstanceIndex];
+  CrowdEntity e = entities[entry & CROWD_ENTRY_ID_MASK];
   CrowdTypeDrawGpu type = types[pc.type];
   CrowdVertexGpu v = vertices[gl_VertexIndex];
   uint clip_index = type.clip_offset + min(e.type_clip >> 16, type.clip_count - 1u);
@@ -43,4 +47,6 @@ void main() {
   out_normal = vec3(c * n.x + s * n.z, n.y, -s * n.x + c * n.z);
   out_tint = e.tint;
   out_world = world;
+  out_fade = (entry >> CROWD_ENTRY_Q_SHIFT) & 0x1ffu;
+  if (pc.shadow != 0u && (entry & CROWD_ENTRY_SECONDARY) != 0u) gl_Position = vec4(-2.0, -2.0, -2.0, 1.0);
 }

@@ -10,6 +10,7 @@
 #include "veg_cull_layout.h"
 #define SHADOW_BINDING 6
 #include "shadow.glsl"
+#include "dither.glsl"
 
 layout(binding = 5) uniform sampler2DArray plant_textures;
 
@@ -25,18 +26,9 @@ layout(location = 6) flat in vec4 in_surface;
 layout(location = 7) flat in uint in_layer;
 layout(location = 0) out vec4 out_color;
 
-// 8x8 Bayer matrix: bit-reversed interleave of (x ^ y, y), a permutation of 0..63.
-uint bayer8(uvec2 p) {
-  uint x = p.x & 7u, y = p.y & 7u, z = x ^ y;
-  return ((z & 1u) << 5) | ((y & 1u) << 4) | ((z & 2u) << 2) | ((y & 2u) << 1) | ((z & 4u) >> 1) |
-         ((y & 4u) >> 2);
-}
-
 void main() {
-  uint q = in_fade >> 1;  // the list entry's fade bits: bit 0 fading in, then the threshold
-  uint d = bayer8(uvec2(gl_FragCoord.xy)) * 4u + 2u;  // centred in its 1/64 step of 0..255
-  bool keep = (in_fade & 1u) != 0u ? d < q : d >= q;
-  if (!keep) discard;
+  // The list entry's fade bits: bit 0 fading in, then the threshold.
+  if (!dither_keep(gl_FragCoord.xy, in_fade >> 1, (in_fade & 1u) != 0u)) discard;
   // Base colour: the surface's, times its texture; alpha-tested leaves drop what is below the cutoff.
   vec4 texel = in_layer == VEG_NO_TEXTURE ? vec4(1.0) : texture(plant_textures, vec3(in_uv, float(in_layer)));
   if (texel.a < in_surface.a) discard;
