@@ -4,7 +4,10 @@
 #include "myriad/crowd_bake/uv_pack.hpp"
 #include "myriad/crowd_bake/uv_parameterize.hpp"
 
+#include <array>
+#include <map>
 #include <optional>
+#include <unordered_map>
 
 namespace myriad::crowd {
 
@@ -26,16 +29,39 @@ std::vector<glm::vec2> flatten_triangle(const BakeMesh& mesh, const ChartMesh& c
   return uv;
 }
 
+// The mesh's triangles over one vertex per distinct position (-0 = +0); only positions and indices.
+BakeMesh position_topology(const BakeMesh& mesh) {
+  BakeMesh topo;
+  std::map<std::array<float, 3>, std::uint32_t> id_of;
+  std::vector<std::uint32_t> id(mesh.vertex_count());
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+    const glm::vec3 p = mesh.positions[v] + glm::vec3(0.0f);  // -0 + 0 = +0
+    const auto [it, inserted] =
+        id_of.emplace(std::array<float, 3>{p.x, p.y, p.z}, static_cast<std::uint32_t>(topo.positions.size()));
+    if (inserted) topo.positions.push_back(p);
+    id[v] = it->second;
+  }
+  topo.indices.resize(mesh.indices.size());
+  for (std::size_t i = 0; i < mesh.indices.size(); ++i) topo.indices[i] = id[mesh.indices[i]];
+  topo.triangle_material = mesh.triangle_material;
+  return topo;
+}
+
 }  // namespace
 
 UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, float texels_per_unit,
-                    int max_atlas_size) {
+                    int max_atlas_size, bool merge, bool join_sharp_edges) {
+  // Chart meshes live on the surface's geometry: one vertex per distinct position. Charts first grow
+  // across the edges the input shares (an edge between vertices it keeps apart, for different normals
+  // or skin, is a free seam: its vertices are doubled anyway); merging may later join across free
+  // seams too, where a vertex the input shares meets a chart only at that vertex (a pinch).
+  const BakeMesh topo = position_topology(mesh);
+  const SmoothAdjacency shared = smooth_adjacency(mesh, seam_angle_deg);
   // Mutable: cut_to_disc adds seams inside charts that are not discs.
-  SmoothAdjacency adjacency = smooth_adjacency(mesh, seam_angle_deg);
-  std::vector<std::uint32_t> chart_of(mesh.triangle_count(), 0);
-  std::vector<std::vector<std::uint32_t>> pending = grow_charts(adjacency, mesh.triangle_count());
-  std::vector<ChartMesh> charts;
-  std::vector<std::vector<glm::vec2>> chart_uvs;
+  SmoothAdjacency adjacency = shared;
+  std::vector<std::uint32_t> chart_of(topo.triangle_count(), 0);
+  std::vector<std::vector<std::uint32_t>> pending = grow_charts(adjacency, topo.triangle_count());
+  std::vector<FlatChart> charts;
   std::uint32_t next_id = 0;
   const ParameterizeLimits limits;
   while (!pending.empty()) {
@@ -43,24 +69,35 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
     pending.pop_back();
     const std::uint32_t id = next_id++;
     for (const std::uint32_t t : triangles) chart_of[t] = id;
-    ChartMesh chart = make_chart_mesh(mesh, adjacency, chart_of, id, triangles);
+    ChartMesh chart = make_chart_mesh(topo, adjacency, chart_of, id, triangles);
     std::optional<std::vector<glm::vec2>> uv;
     int euler = euler_characteristic(chart);
     // Not a disc but open: one cut graph keeps it whole (fewer seam vertices than halving it).
-    if (euler != 1 && cut_to_disc(mesh, adjacency, triangles)) {
-      chart = make_chart_mesh(mesh, adjacency, chart_of, id, triangles);
+    if (euler != 1 && cut_to_disc(topo, adjacency, triangles)) {
+      chart = make_chart_mesh(topo, adjacency, chart_of, id, triangles);
       euler = euler_characteristic(chart);
     }
-    if (euler == 1 || triangles.size() == 1) uv = parameterize_chart(mesh, chart, limits);
-    if (!uv && triangles.size() == 1) uv = flatten_triangle(mesh, chart);
+    if (euler == 1 || triangles.size() == 1) uv = parameterize_chart(topo, chart, limits);
+    if (!uv && triangles.size() == 1) uv = flatten_triangle(topo, chart);
     if (!uv) {
-      for (std::vector<std::uint32_t>& part : split_chart(mesh, adjacency, triangles, euler != 1))
+      for (std::vector<std::uint32_t>& part : split_chart(topo, adjacency, triangles, euler != 1))
         pending.push_back(std::move(part));
       continue;
     }
-    charts.push_back(std::move(chart));
-    chart_uvs.push_back(std::move(*uv));
+    charts.push_back({std::move(chart), std::move(*uv)});
   }
+  // Merging: across smooth edges that were not cut, and (when allowed) across sharp edges, as long
+  // as the union saves output vertices and still flattens.
+  SmoothAdjacency joinable = adjacency;
+  {
+    const SmoothAdjacency geometric = smooth_adjacency(topo, join_sharp_edges ? 180.0f : seam_angle_deg);
+    for (std::size_t e = 0; e < joinable.across.size(); ++e) {
+      if (shared.across[e] == kNoTriangle) joinable.across[e] = geometric.across[e];
+    }
+  }
+  if (merge) merge_charts(topo, mesh.indices, joinable, charts, limits);
+  std::vector<std::vector<glm::vec2>> chart_uvs(charts.size());
+  for (std::size_t c = 0; c < charts.size(); ++c) chart_uvs[c] = std::move(charts[c].uv);
   const PackedAtlas atlas = pack_charts(chart_uvs, texels_per_unit, padding_px, max_atlas_size);
 
   UvLayout layout;
@@ -71,20 +108,26 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
   BakeMesh& out = layout.mesh;
   out.indices.assign(mesh.indices.size(), 0u);
   out.triangle_material = mesh.triangle_material;
+  std::unordered_map<std::uint64_t, std::uint32_t> output_of;  // (chart vertex, input vertex) -> output
   for (std::size_t c = 0; c < charts.size(); ++c) {
-    const auto base = static_cast<std::uint32_t>(layout.source_vertex.size());
-    for (std::size_t v = 0; v < charts[c].source_vertex.size(); ++v) {
-      const std::uint32_t source = charts[c].source_vertex[v];
-      layout.source_vertex.push_back(source);
-      out.positions.push_back(mesh.positions[source]);
-      out.normals.push_back(mesh.normals[source]);
-      out.joints.push_back(mesh.joints[source]);
-      out.weights.push_back(mesh.weights[source]);
-      out.uvs.push_back(chart_uvs[c][v]);
-    }
-    for (std::size_t i = 0; i < charts[c].triangles.size(); ++i) {
+    output_of.clear();
+    const ChartMesh& chart = charts[c].mesh;
+    for (std::size_t i = 0; i < chart.triangles.size(); ++i) {
       for (std::size_t k = 0; k < 3; ++k) {
-        out.indices[3 * charts[c].triangles[i] + k] = base + charts[c].indices[3 * i + k];
+        const std::uint32_t local = chart.indices[3 * i + k];
+        const std::uint32_t source = mesh.indices[3 * chart.triangles[i] + k];
+        const auto [it, inserted] =
+            output_of.emplace((static_cast<std::uint64_t>(local) << 32) | source,
+                              static_cast<std::uint32_t>(layout.source_vertex.size()));
+        if (inserted) {
+          layout.source_vertex.push_back(source);
+          out.positions.push_back(mesh.positions[source]);
+          out.normals.push_back(mesh.normals[source]);
+          out.joints.push_back(mesh.joints[source]);
+          out.weights.push_back(mesh.weights[source]);
+          out.uvs.push_back(chart_uvs[c][local]);
+        }
+        out.indices[3 * chart.triangles[i] + k] = it->second;
       }
     }
   }

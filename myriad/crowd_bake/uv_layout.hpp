@@ -19,7 +19,10 @@ struct UvLayout {
   std::size_t chart_count = 0;
 };
 
+// With `merge`, adjacent charts are merged after segmentation and flattening while their union saves
+// vertices and still flattens (merge_charts); with `join_sharp_edges` also across edges sharper than
+// the seam angle (the mesh's vertices, and so its shading, are the same either way).
 UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, float texels_per_unit,
-                    int max_atlas_size);
+                    int max_atlas_size, bool merge = false, bool join_sharp_edges = false);
 
 }  // namespace myriad::crowd

@@ -144,70 +144,134 @@ double corner_angle(DVec2 at, DVec2 b, DVec2 c) {
   return std::abs(std::atan2(cross2(b - at, c - at), glm::dot(b - at, c - at)));
 }
 
-}  // namespace
-
-std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, const ChartMesh& chart,
-                                                         const ParameterizeLimits& limits) {
+// Tutte's embedding with symmetrised mean-value weights: the boundary loop fixed on a circle by arc
+// length, every inner vertex the positive-weighted mean of its neighbours. Bijective for a disc by
+// construction (Floater), whatever the chart's curvature; empty when the boundary is not one loop.
+std::vector<DVec2> tutte_embedding(
+    const BakeMesh& mesh, const ChartMesh& chart,
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& directed_boundary) {
   const std::size_t vertices = chart.source_vertex.size();
   const std::size_t tris = chart.indices.size() / 3;
-  // Boundary edges: local edges used once.
-  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>>
-      edge_use;  // key -> (count, first)
+  std::vector<std::uint32_t> next(vertices, kNoTriangle);
+  for (const auto& [a, b] : directed_boundary) {
+    if (next[a] != kNoTriangle) return {};  // a vertex on the boundary twice
+    next[a] = b;
+  }
+  std::vector<std::uint32_t> loop{directed_boundary.front().first};
+  std::vector<double> arc{0.0};
+  for (std::uint32_t v = next[loop.front()]; v != loop.front(); v = next[v]) {
+    if (v == kNoTriangle || loop.size() > directed_boundary.size()) return {};
+    arc.push_back(arc.back() + glm::length(DVec3(mesh.positions[chart.source_vertex[v]]) -
+                                           DVec3(mesh.positions[chart.source_vertex[loop.back()]])));
+    loop.push_back(v);
+  }
+  if (loop.size() != directed_boundary.size() || loop.size() < 3) return {};
+  const double perimeter = arc.back() + glm::length(DVec3(mesh.positions[chart.source_vertex[loop.front()]]) -
+                                                    DVec3(mesh.positions[chart.source_vertex[loop.back()]]));
+  std::vector<DVec2> uv(vertices, DVec2(0.0));
+  std::vector<std::uint8_t> fixed(vertices, 0);
+  for (std::size_t i = 0; i < loop.size(); ++i) {
+    // Equal arc steps where the 3D boundary has none (a zero-length boundary edge).
+    const double f =
+        perimeter > 0.0 ? arc[i] / perimeter : static_cast<double>(i) / static_cast<double>(loop.size());
+    const double angle = 2.0 * std::numbers::pi * f;
+    uv[loop[i]] = DVec2(std::cos(angle), std::sin(angle));
+    fixed[loop[i]] = 1;
+  }
+  // Weights per directed edge (i -> j): tan(γ/2) / |x_i - x_j| for each corner angle γ at i beside the edge.
+  std::unordered_map<std::uint64_t, double> weight;
   for (std::size_t t = 0; t < tris; ++t) {
+    const std::uint32_t* f = &chart.indices[3 * t];
     for (std::size_t k = 0; k < 3; ++k) {
-      const std::uint32_t a = chart.indices[3 * t + k], b = chart.indices[3 * t + (k + 1) % 3];
-      auto& use = edge_use[edge_key(a, b)];
-      ++use.first;
-      use.second = a;
+      const std::uint32_t i = f[k], j = f[(k + 1) % 3], m = f[(k + 2) % 3];
+      const DVec3 pi(mesh.positions[chart.source_vertex[i]]), pj(mesh.positions[chart.source_vertex[j]]),
+          pm(mesh.positions[chart.source_vertex[m]]);
+      const DVec3 ej = pj - pi, em = pm - pi;
+      const double lj = glm::length(ej), lm = glm::length(em);
+      if (lj <= 0.0 || lm <= 0.0) continue;
+      const double gamma = std::acos(std::clamp(glm::dot(ej, em) / (lj * lm), -1.0, 1.0));
+      const double tan_half = std::tan(0.5 * gamma);
+      weight[(static_cast<std::uint64_t>(i) << 32) | j] += tan_half / lj;
+      weight[(static_cast<std::uint64_t>(i) << 32) | m] += tan_half / lm;
     }
   }
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> boundary;
-  std::vector<std::uint8_t> on_boundary(vertices, 0);
-  for (const auto& [key, use] : edge_use) {
-    if (use.first != 1) continue;
-    const auto a = static_cast<std::uint32_t>(key >> 32), b = static_cast<std::uint32_t>(key & 0xffffffffu);
-    boundary.emplace_back(a, b);
-    on_boundary[a] = on_boundary[b] = 1;
+  // Symmetric positive weights: the Laplacian over the inner vertices is SPD, solved by Jacobi-CG.
+  std::unordered_map<std::uint64_t, double> sym;
+  for (const auto& [key, w] : weight) {
+    const auto i = static_cast<std::uint32_t>(key >> 32), j = static_cast<std::uint32_t>(key);
+    const auto back = weight.find((static_cast<std::uint64_t>(j) << 32) | i);
+    // A degenerate corner gives no weight; any positive weight keeps the embedding valid.
+    const double w_sym = 0.5 * (w + (back != weight.end() ? back->second : w));
+    sym[edge_key(i, j)] = std::max(w_sym, 1e-12);
   }
-  if (boundary.empty() || boundary.size() > limits.max_boundary_edges) return std::nullopt;
-
-  // Initial guess and pins: projection onto the chart's mean plane.
-  DVec3 normal(0.0);
-  double area3 = 0.0;
-  for (std::size_t t = 0; t < tris; ++t) {
-    const DVec3 a(mesh.positions[chart.source_vertex[chart.indices[3 * t]]]);
-    const DVec3 b(mesh.positions[chart.source_vertex[chart.indices[3 * t + 1]]]);
-    const DVec3 c(mesh.positions[chart.source_vertex[chart.indices[3 * t + 2]]]);
-    const DVec3 n = glm::cross(b - a, c - a);
-    normal += n;
-    area3 += 0.5 * glm::length(n);
+  struct Edge {
+    std::uint32_t i, j;
+    double w;
+  };
+  std::vector<Edge> edges;
+  edges.reserve(sym.size());
+  std::vector<double> diag(vertices, 0.0);
+  for (const auto& [key, w] : sym) {
+    const Edge e{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key), w};
+    edges.push_back(e);
+    diag[e.i] += w;
+    diag[e.j] += w;
   }
-  normal = glm::length(normal) > 1e-30 ? glm::normalize(normal) : DVec3(0.0, 0.0, 1.0);
-  const DVec3 axis_x = glm::normalize(std::abs(normal.x) < 0.9 ? glm::cross(normal, DVec3(1.0, 0.0, 0.0))
-                                                               : glm::cross(normal, DVec3(0.0, 1.0, 0.0)));
-  const DVec3 axis_y = glm::cross(normal, axis_x);
-  std::vector<double> x(2 * vertices);
+  auto apply = [&](const std::vector<DVec2>& x, std::vector<DVec2>& out) {  // out = L x on inner rows
+    for (std::size_t v = 0; v < vertices; ++v) out[v] = diag[v] * x[v];
+    for (const Edge& e : edges) {
+      out[e.i] -= e.w * x[e.j];
+      out[e.j] -= e.w * x[e.i];
+    }
+  };
+  // Unknowns: inner vertices; the right side moves the fixed boundary over.
+  std::vector<DVec2> x(vertices, DVec2(0.0)), r(vertices), z(vertices), p(vertices), ap(vertices);
+  for (std::size_t v = 0; v < vertices; ++v) x[v] = fixed[v] ? uv[v] : DVec2(0.0);
+  apply(x, r);
+  double rz = 0.0, r0 = 0.0;
   for (std::size_t v = 0; v < vertices; ++v) {
-    const DVec3 p(mesh.positions[chart.source_vertex[v]]);
-    x[2 * v] = glm::dot(p, axis_x);
-    x[2 * v + 1] = glm::dot(p, axis_y);
+    r[v] = fixed[v] || diag[v] <= 0.0 ? DVec2(0.0) : -r[v];
+    z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+    p[v] = z[v];
+    rz += glm::dot(r[v], z[v]);
+    r0 += glm::dot(r[v], r[v]);
   }
-  if (area3 <= 0.0) {
-    std::vector<glm::vec2> flat(vertices, glm::vec2(0.0f));
-    return flat;
+  const std::size_t max_iterations = std::max<std::size_t>(200, 4 * vertices);
+  for (std::size_t iteration = 0; iteration < max_iterations && rz > 0.0; ++iteration) {
+    apply(p, ap);
+    double pap = 0.0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      if (fixed[v]) ap[v] = DVec2(0.0);
+      pap += glm::dot(p[v], ap[v]);
+    }
+    if (pap <= 0.0) break;
+    const double alpha = rz / pap;
+    double rz_next = 0.0, rr = 0.0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      x[v] += alpha * p[v];
+      r[v] -= alpha * ap[v];
+      z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+      rz_next += glm::dot(r[v], z[v]);
+      rr += glm::dot(r[v], r[v]);
+    }
+    if (rr <= 1e-24 * r0) break;
+    const double beta = rz_next / rz;
+    rz = rz_next;
+    for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
   }
-  std::uint32_t pin_lo = boundary.front().first, pin_hi = pin_lo;
-  for (std::uint32_t v = 0; v < vertices; ++v) {
-    if (!on_boundary[v]) continue;
-    if (x[2 * v] + 0.5 * x[2 * v + 1] < x[2 * pin_lo] + 0.5 * x[2 * pin_lo + 1]) pin_lo = v;
-    if (x[2 * v] + 0.5 * x[2 * v + 1] > x[2 * pin_hi] + 0.5 * x[2 * pin_hi + 1]) pin_hi = v;
-  }
-  std::vector<std::uint8_t> pinned(vertices, 0);
-  pinned[pin_lo] = pinned[pin_hi] = 1;
-  solve_lscm(conformal_rows(mesh, chart), pinned, x);
+  return x;
+}
 
-  std::vector<DVec2> uv(vertices);
-  for (std::size_t v = 0; v < vertices; ++v) uv[v] = DVec2(x[2 * v], x[2 * v + 1]);
+// The checks every flattening must pass: consistent orientation, bounded area distortion, angle sums
+// of 2π at inner vertices, a boundary that does not cross itself. Scales the accepted map so its UV
+// area equals the 3D area.
+std::optional<std::vector<glm::vec2>> accept_map(
+    const BakeMesh& mesh, const ChartMesh& chart, std::vector<DVec2> uv,
+    const std::vector<std::uint8_t>& on_boundary,
+    const std::vector<std::pair<std::uint32_t, std::uint32_t>>& boundary, double area3,
+    const ParameterizeLimits& limits) {
+  const std::size_t vertices = chart.source_vertex.size();
+  const std::size_t tris = chart.indices.size() / 3;
   std::vector<double> uv_area(tris), tri_area(tris);
   double total_uv = 0.0;
   for (std::size_t t = 0; t < tris; ++t) {
@@ -218,7 +282,7 @@ std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, c
     tri_area[t] = 0.5 * glm::length(glm::cross(DVec3(mesh.positions[chart.source_vertex[f[1]]]) - a,
                                                DVec3(mesh.positions[chart.source_vertex[f[2]]]) - a));
   }
-  if (total_uv < 0.0) {  // LSCM fixes orientation only up to a reflection of the pins' frame
+  if (total_uv < 0.0) {  // a map is fixed only up to a reflection
     for (DVec2& p : uv) p.x = -p.x;
     for (double& area : uv_area) area = -area;
     total_uv = -total_uv;
@@ -248,6 +312,80 @@ std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, c
   std::vector<glm::vec2> result(vertices);
   for (std::size_t v = 0; v < vertices; ++v) result[v] = glm::vec2(uv[v] * scale);
   return result;
+}
+
+}  // namespace
+
+std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, const ChartMesh& chart,
+                                                         const ParameterizeLimits& limits) {
+  const std::size_t vertices = chart.source_vertex.size();
+  const std::size_t tris = chart.indices.size() / 3;
+  // Boundary edges: local edges used once (directed as their triangle runs them).
+  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>>
+      edge_use;  // key -> (count, first)
+  for (std::size_t t = 0; t < tris; ++t) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::uint32_t a = chart.indices[3 * t + k], b = chart.indices[3 * t + (k + 1) % 3];
+      auto& use = edge_use[edge_key(a, b)];
+      ++use.first;
+      use.second = a;
+    }
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> boundary;
+  std::vector<std::uint8_t> on_boundary(vertices, 0);
+  for (const auto& [key, use] : edge_use) {
+    if (use.first != 1) continue;
+    const auto a = static_cast<std::uint32_t>(key >> 32), b = static_cast<std::uint32_t>(key & 0xffffffffu);
+    boundary.emplace_back(use.second, use.second == a ? b : a);
+    on_boundary[a] = on_boundary[b] = 1;
+  }
+  if (boundary.empty() || boundary.size() > limits.max_boundary_edges) return std::nullopt;
+  std::sort(boundary.begin(), boundary.end());  // a deterministic loop start
+
+  // Initial guess and pins: projection onto the chart's mean plane.
+  DVec3 normal(0.0);
+  double area3 = 0.0;
+  for (std::size_t t = 0; t < tris; ++t) {
+    const DVec3 a(mesh.positions[chart.source_vertex[chart.indices[3 * t]]]);
+    const DVec3 b(mesh.positions[chart.source_vertex[chart.indices[3 * t + 1]]]);
+    const DVec3 c(mesh.positions[chart.source_vertex[chart.indices[3 * t + 2]]]);
+    const DVec3 n = glm::cross(b - a, c - a);
+    normal += n;
+    area3 += 0.5 * glm::length(n);
+  }
+  normal = glm::length(normal) > 1e-30 ? glm::normalize(normal) : DVec3(0.0, 0.0, 1.0);
+  const DVec3 axis_x = glm::normalize(std::abs(normal.x) < 0.9 ? glm::cross(normal, DVec3(1.0, 0.0, 0.0))
+                                                               : glm::cross(normal, DVec3(0.0, 1.0, 0.0)));
+  const DVec3 axis_y = glm::cross(normal, axis_x);
+  std::vector<double> x(2 * vertices);
+  for (std::size_t v = 0; v < vertices; ++v) {
+    const DVec3 p(mesh.positions[chart.source_vertex[v]]);
+    x[2 * v] = glm::dot(p, axis_x);
+    x[2 * v + 1] = glm::dot(p, axis_y);
+  }
+  if (area3 <= 0.0) {
+    std::vector<glm::vec2> flat(vertices, glm::vec2(0.0f));
+    return flat;
+  }
+  if (limits.lscm) {
+    std::uint32_t pin_lo = boundary.front().first, pin_hi = pin_lo;
+    for (std::uint32_t v = 0; v < vertices; ++v) {
+      if (!on_boundary[v]) continue;
+      if (x[2 * v] + 0.5 * x[2 * v + 1] < x[2 * pin_lo] + 0.5 * x[2 * pin_lo + 1]) pin_lo = v;
+      if (x[2 * v] + 0.5 * x[2 * v + 1] > x[2 * pin_hi] + 0.5 * x[2 * pin_hi + 1]) pin_hi = v;
+    }
+    std::vector<std::uint8_t> pinned(vertices, 0);
+    pinned[pin_lo] = pinned[pin_hi] = 1;
+    solve_lscm(conformal_rows(mesh, chart), pinned, x);
+    std::vector<DVec2> uv(vertices);
+    for (std::size_t v = 0; v < vertices; ++v) uv[v] = DVec2(x[2 * v], x[2 * v + 1]);
+    if (auto accepted = accept_map(mesh, chart, std::move(uv), on_boundary, boundary, area3, limits))
+      return accepted;
+  }
+  if (!limits.tutte_fallback) return std::nullopt;
+  std::vector<DVec2> uv = tutte_embedding(mesh, chart, boundary);
+  if (uv.empty()) return std::nullopt;
+  return accept_map(mesh, chart, std::move(uv), on_boundary, boundary, area3, limits);
 }
 
 }  // namespace myriad::crowd

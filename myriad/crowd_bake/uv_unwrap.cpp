@@ -49,8 +49,8 @@ UnwrapResult unwrap_and_rebake(const BakeMesh& welded, const BakeMesh& original,
     if (!(area > 0.0f)) throw Error("unwrap: the mesh has no surface area", "unwrap_and_rebake");
     density = kUntexturedAtlasTexels * std::sqrt(0.6f / area);
   }
-  UvLayout layout =
-      layout_uvs(welded, options.seam_angle_deg, options.padding_px, density, options.max_atlas_size);
+  UvLayout layout = layout_uvs(welded, options.seam_angle_deg, options.padding_px, density,
+                               options.max_atlas_size, options.merge_charts, options.join_sharp_edges);
 
   const bool has_uvs = original.uvs.size() == original.positions.size();
   auto colour = [&](std::uint32_t t, glm::vec3 bary) {

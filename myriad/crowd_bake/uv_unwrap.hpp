@@ -11,6 +11,10 @@ namespace myriad::crowd {
 
 struct UnwrapOptions {
   float seam_angle_deg = 70.0f;  // edges sharper than this become chart seams
+  // Adjacent charts are merged while their union still flattens within the limits (fewer seam
+  // vertices); with join_sharp_edges also across sharp edges (false keeps a seam on every one).
+  bool merge_charts = true;
+  bool join_sharp_edges = true;
   int padding_px = 2;            // gutter around each chart in the atlas (texels)
   float texels_per_unit = 0.0f;  // atlas density; 0 = the original's texel density
   int max_atlas_size = 4096;     // texels a side; the density is lowered only to fit this

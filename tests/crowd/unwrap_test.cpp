@@ -4,7 +4,12 @@
 
 #include "myriad/core/error.hpp"
 #include "myriad/crowd_bake/texture_rebake.hpp"
+#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/uv_charts.hpp"
+#include "myriad/crowd_bake/uv_parameterize.hpp"
 #include "myriad/crowd_bake/weld.hpp"
+#include "crowd_test_assets.hpp"
 #include "remesh_test_meshes.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
+#include <numeric>
 #include <iostream>
 #include <set>
 
@@ -102,7 +109,9 @@ const std::vector<BakeMaterial> kFlatColour = {{"paint", glm::vec4(0.8f, 0.4f, 0
 
 TEST(Unwrap, BoxGetsOneChartPerFaceWithSeamsOnlyOnItsCreases) {
   const BakeMesh box = test::make_grid_box(6);
-  const UnwrapResult result = unwrap_and_rebake(box, box, kFlatColour, {}, {});
+  UnwrapOptions strict;
+  strict.join_sharp_edges = false;  // a seam on every sharp edge
+  const UnwrapResult result = unwrap_and_rebake(box, box, kFlatColour, {}, strict);
   EXPECT_EQ(result.chart_count, 6u);
   expect_uvs_in_unit_square(result.mesh);
   EXPECT_EQ(overlapping_samples(result.mesh, 512), 0u);
@@ -217,6 +226,158 @@ TEST(Unwrap, TexturedHumanoidRebakesTheOriginalColoursWithoutOverlap) {
     worst = std::max(worst, e);
   }
   EXPECT_LT(worst, 0.06f);
+}
+
+// With the default options charts may also join across sharp edges where the union still flattens:
+// the box keeps its shared crease vertices in fewer charts, seams stay off smooth edges, nothing
+// overlaps and the flat colour re-bakes everywhere.
+TEST(Unwrap, BoxChartsMergeAcrossCreasesWhenTheUnionFlattens) {
+  const BakeMesh box = test::make_grid_box(6);
+  UnwrapOptions strict;
+  strict.join_sharp_edges = false;
+  const UnwrapResult separate = unwrap_and_rebake(box, box, kFlatColour, {}, strict);
+  const UnwrapResult merged = unwrap_and_rebake(box, box, kFlatColour, {}, {});
+  EXPECT_LT(merged.chart_count, separate.chart_count);
+  EXPECT_LT(merged.mesh.vertex_count(), separate.mesh.vertex_count());
+  EXPECT_GT(merged.mesh.vertex_count(), box.vertex_count());  // a closed box needs some seam
+  expect_uvs_in_unit_square(merged.mesh);
+  EXPECT_EQ(overlapping_samples(merged.mesh, 512), 0u);
+  const EdgeSplit split = classify_edges(box, merged.mesh, 70.0f);
+  EXPECT_EQ(split.smooth_split, 0u);
+  EXPECT_GT(split.sharp_joined, 0u);
+  const glm::vec4 expected = sample_base_color(kFlatColour[0], {}, glm::vec2(0.0f));
+  for (std::size_t i = 0; i < merged.texture.rgba8.size(); i += 4) {
+    ASSERT_NEAR(merged.texture.rgba8[i] / 255.0f, expected.r, 1.0f / 255.0f);
+  }
+}
+
+// A crown: twelve congruent triangles around one vertex with 60° apex angles (720° in all, a saddle
+// no conformal map can lay flat without wrapping). LSCM alone is refused by the checks; Tutte's
+// embedding on a circle flattens it injectively: every triangle keeps its orientation, the centre's
+// angles sum to 360° and equal 3D triangles get equal UV areas.
+TEST(Unwrap, TutteFallbackFlattensASaddleLscmCannot) {
+  BakeMesh crown;
+  test::add_vertex(crown, glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, 1.0f), glm::vec2(0.0f), 0);
+  constexpr int kRim = 12;
+  const float h = std::sqrt((std::cos(std::numbers::pi_v<float> / 6.0f) - 0.5f) / 1.5f);  // 60° apex
+  for (int k = 0; k < kRim; ++k) {
+    const float a = 2.0f * std::numbers::pi_v<float> * float(k) / float(kRim);
+    test::add_vertex(crown, glm::vec3(std::cos(a), std::sin(a), k % 2 ? h : -h), glm::vec3(0.0f, 0.0f, 1.0f),
+                     glm::vec2(0.0f), 0);
+  }
+  for (int k = 0; k < kRim; ++k)
+    test::add_triangle(crown, 0, static_cast<std::uint32_t>(1 + k),
+                       static_cast<std::uint32_t>(1 + (k + 1) % kRim));
+  {
+    const glm::vec3 a = crown.positions[1] - crown.positions[0], b = crown.positions[2] - crown.positions[0];
+    ASSERT_NEAR(std::acos(glm::dot(a, b) / (glm::length(a) * glm::length(b))),
+                std::numbers::pi_v<float> / 3.0f, 1e-4f);
+  }
+  const SmoothAdjacency adjacency = smooth_adjacency(crown, 180.0f);
+  std::vector<std::uint32_t> triangles(kRim);
+  std::iota(triangles.begin(), triangles.end(), 0u);
+  const std::vector<std::uint32_t> chart_of(kRim, 0);
+  const ChartMesh chart = make_chart_mesh(crown, adjacency, chart_of, 0, triangles);
+  ASSERT_EQ(euler_characteristic(chart), 1);
+  ParameterizeLimits lscm_only;
+  lscm_only.tutte_fallback = false;
+  EXPECT_FALSE(parameterize_chart(crown, chart, lscm_only).has_value());
+  const std::optional<std::vector<glm::vec2>> uv = parameterize_chart(crown, chart, {});
+  ASSERT_TRUE(uv.has_value());
+  double centre_angle = 0.0, min_area = 1e30, max_area = 0.0;
+  for (std::size_t t = 0; t < chart.indices.size() / 3; ++t) {
+    const std::uint32_t* f = &chart.indices[3 * t];
+    const glm::vec2 p0 = (*uv)[f[0]], p1 = (*uv)[f[1]], p2 = (*uv)[f[2]];
+    const double area = 0.5 * double(edge_fn(p0, p1, p2));
+    min_area = std::min(min_area, area);
+    max_area = std::max(max_area, area);
+    const glm::vec2 e1 = p1 - p0, e2 = p2 - p0;  // corner 0 is the centre
+    centre_angle += std::atan2(double(e1.x * e2.y - e1.y * e2.x), double(glm::dot(e1, e2)));
+  }
+  EXPECT_GT(min_area, 0.0);
+  EXPECT_NEAR(max_area / min_area, 1.0, 1e-3);
+  EXPECT_NEAR(centre_angle, 2.0 * std::numbers::pi, 1e-6);
+}
+
+// Merging: a smooth patch cut into four quadrant charts (each flattened alone) merges back into one
+// chart, and the seam vertices the quadrants doubled are gone.
+TEST(Unwrap, MergingAdjacentChartsRemovesTheirSeamVertices) {
+  constexpr int kN = 12;
+  const BakeMesh patch = test::make_height_field(kN);
+  const SmoothAdjacency adjacency = smooth_adjacency(patch, 70.0f);
+  std::vector<std::uint32_t> chart_of(patch.triangle_count());
+  std::vector<std::vector<std::uint32_t>> quadrants(4);
+  for (std::uint32_t t = 0; t < patch.triangle_count(); ++t) {
+    const std::uint32_t cell = t / 2, i = cell % kN, j = cell / kN;
+    chart_of[t] = (i < kN / 2 ? 0u : 1u) + (j < kN / 2 ? 0u : 2u);
+    quadrants[chart_of[t]].push_back(t);
+  }
+  std::vector<FlatChart> charts;
+  std::size_t before = 0;
+  for (std::uint32_t c = 0; c < 4; ++c) {
+    ChartMesh mesh = make_chart_mesh(patch, adjacency, chart_of, c, quadrants[c]);
+    std::optional<std::vector<glm::vec2>> uv = parameterize_chart(patch, mesh, {});
+    ASSERT_TRUE(uv.has_value());
+    before += chart_output_vertices(mesh, patch.indices);
+    charts.push_back({std::move(mesh), std::move(*uv)});
+  }
+  // Two seams across the patch, kN + 1 vertices each doubled; the centre is in four charts (one copy
+  // more than the two seams count).
+  EXPECT_EQ(before, patch.vertex_count() + 2u * (kN + 1u) + 1u);
+  EXPECT_EQ(merge_charts(patch, patch.indices, adjacency, charts, {}), 3u);
+  ASSERT_EQ(charts.size(), 1u);
+  EXPECT_EQ(chart_output_vertices(charts[0].mesh, patch.indices), patch.vertex_count());
+  EXPECT_EQ(charts[0].mesh.triangles.size(), patch.triangle_count());
+}
+
+// A faceted fan (flat-shaded: every triangle its own rim vertices, so the input shares no edge) around
+// one shared centre: the charts meet only at that vertex. Built on the positions, they merge into one
+// chart, so the centre is not doubled and the output has exactly the input's vertices.
+TEST(Unwrap, FacetedFanKeepsItsSharedCentreInOneChart) {
+  BakeMesh fan;
+  test::add_vertex(fan, glm::vec3(0.0f, 0.0f, 0.3f), glm::vec3(0.0f, 0.0f, 1.0f), glm::vec2(0.0f), 0);
+  constexpr int kRim = 8;
+  for (int k = 0; k < kRim; ++k) {
+    const float a0 = 2.0f * std::numbers::pi_v<float> * float(k) / float(kRim);
+    const float a1 = 2.0f * std::numbers::pi_v<float> * float(k + 1) / float(kRim);
+    const glm::vec3 p0(std::cos(a0), std::sin(a0), 0.0f), p1(std::cos(a1), std::sin(a1), 0.0f);
+    const glm::vec3 n = glm::normalize(glm::cross(p0 - fan.positions[0], p1 - fan.positions[0]));
+    const auto base = static_cast<std::uint32_t>(fan.vertex_count());
+    test::add_vertex(fan, p0, n, glm::vec2(0.0f), 0);
+    test::add_vertex(fan, p1, n, glm::vec2(0.0f), 0);
+    test::add_triangle(fan, 0, base, base + 1);
+  }
+  UnwrapOptions no_merge;
+  no_merge.merge_charts = false;
+  const UnwrapResult separate = unwrap_and_rebake(fan, fan, kFlatColour, {}, no_merge);
+  EXPECT_EQ(separate.mesh.vertex_count(), fan.vertex_count() + kRim - 1u);  // the centre once per facet
+  const UnwrapResult merged = unwrap_and_rebake(fan, fan, kFlatColour, {}, {});
+  EXPECT_EQ(merged.chart_count, 1u);
+  EXPECT_EQ(merged.mesh.vertex_count(), fan.vertex_count());
+  expect_uvs_in_unit_square(merged.mesh);
+  EXPECT_EQ(overlapping_samples(merged.mesh, 512), 0u);
+  // Rim copies with different normals share a UV (one position, one chart point).
+  for (std::size_t a = 0; a < merged.mesh.vertex_count(); ++a) {
+    for (std::size_t b = a + 1; b < merged.mesh.vertex_count(); ++b) {
+      if (merged.mesh.positions[a] == merged.mesh.positions[b]) {
+        EXPECT_EQ(merged.mesh.uvs[a], merged.mesh.uvs[b]);
+      }
+    }
+  }
+}
+
+// LOD0 vertices after the re-unwrap on a real faceted low-poly model: at most 1.10 × welded and below
+// the original (the acceptance figure; the Fox was 1.17 with seams on every facet border).
+TEST(Unwrap, FoxLod0StaysWithinATenthOfTheWeldedVertices) {
+  const BakeSource src = import_for_bake(load_shared_model("Fox.glb"), "Fox.glb");
+  const WeldResult welded = weld(src.mesh);
+  const UnwrapResult result = unwrap_and_rebake(welded.mesh, src.mesh, src.materials, src.textures, {});
+  std::cout << "Fox: " << src.mesh.vertex_count() << " original, " << welded.mesh.vertex_count()
+            << " welded, " << result.mesh.vertex_count() << " LOD0 in " << result.chart_count << " charts\n";
+  EXPECT_LE(double(result.mesh.vertex_count()), 1.10 * double(welded.mesh.vertex_count()));
+  EXPECT_LT(result.mesh.vertex_count(), src.mesh.vertex_count());
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 2048), 0u);
 }
 
 TEST(Unwrap, RejectsMismatchedMeshes) {
