@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 #include <numeric>
+#include <queue>
 #include <unordered_map>
 
 namespace myriad::crowd {
@@ -64,6 +65,88 @@ std::vector<std::vector<std::uint32_t>> connected_parts(const SmoothAdjacency& a
     }
   }
   return parts;
+}
+
+// A chart's edge graph over its local vertices: neighbours with 3D edge lengths, the boundary
+// (edges used by one chart triangle) and, per inner edge, its two chart triangles.
+struct ChartGraph {
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> next;
+  std::vector<std::uint8_t> on_boundary;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> faces;  // local edge -> chart triangles
+};
+
+ChartGraph chart_graph(const BakeMesh& mesh, const ChartMesh& chart) {
+  ChartGraph g;
+  const std::size_t vertices = chart.source_vertex.size();
+  g.next.resize(vertices);
+  g.on_boundary.assign(vertices, 0);
+  for (std::uint32_t i = 0; i < chart.indices.size() / 3; ++i) {
+    for (std::uint32_t k = 0; k < 3; ++k)
+      g.faces[edge_key(chart.indices[3 * i + k], chart.indices[3 * i + (k + 1) % 3])].push_back(i);
+  }
+  for (const auto& [key, tris] : g.faces) {
+    const auto a = static_cast<std::uint32_t>(key >> 32), b = static_cast<std::uint32_t>(key);
+    if (a == b) continue;
+    const double length = glm::length(glm::dvec3(mesh.positions[chart.source_vertex[a]]) -
+                                      glm::dvec3(mesh.positions[chart.source_vertex[b]]));
+    g.next[a].emplace_back(b, length);
+    g.next[b].emplace_back(a, length);
+    if (tris.size() == 1) g.on_boundary[a] = g.on_boundary[b] = 1;
+  }
+  for (auto& n : g.next) std::sort(n.begin(), n.end());  // deterministic ties
+  return g;
+}
+
+// Shortest edge paths from `sources` (Dijkstra on 3D lengths); stops at the first vertex popped
+// for which `stop` holds and returns it (kNoTriangle when none), `previous` leads back to a source.
+template <class Stop>
+std::uint32_t shortest_paths(const ChartGraph& g, const std::vector<std::uint32_t>& sources,
+                             std::vector<double>& distance, std::vector<std::uint32_t>& previous,
+                             const Stop& stop) {
+  distance.assign(g.next.size(), std::numeric_limits<double>::infinity());
+  previous.assign(g.next.size(), kNoTriangle);
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  for (const std::uint32_t s : sources) {
+    distance[s] = 0.0;
+    queue.emplace(0.0, s);
+  }
+  while (!queue.empty()) {
+    const auto [d, v] = queue.top();
+    queue.pop();
+    if (d > distance[v]) continue;
+    if (stop(v)) return v;
+    for (const auto& [w, length] : g.next[v]) {
+      if (d + length < distance[w]) {
+        distance[w] = d + length;
+        previous[w] = v;
+        queue.emplace(distance[w], w);
+      }
+    }
+  }
+  return kNoTriangle;
+}
+
+// Turns the chart edges along `previous` from `end` back to a source into seams in `adjacency`.
+std::size_t cut_along(SmoothAdjacency& adjacency, const ChartMesh& chart, const ChartGraph& g,
+                      const std::vector<std::uint32_t>& previous, std::uint32_t end) {
+  std::size_t cut = 0;
+  for (std::uint32_t v = end; previous[v] != kNoTriangle; v = previous[v]) {
+    const std::uint32_t u = previous[v];
+    const auto it = g.faces.find(edge_key(u, v));
+    if (it == g.faces.end() || it->second.size() != 2) continue;
+    const std::uint32_t ti = chart.triangles[it->second[0]], tj = chart.triangles[it->second[1]];
+    for (const std::uint32_t i : it->second) {
+      const std::uint32_t t = chart.triangles[i], other = t == ti ? tj : ti;
+      for (std::uint32_t k = 0; k < 3; ++k) {
+        const std::uint32_t a = chart.indices[3 * i + k], b = chart.indices[3 * i + (k + 1) % 3];
+        if (edge_key(a, b) == edge_key(u, v) && adjacency.across[3 * t + k] == other)
+          adjacency.across[3 * t + k] = kNoTriangle;
+      }
+    }
+    ++cut;
+  }
+  return cut;
 }
 
 }  // namespace
@@ -219,6 +302,96 @@ bool cut_to_disc(const BakeMesh& mesh, SmoothAdjacency& adjacency,
     }
   }
   return !cut.empty();
+}
+
+bool cut_closed_chart(const BakeMesh& mesh, SmoothAdjacency& adjacency, const ChartMesh& chart) {
+  const ChartGraph g = chart_graph(mesh, chart);
+  if (g.next.empty() ||
+      std::any_of(g.on_boundary.begin(), g.on_boundary.end(), [](std::uint8_t b) { return b; }))
+    return false;
+  // A double sweep: the vertex farthest from the first, then the one farthest from it.
+  std::vector<double> distance;
+  std::vector<std::uint32_t> previous;
+  const auto never = [](std::uint32_t) { return false; };
+  const auto farthest = [&]() {
+    std::uint32_t best = 0;
+    for (std::uint32_t v = 0; v < distance.size(); ++v) {
+      if (std::isfinite(distance[v]) && distance[v] > distance[best]) best = v;
+    }
+    return best;
+  };
+  shortest_paths(g, {0u}, distance, previous, never);
+  const std::uint32_t a = farthest();
+  shortest_paths(g, {a}, distance, previous, never);
+  const std::uint32_t b = farthest();
+  return b != a && cut_along(adjacency, chart, g, previous, b) > 0;
+}
+
+bool join_boundary_loops(const BakeMesh& mesh, SmoothAdjacency& adjacency, const ChartMesh& chart) {
+  const ChartGraph g = chart_graph(mesh, chart);
+  const std::size_t vertices = g.next.size();
+  // Boundary loops: boundary vertices connected by boundary edges.
+  UnionFind loops(vertices);
+  for (const auto& [key, tris] : g.faces) {
+    if (tris.size() == 1) loops.join(static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key));
+  }
+  const auto first = std::find(g.on_boundary.begin(), g.on_boundary.end(), std::uint8_t{1});
+  if (first == g.on_boundary.end()) return false;
+  // Grow from the first loop: the shortest path to another loop is cut, that loop joins the source.
+  std::vector<std::uint8_t> joined(vertices, 0);
+  std::vector<std::uint32_t> sources;
+  const auto absorb = [&](std::uint32_t root) {
+    for (std::uint32_t v = 0; v < vertices; ++v) {
+      if (g.on_boundary[v] && !joined[v] && loops.find(v) == root) {
+        joined[v] = 1;
+        sources.push_back(v);
+      }
+    }
+  };
+  absorb(loops.find(static_cast<std::uint32_t>(first - g.on_boundary.begin())));
+  std::vector<double> distance;
+  std::vector<std::uint32_t> previous;
+  bool changed = false;
+  for (;;) {
+    const std::uint32_t end = shortest_paths(g, sources, distance, previous,
+                                             [&](std::uint32_t v) { return g.on_boundary[v] && !joined[v]; });
+    if (end == kNoTriangle) break;
+    changed = cut_along(adjacency, chart, g, previous, end) > 0 || changed;
+    // The path's vertices now lie on the joined boundary too.
+    for (std::uint32_t v = end; v != kNoTriangle; v = previous[v]) {
+      if (!joined[v]) {
+        joined[v] = 1;
+        sources.push_back(v);
+      }
+    }
+    absorb(loops.find(end));
+  }
+  return changed;
+}
+
+bool cut_to_boundary(const BakeMesh& mesh, SmoothAdjacency& adjacency, const ChartMesh& chart,
+                     const std::vector<std::uint32_t>& region) {
+  const ChartGraph g = chart_graph(mesh, chart);
+  std::vector<std::uint32_t> boundary;
+  for (std::uint32_t v = 0; v < g.on_boundary.size(); ++v) {
+    if (g.on_boundary[v]) boundary.push_back(v);
+  }
+  if (boundary.empty()) return false;
+  std::vector<double> distance;
+  std::vector<std::uint32_t> previous;
+  shortest_paths(g, boundary, distance, previous, [](std::uint32_t) { return false; });
+  // The region's vertex deepest inside: its path to the boundary opens the region up most.
+  std::uint32_t deepest = kNoTriangle;
+  for (const std::uint32_t t : region) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      const std::uint32_t v = chart.indices[3 * t + k];
+      if (std::isfinite(distance[v]) && distance[v] > 0.0 &&
+          (deepest == kNoTriangle || distance[v] > distance[deepest]))
+        deepest = v;
+    }
+  }
+  if (deepest == kNoTriangle) return false;
+  return cut_along(adjacency, chart, g, previous, deepest) > 0;
 }
 
 std::vector<std::vector<std::uint32_t>> split_chart(const BakeMesh& mesh, const SmoothAdjacency& adjacency,

@@ -49,6 +49,21 @@ int euler_characteristic(const ChartMesh& chart);
 bool cut_to_disc(const BakeMesh& mesh, SmoothAdjacency& adjacency,
                  const std::vector<std::uint32_t>& triangles);
 
+// Short cuts by shortest edge paths (Dijkstra on 3D edge lengths over the chart's local vertices); each
+// turns the path's edges into seams in `adjacency` (make_chart_mesh then splits their vertices), so a
+// path of k edges costs about k copied vertices. All return false when they cut nothing.
+//
+// A closed chart (no boundary) is opened along the shortest path between two far apart vertices (a
+// double sweep: the vertex farthest from any, then the one farthest from it), e.g. tip to tip.
+bool cut_closed_chart(const BakeMesh& mesh, SmoothAdjacency& adjacency, const ChartMesh& chart);
+// Boundary loops joined by the shortest paths between them (grown from one loop, each loop reached is
+// joined to it), so a chart with holes gets one boundary with short cuts, not a spanning tree's.
+bool join_boundary_loops(const BakeMesh& mesh, SmoothAdjacency& adjacency, const ChartMesh& chart);
+// The shortest path from the vertex of `region` (chart triangles, e.g. where a map is too distorted)
+// farthest from the boundary to the boundary: opens a protrusion the flattening could not.
+bool cut_to_boundary(const BakeMesh& mesh, SmoothAdjacency& adjacency, const ChartMesh& chart,
+                     const std::vector<std::uint32_t>& region);
+
 // Halves a chart that cannot be flattened as a whole: triangles on each side of the plane through
 // its centroid; each half is split further into its connected parts. An open chart is cut across its
 // longest extent (less distortion per half); a closed one along it, across its shortest extent, so a

@@ -13,6 +13,9 @@ namespace myriad::crowd {
 
 namespace {
 
+// Paths cut from a chart's too distorted region to its boundary before it is halved instead.
+constexpr int kMaxCutPaths = 4;
+
 // A lone triangle in its own plane: always a valid chart (used only if the solver gives up on it).
 std::vector<glm::vec2> flatten_triangle(const BakeMesh& mesh, const ChartMesh& chart) {
   const glm::vec3 a = mesh.positions[chart.source_vertex[chart.indices[0]]];
@@ -72,15 +75,39 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
     ChartMesh chart = make_chart_mesh(topo, adjacency, chart_of, id, triangles);
     std::optional<std::vector<glm::vec2>> uv;
     int euler = euler_characteristic(chart);
-    // Not a disc but open: one cut graph keeps it whole (fewer seam vertices than halving it).
-    if (euler != 1 && cut_to_disc(topo, adjacency, triangles)) {
+    // Cuts inside the chart (restored if it is halved after all).
+    std::vector<std::uint32_t> saved(3 * triangles.size());
+    for (std::size_t i = 0; i < triangles.size(); ++i) {
+      for (std::size_t k = 0; k < 3; ++k) saved[3 * i + k] = adjacency.across[3 * triangles[i] + k];
+    }
+    const auto remake = [&] {
       chart = make_chart_mesh(topo, adjacency, chart_of, id, triangles);
       euler = euler_characteristic(chart);
+    };
+    bool closed = false;
+    if (euler != 1) {
+      // Not a disc: boundary loops are joined by shortest paths, and handles left over are cut along
+      // one cut graph (fewer seam vertices than halving it). A closed chart is halved below: opening
+      // it tip to tip (cut_closed_chart) saves vertices but re-bakes the capsule humanoid's colours
+      // less exactly than the limit its test sets.
+      if (join_boundary_loops(topo, adjacency, chart)) remake();
+      if (euler != 1 && cut_to_disc(topo, adjacency, triangles)) remake();
+      closed = euler != 1;
     }
-    if (euler == 1 || triangles.size() == 1) uv = parameterize_chart(topo, chart, limits);
+    std::vector<std::uint32_t> distorted;
+    if (euler == 1 || triangles.size() == 1) uv = parameterize_chart(topo, chart, limits, &distorted);
+    // Where the flattening is too distorted, a path from there to the boundary opens it up further.
+    for (int cut = 0; !uv && euler == 1 && cut < kMaxCutPaths; ++cut) {
+      if (!cut_to_boundary(topo, adjacency, chart, distorted)) break;
+      remake();
+      if (euler == 1) uv = parameterize_chart(topo, chart, limits, &distorted);
+    }
     if (!uv && triangles.size() == 1) uv = flatten_triangle(topo, chart);
     if (!uv) {
-      for (std::vector<std::uint32_t>& part : split_chart(topo, adjacency, triangles, euler != 1))
+      for (std::size_t i = 0; i < triangles.size(); ++i) {
+        for (std::size_t k = 0; k < 3; ++k) adjacency.across[3 * triangles[i] + k] = saved[3 * i + k];
+      }
+      for (std::vector<std::uint32_t>& part : split_chart(topo, adjacency, triangles, closed))
         pending.push_back(std::move(part));
       continue;
     }

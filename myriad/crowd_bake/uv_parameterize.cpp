@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <unordered_map>
 
@@ -269,7 +270,7 @@ std::optional<std::vector<glm::vec2>> accept_map(
     const BakeMesh& mesh, const ChartMesh& chart, std::vector<DVec2> uv,
     const std::vector<std::uint8_t>& on_boundary,
     const std::vector<std::pair<std::uint32_t, std::uint32_t>>& boundary, double area3,
-    const ParameterizeLimits& limits) {
+    const ParameterizeLimits& limits, std::vector<std::uint32_t>* bad = nullptr) {
   const std::size_t vertices = chart.source_vertex.size();
   const std::size_t tris = chart.indices.size() / 3;
   std::vector<double> uv_area(tris), tri_area(tris);
@@ -289,13 +290,18 @@ std::optional<std::vector<glm::vec2>> accept_map(
   }
   if (!(total_uv > 0.0) || !std::isfinite(total_uv)) return std::nullopt;
   const double mean_ratio = total_uv / area3;
+  bool distorted = false;
   for (std::size_t t = 0; t < tris; ++t) {
     if (tri_area[t] <= 1e-9 * area3) continue;  // degenerate in 3D: no texels to misplace
-    if (uv_area[t] <= 0.0) return std::nullopt;
     const double ratio = uv_area[t] / tri_area[t] / mean_ratio;
     const double limit = static_cast<double>(limits.max_area_distortion);
-    if (ratio > limit || ratio * limit < 1.0) return std::nullopt;
+    if (uv_area[t] <= 0.0 || ratio > limit || ratio * limit < 1.0) {
+      distorted = true;
+      if (!bad) break;
+      bad->push_back(static_cast<std::uint32_t>(t));
+    }
   }
+  if (distorted) return std::nullopt;
   // A locally injective map can still wrap around an interior vertex twice: angles must sum to 2π.
   std::vector<double> angle_sum(vertices, 0.0);
   for (std::size_t t = 0; t < tris; ++t) {
@@ -314,10 +320,190 @@ std::optional<std::vector<glm::vec2>> accept_map(
   return result;
 }
 
+// Local/global ARAP (Liu et al. 2008) from an injective start map: per triangle the rotation closest to
+// its Jacobian (local), then one Poisson solve with cotangent weights towards the rotated 3D edges
+// (global). Each global step is taken only as far as no triangle flips (halving the step), so the map
+// stays locally injective while its area distortion drops towards an isometry's. `accept` is tried
+// every few iterations; returns its first success. `uv` is left at the last map.
+template <class Accept>
+std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const ChartMesh& chart,
+                                                  std::vector<DVec2>& uv, double area3, int max_iterations,
+                                                  const Accept& accept) {
+  const std::size_t vertices = chart.source_vertex.size();
+  const std::size_t tris = chart.indices.size() / 3;
+  struct Frame {
+    std::uint32_t v[3];
+    DVec2 x[3];     // the 3D triangle in its own plane (counter-clockwise)
+    double w[3];    // weight of the edge opposite corner k: cot(angle k) / 2, clamped positive
+    double inv[4];  // inverse of [x1 - x0, x2 - x0]
+  };
+  std::vector<Frame> frames;
+  frames.reserve(tris);
+  for (std::size_t t = 0; t < tris; ++t) {
+    Frame f{};
+    DVec3 p[3];
+    for (std::size_t k = 0; k < 3; ++k) {
+      f.v[k] = chart.indices[3 * t + k];
+      p[k] = DVec3(mesh.positions[chart.source_vertex[f.v[k]]]);
+    }
+    const DVec3 e1 = p[1] - p[0], e2 = p[2] - p[0];
+    const DVec3 n = glm::cross(e1, e2);
+    const double twice_area = glm::length(n), l1 = glm::length(e1);
+    if (twice_area <= 1e-12 * area3 || l1 <= 0.0) continue;  // degenerate: constrains nothing
+    const DVec3 ax = e1 / l1, ay = glm::cross(n / twice_area, ax);
+    f.x[0] = DVec2(0.0);
+    f.x[1] = DVec2(l1, 0.0);
+    f.x[2] = DVec2(glm::dot(e2, ax), glm::dot(e2, ay));
+    for (int k = 0; k < 3; ++k) {
+      const DVec2 a = f.x[(k + 1) % 3] - f.x[k], b = f.x[(k + 2) % 3] - f.x[k];
+      f.w[k] = 0.5 * std::max(glm::dot(a, b) / std::abs(cross2(a, b)), 0.01);
+    }
+    const double det = f.x[1].x * f.x[2].y - f.x[2].x * f.x[1].y;
+    f.inv[0] = f.x[2].y / det, f.inv[1] = -f.x[2].x / det;
+    f.inv[2] = -f.x[1].y / det, f.inv[3] = f.x[1].x / det;
+    frames.push_back(f);
+  }
+  if (frames.empty()) return std::nullopt;
+  auto signed_area = [&](const std::vector<DVec2>& m, const Frame& f) {
+    return cross2(m[f.v[1]] - m[f.v[0]], m[f.v[2]] - m[f.v[0]]);
+  };
+  // Orientation and scale of the start: counter-clockwise, UV area = 3D area.
+  double total = 0.0;
+  for (const Frame& f : frames) total += 0.5 * signed_area(uv, f);
+  if (total < 0.0) {
+    for (DVec2& p : uv) p.x = -p.x;
+    total = -total;
+  }
+  if (!(total > 0.0) || !std::isfinite(total)) return std::nullopt;
+  const double scale = std::sqrt(area3 / total);
+  for (DVec2& p : uv) p *= scale;
+  for (const Frame& f : frames) {
+    if (!(signed_area(uv, f) > 0.0)) return std::nullopt;  // not locally injective to begin with
+  }
+  // The global step's matrix: the cotangent Laplacian, vertex 0 of the first frame pinned.
+  std::unordered_map<std::uint64_t, double> weight;
+  std::vector<double> diag(vertices, 0.0);
+  for (const Frame& f : frames) {
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t i = f.v[(k + 1) % 3], j = f.v[(k + 2) % 3];
+      weight[edge_key(i, j)] += f.w[k];
+      diag[i] += f.w[k];
+      diag[j] += f.w[k];
+    }
+  }
+  struct Edge {
+    std::uint32_t i, j;
+    double w;
+  };
+  std::vector<Edge> edges;
+  edges.reserve(weight.size());
+  for (const auto& [key, w] : weight)
+    edges.push_back({static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key), w});
+  std::sort(edges.begin(), edges.end(),
+            [](const Edge& a, const Edge& b) { return a.i != b.i ? a.i < b.i : a.j < b.j; });
+  const std::uint32_t pin = frames.front().v[0];
+  auto apply = [&](const std::vector<DVec2>& x, std::vector<DVec2>& out) {
+    for (std::size_t v = 0; v < vertices; ++v) out[v] = diag[v] * x[v];
+    for (const Edge& e : edges) {
+      out[e.i] -= e.w * x[e.j];
+      out[e.j] -= e.w * x[e.i];
+    }
+    out[pin] = DVec2(0.0);
+  };
+  std::vector<DVec2> rhs(vertices), target(vertices), r(vertices), z(vertices), p(vertices), ap(vertices);
+  std::vector<double> rotation(2 * frames.size());
+  for (int iteration = 1; iteration <= max_iterations; ++iteration) {
+    // Local step: the closest rotation to each triangle's Jacobian J = [u1-u0, u2-u0] · inv.
+    for (std::size_t t = 0; t < frames.size(); ++t) {
+      const Frame& f = frames[t];
+      const DVec2 d1 = uv[f.v[1]] - uv[f.v[0]], d2 = uv[f.v[2]] - uv[f.v[0]];
+      const double j00 = d1.x * f.inv[0] + d2.x * f.inv[2], j01 = d1.x * f.inv[1] + d2.x * f.inv[3];
+      const double j10 = d1.y * f.inv[0] + d2.y * f.inv[2], j11 = d1.y * f.inv[1] + d2.y * f.inv[3];
+      const double angle = std::atan2(j10 - j01, j00 + j11);
+      rotation[2 * t] = std::cos(angle);
+      rotation[2 * t + 1] = std::sin(angle);
+    }
+    // Global step: L u = Σ w_ij R_t (x_i - x_j), warm-started at the current map.
+    std::fill(rhs.begin(), rhs.end(), DVec2(0.0));
+    for (std::size_t t = 0; t < frames.size(); ++t) {
+      const Frame& f = frames[t];
+      const double c = rotation[2 * t], s = rotation[2 * t + 1];
+      for (int k = 0; k < 3; ++k) {
+        const int a = (k + 1) % 3, b = (k + 2) % 3;
+        const DVec2 e = f.x[a] - f.x[b];
+        const DVec2 re(c * e.x - s * e.y, s * e.x + c * e.y);
+        rhs[f.v[a]] += f.w[k] * re;
+        rhs[f.v[b]] -= f.w[k] * re;
+      }
+    }
+    rhs[pin] = DVec2(0.0);
+    target = uv;
+    apply(target, r);
+    double rz = 0.0, r0 = 0.0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      r[v] = v == pin || diag[v] <= 0.0 ? DVec2(0.0) : rhs[v] - r[v];
+      z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+      p[v] = z[v];
+      rz += glm::dot(r[v], z[v]);
+      r0 += glm::dot(rhs[v], rhs[v]);
+    }
+    const std::size_t cg_iterations = std::max<std::size_t>(100, vertices);
+    for (std::size_t it = 0; it < cg_iterations && rz > 0.0; ++it) {
+      apply(p, ap);
+      double pap = 0.0;
+      for (std::size_t v = 0; v < vertices; ++v) pap += glm::dot(p[v], ap[v]);
+      if (pap <= 0.0) break;
+      const double alpha = rz / pap;
+      double rz_next = 0.0, rr = 0.0;
+      for (std::size_t v = 0; v < vertices; ++v) {
+        target[v] += alpha * p[v];
+        r[v] -= alpha * ap[v];
+        z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+        rz_next += glm::dot(r[v], z[v]);
+        rr += glm::dot(r[v], r[v]);
+      }
+      if (rr <= 1e-16 * r0) break;
+      const double beta = rz_next / rz;
+      rz = rz_next;
+      for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
+    }
+    // Line search (Smith and Schaefer): the first step at which some triangle's signed area,
+    // quadratic in the step, reaches zero bounds it; 0.8 of that (at most 1) flips nothing.
+    double step = 1.0;
+    for (const Frame& f : frames) {
+      const DVec2 p1 = uv[f.v[1]] - uv[f.v[0]], p2 = uv[f.v[2]] - uv[f.v[0]];
+      const DVec2 d1 = (target[f.v[1]] - uv[f.v[1]]) - (target[f.v[0]] - uv[f.v[0]]);
+      const DVec2 d2 = (target[f.v[2]] - uv[f.v[2]]) - (target[f.v[0]] - uv[f.v[0]]);
+      const double a = cross2(d1, d2), b = cross2(p1, d2) + cross2(d1, p2), c = cross2(p1, p2);
+      double root = std::numeric_limits<double>::infinity();
+      if (std::abs(a) <= 1e-300) {
+        if (b < 0.0) root = -c / b;
+      } else {
+        const double disc = b * b - 4.0 * a * c;
+        if (disc >= 0.0) {
+          const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+          for (const double t_zero : {q / a, q != 0.0 ? c / q : -1.0}) {
+            if (t_zero > 0.0) root = std::min(root, t_zero);
+          }
+        }
+      }
+      step = std::min(step, 0.8 * root);
+    }
+    if (!(step > 1e-12)) break;  // a triangle about to collapse blocks every step
+    for (std::size_t v = 0; v < vertices; ++v) uv[v] += step * (target[v] - uv[v]);
+    if (iteration % 4 == 0 || iteration == max_iterations) {
+      if (auto accepted = accept(uv)) return accepted;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, const ChartMesh& chart,
-                                                         const ParameterizeLimits& limits) {
+                                                         const ParameterizeLimits& limits,
+                                                         std::vector<std::uint32_t>* distorted) {
+  if (distorted) distorted->clear();
   const std::size_t vertices = chart.source_vertex.size();
   const std::size_t tris = chart.indices.size() / 3;
   // Boundary edges: local edges used once (directed as their triangle runs them).
@@ -367,6 +553,9 @@ std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, c
     std::vector<glm::vec2> flat(vertices, glm::vec2(0.0f));
     return flat;
   }
+  const auto accept = [&](const std::vector<DVec2>& candidate) {
+    return accept_map(mesh, chart, candidate, on_boundary, boundary, area3, limits);
+  };
   if (limits.lscm) {
     std::uint32_t pin_lo = boundary.front().first, pin_hi = pin_lo;
     for (std::uint32_t v = 0; v < vertices; ++v) {
@@ -379,13 +568,22 @@ std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, c
     solve_lscm(conformal_rows(mesh, chart), pinned, x);
     std::vector<DVec2> uv(vertices);
     for (std::size_t v = 0; v < vertices; ++v) uv[v] = DVec2(x[2 * v], x[2 * v + 1]);
-    if (auto accepted = accept_map(mesh, chart, std::move(uv), on_boundary, boundary, area3, limits))
-      return accepted;
+    if (auto accepted = accept_map(mesh, chart, uv, on_boundary, boundary, area3, limits)) return accepted;
+    if (limits.arap_iterations > 0) {
+      // A locally injective LSCM map that is only too distorted: relax it towards an isometry.
+      if (auto refined = arap_refine(mesh, chart, uv, area3, limits.arap_iterations, accept)) return refined;
+    }
   }
   if (!limits.tutte_fallback) return std::nullopt;
   std::vector<DVec2> uv = tutte_embedding(mesh, chart, boundary);
   if (uv.empty()) return std::nullopt;
-  return accept_map(mesh, chart, std::move(uv), on_boundary, boundary, area3, limits);
+  if (auto accepted = accept_map(mesh, chart, uv, on_boundary, boundary, area3, limits)) return accepted;
+  if (limits.arap_iterations > 0) {
+    if (auto refined = arap_refine(mesh, chart, uv, area3, limits.arap_iterations, accept)) return refined;
+  }
+  // Where the last map tried (locally injective by construction) is too distorted.
+  if (distorted) accept_map(mesh, chart, std::move(uv), on_boundary, boundary, area3, limits, distorted);
+  return std::nullopt;
 }
 
 }  // namespace myriad::crowd

@@ -3,8 +3,10 @@
 // bounded, the boundary does not cross itself and no vertex is wrapped around twice. When LSCM fails
 // the checks (a boundary that overlaps itself, a map wrapped around a saddle), Tutte's embedding with
 // the boundary on a circle by arc length and symmetrised mean-value weights (bijective for a disc by
-// construction) is checked the same way. A chart that fails both is split by the caller, so every
-// chart that reaches the atlas is a true flat embedding.
+// construction) is checked the same way; a map that folds nothing but is too distorted is then
+// relaxed by local/global ARAP iterations that never flip a triangle, and checked again. A chart that
+// fails all of them is cut further or split by the caller, so every chart that reaches the atlas is a
+// true flat embedding.
 #pragma once
 
 #include "myriad/crowd_bake/uv_charts.hpp"
@@ -20,12 +22,19 @@ struct ParameterizeLimits {
   std::size_t max_boundary_edges = 4096;
   bool lscm = true;            // try least-squares conformal maps first
   bool tutte_fallback = true;  // then Tutte's embedding on a circle (bijective for a disc)
+  // Then up to this many local/global ARAP iterations from the LSCM map (when it folds nothing) and
+  // from Tutte's, each step kept short of flipping a triangle: less area distortion, still injective
+  // locally (0 = none).
+  int arap_iterations = 32;
 };
 
 // UVs per chart vertex, scaled so the chart's UV area equals its 3D area (one UV unit = one model
-// unit); nothing when the chart cannot be flattened within the limits.
+// unit); nothing when the chart cannot be flattened within the limits. Then `distorted` (when given)
+// lists the chart triangles the last map tried (Tutte's, relaxed) flips or distorts beyond the limit:
+// where a cut would help.
 std::optional<std::vector<glm::vec2>> parameterize_chart(const BakeMesh& mesh, const ChartMesh& chart,
-                                                         const ParameterizeLimits& limits);
+                                                         const ParameterizeLimits& limits,
+                                                         std::vector<std::uint32_t>* distorted = nullptr);
 
 // A chart that passed `parameterize_chart`: its mesh and UVs (model units).
 struct FlatChart {

@@ -389,5 +389,134 @@ TEST(Unwrap, RejectsMismatchedMeshes) {
   EXPECT_THROW(unwrap_and_rebake(box, box, kFlatColour, {}, bad), Error);
 }
 
+// A smooth closed UV sphere (rings of `segments` vertices between two poles).
+BakeMesh make_sphere(int rings, int segments) {
+  BakeMesh sphere;
+  const auto add = [&](glm::vec3 n) { test::add_vertex(sphere, 0.3f * n, n, glm::vec2(0.0f), 0); };
+  add(glm::vec3(0.0f, -1.0f, 0.0f));
+  for (int r = 1; r < rings; ++r) {
+    const float lat = std::numbers::pi_v<float> * (float(r) / float(rings) - 0.5f);
+    for (int k = 0; k < segments; ++k) {
+      const float lon = 2.0f * std::numbers::pi_v<float> * float(k) / float(segments);
+      add(glm::vec3(std::cos(lat) * std::cos(lon), std::sin(lat), std::cos(lat) * std::sin(lon)));
+    }
+  }
+  add(glm::vec3(0.0f, 1.0f, 0.0f));
+  const auto ring = [&](int r, int k) {
+    return static_cast<std::uint32_t>(1 + (r - 1) * segments + (k % segments));
+  };
+  const auto top = static_cast<std::uint32_t>(sphere.vertex_count() - 1);
+  for (int k = 0; k < segments; ++k) {
+    test::add_triangle(sphere, 0, ring(1, k + 1), ring(1, k));
+    test::add_triangle(sphere, top, ring(rings - 1, k), ring(rings - 1, k + 1));
+    for (int r = 1; r + 1 < rings; ++r) {
+      test::add_triangle(sphere, ring(r, k), ring(r, k + 1), ring(r + 1, k + 1));
+      test::add_triangle(sphere, ring(r, k), ring(r + 1, k + 1), ring(r + 1, k));
+    }
+  }
+  return sphere;
+}
+
+// The shortest-path cuts themselves: a sphere opened tip to tip is one disc whose seam is a single
+// path (pole to pole: kRings edges, kRings - 1 copied vertices); a sphere with two holes gets them
+// joined by one path, never a spanning tree's many edges.
+TEST(Unwrap, ShortestPathCutsOpenClosedChartsAndJoinHoles) {
+  constexpr int kRings = 10, kSegments = 16;
+  const BakeMesh sphere = make_sphere(kRings, kSegments);
+  SmoothAdjacency adjacency = smooth_adjacency(sphere, 70.0f);
+  std::vector<std::uint32_t> all(sphere.triangle_count());
+  std::iota(all.begin(), all.end(), 0u);
+  const std::vector<std::uint32_t> chart_of(sphere.triangle_count(), 0);
+  ChartMesh chart = make_chart_mesh(sphere, adjacency, chart_of, 0, all);
+  ASSERT_EQ(euler_characteristic(chart), 2);
+  ASSERT_TRUE(cut_closed_chart(sphere, adjacency, chart));
+  chart = make_chart_mesh(sphere, adjacency, chart_of, 0, all);
+  EXPECT_EQ(euler_characteristic(chart), 1);
+  EXPECT_EQ(chart.source_vertex.size(), sphere.vertex_count() + kRings - 1u);
+  EXPECT_FALSE(cut_closed_chart(sphere, adjacency, chart));  // open now
+
+  // Two holes: the polar fans removed (three boundary loops with the cut above undone).
+  SmoothAdjacency holed = smooth_adjacency(sphere, 70.0f);
+  std::vector<std::uint32_t> band;
+  for (std::uint32_t t = 0; t < sphere.triangle_count(); ++t) {
+    const std::uint32_t* f = &sphere.indices[3 * t];
+    const auto top = static_cast<std::uint32_t>(sphere.vertex_count() - 1);
+    if (f[0] != 0 && f[0] != top) band.push_back(t);
+  }
+  std::vector<std::uint32_t> band_of(sphere.triangle_count(), 1);
+  for (const std::uint32_t t : band) band_of[t] = 0;
+  ChartMesh tube = make_chart_mesh(sphere, holed, band_of, 0, band);
+  ASSERT_EQ(euler_characteristic(tube), 0);
+  ASSERT_TRUE(join_boundary_loops(sphere, holed, tube));
+  tube = make_chart_mesh(sphere, holed, band_of, 0, band);
+  EXPECT_EQ(euler_characteristic(tube), 1);
+  // One path across the band of kRings - 2 edges: its kRings - 1 vertices copied once.
+  EXPECT_EQ(tube.source_vertex.size(), (kRings - 1u) * kSegments + kRings - 1u);
+  const std::optional<std::vector<glm::vec2>> uv = parameterize_chart(sphere, tube, {});
+  EXPECT_TRUE(uv.has_value());
+}
+
+// A tube closed by a cap at one end (a cup: a disc, but flattening it as one squeezes the cap into
+// the middle of an exponentially growing annulus). LSCM and Tutte's embedding alone exceed the
+// area-distortion limit; the ARAP relaxation that follows brings it within the limit without any
+// seam, and every triangle keeps its orientation.
+TEST(Unwrap, ArapRelaxationFlattensACappedTubeWithoutASeam) {
+  constexpr int kSegments = 16, kRings = 4;
+  BakeMesh cup;
+  const float radius = 0.1f, ring_step = 0.06f;
+  test::add_vertex(cup, glm::vec3(0.0f), glm::vec3(0.0f, -1.0f, 0.0f), glm::vec2(0.0f), 0);
+  for (int r = 0; r <= kRings; ++r) {
+    for (int k = 0; k < kSegments; ++k) {
+      const float a = 2.0f * std::numbers::pi_v<float> * float(k) / float(kSegments);
+      const glm::vec3 n(std::cos(a), 0.0f, std::sin(a));
+      test::add_vertex(cup, n * radius + glm::vec3(0.0f, ring_step * float(r), 0.0f), n, glm::vec2(0.0f), 0);
+    }
+  }
+  const auto at = [](int r, int k) { return static_cast<std::uint32_t>(1 + r * kSegments + k % kSegments); };
+  for (int k = 0; k < kSegments; ++k) {
+    test::add_triangle(cup, 0, at(0, k), at(0, k + 1));
+    for (int r = 0; r < kRings; ++r) {
+      test::add_triangle(cup, at(r, k), at(r + 1, k + 1), at(r, k + 1));
+      test::add_triangle(cup, at(r, k), at(r + 1, k), at(r + 1, k + 1));
+    }
+  }
+  const SmoothAdjacency adjacency = smooth_adjacency(cup, 180.0f);
+  std::vector<std::uint32_t> triangles(cup.triangle_count());
+  std::iota(triangles.begin(), triangles.end(), 0u);
+  const std::vector<std::uint32_t> chart_of(cup.triangle_count(), 0);
+  const ChartMesh chart = make_chart_mesh(cup, adjacency, chart_of, 0, triangles);
+  ASSERT_EQ(euler_characteristic(chart), 1);
+  ASSERT_EQ(chart.source_vertex.size(), cup.vertex_count());
+  ParameterizeLimits no_relaxation;
+  no_relaxation.arap_iterations = 0;
+  std::vector<std::uint32_t> distorted;
+  EXPECT_FALSE(parameterize_chart(cup, chart, no_relaxation, &distorted).has_value());
+  EXPECT_FALSE(distorted.empty());
+  const std::optional<std::vector<glm::vec2>> uv = parameterize_chart(cup, chart, {});
+  ASSERT_TRUE(uv.has_value());
+  double min_area = 1e30, total = 0.0;
+  for (std::size_t t = 0; t < chart.indices.size() / 3; ++t) {
+    const std::uint32_t* f = &chart.indices[3 * t];
+    const double area = 0.5 * double(edge_fn((*uv)[f[0]], (*uv)[f[1]], (*uv)[f[2]]));
+    min_area = std::min(min_area, area);
+    total += area;
+  }
+  EXPECT_GT(min_area * total, 0.0);  // all one orientation (either sign is a valid map)
+}
+
+// The built-in enemy's LOD0 after the re-unwrap: at most 1.10 × welded and below the original (1.112
+// when closed charts were halved by planes and no map was relaxed).
+TEST(Unwrap, EnemyLod0StaysWithinATenthOfTheWeldedVertices) {
+  const BakeSource src = import_for_bake(make_enemy(), "enemy");
+  const WeldResult welded = weld(src.mesh);
+  const UnwrapResult result = unwrap_and_rebake(welded.mesh, src.mesh, src.materials, src.textures, {});
+  std::cout << "enemy: " << src.mesh.vertex_count() << " original, " << welded.mesh.vertex_count()
+            << " welded, " << result.mesh.vertex_count() << " LOD0 in " << result.chart_count << " charts\n";
+  EXPECT_LE(double(result.mesh.vertex_count()), 1.10 * double(welded.mesh.vertex_count()));
+  EXPECT_LT(result.mesh.vertex_count(), src.mesh.vertex_count());
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 2048), 0u);
+}
+
 }  // namespace
 }  // namespace myriad::crowd
