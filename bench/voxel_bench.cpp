@@ -41,7 +41,7 @@ void BM_MeshAll(benchmark::State& state) {
   const World& w = lit_world();
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  const MeshOptions options{state.range(0) != 0};
+  const MeshOptions options{state.range(0) != 0 ? MeshMode::kAtlas : MeshMode::kUnmerged};
   for (auto _ : state) mesher.mesh_all(w, options, meshes);
   std::size_t vertices = 0;
   for (const SectionMesh& m : meshes) vertices += m.vertices.size();
@@ -64,7 +64,7 @@ void BM_CubeCullGreedy(benchmark::State& state) {
   MeshScratch scratch;
   for (auto _ : state)
     for (const PaddedBlock& b : blocks) {
-      cull_and_merge(b, scratch, true);
+      cull_and_merge(b, scratch, MeshMode::kAtlas);
       benchmark::DoNotOptimize(scratch.quads.data());
     }
   state.SetItemsProcessed(state.iterations() * std::int64_t(blocks.size()));

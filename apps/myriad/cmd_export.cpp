@@ -77,7 +77,7 @@ int run_export_voxel(const VoxelExportOptions& o) {
   voxel::WorldMesher mesher;
   std::vector<voxel::SectionMesh> meshes;
   voxel::MeshOptions mesh_options;
-  mesh_options.merge = false;
+  mesh_options.mode = voxel::MeshMode::kUnmerged;
   mesher.mesh_all(world, mesh_options, meshes);
 
   gltf::Writer w;

@@ -418,7 +418,7 @@ Command add_render_command(CLI::App& app) {
   sub->add_option("--view", options->views,
                   "Camera presets to render (world: overview, ground, crowd_close_up, sliced, "
                   "avatars_close_up; voxel: overview, "
-                  "ground, sliced; crowd: whole_map, close_up; default all)");
+                  "ground, sliced, close_up; crowd: whole_map, close_up; default all)");
   sub->add_option("--seed", options->seed, "World seed")->check(not_negative);
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");

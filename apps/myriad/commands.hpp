@@ -21,5 +21,6 @@ Command add_crowd_command(CLI::App& app);
 Command add_view_command(CLI::App& app);
 Command add_avatars_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
+Command add_voxel_command(CLI::App& app);
 
 }  // namespace myriad::app

@@ -57,6 +57,9 @@ int main(int argc, char** argv) {
 #ifdef MYRIAD_HAS_VIEW
   commands.push_back(myriad::app::add_view_command(app));
 #endif
+#ifdef MYRIAD_HAS_VOXEL
+  commands.push_back(myriad::app::add_voxel_command(app));
+#endif
 #ifdef MYRIAD_HAS_EXPORT
   commands.push_back(myriad::app::add_export_command(app));
 #endif

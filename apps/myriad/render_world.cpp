@@ -46,6 +46,9 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
   avatars["batch_types"] = st.avatars.batch_types;
   avatars["skeletons_updated"] = st.avatars.skeletons_updated;
   avatars["palette_bytes_uploaded"] = st.avatars.palette_bytes_uploaded;
+  j["voxel_vegetation"] = {{"threads_per_frame", st.voxel_vegetation_threads},
+                           {"reused_lists", st.voxel_vegetation_reused},
+                           {"buffer_bytes", st.systems[1].gpu_bytes}};
   j["shadow_draws"] = st.shadow_draws;
   j["uploaded_bytes"] = st.uploaded_bytes;
   j["vegetation_resident"] = st.vegetation_resident;

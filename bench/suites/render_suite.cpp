@@ -44,21 +44,35 @@ void run_voxel_gpu_suite(Report& report, const SuiteOptions& options) {
              "kept on the CPU after upload: tables, no geometry");
   report.add("vegetation_bytes", double(last.vegetation_gpu_bytes), "bytes",
              "grass + tree instances and lists");
+  report.add("vegetation_buffer_bytes", double(last.vegetation_gpu_bytes), "bytes",
+             "every voxel grass/tree buffer: instances by count + slack, lists, templates, ranges");
+  report.add("vegetation_live_instances", double(last.build.grass + last.build.trees), "",
+             "voxel grass tufts + trees placed");
   const render::VoxelFrame* overview = nullptr;
+  const render::VoxelFrame* ground = nullptr;
   for (const auto& f : last.frames) {
     if (f.name == "overview") overview = &f;
+    if (f.name == "ground") ground = &f;
   }
   if (overview) {
-    report.add("arenas", double(overview->stats.arenas), "");
+    report.add("arenas", double(overview->stats.arenas), "", "terrain arenas (one set per region)");
     report.add("draws_overview", double(overview->stats.arenas_drawn + overview->vegetation.draws), "",
                "one per visible arena + 3 vegetation draws");
     report.add("pipeline_binds_overview",
                double(overview->stats.pipeline_binds + overview->vegetation.pipeline_binds), "",
                "article: ~18 for the whole world (4 of them UI)");
+    report.add("vegetation_threads_per_frame", double(overview->vegetation.threads), "",
+               "voxel grass/tree compute threads of a culled frame: one per live instance + wind");
+  }
+  if (ground) {
+    report.add("draws_ground", double(ground->stats.arenas_drawn + ground->vegetation.draws), "",
+               "ground-level view: arenas of the regions in view + 3 vegetation draws");
   }
   const double fill =
       m.vertex_bytes ? double(m.vertices + m.atlas_records) * 28.0 / double(m.vertex_bytes) : 0.0;
   report.add("vertex_arena_fill", fill, "ratio", "live vertex+atlas bytes / allocated");
+  const double index_fill = m.index_bytes ? double(m.indices) * 4.0 / double(m.index_bytes) : 0.0;
+  report.add("index_arena_fill", index_fill, "ratio", "live index bytes / allocated");
   report.add("first_upload_ms", median(upload), "ms",
              "every page and section instance uploaded before the first frame, " + clock);
   report.add("record_moved_camera_ms", median(record_moved), "ms",

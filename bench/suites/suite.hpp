@@ -3,10 +3,20 @@
 // carry no unit suffix ("voxel.vertices"). Timings are medians of repeated runs.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 namespace myriad::bench {
+
+// The nearest-rank percentile `p` (0..1] of `v` (0 for an empty list): frame-time p50/p99 figures.
+inline double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const auto i = static_cast<std::size_t>(std::ceil(p * double(v.size()))) - 1;
+  return v[std::min(i, v.size() - 1)];
+}
 
 struct Figure {
   std::string key;  // "<suite>.<figure>[_unit]"

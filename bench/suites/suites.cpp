@@ -7,6 +7,10 @@ void run_crowd_bake_suite(Report& report, const SuiteOptions& options);  // crow
 void run_crowd_suite(Report& report, const SuiteOptions& options);       // crowd_runtime_suite.cpp
 #endif
 
+#ifdef MYRIAD_HAS_VOXEL
+void run_voxel_stream_suite(Report& report, const SuiteOptions& options);  // voxel_stream_suite.cpp
+#endif
+
 #ifdef MYRIAD_HAS_VEGETATION
 void run_vegetation_stream_suite(Report& report, const SuiteOptions& options);  // vegetation_stream_suite.cpp
 #endif
@@ -19,6 +23,9 @@ std::vector<Suite> all_suites() {
       {"voxel", "reference world: generation, light, meshing, atlas, edits", &run_voxel_suite},
       {"voxel-gpu", "reference world on the GPU: bytes, arenas, upload, culling + recording, frame time",
        &run_voxel_gpu_suite},
+      {"voxel-stream",
+       "streamed 4096 x 128 x 4096 world, loop at 20/60 m/s: columns per second, CPU frame ms, holes, memory",
+       &run_voxel_stream_suite},
 #endif
 #ifdef MYRIAD_HAS_BATCH
       {"batch", "skeleton math per joint, dedup ratios, 1,000 clothed avatars per frame", &run_batch_suite},

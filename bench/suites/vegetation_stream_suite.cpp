@@ -32,13 +32,6 @@ using namespace myriad::vegetation;
 
 namespace {
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const auto i = static_cast<std::size_t>(std::ceil(p * double(v.size()))) - 1;
-  return v[std::min(i, v.size() - 1)];
-}
-
 struct FlightFigures {
   std::vector<double> cpu_ms, staged_bytes;
   std::uint64_t pop_in_frames = 0, max_in_flight = 0, rebases = 0;

@@ -1,5 +1,6 @@
 // `myriad bench voxel`: the reference world of article 000 (256 x 64 x 256 = 1024 sections): generation,
-// light, cold meshing (merged and unmerged counts), per-section costs and single-voxel edit latency.
+// light, cold meshing (atlas, conventional greedy and unmerged counts), per-section costs and single-voxel
+// edit latency.
 #include <random>
 
 #include "myriad/core/parallel.hpp"
@@ -56,13 +57,13 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
 
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  mesher.mesh_all(world, {true}, meshes);  // warm the scratch and the output capacity
+  mesher.mesh_all(world, {MeshMode::kAtlas}, meshes);  // warm the scratch and the output capacity
   std::vector<double> mesh_ms;
   for (int r = 0; r < reps; ++r) {
     // Cold: fresh output buffers every time, as on first load.
     std::vector<SectionMesh> fresh;
     Stopwatch sw;
-    mesher.mesh_all(world, {true}, fresh);
+    mesher.mesh_all(world, {MeshMode::kAtlas}, fresh);
     mesh_ms.push_back(sw.elapsed_ms());
     if (r == 0) meshes = std::move(fresh);
   }
@@ -70,7 +71,7 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
   std::vector<double> warm_ms;
   for (int r = 0; r < reps; ++r) {
     Stopwatch sw;
-    mesher.mesh_all(world, {true}, meshes);
+    mesher.mesh_all(world, {MeshMode::kAtlas}, meshes);
     warm_ms.push_back(sw.elapsed_ms());
   }
   std::vector<double> mesh_1t_ms;
@@ -79,14 +80,16 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
     for (int r = 0; r < reps; ++r) {
       std::vector<SectionMesh> fresh;
       Stopwatch sw;
-      mesher.mesh_all(world, {true}, fresh);
+      mesher.mesh_all(world, {MeshMode::kAtlas}, fresh);
       mesh_1t_ms.push_back(sw.elapsed_ms());
     }
   }
   const Totals merged = totals(meshes);
-  std::vector<SectionMesh> unmerged_meshes;
-  mesher.mesh_all(world, {false}, unmerged_meshes);
-  const Totals unmerged = totals(unmerged_meshes);
+  std::vector<SectionMesh> other_meshes;
+  mesher.mesh_all(world, {MeshMode::kUnmerged}, other_meshes);
+  const Totals unmerged = totals(other_meshes);
+  mesher.mesh_all(world, {MeshMode::kConventional}, other_meshes);
+  const Totals conventional = totals(other_meshes);
   report.add("mesh_cold_ms", median(mesh_ms), "ms", "80-130 ms (S23+); target <= 25 ms on 2 cores");
   report.add("mesh_cold_1thread_ms", median(mesh_1t_ms), "ms", "the same on one thread");
   report.add("mesh_warm_ms", median(warm_ms), "ms", "all sections again into reused buffers (no allocation)");
@@ -95,8 +98,21 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
   report.add("atlas_records", merged.atlas, "", "219,190");
   report.add("atlas_bytes", merged.atlas * double(sizeof(AtlasRecord)), "bytes", "~5.85 MiB");
   report.add("vertex_bytes", merged.vertices * double(sizeof(TerrainVertex)), "bytes", "");
-  report.add("unmerged_vertices", unmerged.vertices, "", "762,504 without the atlas");
-  report.add("unmerged_indices", unmerged.indices, "", "1,086,534 without the atlas");
+  report.add("unmerged_vertices", unmerged.vertices, "", "one quad per visible cell face");
+  report.add("unmerged_indices", unmerged.indices, "", "one quad per visible cell face");
+  // The article's comparison: the atlas path against conventional greedy meshing, which splits quads
+  // where light, AO or textures differ and keeps everything in the vertices.
+  const double vertex_bytes = double(sizeof(TerrainVertex)), record_bytes = double(sizeof(AtlasRecord));
+  report.add("conventional_vertices", conventional.vertices, "", "762,504 without the atlas");
+  report.add("conventional_indices", conventional.indices, "", "1,086,534 without the atlas");
+  report.add("atlas_path_bytes", merged.vertices * vertex_bytes + merged.atlas * record_bytes, "bytes",
+             "vertices + atlas: (485,856 + 219,190) x 28 B = 18.83 MiB");
+  report.add("conventional_path_bytes", conventional.vertices * vertex_bytes, "bytes",
+             "vertices: 762,504 x 28 B = 20.36 MiB");
+  report.add("atlas_over_conventional_vertices", merged.vertices / std::max(1.0, conventional.vertices), "",
+             "485,856 / 762,504 = 0.637");
+  report.add("atlas_over_conventional_indices", merged.indices / std::max(1.0, conventional.indices), "",
+             "671,562 / 1,086,534 = 0.618");
   report.add("sections_with_geometry", merged.sections_with_geometry, "", "");
 
   // Per surface section, one thread, full pipeline (gather, cull, merge, AO, light, atlas), and its stages.
@@ -113,7 +129,7 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
         gather_padded(world, world.section_coord(s), scratch.block, true);
         g += sw.elapsed_ns();
         sw.restart();
-        cull_and_merge(scratch.block, scratch, true);
+        cull_and_merge(scratch.block, scratch, MeshMode::kAtlas);
         c += sw.elapsed_ns();
         sw.restart();
         emit_mesh(scratch.block, scratch, out);
@@ -152,7 +168,7 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
         if (section_is_air(cw, cw.section_coord(s))) continue;
         gather_padded(cw, cw.section_coord(s), block, true);
         Stopwatch sw;
-        cull_and_merge(block, scratch, true);
+        cull_and_merge(block, scratch, MeshMode::kAtlas);
         ns += sw.elapsed_ns();
         quads += scratch.quads.size();
         ++count;
@@ -179,7 +195,7 @@ void run_voxel_suite(Report& report, const SuiteOptions& options) {
       const EditResult res =
           add ? edit_voxel(world, {x, std::min(y + 1, size.y - 1), z}, kLampWarm, kFormFull)
               : edit_voxel(world, {x, y, z}, kAir, 0);
-      mesher.mesh_sections(world, res.dirty_sections, {true}, meshes);
+      mesher.mesh_sections(world, res.dirty_sections, {MeshMode::kAtlas}, meshes);
       us.push_back(sw.elapsed_ns() / 1000.0);
       dirty += double(res.dirty_sections.size());
     }

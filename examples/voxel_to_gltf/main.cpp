@@ -28,13 +28,13 @@ int main(int argc, char** argv) try {
   voxel::World world = voxel::generate_world({64, 32, 64}, params);
   voxel::compute_light(world);
 
-  // 2. Mesh every section. merge = false makes every visible cell face its own quad with its light and
+  // 2. Mesh every section. MeshMode::kUnmerged makes every visible cell face its own quad with its light and
   //    texture in its vertices: the form that per-vertex colours can express (a merged quad would
   //    need Myriad's surface atlas and terrain shader).
   voxel::WorldMesher mesher;
   std::vector<voxel::SectionMesh> sections;
   voxel::MeshOptions options;
-  options.merge = false;
+  options.mode = voxel::MeshMode::kUnmerged;
   mesher.mesh_all(world, options, sections);
 
   // 3. Decode all sections into one mesh in world coordinates (1 unit = 1 voxel, +Y up, like glTF).

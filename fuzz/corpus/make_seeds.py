@@ -208,6 +208,39 @@ def plant():
     return doc, data
 
 
+def vox(scene_graph):
+    """A MagicaVoxel file: two small models, an RGBA palette, one emissive MATL entry, and (with
+    `scene_graph`) nTRN/nGRP/nSHP nodes with a rotation and translations plus a LAYR chunk."""
+
+    def chunk(kind, content, children=b""):
+        return kind + struct.pack("<ii", len(content), len(children)) + content + children
+
+    def string(text):
+        return struct.pack("<i", len(text)) + text
+
+    def dict_(pairs):
+        return struct.pack("<i", len(pairs)) + b"".join(string(k) + string(v) for k, v in pairs)
+
+    body = chunk(b"SIZE", struct.pack("<iii", 2, 2, 2))
+    body += chunk(b"XYZI", struct.pack("<I", 3) + bytes([0, 0, 0, 1, 1, 0, 0, 2, 0, 0, 1, 3]))
+    body += chunk(b"SIZE", struct.pack("<iii", 1, 1, 3))
+    body += chunk(b"XYZI", struct.pack("<I", 2) + bytes([0, 0, 0, 2, 0, 0, 2, 2]))
+    if scene_graph:
+        body += chunk(b"nTRN", struct.pack("<i", 0) + dict_([]) + struct.pack("<iiii", 1, -1, -1, 1) + dict_([]))
+        body += chunk(b"nGRP", struct.pack("<i", 1) + dict_([]) + struct.pack("<iii", 2, 2, 4))
+        body += chunk(b"nTRN", struct.pack("<i", 2) + dict_([(b"_name", b"ell")]) + struct.pack("<iiii", 3, -1, 0, 1)
+                      + dict_([(b"_t", b"1 1 1")]))
+        body += chunk(b"nSHP", struct.pack("<i", 3) + dict_([]) + struct.pack("<ii", 1, 0) + dict_([]))
+        body += chunk(b"nTRN", struct.pack("<i", 4) + dict_([]) + struct.pack("<iiii", 5, -1, 0, 1)
+                      + dict_([(b"_r", b"17"), (b"_t", b"6 0 1")]))
+        body += chunk(b"nSHP", struct.pack("<i", 5) + dict_([]) + struct.pack("<ii", 1, 1) + dict_([]))
+        body += chunk(b"LAYR", struct.pack("<i", 0) + dict_([]) + struct.pack("<i", -1))
+    palette = b"".join(bytes([(i * 37) & 255, (i * 91) & 255, (i * 13) & 255, 255]) for i in range(256))
+    body += chunk(b"RGBA", palette)
+    body += chunk(b"MATL", struct.pack("<i", 3) + dict_([(b"_type", b"_emit"), (b"_emit", b"1")]))
+    return b"VOX " + struct.pack("<i", 200 if scene_graph else 150) + chunk(b"MAIN", b"", body)
+
+
 def write(target, name, payload):
     folder = os.path.join(HERE, target)
     os.makedirs(folder, exist_ok=True)
@@ -221,6 +254,8 @@ def main():
     write("glb", "skin_textured.glb", glb(*model(textured=True, binary=True)))
     write("plant_gltf", "leaf.glb", glb(*plant()))
     write("avatar_kit", "strip_kit.glb", glb(*kit()))
+    write("vox", "two_models_graph.vox", vox(scene_graph=True))
+    write("vox", "two_models_flat.vox", vox(scene_graph=False))
     for name, data in IMAGES.items():
         write("gltf_image", name, data)
     # Structure-aware glTF edits: a few edit scripts (see gltf_fields_fuzz.cpp for the format).

@@ -57,6 +57,22 @@ void RangeAllocator::free(Range range) {
   insert_free(offset, size);
 }
 
+void RangeAllocator::shrink_to(std::uint32_t capacity) {
+  if (capacity < end()) {
+    throw Error("RangeAllocator::shrink_to: allocated ranges reach past the new capacity",
+                std::to_string(end()) + " > " + std::to_string(capacity), "shrink to at least end()");
+  }
+  if (capacity >= capacity_) return;
+  // Everything from end() on is free: the last free range, if any, reaches capacity_.
+  if (!free_by_offset_.empty()) {
+    const auto last = std::prev(free_by_offset_.end());
+    const std::uint32_t offset = last->first;
+    erase_free(last);
+    if (capacity > offset) insert_free(offset, capacity - offset);
+  }
+  capacity_ = capacity;
+}
+
 std::uint32_t RangeAllocator::largest_free() const {
   return free_by_size_.empty() ? 0 : free_by_size_.rbegin()->first;
 }

@@ -1,6 +1,7 @@
 // Variable-length ranges inside a fixed capacity (e.g. vertices in a GPU arena). Best-fit from a
 // free list with coalescing of neighbours; optional slack added to each allocation so a range can
-// be rewritten in place when its content grows a little; the capacity never grows (V10).
+// be rewritten in place when its content grows a little; the capacity never grows (V10), though an
+// allocator may be shrunk once to what it holds (an arena sized to its content).
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,10 @@ class RangeAllocator {
   void free(Range range);
   // True when `count` elements (without new slack) still fit inside an allocated `range`.
   static bool fits_in_place(Range range, std::uint32_t count) { return count <= range.size; }
+
+  // Lowers the capacity to `capacity`, which must be at least end(): the free space past it is dropped.
+  // Throws myriad::Error when an allocated range would fall outside.
+  void shrink_to(std::uint32_t capacity);
 
   std::uint32_t capacity() const { return capacity_; }
   std::uint32_t slack() const { return slack_; }

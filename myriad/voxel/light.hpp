@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "myriad/voxel/world.hpp"
@@ -32,5 +33,28 @@ LightStats compute_light(World& world);
 // coming in over its border. Appends the world indices (World::index) of cells whose light changed to
 // `changed` when given.
 void relight_box(World& world, glm::ivec3 lo, glm::ivec3 hi, std::vector<std::size_t>* changed = nullptr);
+
+// The 3 x 3 section columns around column `column` of a world of size `world_size`, each stored alone
+// (section sy's cells at sy * kSectionCells, cell_index order): [dz + 1][dx + 1], null outside the world.
+struct ColumnNeighbourhood {
+  glm::ivec3 world_size{0};
+  glm::ivec2 column{0};  // section coordinates x, z
+  const std::uint8_t* materials[3][3] = {};
+  const std::uint8_t* forms[3][3] = {};
+};
+
+// Scratch of light_column: a region of up to 46 x height x 46 cells; reused, allocates only when cold.
+struct ColumnLightScratch {
+  std::vector<Light16> light;
+  std::vector<std::uint8_t> open;  // light passes
+  std::vector<int> sky;            // first opaque cell from the top per region column, -1 when open
+  std::vector<std::uint32_t> queue;
+};
+
+// Lights one section column from its neighbourhood alone and writes its cells' light to `out` (stored like
+// the column: section sy at sy * kSectionCells). Light travels at most 14 steps, so every path that lights
+// the column stays within 15 cells of it, inside the 3 x 3 columns: the result equals compute_light on the
+// whole world for this column, bit for bit (the fixpoint is unique). Needs all neighbours inside the world.
+void light_column(const ColumnNeighbourhood& hood, std::span<Light16> out, ColumnLightScratch& scratch);
 
 }  // namespace myriad::voxel

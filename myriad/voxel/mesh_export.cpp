@@ -66,7 +66,7 @@ void decode_section_mesh(const SectionMesh& mesh, glm::vec3 offset, DecodedMesh&
   for (const TerrainVertex& v : mesh.vertices) {
     if ((v.tex01 & 0xFFFFu) == MYRIAD_VOXEL_ATLAS_MARKER) {
       throw Error("the mesh has greedy quads that read the surface atlas", "decode_section_mesh",
-                  "mesh with MeshOptions::merge = false");
+                  "mesh with MeshMode::kUnmerged (or kConventional)");
     }
     out.positions.push_back(glm::vec3(v.px, v.py, v.pz) + offset);
     out.normals.push_back(glm::normalize(unpack_octahedral(v.normal)));

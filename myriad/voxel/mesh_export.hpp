@@ -3,8 +3,9 @@
 // baked in. The mesher's own vertex format (voxel_layout.h) needs the terrain shader to be drawn
 // (packed normals, texture tiles, surface-atlas lookups); the decoded arrays need nothing.
 //
-// Decoding needs meshes built with MeshOptions::merge = false: every cell face is then its own polygon
-// with its light and texture in its vertices. A merged mesh keeps per-cell light and textures in the
+// Decoding needs meshes built with MeshMode::kUnmerged (every cell face its own polygon) or
+// MeshMode::kConventional (quads merged only over identical shading): light and texture are then in the
+// vertices. An atlas mesh (MeshMode::kAtlas) keeps per-cell light and textures in the
 // surface atlas, which per-vertex colours cannot express (a greedy quad spans many materials), so a
 // vertex that reads the atlas is refused.
 #pragma once

@@ -10,6 +10,7 @@
 #include <immintrin.h>
 #endif
 
+#include "myriad/voxel/material.hpp"
 #include "myriad/voxel/shade.hpp"
 #include "myriad/voxel/shape.hpp"
 
@@ -345,9 +346,77 @@ void merge_faces(MeshScratch& s) {
   }
 }
 
+// Conventional greedy meshing: the article's baseline, which splits quads where light, AO or textures
+// differ. A cell face joins a quad only when its four corners carry one light (so no interpolation inside
+// it) and its light and texture layers equal those of the quad's other cells; a cell whose corners differ
+// is its own quad. The merged quad then draws exactly what its cells' own quads draw.
+void merge_faces_conventional(const PaddedBlock& b, MeshScratch& s) {
+  const std::uint8_t* flags = shape_lut().shade_flags.data();
+  const std::uint32_t* ao = shape_lut().ao_corners.data();
+  const Material* mats = materials().data();
+  for (int f = 0; f < kFaceCount; ++f) {
+    const int a = face_axis(f);
+    const int row_stride = kPadStride[kQuadRowAxis[a]], bit_stride = kPadStride[kQuadBitAxis[a]];
+    const int front_step = face_positive(f) ? kPadStride[a] : -kPadStride[a];
+    std::uint32_t layers = s.face_layers[std::size_t(f)];
+    s.face_layers[std::size_t(f)] = 0;
+    while (layers) {
+      const int layer = std::countr_zero(layers);
+      layers &= layers - 1;
+      std::uint16_t* rows = face_rows(s, f, layer);
+      int origin[3];
+      origin[a] = layer + 1;
+      origin[kQuadRowAxis[a]] = 1;
+      origin[kQuadBitAxis[a]] = 1;
+      const int first = pad_index(origin[0], origin[1], origin[2]);
+      for (int r = 0; r < 16; ++r)
+        for (std::uint32_t m = rows[r]; m; m &= m - 1) {
+          const int bit = std::countr_zero(m);
+          const int cell = first + r * row_stride + bit * bit_stride;
+          std::uint32_t light[4];
+          for (int c = 0; c < 4; ++c)
+            light[c] = shade_side_corner(b, flags, ao, cell + front_step, f, c & 1, c >> 1).light;
+          const auto tex = cell_textures(b, flags, mats, cell, f);
+          s.cell_shades[std::size_t(r * 16 + bit)] = {
+              light[0], tex[0], tex[1], light[0] == light[1] && light[0] == light[2] && light[0] == light[3]};
+        }
+      auto same = [&](int r0, int b0, int r1, int b1) {
+        const MeshScratch::CellShade& x = s.cell_shades[std::size_t(r0 * 16 + b0)];
+        const MeshScratch::CellShade& y = s.cell_shades[std::size_t(r1 * 16 + b1)];
+        return y.uniform && x.light == y.light && x.tex01 == y.tex01 && x.tex23 == y.tex23;
+      };
+      for (int r = 0; r < 16; ++r) {
+        std::uint32_t m = rows[r];
+        while (m) {
+          const int start = std::countr_zero(m);
+          int len = 1, h = 1;
+          if (s.cell_shades[std::size_t(r * 16 + start)].uniform) {
+            while (start + len < 16 && (m >> (start + len) & 1u) && same(r, start, r, start + len)) ++len;
+            const std::uint32_t run = ((1u << len) - 1u) << start;
+            while (r + h < 16 && (rows[r + h] & run) == run) {
+              bool all = true;
+              for (int i = 0; i < len && all; ++i) all = same(r, start, r + h, start + i);
+              if (!all) break;
+              rows[r + h] = std::uint16_t(rows[r + h] & ~run);
+              ++h;
+            }
+          }
+          m &= ~(((1u << len) - 1u) << start);
+          s.quads.push_back({std::uint8_t(f), std::uint8_t(layer), std::uint8_t(r), std::uint8_t(start),
+                             std::uint8_t(len), std::uint8_t(h)});
+        }
+      }
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(rows), _mm_setzero_si128());
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(rows + 8), _mm_setzero_si128());
+    }
+  }
+}
+
 }  // namespace
 
-void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, bool merge) {
+void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode) {
+  const bool merge = mode == MeshMode::kAtlas;
+  scratch.mode = mode;
   scratch.quads.clear();
   scratch.loose.clear();
   if (avx2_available())
@@ -360,8 +429,10 @@ void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, bool merge) 
     cull_cubes<true>(scratch);
     cull_partials(block, scratch, merge);
   }
-  if (merge)
+  if (mode == MeshMode::kAtlas)
     merge_faces<true>(scratch);
+  else if (mode == MeshMode::kConventional)
+    merge_faces_conventional(block, scratch);
   else
     merge_faces<false>(scratch);
 }
@@ -374,7 +445,7 @@ void mesh_section(const World& world, glm::ivec3 section, const MeshOptions& opt
     return;
   }
   gather_padded(world, section, scratch.block, solid_floor);
-  cull_and_merge(scratch.block, scratch, options.merge);
+  cull_and_merge(scratch.block, scratch, options.mode);
   emit_mesh(scratch.block, scratch, out);
 }
 

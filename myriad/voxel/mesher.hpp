@@ -15,10 +15,21 @@
 
 namespace myriad::voxel {
 
+// How visible full cell faces are merged into quads.
+enum class MeshMode : std::uint8_t {
+  // Greedy by surface shape only: light, AO and textures of every cell go to the surface atlas (one record
+  // per cell of a quad covering >= 2 cells); slope rectangles of equal shapes merge into runs.
+  kAtlas,
+  // Conventional greedy meshing (no atlas): coplanar full faces merge only where the merged quad's vertices
+  // carry exactly what the cells' own quads would (every corner of every cell the same light, the same
+  // texture layers), so it looks like the unmerged mesh; slopes stay per cell.
+  kConventional,
+  // Every visible cell face is its own quad with light and texture in its vertices (no atlas).
+  kUnmerged,
+};
+
 struct MeshOptions {
-  // false: every visible cell face is its own quad with light and texture in its vertices (no atlas);
-  // for comparison and tests.
-  bool merge = true;
+  MeshMode mode = MeshMode::kAtlas;
   // false: the world rests on solid ground, so the bottom faces of the lowest layer (seen only from below
   // the world) are culled. true: outside the world is air on every side and the surface is closed.
   bool world_bottom_faces = false;
@@ -58,7 +69,7 @@ struct LoosePolygon {
   std::uint8_t run;       // inner: cells merged along the plane's merge_axis (1 = this cell only)
 };
 
-// Scratch reused between sections (one per worker thread); about 40 KiB.
+// Scratch reused between sections (one per worker thread); about 44 KiB.
 struct MeshScratch {
   PaddedBlock block;                                                // filled by mesh_section
   alignas(64) std::array<std::uint32_t, kPad * kPad> cube_rows;     // [py * 18 + pz], bit px: full cubes
@@ -70,6 +81,13 @@ struct MeshScratch {
   std::vector<std::uint16_t> partial_cells;             // padded indices of cut shapes in the block
   std::vector<MeshQuad> quads;
   std::vector<LoosePolygon> loose;
+  MeshMode mode = MeshMode::kAtlas;  // of the last cull_and_merge: emit_mesh writes quads accordingly
+  // kConventional: shading key per cell of the layer being merged, [row * 16 + bit].
+  struct CellShade {
+    std::uint32_t light, tex01, tex23;
+    bool uniform;  // the four corners carry the same light
+  };
+  std::array<CellShade, 16 * 16> cell_shades;
 };
 
 // Meshes one section of `world` into `out` (cleared first).
@@ -78,7 +96,7 @@ void mesh_section(const World& world, glm::ivec3 section, const MeshOptions& opt
 
 // The stages of mesh_section after the gather, exposed for benchmarks and tests. cull_and_merge fills
 // scratch.quads and scratch.loose from `block`; emit_mesh writes vertices, indices and atlas records.
-void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, bool merge);
+void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode);
 void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh& out);
 
 }  // namespace myriad::voxel

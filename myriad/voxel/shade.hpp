@@ -1,7 +1,10 @@
 // Per-vertex ambient occlusion and soft light, and per-cell texture layers, read from a padded block.
-// AO follows 0fps ("Ambient occlusion for Minecraft-like worlds"): level 0..3 from the two side cells and
-// the corner cell beside a vertex; soft light averages the lamp and sun light of the cells around the
-// vertex that let light through, then scales it by the AO level (SPEC V5, V8).
+// AO follows 0fps ("Ambient occlusion for Minecraft-like worlds") with the shapes' geometry: the four
+// cells touching a vertex in the layer in front of the polygon each occlude by the part of their octant
+// at the vertex that their shape fills (ShapeInfo::ao_quarters, quarters 0..4), so wedges and corners
+// darken proportionally and full cubes exactly as in 0fps; AO is kept in quarter levels 0..12 (12 =
+// unoccluded). Soft light averages the lamp and sun light of the cells around the vertex that let light
+// through, then scales it by the AO level (SPEC V5, V8).
 #pragma once
 
 #include <array>
@@ -16,13 +19,47 @@
 
 namespace myriad::voxel {
 
-// 0fps: both sides blocked -> 0 (the corner cannot be seen), otherwise 3 minus the blocked count.
-constexpr int vertex_ao(bool side1, bool side2, bool corner) {
-  return side1 && side2 ? 0 : 3 - (int(side1) + int(side2) + int(corner));
+// AO in quarter levels from the occlusion (quarters 0..4) of the four cells at a vertex: the front cell
+// (the one aligned with the polygon's cell), the two side cells and the diagonal corner cell. 0fps
+// generalised: 12 minus the occlusion of the four, plus what a (nearly) full diagonal pair hides beyond
+// the other pair's own occlusion: (a * b + 2) / 4 for the pair (a, b) — two full sides hide the vertex
+// (level 0, as in 0fps). Symmetric in the two diagonals, so the level depends only on the four cells, not
+// on which of them is the front: every polygon sampling that layer at the vertex gets the same AO. Full
+// cubes (0 or 4; a visible face's front is never full) give exactly 4 x the 0fps level.
+constexpr int kAoLevels = 12;
+constexpr int vertex_ao(int front, int side1, int side2, int corner) {
+  // Branch-free (the hot loops call this per vertex): inputs are 0..4, so the shifts divide exactly.
+  const int sides = side1 + side2, diagonal = front + corner;
+  const int hidden_by_sides = ((side1 * side2 + 2) >> 2) - diagonal;
+  const int hidden_by_diagonal = ((front * corner + 2) >> 2) - sides;
+  const int hidden = hidden_by_sides > hidden_by_diagonal ? hidden_by_sides : hidden_by_diagonal;
+  const int level = kAoLevels - sides - diagonal - (hidden > 0 ? hidden : 0);
+  return level > 0 ? level : 0;
 }
-// AO level -> light factor (ao + 2) / 5: 0.4, 0.6, 0.8, 1.0.
-constexpr int kAoNumeratorBase = 2;
-constexpr int kAoDenominator = 5;
+// vertex_ao for every (front, side1, side2, corner) in 0..7, indexed front | side1 << 3 | side2 << 6 |
+// corner << 9 (4 KiB): the shading loops look the level up.
+struct AoTable {
+  std::uint8_t v[8 * 8 * 8 * 8];
+};
+inline constexpr AoTable kAoTable = [] {
+  AoTable t{};
+  for (int i = 0; i < 8 * 8 * 8 * 8; ++i)
+    t.v[i] = std::uint8_t(vertex_ao(i & 7, i >> 3 & 7, i >> 6 & 7, i >> 9 & 7));
+  return t;
+}();
+inline int lookup_ao(int front, int side1, int side2, int corner) {
+  return kAoTable.v[front | side1 << 3 | side2 << 6 | corner << 9];
+}
+
+// 0fps light does not come around a corner whose both sides are blocked.
+constexpr bool corner_hidden(int side1, int side2) {
+  return side1 == kAoQuartersFull && side2 == kAoQuartersFull;
+}
+// AO level (quarters) -> light factor (ao / 4 + 2) / 5 = (ao + 8) / 20: 0.4 .. 1.0.
+constexpr int kAoNumeratorBase = 8;
+constexpr int kAoDenominator = 20;
+// Whole 0fps-style level 0..3 of a quarter level (atlas meta bits).
+constexpr int ao_whole_level(int ao) { return (ao + 2) / 4; }
 
 // Averaged light channel (sum of `count` 4-bit levels) scaled to 0..255 and by the AO factor, rounded.
 constexpr std::uint8_t shade_channel(int sum, int count, int ao) {
@@ -32,14 +69,14 @@ constexpr std::uint8_t shade_channel(int sum, int count, int ao) {
   return std::uint8_t((num + den / 2) / den);
 }
 
-// shade_channel for every (count 0..4, ao 0..3, sum 0..60): the hot loop looks it up instead of dividing.
+// shade_channel for every (count 0..4, ao 0..12, sum 0..60): the hot loop looks it up instead of dividing.
 struct ShadeChannelTable {
-  std::uint8_t v[5][4][61];
+  std::uint8_t v[5][kAoLevels + 1][61];
 };
 inline constexpr ShadeChannelTable kShadeChannel = [] {
   ShadeChannelTable t{};
   for (int c = 0; c < 5; ++c)
-    for (int ao = 0; ao < 4; ++ao)
+    for (int ao = 0; ao <= kAoLevels; ++ao)
       for (int s = 0; s < 61; ++s) t.v[c][ao][s] = shade_channel(s, c, ao);
   return t;
 }();
@@ -47,7 +84,7 @@ inline constexpr ShadeChannelTable kShadeChannel = [] {
 // No default member initialisers: the mesher keeps uninitialised arrays of these on the stack.
 struct VertexShade {
   std::uint32_t light;  // core pack_light: R, G, B, sun bytes, AO applied
-  int ao;
+  int ao;               // quarter levels 0..12
 };
 
 // Padded-index step per axis (x, y, z).
@@ -75,43 +112,66 @@ inline std::uint64_t spread_light(Light16 l) {
   return kSpreadLight.low[l & 0xFF] | kSpreadLight.high[l >> 8];
 }
 
-// Shade from the four cells touching a vertex in one layer: `front` (padded index; never occludes), the
-// side cells front + dp and front + dq, and the corner cell front + dp + dq.
-inline VertexShade shade_cells(const PaddedBlock& b, const std::uint8_t* flags, int front, int dp, int dq) {
+// Corner bit of each axis in a corner index (x bit 0, y bit 2, z bit 1).
+inline constexpr int kCornerAxisBit[3] = {1, 4, 2};
+
+// The corner (cell corner id) of the front cell at the vertex, for a polygon whose light is sampled on
+// side `face`: the front cell lies in the layer on that side, so the vertex is on its near side, at
+// (p, q) = (pbit, qbit) of the side frame. The side cells differ in the p or q bit, the corner cell in both.
+constexpr int front_corner(int face, int pbit, int qbit) {
+  return (face_positive(face) ? 0 : kCornerAxisBit[face_axis(face)]) |
+         (pbit ? kCornerAxisBit[side_axis_p(face)] : 0) | (qbit ? kCornerAxisBit[side_axis_q(face)] : 0);
+}
+
+// Shade from the four cells touching a vertex in one layer: `front` (padded index), the side cells
+// front + dp and front + dq, and the corner cell front + dp + dq. `corner` is the front cell's corner at
+// the vertex; cp / cq are the corner bits that flip along dp / dq.
+inline VertexShade shade_cells(const PaddedBlock& b, const std::uint8_t* flags, const std::uint32_t* ao,
+                               int front, int dp, int dq, int corner, int cp, int cq) {
   const int i1 = front + dp, i2 = front + dq, i3 = i1 + dq;
-  const unsigned f0 = flags[b.form[std::size_t(front)]], f1 = flags[b.form[std::size_t(i1)]];
-  const unsigned f2 = flags[b.form[std::size_t(i2)]], f3 = flags[b.form[std::size_t(i3)]];
-  const bool s1 = f1 & kShadeOccluder, s2 = f2 & kShadeOccluder, c = f3 & kShadeOccluder;
+  const std::uint8_t m0 = b.form[std::size_t(front)], m1 = b.form[std::size_t(i1)];
+  const std::uint8_t m2 = b.form[std::size_t(i2)], m3 = b.form[std::size_t(i3)];
+  const int o0 = int(ao[m0] >> (4 * corner) & 0xF), o1 = int(ao[m1] >> (4 * (corner ^ cp)) & 0xF);
+  const int o2 = int(ao[m2] >> (4 * (corner ^ cq)) & 0xF), o3 = int(ao[m3] >> (4 * (corner ^ cp ^ cq)) & 0xF);
   VertexShade out;
-  out.ao = vertex_ao(s1, s2, c);
+  out.ao = lookup_ao(o0, o1, o2, o3);
   std::uint64_t sum = 0;
   int count = 0;
-  auto add = [&](int i, unsigned f) {
-    if (f & kShadeOpaque) return;
+  auto add = [&](int i, std::uint8_t m) {
+    if (flags[m] & kShadeOpaque) return;
     sum += spread_light(b.light[std::size_t(i)]);
     ++count;
   };
-  add(front, f0);
-  add(i1, f1);
-  add(i2, f2);
-  // 0fps: light does not come around a corner whose both sides are blocked.
-  if (!(s1 && s2)) add(i3, f3);
+  add(front, m0);
+  add(i1, m1);
+  add(i2, m2);
+  if (!corner_hidden(o1, o2)) add(i3, m3);
   const auto& t = kShadeChannel.v[count][out.ao];
   out.light = std::uint32_t(t[sum & 0xFFFF]) | std::uint32_t(t[sum >> 16 & 0xFFFF]) << 8 |
               std::uint32_t(t[sum >> 32 & 0xFFFF]) << 16 | std::uint32_t(t[sum >> 48 & 0xFFFF]) << 24;
   return out;
 }
 
+// shade_cells for the vertex at side-frame corner (pbit, qbit) of the front cell `front` in the layer on
+// side `face`.
+inline VertexShade shade_side_corner(const PaddedBlock& b, const std::uint8_t* flags, const std::uint32_t* ao,
+                                     int front, int face, int pbit, int qbit) {
+  const int p = side_axis_p(face), q = side_axis_q(face);
+  return shade_cells(b, flags, ao, front, pbit ? kPadStride[p] : -kPadStride[p],
+                     qbit ? kPadStride[q] : -kPadStride[q], front_corner(face, pbit, qbit), kCornerAxisBit[p],
+                     kCornerAxisBit[q]);
+}
+
 // Shade of lattice point `lattice` (padded coordinates) of a polygon of cell `cell` whose light is sampled
 // on side `face`: the four cells touching the vertex in the layer on that side; the one aligned with the
-// cell is "front", the two beside it "sides", the diagonal one "corner". Front never occludes.
+// cell is "front", the two beside it "sides", the diagonal one "corner".
 inline VertexShade shade_vertex(const PaddedBlock& b, glm::ivec3 cell, int face, glm::ivec3 lattice) {
   const int a = face_axis(face), p = side_axis_p(face), q = side_axis_q(face);
   glm::ivec3 front = cell;
   front[a] = face_positive(face) ? lattice[a] : lattice[a] - 1;
-  const int dp = lattice[p] == cell[p] ? -kPadStride[p] : kPadStride[p];
-  const int dq = lattice[q] == cell[q] ? -kPadStride[q] : kPadStride[q];
-  return shade_cells(b, shape_lut().shade_flags.data(), pad_index(front), dp, dq);
+  const ShapeLut& lut = shape_lut();
+  return shade_side_corner(b, lut.shade_flags.data(), lut.ao_corners.data(), pad_index(front), face,
+                           lattice[p] == cell[p] ? 0 : 1, lattice[q] == cell[q] ? 0 : 1);
 }
 
 // Quad-local frame of a side, counter-clockwise seen from outside (u x v = outward normal): positive

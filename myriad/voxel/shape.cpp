@@ -3,6 +3,7 @@
 #include "myriad/voxel/shape.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -97,6 +98,39 @@ std::uint8_t dominant_side(glm::ivec3 n) {
   return std::uint8_t(axis * 2 + (n[axis] > 0 ? 1 : 0));
 }
 
+// The part of each corner's octant inside the hull, in quarters, rounded: the hull is sampled at the
+// centres of a 16^3 grid (8^3 per octant) in exact integers (coordinates in 1/32: odd 1..31); a sample on
+// a facet plane counts half, so facets through sample rows (diagonals) split them evenly.
+std::array<std::uint8_t, kCornerCount> octant_quarters(const std::vector<Facet>& facets) {
+  struct Plane {
+    glm::ivec3 n;
+    int d32;  // 32 * (n . a point of the facet)
+  };
+  std::vector<Plane> planes;
+  for (const Facet& f : facets) {
+    const int c = std::countr_zero(unsigned(f.mask));
+    planes.push_back({f.normal, 32 * idot(f.normal, corner_offset(c))});
+  }
+  int weight[kCornerCount] = {};  // half-samples per octant, at most 2 * 512
+  for (int y = 1; y < 32; y += 2)
+    for (int z = 1; z < 32; z += 2)
+      for (int x = 1; x < 32; x += 2) {
+        int w = 2;
+        for (const Plane& p : planes) {
+          const int s = idot(p.n, {x, y, z}) - p.d32;
+          if (s > 0) {
+            w = 0;
+            break;
+          }
+          if (s == 0) w = 1;
+        }
+        weight[corner_index(x > 16, y > 16, z > 16)] += w;
+      }
+  std::array<std::uint8_t, kCornerCount> q{};
+  for (int c = 0; c < kCornerCount; ++c) q[std::size_t(c)] = std::uint8_t((4 * weight[c] + 512) / 1024);
+  return q;
+}
+
 ShapeLut build_lut() {
   ShapeLut lut;
   for (auto& s : lut.side_plane) s.fill(-1);
@@ -151,12 +185,11 @@ ShapeLut build_lut() {
     }
     lut.planes.insert(lut.planes.end(), inner.begin(), inner.end());
     info.volume = float(volume6) / 6.0f;
-    // More than half a cube: wedges and smaller cuts do not darken their neighbours (rows of slopes
-    // would shade each other otherwise).
-    info.ao_occluder = volume6 > 3;
     info.light_opaque = form == kFormFull;
-    lut.shade_flags[std::size_t(form)] = std::uint8_t((info.ao_occluder ? kShadeOccluder : 0) |
-                                                      (info.light_opaque ? kShadeOpaque : 0) | kShadeSolid);
+    info.ao_quarters = octant_quarters(facets);
+    for (int c = 0; c < kCornerCount; ++c)
+      lut.ao_corners[std::size_t(form)] |= std::uint32_t(info.ao_quarters[std::size_t(c)]) << (4 * c);
+    lut.shade_flags[std::size_t(form)] = std::uint8_t((info.light_opaque ? kShadeOpaque : 0) | kShadeSolid);
   }
   return lut;
 }

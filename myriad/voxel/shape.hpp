@@ -72,19 +72,25 @@ struct ShapeInfo {
   std::uint8_t full_sides = 0;                           // bit f: side f fully covered
   std::uint8_t any_sides = 0;                            // bit f: some polygon on side f
   bool solid = false;         // set corners span a volume; otherwise the byte has no geometry
-  bool ao_occluder = false;   // volume > 1/2: darkens the corners of faces next to it
   bool light_opaque = false;  // full cube: blocks light (cut shapes let light through)
   float volume = 0.0f;        // of the convex hull of the set corners
+  // Occlusion per corner, in quarters (0..4): the part of the corner's octant (the half-size cube of the
+  // cell at that corner) inside the shape, rounded to quarters. A vertex at that corner of the cell is
+  // darkened by this much (shade.hpp): full cube 4 everywhere, a 45-degree wedge 4 under its high edge,
+  // 2 under its low edge and at its top edge, 0 at its cut corners.
+  std::array<std::uint8_t, kCornerCount> ao_quarters{};
 };
 
 // Compact per-byte flags for the shading loops.
-inline constexpr std::uint8_t kShadeOccluder = 1;  // ShapeInfo::ao_occluder
-inline constexpr std::uint8_t kShadeOpaque = 2;    // ShapeInfo::light_opaque
-inline constexpr std::uint8_t kShadeSolid = 4;     // ShapeInfo::solid
+inline constexpr std::uint8_t kShadeOpaque = 2;  // ShapeInfo::light_opaque
+inline constexpr std::uint8_t kShadeSolid = 4;   // ShapeInfo::solid
+inline constexpr int kAoQuartersFull = 4;        // ao_quarters of a corner the shape fills
 
 struct ShapeLut {
   std::array<ShapeInfo, 256> shapes{};
   std::array<std::uint8_t, 256> shade_flags{};
+  // ShapeInfo::ao_quarters packed 4 bits per corner (corner c at bits 4c) for the shading loops.
+  std::array<std::uint32_t, 256> ao_corners{};
   std::vector<PlaneTemplate> planes;
   // Outer polygon of each byte on each side, or -1: index into planes.
   std::array<std::array<std::int16_t, kFaceCount>, 256> side_plane{};

@@ -44,7 +44,7 @@ int check_voxel(const char* file, std::uint64_t seed, glm::ivec3 size) {
   voxel::WorldMesher mesher;
   std::vector<voxel::SectionMesh> meshes;
   voxel::MeshOptions options;
-  options.merge = false;
+  options.mode = voxel::MeshMode::kUnmerged;
   mesher.mesh_all(world, options, meshes);
   std::map<std::string, const voxel::SectionMesh*> by_name;
   std::size_t vertices = 0, triangles = 0;

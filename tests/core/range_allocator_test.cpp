@@ -39,6 +39,30 @@ TEST(RangeAllocator, EndFollowsTheLastAllocation) {
   EXPECT_EQ(a.end(), 0u);
 }
 
+TEST(RangeAllocator, ShrinkToDropsTheFreeTailOnly) {
+  RangeAllocator a(1000, 0);
+  const Range r1 = *a.allocate(100);  // [0, 100)
+  const Range r2 = *a.allocate(50);   // [100, 150)
+  a.free(r1);                         // a hole below end()
+  EXPECT_THROW(a.shrink_to(149), Error);
+  EXPECT_EQ(a.capacity(), 1000u);
+  a.shrink_to(170);
+  EXPECT_EQ(a.capacity(), 170u);
+  EXPECT_EQ(a.free_total(), 120u);
+  EXPECT_EQ(a.largest_free(), 100u);
+  EXPECT_FALSE(a.allocate(101));                // only the hole and 20 past end() remain
+  EXPECT_EQ(a.allocate(20), (Range{150, 20}));  // the tail, best fit
+  EXPECT_EQ(a.allocate(100), (Range{0, 100}));  // the hole
+  EXPECT_FALSE(a.allocate(1));
+  a.shrink_to(500);  // never grows
+  EXPECT_EQ(a.capacity(), 170u);
+  a.free(r2);
+  RangeAllocator full(64, 0);
+  ASSERT_TRUE(full.allocate(64));
+  full.shrink_to(64);  // nothing free past end()
+  EXPECT_EQ(full.capacity(), 64u);
+}
+
 TEST(RangeAllocator, BestFitPicksSmallestThenLowestOffset) {
   RangeAllocator a(100);
   std::vector<Range> r;

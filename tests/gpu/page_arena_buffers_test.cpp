@@ -44,7 +44,7 @@ TEST_F(PageArenaBuffersTest, UploadsLandInPlaceAndOnlyOnChange) {
     expected_bytes += pages[p].vertices.size() + pages[p].indices.size() * 4;
   }
   std::uint64_t uploaded = 0;
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) { uploaded = buffers.record_uploads(cmd); });
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { uploaded = buffers.record_uploads(cmd, arenas); });
   EXPECT_EQ(uploaded, expected_bytes);
   EXPECT_GE(buffers.arena_count(), 2u);
 
@@ -60,7 +60,7 @@ TEST_F(PageArenaBuffersTest, UploadsLandInPlaceAndOnlyOnChange) {
   for (std::uint32_t p = 0; p < 32; ++p) check_page(p);
 
   // A frame where nothing changed uploads nothing.
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) { uploaded = buffers.record_uploads(cmd); });
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { uploaded = buffers.record_uploads(cmd, arenas); });
   EXPECT_EQ(uploaded, 0u);
 
   // Rebuilding one page uploads exactly that page, in place or moved; all others stay intact.
@@ -68,7 +68,7 @@ TEST_F(PageArenaBuffersTest, UploadsLandInPlaceAndOnlyOnChange) {
   pages[7] = random_page(rng, before.vertex_count + 10, before.index_count + 5);
   arenas.place(7, 1, before.vertex_count + 10, before.index_count + 5);
   buffers.write(arenas, 7, pages[7].vertices, pages[7].indices);
-  ctx().submit_and_wait([&](VkCommandBuffer cmd) { uploaded = buffers.record_uploads(cmd); });
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { uploaded = buffers.record_uploads(cmd, arenas); });
   EXPECT_EQ(uploaded, pages[7].vertices.size() + pages[7].indices.size() * 4);
   for (std::uint32_t p = 0; p < 32; ++p) check_page(p);
 }

@@ -1,6 +1,7 @@
 // CullPages on the GPU equals the CPU reference for random cameras and slice heights: the same set of
-// pages per arena, the same instance counts, draws sized by each arena's bucket; and with a depth
-// pyramid, its two-phase occlusion equals the CPU reference on the same pyramid.
+// pages per draw group ("arena" below: a group is an arena's pages of one bucket), the same instance
+// counts, draws sized by each group's bucket; and with a depth pyramid, its two-phase occlusion equals
+// the CPU reference on the same pyramid.
 #include <algorithm>
 #include <random>
 #include <vector>
@@ -13,8 +14,8 @@
 namespace myriad::test {
 namespace {
 
-using render::shader::ArenaCullGpu;
 using render::shader::DrawCommand;
+using render::shader::DrawGroupGpu;
 using render::shader::PageGpu;
 
 class PageCullTest : public GpuTest {};
@@ -25,7 +26,7 @@ struct PageWorld {
   static constexpr std::uint32_t kArenas = 7;
   std::vector<PageGpu> pages;
   std::vector<std::uint32_t> per_arena = std::vector<std::uint32_t>(kArenas, 0);
-  std::vector<ArenaCullGpu> arenas = std::vector<ArenaCullGpu>(kArenas);
+  std::vector<DrawGroupGpu> arenas = std::vector<DrawGroupGpu>(kArenas);
   std::uint32_t list_size = 0;
   gpu::Buffer page_buf, arena_buf, draws, visible;
   std::vector<DrawCommand> initial;
@@ -42,9 +43,9 @@ struct PageWorld {
           p.aabb_min = glm::vec3(float(x * 16), float(y * 16), float(z * 16));
           // Pages are tight bounds of their geometry: often smaller than the section.
           p.aabb_max = p.aabb_min + glm::vec3(16.0f, float(1 + rng() % 16), 16.0f);
-          p.arena = (rng() % 5 == 0) ? 0xffffffffu : std::uint32_t(rng() % kArenas);
+          p.group = (rng() % 5 == 0) ? 0xffffffffu : std::uint32_t(rng() % kArenas);
           p.index_count = 30 + std::uint32_t(rng() % 900);
-          if (p.arena != 0xffffffffu) ++per_arena[p.arena];
+          if (p.group != 0xffffffffu) ++per_arena[p.group];
           pages.push_back(p);
         }
       }
@@ -56,7 +57,7 @@ struct PageWorld {
     list_size = std::max(list_size, 1u);
     page_buf = gpu::Buffer(ctx, pages.size() * sizeof(PageGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                            gpu::MemoryKind::kDeviceLocal);
-    arena_buf = gpu::Buffer(ctx, arenas.size() * sizeof(ArenaCullGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+    arena_buf = gpu::Buffer(ctx, arenas.size() * sizeof(DrawGroupGpu), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                             gpu::MemoryKind::kDeviceLocal);
     draws = gpu::Buffer(ctx, kArenas * sizeof(DrawCommand),
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
@@ -64,7 +65,7 @@ struct PageWorld {
     visible =
         gpu::Buffer(ctx, list_size * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
     gpu::upload(ctx, page_buf, std::span<const PageGpu>(pages));
-    gpu::upload(ctx, arena_buf, std::span<const ArenaCullGpu>(arenas));
+    gpu::upload(ctx, arena_buf, std::span<const DrawGroupGpu>(arenas));
     initial = render::initial_page_draws(arenas);
   }
 

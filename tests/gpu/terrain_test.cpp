@@ -1,10 +1,12 @@
 // The voxel terrain on the GPU (V6, V10-V14): the atlas path renders what the unmerged mesh renders,
-// nothing above the slice is visible, a static frame uploads and culls nothing, and an edit uploads
-// only the affected pages.
+// nothing above the slice is visible, a static frame uploads and culls nothing, an edit uploads only
+// the affected pages, arenas are filled to their content and hold only their region's pages, and a
+// view that misses half the world skips those arenas with the same image.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "gpu_fixture.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
@@ -141,6 +143,187 @@ TEST_F(TerrainTest, StaticFramesUploadNothingAndEditsUploadOnlyTheirPages) {
   EXPECT_LT(edited.uploaded_bytes, first.uploaded_bytes / 4);
   const auto after = frame();
   EXPECT_EQ(after.uploaded_bytes, 0u);
+  EXPECT_EQ(ctx().validation_message_count(), 0u);
+}
+
+// 8 x 3 x 8 sections: 2 x 2 coarse chunks, one region each.
+constexpr glm::ivec3 kRegionWorld{128, 48, 128};
+
+struct BuiltTerrain {
+  voxel::World world;
+  voxel::WorldMesher mesher;
+  std::vector<voxel::SectionMesh> meshes;
+  std::unique_ptr<render::TerrainRenderer> terrain;
+};
+
+BuiltTerrain build_terrain(gpu::Context& ctx, glm::ivec3 size, std::uint64_t seed) {
+  BuiltTerrain b{voxel::generate_world(size, voxel::GeneratorParams{seed}), {}, {}, nullptr};
+  voxel::compute_light(b.world);
+  std::vector<voxel::SectionMesh>& meshes = b.meshes;
+  b.mesher.mesh_all(b.world, {}, meshes);
+  b.terrain = std::make_unique<render::TerrainRenderer>(
+      ctx, b.world.sections(), render::OffscreenTarget::kColorFormat, render::OffscreenTarget::kDepthFormat);
+  for (int s = 0; s < int(meshes.size()); ++s) {
+    b.terrain->set_section(s, glm::vec3(b.world.section_coord(s) * voxel::kSectionSize),
+                           meshes[std::size_t(s)]);
+  }
+  return b;
+}
+
+// Every placed page's arena belongs to the page's region, and the page lies inside that region's box.
+void expect_pages_inside_their_regions(const render::TerrainRenderer& terrain, std::uint32_t slots) {
+  std::size_t placed = 0;
+  for (std::uint32_t s = 0; s < slots; ++s) {
+    const render::PagePlacement& pl = terrain.arenas().placement(s);
+    if (!pl.placed()) continue;
+    ++placed;
+    const render::PageArena& arena = terrain.arenas().arenas().at(pl.arena);
+    ASSERT_EQ(arena.region, terrain.region_of_section(s)) << "section " << s;
+    const Aabb region = terrain.region_bounds(arena.region);
+    const Aabb page = terrain.page_bounds(s);
+    ASSERT_TRUE(page.valid()) << "section " << s;
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_GE(page.min[c], region.min[c]) << "section " << s << " axis " << c;
+      EXPECT_LE(page.max[c], region.max[c]) << "section " << s << " axis " << c;
+    }
+  }
+  EXPECT_GT(placed, 0u);
+}
+
+TEST_F(TerrainTest, ArenasFitTheirContentAndHoldOnlyTheirRegionsPages) {
+  BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
+  render::TerrainRenderer& terrain = *b.terrain;
+  ASSERT_EQ(terrain.region_count(), 4u);
+  const auto slots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z /
+                                   (voxel::kSectionSize * voxel::kSectionSize * voxel::kSectionSize));
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { terrain.upload(cmd); });
+  ASSERT_EQ(terrain.pending_upload_bytes(), 0u);
+
+  // One arena per region on a first build, each sized to its pages plus the reserve.
+  std::vector<int> arenas_of_region(terrain.region_count(), 0);
+  for (const render::PageArena& a : terrain.arenas().arenas()) {
+    EXPECT_TRUE(a.sealed);
+    EXPECT_GT(a.page_count, 0u);
+    ++arenas_of_region.at(a.region);
+  }
+  for (const int n : arenas_of_region) EXPECT_EQ(n, 1);
+  const render::TerrainMemory m = terrain.memory();
+  const double vertex_fill = double(m.vertices + m.atlas_records) * 28.0 / double(m.vertex_bytes);
+  const double index_fill = double(m.indices) * 4.0 / double(m.index_bytes);
+  std::printf("arenas %zu, vertex fill %.3f (%llu B), index fill %.3f (%llu B)\n",
+              terrain.arenas().arenas().size(), vertex_fill, static_cast<unsigned long long>(m.vertex_bytes),
+              index_fill, static_cast<unsigned long long>(m.index_bytes));
+  EXPECT_GE(vertex_fill, 0.75);
+  EXPECT_GE(index_fill, 0.75);
+  EXPECT_LE(vertex_fill, 1.0);
+  expect_pages_inside_their_regions(terrain, slots);
+
+  // Edits keep pages in their regions' arenas, in place when they fit, and never resize an arena.
+  std::vector<std::uint32_t> sizes;
+  for (std::uint32_t a = 0; a < terrain.arenas().arenas().size(); ++a)
+    sizes.push_back(terrain.arenas().arenas()[a].vertices.capacity());
+  int in_place = 0, moved = 0;
+  for (int i = 0; i < 12; ++i) {
+    // Spread over the world: dig a 3-voxel-deep hole at the surface, or raise a few thin stone
+    // pillars (many new faces: pages outgrow their ranges and move).
+    glm::ivec3 p(8 + (i * 37) % (kRegionWorld.x - 16), kRegionWorld.y - 1,
+                 8 + (i * 53) % (kRegionWorld.z - 16));
+    while (p.y > 3 && b.world.material(p) == voxel::kAir) --p.y;
+    std::vector<int> dirty;
+    auto edit = [&](glm::ivec3 at, std::uint8_t material) {
+      const voxel::EditResult r = voxel::edit_voxel(b.world, at, material, 0);
+      dirty.insert(dirty.end(), r.dirty_sections.begin(), r.dirty_sections.end());
+    };
+    if (i % 2 == 0 || p.y + 8 >= kRegionWorld.y) {
+      for (int d = 0; d < 3; ++d) edit(p - glm::ivec3(0, d, 0), voxel::kAir);
+    } else {
+      for (int x = 0; x < 8; x += 2) {
+        for (int z = 0; z < 8; z += 2) {
+          for (int h = 1; h <= 6; ++h) edit(p + glm::ivec3(x - 4, h, z - 4), voxel::kStone);
+        }
+      }
+    }
+    std::sort(dirty.begin(), dirty.end());
+    dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+    b.mesher.mesh_sections(b.world, dirty, {}, b.meshes);
+    for (const int s : dirty) {
+      const render::PagePlacement before = terrain.arenas().placement(std::uint32_t(s));
+      terrain.set_section(s, glm::vec3(b.world.section_coord(s) * voxel::kSectionSize),
+                          b.meshes[std::size_t(s)]);
+      const render::PagePlacement& after = terrain.arenas().placement(std::uint32_t(s));
+      if (before.placed() && after.placed()) {
+        const bool same = before.arena == after.arena && before.vertices == after.vertices;
+        (same ? in_place : moved) += 1;
+      }
+    }
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { terrain.upload(cmd); });
+  }
+  std::printf("edited pages: %d rewritten in place, %d moved; %zu arenas\n", in_place, moved,
+              terrain.arenas().arenas().size());
+  EXPECT_GT(in_place, 0);
+  EXPECT_GT(moved, 0);
+  for (std::uint32_t a = 0; a < sizes.size(); ++a)
+    EXPECT_EQ(terrain.arenas().arenas()[a].vertices.capacity(), sizes[a]);
+  expect_pages_inside_their_regions(terrain, slots);
+  EXPECT_EQ(ctx().validation_message_count(), 0u);
+}
+
+TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImage) {
+  BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
+  render::TerrainRenderer& terrain = *b.terrain;
+  const auto slots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z / 4096);
+  constexpr std::uint32_t kW = 240, kH = 150;
+  render::OffscreenTarget target(ctx(), kW, kH);
+  // From just past the middle of the world towards +x: the half at x < 64 lies behind the camera.
+  const render::SceneCamera camera =
+      render::SceneCamera::look_at(glm::vec3(70.0f, 44.0f, 60.0f), glm::vec3(128.0f, 20.0f, 70.0f));
+  const render::FrameView view = render::FrameView::of_camera(camera, kW, kH, kWorldUp);
+  struct Result {
+    render::TerrainFrameStats stats;
+    render::TerrainRenderer::DrawCounts counts;
+    std::vector<std::uint8_t> rgba;
+    std::vector<float> depth;
+  };
+  auto frame = [&](bool coarse) {
+    terrain.set_coarse_test(coarse);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      terrain.upload(cmd);
+      terrain.cull(cmd, view);
+      target.begin(cmd, glm::vec4(0.0f));
+      terrain.draw(cmd, view);
+      target.end(cmd);
+    });
+    return Result{terrain.frame_stats(), terrain.read_draw_counts(), target.read_color(),
+                  target.read_depth()};
+  };
+  const Result all = frame(false);
+  const Result skipped = frame(true);
+  std::uint32_t arenas_with_pages = 0;
+  for (const render::PageArena& a : terrain.arenas().arenas())
+    arenas_with_pages += a.page_count > 0 ? 1u : 0u;
+  EXPECT_EQ(all.stats.arenas_drawn, arenas_with_pages);
+  EXPECT_LT(skipped.stats.arenas_drawn, all.stats.arenas_drawn);
+  EXPECT_LE(skipped.stats.arenas_drawn * 2, all.stats.arenas_drawn);  // half the world, half the arenas
+  std::printf("arenas drawn: %u of %u\n", skipped.stats.arenas_drawn, all.stats.arenas_drawn);
+
+  // The pages drawn are exactly those the CPU finds in the frustum, with or without the skipped arenas.
+  std::uint64_t expected_pages = 0;
+  for (std::uint32_t s = 0; s < slots; ++s) {
+    if (!terrain.arenas().placement(s).placed()) continue;
+    const Aabb bounds = terrain.page_bounds(s);
+    if (!(bounds.min.y > view.slice_height) && view.frustum.intersects(bounds)) ++expected_pages;
+  }
+  EXPECT_GT(expected_pages, 0u);
+  EXPECT_EQ(all.counts.pages, expected_pages);
+  EXPECT_EQ(skipped.counts.pages, expected_pages);
+  EXPECT_EQ(skipped.counts.triangles, all.counts.triangles);
+
+  // Pixel-exact: the skipped arenas had nothing in view.
+  std::size_t covered = 0;
+  for (const float d : skipped.depth) covered += d > 0.0f ? 1u : 0u;
+  EXPECT_GT(covered, std::size_t(kW) * kH / 4);
+  EXPECT_TRUE(skipped.rgba == all.rgba);
+  EXPECT_TRUE(skipped.depth == all.depth);
   EXPECT_EQ(ctx().validation_message_count(), 0u);
 }
 

@@ -1,7 +1,11 @@
 // Voxel vegetation on the GPU (V15): near/far LOD switch at the configured distance (CPU reference),
-// the whole pass skipped when no section group is visible, and section updates replacing only their
-// own instances, and two-phase Hi-Z occlusion of grass and trees equal to a CPU reference.
+// the whole pass skipped when no section group is visible, section updates replacing only their own
+// instances, two-phase Hi-Z occlusion of grass and trees equal to a CPU reference; the compacted
+// culling (one thread per live instance, arrays grown from a small start) equal to a CPU reference, an
+// unchanged frame dispatching nothing and drawing the same (V13), edits updating the live ranges, and
+// the wind swaying crowns while the roots stay put.
 #include <algorithm>
+#include <tuple>
 
 #include "gpu_fixture.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
@@ -16,6 +20,7 @@ namespace {
 class VoxelVegetationTest : public GpuTest {};
 
 voxel::GrassInstance grass_at(float x, float y, float z) { return {x, y, z, 1u | 0xF000u << 16}; }
+constexpr float kGrassRadius = 0.9f;  // the grass culling's bounding sphere about root + 0.5 up
 
 using Frame = render::FrameView;
 
@@ -54,7 +59,7 @@ TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
   const Frame f = camera(glm::vec3(2.3f, 6.1f, 2.7f), glm::vec3(40.0f, 0.0f, 40.0f));
   ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, f, 1e30f, 0.0f); });
   ASSERT_FALSE(veg.stats().skipped);
-  EXPECT_EQ(veg.stats().dispatches, 2u);
+  EXPECT_EQ(veg.stats().dispatches, 1u);  // grass only: no trees, no tree culling, no wind
 
   const Frustum frustum = Frustum::from_view_proj(f.view_proj, DepthConvention::kReverseZ);
   std::size_t expected_near = 0, expected_far = 0;
@@ -62,7 +67,7 @@ TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
   for (const auto& s : sections) {
     for (const auto& g : s.grass) {
       const glm::vec3 p(g.px, g.py, g.pz);
-      if (!frustum.intersects(Sphere{p + glm::vec3(0.0f, 0.5f, 0.0f), 0.75f})) continue;
+      if (!frustum.intersects(Sphere{p + glm::vec3(0.0f, 0.5f, 0.0f), kGrassRadius})) continue;
       const float d = glm::distance(f.eye, p);
       ASSERT_GT(std::abs(d - config.lod_distance), 1e-3f) << "test data must not sit on the switch";
       (d < config.lod_distance ? expected_near : expected_far) += 1;
@@ -135,12 +140,18 @@ TEST_F(VoxelVegetationTest, SectionUpdateReplacesOnlyItsInstances) {
   };
   EXPECT_EQ(count(), 42u);
   const std::uint64_t before = veg.stats().uploaded_bytes;
+  const Range old_b = veg.grass_range(1);
   a.grass.resize(5);
   veg.set_section(0, a);
   EXPECT_EQ(count(), 17u);
-  // Only section 0's slots were written: its old range (30 + 8 slack) cleared, 5 instances copied.
-  EXPECT_EQ(veg.stats().uploaded_bytes, (30u + 8u) * 16u + 5u * 16u);
-  EXPECT_EQ(before, 42u * 16u);
+  // The range tables: a 16-byte header and 8 bytes per section with instances (grass 2, trees 0).
+  constexpr std::uint64_t kGrassTable = 16u + 2u * 8u, kTreeTable = 16u;
+  // Only section 0's slots were written, in place: its 25 dropped instances emptied, 5 copied, and
+  // the grass table; section 1 kept its range.
+  EXPECT_EQ(veg.stats().uploaded_bytes, 25u * 16u + 5u * 16u + kGrassTable);
+  EXPECT_EQ(before, 42u * 16u + kGrassTable + kTreeTable);
+  EXPECT_EQ(veg.grass_range(1), old_b);
+  EXPECT_EQ(veg.grass_range(0).size, 5u);
   EXPECT_EQ(count(), 17u);
   EXPECT_EQ(veg.stats().uploaded_bytes, 0u);  // nothing changed since
 }
@@ -196,7 +207,8 @@ TEST_F(VoxelVegetationTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRul
     const auto& sec = sections[std::size_t(s)];
     for (std::uint32_t i = 0; i < sec.grass.size(); ++i) {
       const glm::vec3 p(sec.grass[i].px, sec.grass[i].py, sec.grass[i].pz);
-      test(p, glm::vec4(p + glm::vec3(0.0f, 0.5f, 0.0f), 0.75f), veg.grass_range(s).offset + i, grass_ref);
+      test(p, glm::vec4(p + glm::vec3(0.0f, 0.5f, 0.0f), kGrassRadius), veg.grass_range(s).offset + i,
+           grass_ref);
     }
     for (std::uint32_t i = 0; i < sec.trees.size(); ++i) {
       const glm::vec3 p(sec.trees[i].px, sec.trees[i].py, sec.trees[i].pz);
@@ -235,8 +247,18 @@ TEST_F(VoxelVegetationTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRul
   EXPECT_EQ(counts.frustum_passed, passed);
   EXPECT_EQ(counts.occluded, occluded);
   EXPECT_EQ(counts.drawn, grass_ref.size() + trees_ref.size());
-  // Next frame, same view: phase 1 draws exactly what phase 2 found, phase 2 adds nothing.
+  // Next frame, same view and instances (V13): nothing is culled, both lists stand as they were.
   run(render::FramePhase::kEarly);
+  EXPECT_TRUE(veg.stats().reused);
+  EXPECT_EQ(veg.stats().dispatches, 0u);
+  EXPECT_TRUE(veg.read_visible_grass(false, 0).empty());
+  run(render::FramePhase::kLate);
+  EXPECT_EQ(veg.read_visible_trees(1).size(), trees_ref.size());
+  // An edit that changes nothing (a section written again in place) makes the next frame cull: phase 1
+  // draws exactly what phase 2 found, phase 2 adds nothing.
+  veg.set_section(0, sections[0]);
+  run(render::FramePhase::kEarly);
+  EXPECT_FALSE(veg.stats().reused);
   std::vector<std::uint32_t> again = veg.read_visible_grass(false, 0),
                              again_far = veg.read_visible_grass(true, 0);
   again.insert(again.end(), again_far.begin(), again_far.end());
@@ -247,6 +269,288 @@ TEST_F(VoxelVegetationTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRul
   EXPECT_TRUE(veg.read_visible_grass(true, 1).empty());
   EXPECT_TRUE(veg.read_visible_trees(1).empty());
   RecordProperty("occluded", int(occluded));
+}
+
+// The slots the camera's single-phase culling keeps on the CPU (slice, frustum sphere, distance), the
+// i-th instance of section s being slot range(s).offset + i: grass (near and far together), trees.
+struct VisibleSlots {
+  std::vector<std::uint32_t> grass, trees;
+};
+VisibleSlots cpu_visible(const std::vector<voxel::SectionVegetation>& sections,
+                         const render::VoxelVegetationRenderer& veg, const Frame& f) {
+  VisibleSlots out;
+  const float max_distance = veg.config().max_distance;
+  auto keep = [&](glm::vec3 p, Sphere sphere) {
+    return !(p.y > f.slice_height) && f.frustum.intersects(sphere) &&
+           !(glm::distance(f.eye, p) > max_distance);
+  };
+  for (int s = 0; s < int(sections.size()); ++s) {
+    const auto& sec = sections[std::size_t(s)];
+    EXPECT_EQ(veg.grass_range(s).size, sec.grass.size());
+    EXPECT_EQ(veg.tree_range(s).size, sec.trees.size());
+    for (std::uint32_t i = 0; i < sec.grass.size(); ++i) {
+      const glm::vec3 p(sec.grass[i].px, sec.grass[i].py, sec.grass[i].pz);
+      if (keep(p, {p + glm::vec3(0.0f, 0.5f, 0.0f), kGrassRadius}))
+        out.grass.push_back(veg.grass_range(s).offset + i);
+    }
+    for (std::uint32_t i = 0; i < sec.trees.size(); ++i) {
+      const glm::vec3 p(sec.trees[i].px, sec.trees[i].py, sec.trees[i].pz);
+      const float h = float(sec.trees[i].type_height >> 16) / 16.0f;
+      if (keep(p, {p + glm::vec3(0.0f, 0.5f * h, 0.0f), 0.75f * h + 1.5f}))
+        out.trees.push_back(veg.tree_range(s).offset + i);
+    }
+  }
+  std::sort(out.grass.begin(), out.grass.end());
+  std::sort(out.trees.begin(), out.trees.end());
+  return out;
+}
+
+VisibleSlots gpu_visible(render::VoxelVegetationRenderer& veg) {
+  VisibleSlots out{veg.read_visible_grass(false), veg.read_visible_trees()};
+  const std::vector<std::uint32_t> far = veg.read_visible_grass(true);
+  out.grass.insert(out.grass.end(), far.begin(), far.end());
+  std::sort(out.grass.begin(), out.grass.end());
+  std::sort(out.trees.begin(), out.trees.end());
+  return out;
+}
+
+std::uint64_t threads_for(std::uint64_t live) { return (live + 63) / 64 * 64; }
+
+// A sparse world: grass and trees over 8 x 2 x 8 sections (some empty), starting from arrays far too
+// small, so that set_section grows and re-packs them.
+std::vector<voxel::SectionVegetation> sparse_world(std::uint32_t seed) {
+  std::vector<voxel::SectionVegetation> sections(8 * 2 * 8);
+  std::uint32_t r = seed;
+  auto next = [&] { return r = r * 1664525u + 1013904223u; };
+  for (int sy = 0; sy < 2; ++sy)
+    for (int sz = 0; sz < 8; ++sz)
+      for (int sx = 0; sx < 8; ++sx) {
+        auto& sec = sections[std::size_t(sx + 8 * (sz + 8 * sy))];
+        if (next() % 5 == 0) continue;  // an empty section
+        const int grass = int(next() % 40), trees = int(next() % 3);
+        for (int i = 0; i < grass; ++i)
+          sec.grass.push_back(grass_at(float(sx * 16) + float(next() % 160) / 10.0f, float(sy * 16 + 3),
+                                       float(sz * 16) + float(next() % 160) / 10.0f));
+        for (int i = 0; i < trees; ++i)
+          sec.trees.push_back({float(sx * 16) + 2.5f + float(i * 5), float(sy * 16 + 3),
+                               float(sz * 16) + 8.5f,
+                               std::uint32_t(i % voxel::kTreeTemplates) | std::uint32_t((4 + i) * 16) << 16,
+                               0xFF000000u, 0xFF000000u});
+      }
+  return sections;
+}
+
+// One thread per live instance: the compacted culling keeps exactly the CPU reference's slots, the
+// arrays grow from their small start to the instance count plus slack, and the threads dispatched are
+// the live instances rounded up to whole workgroups (grass, trees and the trees' wind).
+TEST_F(VoxelVegetationTest, CompactCullingMatchesCpuReferenceAndCostsLiveInstances) {
+  render::VoxelVegetationOptions config;
+  config.grass_capacity = 16;
+  config.tree_capacity = 16;
+  config.lod_distance = 30.0f;
+  config.max_distance = 110.0f;
+  render::VoxelVegetationRenderer veg(ctx(), {8, 2, 8}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat, config);
+  const std::vector<voxel::SectionVegetation> sections = sparse_world(7);
+  std::uint64_t grass = 0, trees = 0, filled = 0;
+  for (int s = 0; s < int(sections.size()); ++s) {
+    veg.set_section(s, sections[std::size_t(s)]);
+    grass += sections[std::size_t(s)].grass.size();
+    trees += sections[std::size_t(s)].trees.size();
+    filled += sections[std::size_t(s)].grass.empty() ? 0u : 1u;
+  }
+  ASSERT_GT(grass, 1000u);
+  ASSERT_GT(trees, 40u);
+  EXPECT_EQ(veg.live_instances(), grass + trees);
+  // Grown to the content: at least every instance plus its section's slack, at most twice that.
+  const std::uint64_t grass_needed = grass + filled * config.grass_section_slack;
+  EXPECT_GE(veg.grass_slots(), grass_needed);
+  EXPECT_LE(veg.grass_slots(), 2 * grass_needed);
+  EXPECT_LE(veg.tree_slots(), 2 * (trees + sections.size() * config.tree_section_slack));
+
+  for (const auto& [eye, target, slice] :
+       {std::tuple{glm::vec3(-10.0f, 40.0f, -10.0f), glm::vec3(64.0f, 0.0f, 64.0f), 1e30f},
+        std::tuple{glm::vec3(64.0f, 25.0f, 140.0f), glm::vec3(40.0f, 10.0f, 30.0f), 1e30f},
+        std::tuple{glm::vec3(-10.0f, 40.0f, -10.0f), glm::vec3(64.0f, 0.0f, 64.0f), 10.0f}}) {
+    Frame f = camera(eye, target);
+    f.slice_height = slice;
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, f, slice, 1.5f); });
+    ASSERT_FALSE(veg.stats().skipped);
+    const VisibleSlots want = cpu_visible(sections, veg, f), got = gpu_visible(veg);
+    EXPECT_EQ(got.grass, want.grass);
+    EXPECT_EQ(got.trees, want.trees);
+    EXPECT_GT(want.grass.size(), 20u);
+    EXPECT_EQ(veg.overflow(), 0u);
+    // Grass and tree culling, and the wind on the first frame (its time does not change after).
+    const std::uint64_t wind = slice > 1e20f && eye.z < 0.0f ? threads_for(trees) : 0u;
+    EXPECT_EQ(veg.stats().threads, threads_for(grass) + threads_for(trees) + wind) << eye.z << " " << slice;
+  }
+  // Buffers by content: instances, lists, two-phase words and sway within a small multiple of the
+  // instances, besides the baked templates (32 bytes a vertex) and the range tables.
+  const std::uint64_t templates = std::uint64_t(veg.template_vertices()) * voxel::kTreeTemplates * 32u;
+  EXPECT_LT(veg.gpu_bytes() - templates, 120u * (grass + trees) + 64u * 1024u);
+}
+
+// V13: a frame with the same view, slice, instances and time dispatches nothing and draws the same
+// image from the last lists; a new time reruns the wind alone; a moved camera culls again.
+TEST_F(VoxelVegetationTest, UnchangedFrameDispatchesNothingAndDrawsTheSame) {
+  render::VoxelVegetationOptions config;
+  config.grass_capacity = 64;
+  config.tree_capacity = 16;
+  render::VoxelVegetationRenderer veg(ctx(), {8, 2, 8}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat, config);
+  const std::vector<voxel::SectionVegetation> sections = sparse_world(11);
+  for (int s = 0; s < int(sections.size()); ++s) veg.set_section(s, sections[std::size_t(s)]);
+  render::OffscreenTarget target(ctx(), 96, 96);
+  auto frame = [&](const Frame& f, float time) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      prepare(veg, cmd, f, 1e30f, time);
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      veg.draw(cmd, f);
+      target.end(cmd);
+    });
+    return target.read_color();
+  };
+  const Frame f = camera(glm::vec3(20.0f, 30.0f, -12.0f), glm::vec3(40.0f, 0.0f, 50.0f));
+  const std::vector<std::uint8_t> first = frame(f, 1.0f);
+  EXPECT_FALSE(veg.stats().reused);
+  EXPECT_EQ(veg.stats().dispatches, 3u);  // grass, trees, wind
+  const render::VoxelVegetationCounts counts = veg.read_counts();
+  ASSERT_GT(counts.grass_near + counts.grass_far, 50u);
+  ASSERT_GT(counts.trees, 2u);
+  const std::vector<std::uint8_t> second = frame(f, 1.0f);
+  EXPECT_TRUE(veg.stats().reused);
+  EXPECT_EQ(veg.stats().dispatches, 0u);
+  EXPECT_EQ(veg.stats().threads, 0u);
+  EXPECT_EQ(veg.stats().draws, 3u);
+  EXPECT_EQ(veg.stats().uploaded_bytes, 0u);
+  EXPECT_EQ(second, first);
+  const render::VoxelVegetationCounts again = veg.read_counts();
+  EXPECT_EQ(again.grass_near, counts.grass_near);
+  EXPECT_EQ(again.grass_far, counts.grass_far);
+  EXPECT_EQ(again.trees, counts.trees);
+  // The wind moves on: one dispatch over the live trees, the lists stand.
+  std::uint64_t trees = 0;
+  for (const auto& s : sections) trees += s.trees.size();
+  (void)frame(f, 2.0f);
+  EXPECT_TRUE(veg.stats().reused);
+  EXPECT_EQ(veg.stats().dispatches, 1u);
+  EXPECT_EQ(veg.stats().threads, threads_for(trees));
+  // A moved camera culls again.
+  Frame moved = camera(glm::vec3(20.5f, 30.0f, -12.0f), glm::vec3(40.0f, 0.0f, 50.0f));
+  (void)frame(moved, 2.0f);
+  EXPECT_FALSE(veg.stats().reused);
+  EXPECT_EQ(veg.stats().dispatches, 2u);
+}
+
+// Edits: removing a grass tuft and a tree from one section reculls on the next frame (same view) and
+// drops exactly their slots; the other sections keep their ranges; a section growing past its slack
+// moves to a new range and is still culled right.
+TEST_F(VoxelVegetationTest, EditsUpdateTheLiveRanges) {
+  render::VoxelVegetationOptions config;
+  config.grass_capacity = 64;
+  config.tree_capacity = 16;
+  render::VoxelVegetationRenderer veg(ctx(), {8, 2, 8}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat, config);
+  std::vector<voxel::SectionVegetation> sections = sparse_world(5);
+  for (int s = 0; s < int(sections.size()); ++s) veg.set_section(s, sections[std::size_t(s)]);
+  const Frame f = camera(glm::vec3(-10.0f, 40.0f, -10.0f), glm::vec3(64.0f, 0.0f, 64.0f));
+  auto run = [&] { ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, f, 1e30f, 0.5f); }); };
+  run();
+  const VisibleSlots before = gpu_visible(veg);
+  EXPECT_EQ(before.grass, cpu_visible(sections, veg, f).grass);
+  // The edited section: visible, with grass and a tree.
+  int edited = -1;
+  for (int s = 0; s < int(sections.size()) && edited < 0; ++s) {
+    const auto& sec = sections[std::size_t(s)];
+    if (sec.grass.size() > 3 && !sec.trees.empty() &&
+        std::binary_search(before.trees.begin(), before.trees.end(), veg.tree_range(s).offset) &&
+        std::binary_search(before.grass.begin(), before.grass.end(), veg.grass_range(s).offset + 1))
+      edited = s;
+  }
+  ASSERT_GE(edited, 0);
+  std::vector<Range> others;
+  for (int s = 0; s < int(sections.size()); ++s) others.push_back(veg.grass_range(s));
+  const std::uint32_t removed_grass = veg.grass_range(edited).offset + veg.grass_range(edited).size - 1;
+  auto& sec = sections[std::size_t(edited)];
+  sec.grass.erase(sec.grass.begin() + 1);  // the second tuft; the last slot of the range goes
+  sec.trees.erase(sec.trees.begin());
+  veg.set_section(edited, sec);
+  run();
+  EXPECT_FALSE(veg.stats().reused);
+  const VisibleSlots after = gpu_visible(veg), want = cpu_visible(sections, veg, f);
+  EXPECT_EQ(after.grass, want.grass);
+  EXPECT_EQ(after.trees, want.trees);
+  EXPECT_EQ(after.grass.size() + 1, before.grass.size());
+  EXPECT_EQ(after.trees.size() + 1, before.trees.size());
+  EXPECT_FALSE(std::binary_search(after.grass.begin(), after.grass.end(), removed_grass));
+  for (int s = 0; s < int(sections.size()); ++s) {
+    if (s != edited) {
+      EXPECT_EQ(veg.grass_range(s), others[std::size_t(s)]) << s;
+    }
+  }
+  // Grown past its slack: a new range, and the culling still agrees.
+  for (int i = 0; i < 30; ++i) sec.grass.push_back(sec.grass[0]);
+  veg.set_section(edited, sec);
+  run();
+  EXPECT_NE(veg.grass_range(edited).offset, others[std::size_t(edited)].offset);
+  const VisibleSlots grown = gpu_visible(veg), grown_want = cpu_visible(sections, veg, f);
+  EXPECT_EQ(grown.grass, grown_want.grass);
+  EXPECT_EQ(grown.grass.size(), after.grass.size() + 30u);
+}
+
+// The wind: a tree drawn at two times from the side. Its rigid base (below kTreeRigidHeight of its
+// height) stays on the same pixels, its crown moves.
+TEST_F(VoxelVegetationTest, SwayMovesTheCrownAndKeepsTheRoot) {
+  render::VoxelVegetationRenderer veg(ctx(), {1, 1, 1}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat);
+  constexpr float kHeight = 8.0f;
+  const glm::vec3 root(8.0f, 1.0f, 8.0f);
+  for (std::uint32_t templ = 0; templ < voxel::kTreeTemplates; ++templ) {
+    voxel::SectionVegetation v;
+    v.trees.push_back(
+        {root.x, root.y, root.z, templ | std::uint32_t(kHeight * 16.0f) << 16, 0xFF000000u, 0xFF000000u});
+    veg.set_section(0, v);
+    constexpr std::uint32_t kSize = 128;
+    render::SceneCamera c =
+        render::SceneCamera::look_at(root + glm::vec3(0.0f, 0.5f * kHeight, -14.0f),
+                                     root + glm::vec3(0.0f, 0.5f * kHeight, 0.0f), glm::radians(50.0f));
+    c.near_plane = 0.1f;
+    const Frame f = render::FrameView::of_camera(c, kSize, kSize, kWorldUp);
+    render::OffscreenTarget target(ctx(), kSize, kSize);
+    auto image = [&](float time) {
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+        prepare(veg, cmd, f, 1e30f, time);
+        target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+        veg.draw(cmd, f);
+        target.end(cmd);
+      });
+      return target.read_color();
+    };
+    const std::vector<std::uint8_t> a = image(0.0f), b = image(1.2f);
+    // Image rows of a height above the root (row 0 at the top).
+    auto row = [&](float y) {
+      const glm::vec4 clip = f.view_proj * glm::vec4(root + glm::vec3(0.0f, y, 0.0f), 1.0f);
+      return int(std::floor((clip.y / clip.w * 0.5f + 0.5f) * float(kSize)));
+    };
+    ASSERT_LT(row(kHeight), row(0.0f));
+    std::size_t base_pixels = 0, base_changed = 0, crown_changed = 0;
+    for (std::uint32_t y = 0; y < kSize; ++y)
+      for (std::uint32_t x = 0; x < kSize; ++x) {
+        const std::size_t i = (std::size_t(y) * kSize + x) * 4;
+        const bool differs = !std::equal(a.begin() + std::ptrdiff_t(i), a.begin() + std::ptrdiff_t(i + 4),
+                                         b.begin() + std::ptrdiff_t(i));
+        const int r = int(y);
+        if (r >= row(0.95f * voxel::kTreeRigidHeight * kHeight) + 1 && r <= row(0.0f) - 1) {
+          base_pixels += a[i] != 0 || a[i + 1] != 0 || a[i + 2] != 0;
+          base_changed += differs;
+        }
+        if (r <= row(0.3f * kHeight)) crown_changed += differs;
+      }
+    EXPECT_GT(base_pixels, 10u) << "template " << templ;  // the trunk's base is in the image
+    EXPECT_EQ(base_changed, 0u) << "template " << templ;
+    EXPECT_GT(crown_changed, 30u) << "template " << templ;
+  }
 }
 
 }  // namespace

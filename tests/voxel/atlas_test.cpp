@@ -75,8 +75,8 @@ TEST(Atlas, IsLosslessAgainstTheUnmergedMesh) {
     }
   WorldMesher mesher;
   std::vector<SectionMesh> merged, unmerged;
-  mesher.mesh_all(w, {true}, merged);
-  mesher.mesh_all(w, {false}, unmerged);
+  mesher.mesh_all(w, {MeshMode::kAtlas}, merged);
+  mesher.mesh_all(w, {MeshMode::kUnmerged}, unmerged);
   const std::map<CellKey, CellData> reference = unmerged_cells(w, unmerged);
   std::size_t covered = 0, records = 0, transitions = 0;
   for (int s = 0; s < w.section_count(); ++s) {
@@ -136,8 +136,8 @@ TEST(Atlas, SlopeRunsMergeLosslessly) {
   compute_light(w);
   WorldMesher mesher;
   std::vector<SectionMesh> merged, unmerged;
-  mesher.mesh_all(w, {true, true}, merged);
-  mesher.mesh_all(w, {false, true}, unmerged);
+  mesher.mesh_all(w, {MeshMode::kAtlas, true}, merged);
+  mesher.mesh_all(w, {MeshMode::kUnmerged, true}, unmerged);
   // Unmerged inner planes: (cell, normal, doubled corner) -> light, and (cell, normal) -> textures.
   std::map<std::tuple<int, int, int, std::uint32_t, int, int, int>, std::uint32_t> light;
   std::map<std::tuple<int, int, int, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>> tex;

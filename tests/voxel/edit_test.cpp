@@ -96,17 +96,22 @@ TEST(Vegetation, GrassAndTreesStandOnGrassAndFollowEdits) {
   for (int s = 0; s < w.section_count(); ++s) {
     const glm::ivec3 lo = w.section_coord(s) * kSectionSize;
     for (const GrassInstance& g : veg[std::size_t(s)].grass) {
-      const glm::ivec3 c(int(std::floor(g.px)), int(g.py), int(std::floor(g.pz)));
+      // In the cell it stands in: an air cell over a full grass cube, or a cut grass cell (its tuft on
+      // the slope, tilted) under air.
+      const glm::ivec3 c(int(std::floor(g.px)), int(std::floor(g.py)), int(std::floor(g.pz)));
       EXPECT_TRUE(glm::all(glm::greaterThanEqual(c, lo)) && glm::all(glm::lessThan(c, lo + kSectionSize)));
-      EXPECT_EQ(w.material(c), kAir);
-      EXPECT_EQ(w.material(c - glm::ivec3(0, 1, 0)), kGrass);
-      EXPECT_EQ(g.template_light >> 16, w.light(c));
-      EXPECT_LE(g.template_light & 0xFFFF, kFlowerTemplate);
+      const bool sloped = grass_up(g.template_light).y < 0.9999f;
+      const glm::ivec3 air = sloped ? c + glm::ivec3(0, 1, 0) : c, ground = air - glm::ivec3(0, 1, 0);
+      EXPECT_EQ(w.material(air), kAir);
+      EXPECT_EQ(w.material(ground), kGrass);
+      EXPECT_EQ(w.form(ground) == kFormFull, !sloped);
+      EXPECT_EQ(g.template_light >> 16, w.light(air));
+      EXPECT_LE(grass_template(g.template_light), kFlowerTemplate);
       ++grass;
     }
     for (const TreeInstance& t : veg[std::size_t(s)].trees) {
       EXPECT_EQ(w.material(glm::ivec3(int(t.px), int(t.py) - 1, int(t.pz))), kGrass);
-      EXPECT_LT(t.type_height & 0xFFFF, kTreeTypes);
+      EXPECT_LT(t.type_height & 0xFFFF, kTreeTemplates);
       EXPECT_GE(t.type_height >> 16, 64u);
       ++trees;
     }

@@ -18,7 +18,7 @@ TEST(MeshExport, LoneCubeInSunlight) {
   compute_light(w);
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  mesher.mesh_all(w, {.merge = false, .world_bottom_faces = true}, meshes);
+  mesher.mesh_all(w, {.mode = MeshMode::kUnmerged, .world_bottom_faces = true}, meshes);
   DecodedMesh d;
   decode_section_mesh(meshes[0], glm::vec3(100.0f, 0.0f, -16.0f), d);
   ASSERT_EQ(d.vertex_count(), 24u);
@@ -63,7 +63,7 @@ TEST(MeshExport, CountsEqualTheMesherAndIndicesAreRebased) {
   compute_light(w);
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  mesher.mesh_all(w, {.merge = false}, meshes);
+  mesher.mesh_all(w, {.mode = MeshMode::kUnmerged}, meshes);
   DecodedMesh all;
   std::size_t vertices = 0, indices = 0;
   for (int s = 0; s < w.section_count(); ++s) {
@@ -94,7 +94,7 @@ TEST(MeshExport, MergedMeshIsRefused) {
   compute_light(w);
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  mesher.mesh_all(w, {.merge = true}, meshes);
+  mesher.mesh_all(w, {.mode = MeshMode::kAtlas}, meshes);
   bool any_atlas = false;
   for (const SectionMesh& m : meshes) any_atlas = any_atlas || !m.atlas.empty();
   ASSERT_TRUE(any_atlas);
@@ -106,7 +106,7 @@ TEST(MeshExport, MergedMeshIsRefused) {
       decode_section_mesh(m, glm::vec3(0.0f), d);
     } catch (const Error& e) {
       threw = true;
-      EXPECT_NE(std::string(e.what()).find("merge = false"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("MeshMode::kUnmerged"), std::string::npos) << e.what();
     }
     break;
   }

@@ -20,10 +20,10 @@ namespace {
 
 using test::Tri;
 
-std::vector<Tri> mesh_triangles(const World& w, bool merge, bool bottom = true) {
+std::vector<Tri> mesh_triangles(const World& w, MeshMode mode, bool bottom = true) {
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  mesher.mesh_all(w, {merge, bottom}, meshes);
+  mesher.mesh_all(w, {mode, bottom}, meshes);
   std::vector<Tri> tris;
   for (int s = 0; s < w.section_count(); ++s)
     test::append_triangles(meshes[std::size_t(s)], w.section_coord(s), tris);
@@ -80,11 +80,11 @@ double solid_volume(const World& w) {
 TEST(Mesher, RandomWorldsOfAllShapesAreClosedAcrossSectionBorders) {
   for (std::uint32_t seed = 1; seed <= 3; ++seed) {
     const World w = test::random_world({32, 32, 48}, seed, 0.3 + 0.15 * seed);
-    for (const bool merge : {false, true}) {
-      const std::vector<Tri> tris = mesh_triangles(w, merge);
+    for (const MeshMode mode : {MeshMode::kUnmerged, MeshMode::kAtlas, MeshMode::kConventional}) {
+      const std::vector<Tri> tris = mesh_triangles(w, mode);
       ASSERT_FALSE(tris.empty());
       expect_closed(tris);
-      EXPECT_NEAR(enclosed_volume(tris), solid_volume(w), 1e-3) << "seed " << seed << " merge " << merge;
+      EXPECT_NEAR(enclosed_volume(tris), solid_volume(w), 1e-3) << "seed " << seed << " mode " << int(mode);
     }
   }
 }
@@ -99,7 +99,8 @@ TEST(Mesher, MergedSlopeRunsStayClosed) {
       if ((x / 5 + z / 7) % 3 == 0) w.set_voxel({x, 1, z}, kDirt, ramp_x);
       if ((x / 5 + z / 7) % 3 == 1) w.set_voxel({x, 1, z}, kSand, ramp_z);
     }
-  const std::vector<Tri> merged = mesh_triangles(w, true), unmerged = mesh_triangles(w, false);
+  const std::vector<Tri> merged = mesh_triangles(w, MeshMode::kAtlas),
+                         unmerged = mesh_triangles(w, MeshMode::kUnmerged);
   expect_closed(merged);
   EXPECT_NEAR(enclosed_volume(merged), solid_volume(w), 1e-3);
   EXPECT_NEAR(enclosed_volume(unmerged), solid_volume(w), 1e-3);
@@ -124,7 +125,7 @@ TEST(Mesher, EmptyAndSingleCube) {
   mesher.mesh_all(s, {}, meshes);
   EXPECT_EQ(meshes[0].vertices.size(), 24u);
   EXPECT_EQ(meshes[0].atlas.size(), std::size_t(2 * 12 + 2 * 4 + 2 * 3));
-  mesher.mesh_all(s, {false}, meshes);
+  mesher.mesh_all(s, {MeshMode::kUnmerged}, meshes);
   EXPECT_EQ(meshes[0].vertices.size(), std::size_t(4 * (2 * 12 + 2 * 4 + 2 * 3)));
 }
 
@@ -162,17 +163,20 @@ Coverage plane_coverage(const std::vector<Tri>& tris) {
 
 TEST(Mesher, GreedyMergeCoversExactlyTheUnmergedCells) {
   const World w = test::random_world({32, 32, 32}, 11, 0.5);
-  const Coverage merged = plane_coverage(mesh_triangles(w, true));
-  const Coverage unmerged = plane_coverage(mesh_triangles(w, false));
+  const Coverage merged = plane_coverage(mesh_triangles(w, MeshMode::kAtlas));
+  const Coverage unmerged = plane_coverage(mesh_triangles(w, MeshMode::kUnmerged));
   EXPECT_EQ(merged, unmerged);
   for (const auto& [k, n] : merged) ASSERT_EQ(n, 1) << "overlapping faces";
+  EXPECT_EQ(plane_coverage(mesh_triangles(w, MeshMode::kConventional)), unmerged);
   // And merging pays off on a world of cubes.
   World cubes(32, 32, 32);
   for (int y = 0; y < 10; ++y)
     for (int z = 0; z < 32; ++z)
       for (int x = 0; x < 32; ++x) cubes.set_voxel({x, y, z}, std::uint8_t(kStone + (x + z) % 3), kFormFull);
-  EXPECT_EQ(plane_coverage(mesh_triangles(cubes, true)), plane_coverage(mesh_triangles(cubes, false)));
-  EXPECT_LT(mesh_triangles(cubes, true).size() * 20, mesh_triangles(cubes, false).size());
+  EXPECT_EQ(plane_coverage(mesh_triangles(cubes, MeshMode::kAtlas)),
+            plane_coverage(mesh_triangles(cubes, MeshMode::kUnmerged)));
+  EXPECT_LT(mesh_triangles(cubes, MeshMode::kAtlas).size() * 20,
+            mesh_triangles(cubes, MeshMode::kUnmerged).size());
 }
 
 // Blocks without cut shapes take the all-cube path of cull_and_merge (no partial rows, X faces transposed
@@ -189,8 +193,8 @@ TEST(Mesher, AllCubeFastPathEqualsTheGeneralPath) {
       block.material[i] = cube ? kStone : kAir;
       block.light[i] = 0;
     }
-    for (const bool merge : {true, false}) {
-      cull_and_merge(block, fast, merge);
+    for (const MeshMode mode : {MeshMode::kAtlas, MeshMode::kUnmerged}) {
+      cull_and_merge(block, fast, mode);
       ASSERT_TRUE(fast.partial_cells.empty());
       ASSERT_TRUE(fast.loose.empty());
       // A cut shape in a corner of the shell touches no inner cell, so the faces cannot change; it sends
@@ -198,7 +202,7 @@ TEST(Mesher, AllCubeFastPathEqualsTheGeneralPath) {
       PaddedBlock with_corner = block;
       with_corner.form[0] = 0x7F;  // one cut corner
       with_corner.material[0] = kStone;
-      cull_and_merge(with_corner, general, merge);
+      cull_and_merge(with_corner, general, mode);
       ASSERT_EQ(general.partial_cells.size(), 1u);
       ASSERT_EQ(fast.quads.size(), general.quads.size()) << "trial " << trial;
       for (std::size_t q = 0; q < fast.quads.size(); ++q) {
@@ -247,26 +251,47 @@ TEST(Mesher, BuriedSectionsAndTheWorldBottom) {
   EXPECT_FALSE(section_is_buried(w, {1, 2, 1}, false));
   EXPECT_FALSE(section_is_buried(w, {1, 0, 1}, false)) << "air below the world";
   EXPECT_TRUE(section_is_buried(w, {1, 0, 1}, true)) << "solid ground below the world";
-  const std::vector<Tri> closed = mesh_triangles(w, true, true);
+  const std::vector<Tri> closed = mesh_triangles(w, MeshMode::kAtlas, true);
   expect_closed(closed);
   EXPECT_NEAR(enclosed_volume(closed), solid_volume(w), 1e-3);
   // Without bottom faces: the same surface minus the 48 x 48 bottom.
-  const Coverage with = plane_coverage(closed), without = plane_coverage(mesh_triangles(w, true, false));
+  const Coverage with = plane_coverage(closed),
+                 without = plane_coverage(mesh_triangles(w, MeshMode::kAtlas, false));
   std::size_t bottom = 0;
   for (const auto& [k, n] : with) bottom += std::get<0>(k) == kNegY && std::get<1>(k) == 0;
   EXPECT_EQ(bottom, 48u * 48u * 4u);
   EXPECT_EQ(with.size() - without.size(), bottom);
 }
 
+// Full cubes (occlusion 0 or 4 quarters) give four times the 0fps level.
 TEST(Ao, FormulaFrom0fps) {
-  EXPECT_EQ(vertex_ao(false, false, false), 3);
-  EXPECT_EQ(vertex_ao(true, false, false), 2);
-  EXPECT_EQ(vertex_ao(false, true, false), 2);
-  EXPECT_EQ(vertex_ao(false, false, true), 2);
-  EXPECT_EQ(vertex_ao(true, false, true), 1);
-  EXPECT_EQ(vertex_ao(false, true, true), 1);
-  EXPECT_EQ(vertex_ao(true, true, false), 0);
-  EXPECT_EQ(vertex_ao(true, true, true), 0);
+  auto level = [](bool s1, bool s2, bool c) { return vertex_ao(0, 4 * s1, 4 * s2, 4 * c); };
+  EXPECT_EQ(level(false, false, false), 4 * 3);
+  EXPECT_EQ(level(true, false, false), 4 * 2);
+  EXPECT_EQ(level(false, true, false), 4 * 2);
+  EXPECT_EQ(level(false, false, true), 4 * 2);
+  EXPECT_EQ(level(true, false, true), 4 * 1);
+  EXPECT_EQ(level(false, true, true), 4 * 1);
+  EXPECT_EQ(level(true, true, false), 0);
+  EXPECT_EQ(level(true, true, true), 0);
+  // Partial occluders: two half-filled sides hide a quarter of the corner; the sum clamps at 0.
+  EXPECT_EQ(vertex_ao(0, 2, 2, 0), 12 - 2 - 2 - 1);
+  EXPECT_EQ(vertex_ao(0, 2, 0, 3), 12 - 2 - 3);
+  EXPECT_EQ(vertex_ao(4, 4, 4, 4), 0);
+  // The level depends on the four cells only: any of them may be the front (the diagonals swap roles),
+  // and the table the hot loops use holds the same values.
+  for (int f = 0; f <= 4; ++f)
+    for (int s1 = 0; s1 <= 4; ++s1)
+      for (int s2 = 0; s2 <= 4; ++s2)
+        for (int c = 0; c <= 4; ++c) {
+          const int ao = vertex_ao(f, s1, s2, c);
+          ASSERT_EQ(vertex_ao(s1, f, c, s2), ao);
+          ASSERT_EQ(vertex_ao(c, s2, s1, f), ao);
+          ASSERT_EQ(vertex_ao(f, s2, s1, c), ao);
+          ASSERT_EQ(lookup_ao(f, s1, s2, c), ao);
+          ASSERT_GE(ao, 0);
+          ASSERT_LE(ao, kAoLevels);
+        }
 }
 
 // A floor cell with random full cubes in the 8 cells around the cell above it; uniform sun 15 in air.
@@ -288,7 +313,7 @@ TEST(Ao, TopFaceMatchesHandBuiltNeighbourhoods) {
       w.lights()[i] = w.materials()[i] == kAir ? make_light16(0, 0, 0, 15) : 0;
     WorldMesher mesher;
     std::vector<SectionMesh> meshes;
-    mesher.mesh_all(w, {false}, meshes);
+    mesher.mesh_all(w, {MeshMode::kUnmerged}, meshes);
     const SectionMesh& m = meshes[0];
     bool found = false;
     for (std::uint32_t v = 0; v < m.quad_vertices; v += 4) {

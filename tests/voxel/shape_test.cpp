@@ -1,6 +1,7 @@
 // Shape LUT: empty and full bytes, unit normals, closed hulls, rotation about Y, side masks, degeneracy.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <map>
 #include <set>
@@ -16,7 +17,9 @@ TEST(ShapeLut, EmptyHasNoGeometryAndFullHasSixFullFaces) {
   EXPECT_FALSE(lut.shapes[0].solid);
   EXPECT_TRUE(lut.all_planes(0).empty());
   const ShapeInfo& full = lut.shapes[255];
-  EXPECT_TRUE(full.solid && full.light_opaque && full.ao_occluder);
+  EXPECT_TRUE(full.solid && full.light_opaque);
+  for (const std::uint8_t q : full.ao_quarters) EXPECT_EQ(q, kAoQuartersFull);
+  for (const std::uint8_t q : lut.shapes[0].ao_quarters) EXPECT_EQ(q, 0);
   EXPECT_EQ(full.outer_count, 6);
   EXPECT_EQ(full.inner_count, 0);
   EXPECT_EQ(full.full_sides, 0x3F);
@@ -155,7 +158,9 @@ TEST(ShapeLut, SideQuartersMatchOuterPolygons) {
   EXPECT_EQ(lut.shapes[wedge].inner_count, 1);
   EXPECT_EQ(lut.inner_planes(wedge)[0].merge_axis, 2);
   EXPECT_EQ(lut.inner_planes(wedge)[0].light_side, kPosY);
-  EXPECT_FALSE(lut.shapes[wedge].ao_occluder);
+  // It fills the octants under its high edge, half of those under its low edge and at its top edge.
+  const std::array<std::uint8_t, kCornerCount> wedge_ao = {4, 2, 4, 2, 2, 0, 2, 0};
+  EXPECT_EQ(lut.shapes[wedge].ao_quarters, wedge_ao);
   EXPECT_FALSE(lut.shapes[wedge].light_opaque);
 }
 

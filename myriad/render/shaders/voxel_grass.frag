@@ -19,7 +19,7 @@ void main() {
   vec3 lamp = vec3(float(light & 0xFu), float((light >> 4) & 0xFu), float((light >> 8) & 0xFu)) / 15.0;
   // Sun darkened where the shadow map says occluded (blades take the ground's up normal for the offset).
   float sun = float((light >> 12) & 0xFu) / 15.0 * shadow_visibility(in_world, vec3(0.0, 1.0, 0.0));
-  bool flower = (in_template_light & 0xFFFFu) == 4u;
+  bool flower = (in_template_light & 0xFu) == 4u;
   vec3 base = flower && in_uv.y > 0.75 ? vec3(0.95, 0.85, 0.3) : mix(vec3(0.18, 0.42, 0.12), vec3(0.45, 0.75, 0.25), in_uv.y);
   out_color = vec4(base * (lamp + sun * vec3(1.0, 0.97, 0.9) + vec3(0.05)), 1.0);
 }

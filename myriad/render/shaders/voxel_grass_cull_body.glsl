@@ -1,14 +1,15 @@
-// Voxel grass (V15): one thread per instance slot; slice, frustum and distance tests, the two-phase
+// Voxel grass (V15): one thread per live instance (its slot from the live ranges); slice, frustum and distance tests, the two-phase
 // Hi-Z rule (hiz.glsl; the pyramid only in voxel_grass_cull_hiz.comp), then the near (two crossed
 // quads) or far (camera-facing billboard) list by distance to the camera.
 #extension GL_GOOGLE_include_directive : require
+#define RANGES_BINDING 4
 #include "voxel_vegetation_cull.glsl"
 
 layout(binding = 0, scalar) readonly buffer Grass { GrassInstance grass[]; };
 layout(binding = 1, scalar) buffer Draws { DrawCommand draws[2]; };  // [0] near, [1] far
 layout(binding = 2, scalar) writeonly buffer Visible { uint visible[]; };  // near at 0, far at capacity
 layout(binding = 3, scalar) buffer Overflow { uint overflow; };
-#define HIZ_FIRST_BINDING 4  // visibility, counters [, pyramid, Hi-Z parameters]
+#define HIZ_FIRST_BINDING 5  // visibility, counters [, pyramid, Hi-Z parameters]
 #include "hiz.glsl"
 
 void main() {
@@ -16,15 +17,16 @@ void main() {
   // No early return: the two-phase rule counts with subgroup operations.
   uint slots = cull_slots();
   uint capacity = min(slots, uint(visible.length()) / 2u);
-  uint id = gl_GlobalInvocationID.x;
-  bool in_range = id < min(min(slots, uint(grass.length())), uint(visibility.length()));
+  uint id;
+  bool in_range = live_slot(gl_GlobalInvocationID.x, id) &&
+                  id < min(min(slots, uint(grass.length())), uint(visibility.length()));
   bool candidate = false, passed = false;
   vec4 sphere = vec4(0.0);
   float d = 0.0;
   if (in_range) {
     GrassInstance g = grass[id];
     vec3 p = vec3(g.px, g.py, g.pz);
-    sphere = vec4(p + vec3(0.0, 0.5, 0.0), 0.75);
+    sphere = vec4(p + vec3(0.0, 0.5, 0.0), 0.9);  // a tuft tilted with its slope stays inside
     candidate = (g.template_light & 0xFFFFu) != MYRIAD_EMPTY_TEMPLATE;
     d = distance(pc.camera.xyz, p);
     passed = candidate && in_view(p, sphere);

@@ -1,6 +1,6 @@
 #version 460
-// Voxel trees (V15): the prebuilt template (trunk slices + crown) scaled by the tree's height, swayed
-// by the offset the cull pass computed this frame (growing with height), lit from two probes.
+// Voxel trees (V15): the tree's prebuilt template (trunk slices + crown) scaled by its height, swayed
+// by the offset the wind pass computed this frame (growing with height), lit from two probes.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
@@ -26,12 +26,13 @@ out gl_PerVertex {
 void main() {
   uint id = visible[gl_InstanceIndex];
   TreeInstance t = trees[id];
-  TreeVertexGpu v = template_vertices[gl_VertexIndex];
+  TreeVertexGpu v = template_vertices[tree_template_vertex(t, uint(gl_VertexIndex), pc.template_stride,
+                                                          uint(template_vertices.length()))];
   vec3 world = tree_vertex_world(t, v, sway[id]);
   gl_Position = pc.view_proj * vec4(world, 1.0);
   gl_ClipDistance[0] = pc.slice_height - world.y;
   out_normal = v.normal.xyz;
   out_light = mix(unpack_light(t.light_root), unpack_light(t.light_top), clamp(v.position.y, 0.0, 1.0));
-  out_kind = uint(v.position.w) + 2u * (t.type_height & 0xFFFFu);
+  out_kind = uint(v.position.w) + 2u * ((t.type_height & 0xFFFFu) / MYRIAD_TREE_VARIANTS);
   out_world = world;
 }

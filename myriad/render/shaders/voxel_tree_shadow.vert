@@ -43,7 +43,8 @@ void main() {
     gl_ClipDistance[0] = -1.0;
     return;
   }
-  vec3 world = tree_vertex_world(t, template_vertices[gl_VertexIndex], sway[id]);
+  uint v = tree_template_vertex(t, uint(gl_VertexIndex), pc.template_stride, uint(template_vertices.length()));
+  vec3 world = tree_vertex_world(t, template_vertices[v], sway[id]);
   gl_Position = pc.view_proj * vec4(world, 1.0);
   gl_ClipDistance[0] = pc.slice_height - world.y;
 }

@@ -1,6 +1,6 @@
 // What the voxel grass and tree culling passes share (V14, V15): their layouts and helpers, the push
 // constant and its decoding, and the view tests every candidate takes before the two-phase rule.
-// Included before the pass's own bindings.
+// Included before the pass's own bindings, with RANGES_BINDING defined (the pass's live ranges).
 #ifndef MYRIAD_VOXEL_VEGETATION_CULL_GLSL
 #define MYRIAD_VOXEL_VEGETATION_CULL_GLSL
 
@@ -13,6 +13,9 @@
 
 layout(local_size_x = 64) in;
 layout(push_constant, scalar) uniform Push { VoxelVegetationCullPush pc; };
+
+#define VEGETATION_RANGES_BINDING RANGES_BINDING
+#include "voxel_vegetation_ranges.glsl"
 
 // The instance slots of the pass (grass or trees) and its CULL_PHASE_*.
 uint cull_slots() { return pc.capacity_phase & 0x3FFFFFFFu; }

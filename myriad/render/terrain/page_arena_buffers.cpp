@@ -15,10 +15,13 @@ PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_strid
 
 void PageArenaBuffers::ensure_buffers(const PageArenas& arenas) {
   while (vertex_buffers_.size() < arenas.arenas().size()) {
-    const PageArenaOptions& c = arenas.config();
-    vertex_buffers_.emplace_back(ctx_, VkDeviceSize(c.vertex_capacity) * vertex_stride_,
+    const PageArena& a = arenas.arenas()[vertex_buffers_.size()];
+    if (!a.sealed)
+      throw Error("arena " + std::to_string(vertex_buffers_.size()) + " is not sealed", "PageArenaBuffers",
+                  "call PageArenas::seal() before recording uploads");
+    vertex_buffers_.emplace_back(ctx_, VkDeviceSize(a.vertices.capacity()) * vertex_stride_,
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-    index_buffers_.emplace_back(ctx_, VkDeviceSize(c.index_capacity) * sizeof(std::uint32_t),
+    index_buffers_.emplace_back(ctx_, VkDeviceSize(a.indices.capacity()) * sizeof(std::uint32_t),
                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
                                 gpu::MemoryKind::kDeviceLocal);
   }
@@ -47,16 +50,15 @@ void PageArenaBuffers::write(const PageArenas& arenas, std::uint32_t page,
     throw Error("page upload does not fit (" + std::to_string(max_queued_bytes_) + " bytes may wait)",
                 "PageArenaBuffers::write", "record the queued uploads first, or raise max_queued_bytes");
   }
-  ensure_buffers(arenas);
   const VkDeviceSize v = queue(vertices);
-  copies_.push_back({vertex_buffers_[p.arena].handle(),
-                     {v, VkDeviceSize(p.vertices.offset) * vertex_stride_, vertices.size()}});
+  copies_.push_back({p.arena, false, {v, VkDeviceSize(p.vertices.offset) * vertex_stride_, vertices.size()}});
   const VkDeviceSize i = queue(std::as_bytes(indices));
-  copies_.push_back({index_buffers_[p.arena].handle(),
-                     {i, VkDeviceSize(p.indices.offset) * sizeof(std::uint32_t), indices.size_bytes()}});
+  copies_.push_back(
+      {p.arena, true, {i, VkDeviceSize(p.indices.offset) * sizeof(std::uint32_t), indices.size_bytes()}});
 }
 
-std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd) {
+std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd, const PageArenas& arenas) {
+  ensure_buffers(arenas);
   if (copies_.empty()) return 0;
   gpu::StagingRing& ring = ctx_.staging_ring();
   if (queued_.size() > ring.capacity())
@@ -75,7 +77,8 @@ std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd) {
   std::uint64_t bytes = 0;
   for (Copy c : copies_) {
     c.region.srcOffset += staged->offset;
-    vkCmdCopyBuffer(cmd, staged->buffer, c.dst, 1, &c.region);
+    const gpu::Buffer& dst = c.indices ? index_buffers_.at(c.arena) : vertex_buffers_.at(c.arena);
+    vkCmdCopyBuffer(cmd, staged->buffer, dst.handle(), 1, &c.region);
     bytes += c.region.size;
   }
   gpu::memory_barrier(

@@ -1,5 +1,6 @@
 // GPU storage behind PageArenas (V10, V13): per arena one device-local vertex buffer and one u32 index
-// buffer, created with the arena's fixed capacity and never resized. Page geometry waits in a CPU queue
+// buffer, created with the arena's capacity when the arena is first recorded (it must be sealed by
+// then) and never resized. Page geometry waits in a CPU queue
 // until the frame's recording stages it through the context's staging ring and copies it to the
 // page's ranges; nothing of it is kept on the CPU afterwards. Counts the bytes each recording uploads,
 // so "nothing changed, nothing uploaded" is checkable.
@@ -20,17 +21,18 @@ class PageArenaBuffers {
   // wait for one recording (it must fit the staging ring).
   PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_stride, std::uint64_t max_queued_bytes);
 
-  // Queues `page`'s geometry for upload at its current placement in `arenas` (buffers for arenas
-  // created since the last call are allocated here). The counts must equal the placement's. Throws
-  // myriad::Error when the queue would pass max_queued_bytes: record the queued uploads first.
+  // Queues `page`'s geometry for upload at its current placement in `arenas`. The counts must equal
+  // the placement's. Throws myriad::Error when the queue would pass max_queued_bytes: record the
+  // queued uploads first.
   void write(const PageArenas& arenas, std::uint32_t page, std::span<const std::byte> vertices,
              std::span<const std::uint32_t> indices);
 
-  // Stages everything queued in the context's staging ring (all of it or, when the ring has no room
-  // this frame, none: page tables must never point at geometry that has not landed) and records the
-  // copies and a barrier making them visible to vertex and compute shaders. Returns the bytes copied
-  // (0 when deferred: pending_bytes() stays non-zero).
-  std::uint64_t record_uploads(VkCommandBuffer cmd);
+  // Creates the buffers of arenas new since the last call (throws myriad::Error on an arena that is not
+  // sealed), then stages everything queued in the context's staging ring (all of it or, when the ring
+  // has no room this frame, none: page tables must never point at geometry that has not landed) and
+  // records the copies and a barrier making them visible to vertex and compute shaders. Returns the
+  // bytes copied (0 when deferred: pending_bytes() stays non-zero).
+  std::uint64_t record_uploads(VkCommandBuffer cmd, const PageArenas& arenas);
 
   std::uint64_t pending_bytes() const { return queued_.size(); }
   std::size_t arena_count() const { return vertex_buffers_.size(); }
@@ -42,7 +44,8 @@ class PageArenaBuffers {
 
  private:
   struct Copy {
-    VkBuffer dst;
+    std::uint32_t arena;
+    bool indices;  // to the arena's index buffer, else its vertex buffer
     VkBufferCopy region;
   };
   void ensure_buffers(const PageArenas& arenas);

@@ -1,5 +1,7 @@
 #include "myriad/render/terrain/page_arenas.hpp"
 
+#include <algorithm>
+
 #include "myriad/core/error.hpp"
 
 namespace myriad::render {
@@ -31,16 +33,18 @@ void PageArenas::remove(std::uint32_t page) {
   arena.vertices.free(p.vertices);
   arena.indices.free(p.indices);
   --arena.page_count;
+  --arena.bucket_pages[p.bucket];
   p = PagePlacement{};
 }
 
-std::uint32_t PageArenas::find_or_create_arena(std::uint32_t category, std::uint32_t bucket,
+std::uint32_t PageArenas::find_or_create_arena(std::uint32_t category, std::uint32_t region,
                                                std::uint32_t vertex_count, std::uint32_t index_count,
                                                Range& vertices, Range& indices, bool& created) {
   created = false;
+  // In creation order: a sealed arena's reserve and holes first, then the region's open arena.
   for (std::uint32_t a = 0; a < arenas_.size(); ++a) {
     PageArena& arena = arenas_[a];
-    if (arena.category != category || arena.bucket != bucket) continue;
+    if (arena.category != category || arena.region != region) continue;
     const auto v = arena.vertices.allocate(vertex_count);
     if (!v) continue;
     const auto i = arena.indices.allocate(index_count);
@@ -52,8 +56,13 @@ std::uint32_t PageArenas::find_or_create_arena(std::uint32_t category, std::uint
     indices = *i;
     return a;
   }
-  PageArena arena{category, bucket, RangeAllocator(config_.vertex_capacity, config_.vertex_slack),
-                  RangeAllocator(config_.index_capacity, config_.index_slack), 0};
+  PageArena arena{category,
+                  region,
+                  RangeAllocator(config_.vertex_capacity, config_.vertex_slack),
+                  RangeAllocator(config_.index_capacity, config_.index_slack),
+                  0,
+                  {},
+                  !config_.fit_to_content};
   const auto v = arena.vertices.allocate(vertex_count);
   const auto i = arena.indices.allocate(index_count);
   if (!v || !i) {
@@ -69,7 +78,7 @@ std::uint32_t PageArenas::find_or_create_arena(std::uint32_t category, std::uint
 }
 
 PlaceOutcome PageArenas::place(std::uint32_t page, std::uint32_t category, std::uint32_t vertex_count,
-                               std::uint32_t index_count) {
+                               std::uint32_t index_count, std::uint32_t region) {
   PagePlacement& p = pages_.at(page);
   if (vertex_count == 0 || index_count == 0) {
     remove(page);
@@ -77,26 +86,64 @@ PlaceOutcome PageArenas::place(std::uint32_t page, std::uint32_t category, std::
   }
   const std::uint32_t bucket = draw_bucket_for(index_count);
   if (p.placed()) {
-    const PageArena& arena = arenas_[p.arena];
-    // In place when the category is unchanged, the ranges hold the new counts and the arena's
-    // bucket still bounds the index count (a page never moves to a smaller bucket by itself: that
-    // would only trade a little surplus for an upload).
-    if (arena.category == category && RangeAllocator::fits_in_place(p.vertices, vertex_count) &&
-        RangeAllocator::fits_in_place(p.indices, index_count) &&
-        index_count <= draw_bucket_size(arena.bucket)) {
+    PageArena& arena = arenas_[p.arena];
+    // In place when the category and region are unchanged and the ranges hold the new counts; the
+    // bucket may change freely (it only picks the page's indirect command).
+    if (arena.category == category && arena.region == region &&
+        RangeAllocator::fits_in_place(p.vertices, vertex_count) &&
+        RangeAllocator::fits_in_place(p.indices, index_count)) {
+      --arena.bucket_pages[p.bucket];
+      if (arena.bucket_pages.size() <= bucket) arena.bucket_pages.resize(bucket + 1, 0);
+      ++arena.bucket_pages[bucket];
       p.vertex_count = vertex_count;
       p.index_count = index_count;
+      p.bucket = bucket;
       return PlaceOutcome::kInPlace;
     }
     remove(page);
   }
   Range vertices, indices;
   bool created = false;
-  const std::uint32_t arena =
-      find_or_create_arena(category, bucket, vertex_count, index_count, vertices, indices, created);
-  ++arenas_[arena].page_count;
-  p = {arena, vertices, indices, vertex_count, index_count};
+  const std::uint32_t a =
+      find_or_create_arena(category, region, vertex_count, index_count, vertices, indices, created);
+  PageArena& arena = arenas_[a];
+  ++arena.page_count;
+  if (arena.bucket_pages.size() <= bucket) arena.bucket_pages.resize(bucket + 1, 0);
+  ++arena.bucket_pages[bucket];
+  p = {a, vertices, indices, vertex_count, index_count, bucket};
   return created ? PlaceOutcome::kNewArena : PlaceOutcome::kMoved;
+}
+
+std::uint32_t PageArenas::seal() {
+  // What each (category, region) already holds in sealed arenas, before this call seals more.
+  std::vector<std::uint64_t> sealed_vertices(arenas_.size(), 0), sealed_indices(arenas_.size(), 0);
+  for (std::size_t a = 0; a < arenas_.size(); ++a) {
+    if (arenas_[a].sealed) continue;
+    for (const PageArena& other : arenas_) {
+      if (!other.sealed || other.category != arenas_[a].category || other.region != arenas_[a].region)
+        continue;
+      sealed_vertices[a] += other.vertices.capacity();
+      sealed_indices[a] += other.indices.capacity();
+    }
+  }
+  auto fitted = [&](std::uint32_t end, std::uint32_t min_growth, std::uint64_t sealed, std::uint32_t max) {
+    std::uint64_t capacity =
+        end + std::max<std::uint64_t>(std::uint64_t(end) * config_.growth_eighths / 8, min_growth);
+    capacity = std::max(capacity, sealed / 4);  // a spill arena keeps room for the next edits
+    return std::uint32_t(std::min<std::uint64_t>(capacity, max));
+  };
+  std::uint32_t count = 0;
+  for (std::size_t a = 0; a < arenas_.size(); ++a) {
+    PageArena& arena = arenas_[a];
+    if (arena.sealed) continue;
+    arena.vertices.shrink_to(
+        fitted(arena.vertices.end(), config_.min_vertex_growth, sealed_vertices[a], config_.vertex_capacity));
+    arena.indices.shrink_to(
+        fitted(arena.indices.end(), config_.min_index_growth, sealed_indices[a], config_.index_capacity));
+    arena.sealed = true;
+    ++count;
+  }
+  return count;
 }
 
 }  // namespace myriad::render

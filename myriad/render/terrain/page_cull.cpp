@@ -9,29 +9,29 @@
 namespace myriad::render {
 
 std::vector<std::vector<std::uint32_t>> cull_pages_reference(std::span<const shader::PageGpu> pages,
-                                                             std::uint32_t arena_count,
+                                                             std::uint32_t group_count,
                                                              const Frustum& frustum, float slice_height,
                                                              const HizReference* occlusion) {
-  std::vector<std::vector<std::uint32_t>> visible(arena_count);
+  std::vector<std::vector<std::uint32_t>> visible(group_count);
   for (std::uint32_t id = 0; id < pages.size(); ++id) {
     const shader::PageGpu& p = pages[id];
-    if (p.arena >= arena_count || p.aabb_min.y > slice_height) continue;
+    if (p.group >= group_count || p.aabb_min.y > slice_height) continue;
     if (!frustum.intersects(Aabb{p.aabb_min, p.aabb_max})) continue;
     if (occlusion && hiz_box_occluded(*occlusion, p.aabb_min, p.aabb_max)) continue;
-    visible[p.arena].push_back(id);
+    visible[p.group].push_back(id);
   }
   return visible;
 }
 
-std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::ArenaCullGpu> arenas) {
+std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::DrawGroupGpu> groups) {
   std::vector<shader::DrawCommand> draws;
-  draws.reserve(arenas.size());
-  for (const shader::ArenaCullGpu& a : arenas) draws.push_back({a.bucket_size, 0, 0, a.visible_base});
+  draws.reserve(groups.size());
+  for (const shader::DrawGroupGpu& g : groups) draws.push_back({g.bucket_size, 0, 0, g.visible_base});
   return draws;
 }
 
 namespace {
-// Pages, arenas, draws, visible list, overflow; then the two-phase state's.
+// Pages, draw groups, draws, visible list, overflow; then the two-phase state's.
 constexpr std::uint32_t kOwnBindings = 5;
 }  // namespace
 
@@ -43,11 +43,11 @@ PageCuller::PageCuller(gpu::Context& ctx)
                                                 sizeof(shader::CullPagesPush), true)) {}
 
 void PageCuller::record(VkCommandBuffer cmd, const FrameView& view, const gpu::Buffer& pages,
-                        std::uint32_t page_count, const gpu::Buffer& arenas,
+                        std::uint32_t page_count, const gpu::Buffer& groups,
                         std::span<const shader::DrawCommand> initial, const Outputs& out, FramePhase phase,
                         const DepthPyramid* pyramid) const {
   if (initial.size_bytes() > 65536)
-    throw Error("more arenas than one vkCmdUpdateBuffer can reset", "PageCuller");
+    throw Error("more draw groups than one vkCmdUpdateBuffer can reset", "PageCuller");
   out.two_phase.reserve(page_count);
   out.two_phase.record_begin(cmd, phase, view.view_proj, pyramid);
   // Earlier indirect and vertex reads finish before the draws and visible list are rewritten.
@@ -60,11 +60,11 @@ void PageCuller::record(VkCommandBuffer cmd, const FrameView& view, const gpu::B
   for (int i = 0; i < kFrustumPlaneCount; ++i) push.planes[i] = view.frustum.planes[std::size_t(i)].as_vec4();
   push.slice_height = view.slice_height;
   push.page_count = page_count;
-  push.arena_count = std::uint32_t(initial.size());
+  push.group_count = std::uint32_t(initial.size());
   push.visible_capacity = std::uint32_t(out.visible.size() / sizeof(std::uint32_t));
   push.phase = static_cast<std::uint32_t>(phase);
   out.two_phase.bind(cmd, pipeline_, hiz_pipeline_,
-                     {gpu::storage_buffer(pages), gpu::storage_buffer(arenas), gpu::storage_buffer(out.draws),
+                     {gpu::storage_buffer(pages), gpu::storage_buffer(groups), gpu::storage_buffer(out.draws),
                       gpu::storage_buffer(out.visible), gpu::storage_buffer(out.overflow.buffer())},
                      phase, pyramid, &push, sizeof(push));
   vkCmdDispatch(cmd, (page_count + 63) / 64, 1, 1);

@@ -1,6 +1,6 @@
-// CullPages (V11, V12, V14): GPU culling of voxel page slots into one non-indexed indirect draw per
-// arena (instances = visible pages, first_instance = the arena's base in the visible list), plus the
-// exact CPU reference and the CPU coarse chunk test that decides which arenas can be skipped.
+// CullPages (V11, V12, V14): GPU culling of voxel page slots into one non-indexed indirect command per
+// draw group (an arena's pages of one draw bucket; instances = visible pages, first_instance = the
+// group's base in the visible list), plus the exact CPU reference.
 #pragma once
 
 #include <cstdint>
@@ -17,22 +17,22 @@
 
 namespace myriad::render {
 
-// The CPU reference: per arena, the sorted ids of the pages CullPages keeps; with `occlusion`, those
-// of them the pyramid does not hide (what a late pass finds visible).
+// The CPU reference: per draw group, the sorted ids of the pages CullPages keeps; with `occlusion`,
+// those of them the pyramid does not hide (what a late pass finds visible).
 std::vector<std::vector<std::uint32_t>> cull_pages_reference(std::span<const shader::PageGpu> pages,
-                                                             std::uint32_t arena_count,
+                                                             std::uint32_t group_count,
                                                              const Frustum& frustum, float slice_height,
                                                              const HizReference* occlusion = nullptr);
 
-// Per-arena draw commands before culling: vertex_count = bucket size, no instances yet,
-// first_instance = visible base. Also the visible bases themselves (prefix sums of page counts).
-std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::ArenaCullGpu> arenas);
+// Per-group draw commands before culling: vertex_count = bucket size, no instances yet,
+// first_instance = visible base (the prefix sums of the groups' page counts).
+std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::DrawGroupGpu> groups);
 
 class PageCuller {
  public:
   explicit PageCuller(gpu::Context& ctx);
 
-  // Where one cull writes: one DrawCommand per arena, the visible list, the overflow word (reset by
+  // Where one cull writes: one DrawCommand per draw group, the visible list, the overflow word (reset by
   // single and early passes), and the two-phase state (visibility words, counters, pyramid inputs).
   struct Outputs {
     const gpu::Buffer& draws;
@@ -44,9 +44,9 @@ class PageCuller {
   // Records: reset `out.draws` from `initial` and cull `page_count` pages with the two-phase rule of
   // `phase` (kLate tests `pyramid`, projecting with `view.view_proj`). On return the draws and the
   // list are ready for indirect reads and vertex-shader reads, and the overflow word counts the pages
-  // dropped because their arena's list was full.
+  // dropped because their group's list was full.
   void record(VkCommandBuffer cmd, const FrameView& view, const gpu::Buffer& pages, std::uint32_t page_count,
-              const gpu::Buffer& arenas, std::span<const shader::DrawCommand> initial, const Outputs& out,
+              const gpu::Buffer& groups, std::span<const shader::DrawCommand> initial, const Outputs& out,
               FramePhase phase = FramePhase::kSingle, const DepthPyramid* pyramid = nullptr) const;
 
  private:

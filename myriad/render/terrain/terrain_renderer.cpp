@@ -11,7 +11,10 @@ namespace myriad::render {
 namespace {
 
 constexpr std::uint32_t kTerrainCategory = 0;
-constexpr std::uint32_t kMaxArenas = 256;  // control buffers only; geometry arenas never grow
+constexpr std::uint32_t kMaxArenas = 64;  // control buffers only; geometry arenas never grow
+constexpr std::uint32_t kMaxGroups = kMaxArenas * kTerrainDrawBuckets;
+constexpr std::uint32_t kMaxRegions = 32;
+constexpr std::uint32_t kChunkSections = 4;  // CoarseChunks' chunk edge
 constexpr std::uint32_t kStride = sizeof(voxel::TerrainVertex);
 static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
               "atlas records share the vertex arena and its stride");
@@ -25,7 +28,8 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       slots_(std::uint32_t(sections.x * sections.y * sections.z)),
       arenas_(slots_, config),
       buffers_(ctx, kStride, 64ull << 20),
-      chunks_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
+      chunks_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z),
+              kChunkSections),
       culler_(ctx),
       page_is_dirty_(slots_, 0),
       pages_(slots_),
@@ -37,19 +41,27 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
       shadow_two_phase_(ctx, slots_),
       max_arenas_(kMaxArenas),
       shadow_receiver_(ctx) {
-  for (auto& p : pages_) p.arena = kNoArena;
+  for (auto& p : pages_) p.group = kNoArena;
+  // Regions: the smallest square of coarse chunks that keeps their number to kMaxRegions.
+  const std::uint32_t chunks_x = (std::uint32_t(sections.x) + kChunkSections - 1) / kChunkSections;
+  const std::uint32_t chunks_z = (std::uint32_t(sections.z) + kChunkSections - 1) / kChunkSections;
+  for (;; ++region_chunks_) {
+    regions_x_ = (chunks_x + region_chunks_ - 1) / region_chunks_;
+    regions_z_ = (chunks_z + region_chunks_ - 1) / region_chunks_;
+    if (regions_x_ * regions_z_ <= kMaxRegions) break;
+  }
   page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::PageGpu));
   terrain_page_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(shader::TerrainPageGpu));
   for (int set = 0; set < 2; ++set) {
     visible_buf_[set] = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
-    draw_buf_[set] = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+    draw_buf_[set] = gpu::make_storage_buffer(ctx, kMaxGroups * sizeof(shader::DrawCommand),
                                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   }
   counts_ = gpu::HostReadback(ctx, 2 * (draw_buf_[0].size() + visible_buf_[0].size()));
-  arena_cull_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaCullGpu));
+  group_cull_buf_ = gpu::make_storage_buffer(ctx, kMaxGroups * sizeof(shader::DrawGroupGpu));
   address_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::ArenaAddressGpu));
   shadow_visible_buf_ = gpu::make_storage_buffer(ctx, slots_ * sizeof(std::uint32_t));
-  shadow_draw_buf_ = gpu::make_storage_buffer(ctx, kMaxArenas * sizeof(shader::DrawCommand),
+  shadow_draw_buf_ = gpu::make_storage_buffer(ctx, kMaxGroups * sizeof(shader::DrawCommand),
                                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
 
   const std::vector<std::uint8_t> tiles = generate_terrain_tiles();
@@ -69,13 +81,40 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
   pipeline_ = build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
 }
 
+std::uint32_t TerrainRenderer::region_of_section(std::uint32_t section) const {
+  if (section >= slots_) throw Error("section index out of range", "TerrainRenderer::region_of_section");
+  const auto sx = std::uint32_t(sections_.x), sz = std::uint32_t(sections_.z);
+  const std::uint32_t x = section % sx, z = (section / sx) % sz;
+  const std::uint32_t edge = kChunkSections * region_chunks_;
+  return (z / edge) * regions_x_ + x / edge;
+}
+
+Aabb TerrainRenderer::region_bounds(std::uint32_t region) const {
+  if (region >= region_count()) throw Error("region index out of range", "TerrainRenderer::region_bounds");
+  const std::uint32_t edge = kChunkSections * region_chunks_;
+  const glm::uvec3 lo((region % regions_x_) * edge, 0u, (region / regions_x_) * edge);
+  const glm::uvec3 hi(std::min(lo.x + edge, std::uint32_t(sections_.x)), std::uint32_t(sections_.y),
+                      std::min(lo.z + edge, std::uint32_t(sections_.z)));
+  const auto cell = float(voxel::kSectionSize);
+  return Aabb{glm::vec3(lo) * cell, glm::vec3(hi) * cell};
+}
+
+Aabb TerrainRenderer::page_bounds(std::uint32_t section) const {
+  const shader::PageGpu& p = pages_.at(section);
+  return p.group == kNoArena ? Aabb{} : Aabb{p.aabb_min, p.aabb_max};
+}
+
 void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh) {
   const auto s = std::uint32_t(section);
   if (s >= slots_) throw Error("section index out of range", "TerrainRenderer::set_section");
   const auto vertex_count = std::uint32_t(mesh.vertices.size() + mesh.atlas.size());
   const auto index_count = std::uint32_t(mesh.indices.size());
+  if (index_count > draw_bucket_size(kTerrainDrawBuckets - 1))
+    throw Error("section " + std::to_string(s) + " has " + std::to_string(index_count) +
+                    " indices, more than the largest draw bucket",
+                "TerrainRenderer::set_section");
   const PlaceOutcome outcome =
-      arenas_.place(s, kTerrainCategory, index_count ? vertex_count : 0, index_count);
+      arenas_.place(s, kTerrainCategory, index_count ? vertex_count : 0, index_count, region_of_section(s));
   ++page_version_;
   arenas_dirty_ = true;  // page counts per arena (visible bases) may have changed
   if (!page_is_dirty_[s]) {
@@ -85,7 +124,7 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
   section_atlas_[s] = std::uint32_t(mesh.atlas.size());
   if (outcome == PlaceOutcome::kRemoved) {
     pages_[s] = shader::PageGpu{};
-    pages_[s].arena = kNoArena;
+    pages_[s].group = kNoArena;
     chunks_.set_page(s, Aabb{}, kNoArena);
     return;
   }
@@ -95,7 +134,7 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
   shader::PageGpu& p = pages_[s];
   p.aabb_min = bounds.min;
   p.aabb_max = bounds.max;
-  p.arena = pl.arena;
+  p.group = pl.arena * kTerrainDrawBuckets + pl.bucket;
   p.index_count = index_count;
   p.first_index = pl.indices.offset;
   p.first_vertex = pl.vertices.offset;
@@ -137,19 +176,31 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
   dirty_pages_.clear();
   if (arenas_dirty_) {
     const auto& arenas = arenas_.arenas();
-    if (arenas.size() > max_arenas_) throw Error("more than 256 terrain arenas", "TerrainRenderer");
-    arena_cull_.resize(arenas.size());
+    if (arenas.size() > max_arenas_)
+      throw Error("more than " + std::to_string(max_arenas_) + " terrain arenas", "TerrainRenderer");
+    // Per arena its draw groups, one per bucket; the visible list holds the groups' pages in order.
+    group_cull_.resize(arenas.size() * kTerrainDrawBuckets);
+    arena_draws_.assign(arenas.size(), {});
     std::vector<shader::ArenaAddressGpu> addresses(arenas.size());
     std::uint32_t base = 0;
     for (std::uint32_t a = 0; a < arenas.size(); ++a) {
-      arena_cull_[a] = {base, draw_bucket_size(arenas[a].bucket)};
-      base += arenas[a].page_count;
+      std::uint32_t first = kTerrainDrawBuckets, last = 0;
+      for (std::uint32_t b = 0; b < kTerrainDrawBuckets; ++b) {
+        const std::uint32_t pages = b < arenas[a].bucket_pages.size() ? arenas[a].bucket_pages[b] : 0;
+        group_cull_[a * kTerrainDrawBuckets + b] = {base, draw_bucket_size(b)};
+        base += pages;
+        if (pages > 0) {
+          first = std::min(first, b);
+          last = b;
+        }
+      }
+      if (first <= last) arena_draws_[a] = {first, last - first + 1};
       const VkDeviceAddress v = buffers_.vertex_buffer(a).address(), i = buffers_.index_buffer(a).address();
       addresses[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
     }
-    initial_draws_ = initial_page_draws(arena_cull_);
-    if (!arena_cull_.empty()) {
-      stats_.uploaded_bytes += update_buffer(cmd, arena_cull_buf_, std::as_bytes(std::span(arena_cull_)));
+    initial_draws_ = initial_page_draws(group_cull_);
+    if (!group_cull_.empty()) {
+      stats_.uploaded_bytes += update_buffer(cmd, group_cull_buf_, std::as_bytes(std::span(group_cull_)));
       stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses)));
     }
     arenas_dirty_ = false;
@@ -163,7 +214,9 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
 void TerrainRenderer::upload(VkCommandBuffer cmd) {
   stats_ = {};
   shadow_stats_ = {};
-  stats_.geometry_bytes = buffers_.record_uploads(cmd);
+  // Open arenas get their capacity now, before their buffers exist (fit_to_content).
+  if (arenas_.seal() > 0) arenas_dirty_ = true;
+  stats_.geometry_bytes = buffers_.record_uploads(cmd, arenas_);
   stats_.uploaded_bytes = stats_.geometry_bytes;
   // Geometry the staging ring could not take this frame waits, and so do the tables pointing at it.
   if (buffers_.pending_bytes() > 0) return;
@@ -172,7 +225,7 @@ void TerrainRenderer::upload(VkCommandBuffer cmd) {
 
 void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                            const DepthPyramid* pyramid) {
-  if (arena_cull_.empty()) return;
+  if (group_cull_.empty()) return;
   const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
   if (phase == FramePhase::kSingle) {
     const CullInputs inputs{view.view_proj, view.slice_height, page_version_};
@@ -181,13 +234,13 @@ void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhas
   } else {
     tracker_.invalidate();  // the two-phase passes overwrite the single pass's outputs
   }
-  culler_.record(cmd, view, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+  culler_.record(cmd, view, page_buf_, slots_, group_cull_buf_, initial_draws_,
                  {draw_buf_[set], visible_buf_[set], overflow_, two_phase_}, phase, pyramid);
   stats_.culled = true;
   ++stats_.pipeline_binds;
   if (phase == FramePhase::kEarly) return;
   // The frame's draws and lists for read_draw_counts(), copied in the frame (no read-back submission).
-  const VkDeviceSize draw_bytes = arena_cull_.size() * sizeof(shader::DrawCommand);
+  const VkDeviceSize draw_bytes = group_cull_.size() * sizeof(shader::DrawCommand);
   for (std::uint32_t s = 0; s <= set; ++s) {
     const VkDeviceSize at = counts_offset(s);
     counts_.record_copy(cmd, draw_buf_[s], 0, draw_bytes, at);
@@ -199,10 +252,11 @@ void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhas
 void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                            const ShadowMap* shadow) {
   const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
-  const auto arena_count = std::uint32_t(arena_cull_.size());
+  const auto arena_count = std::uint32_t(arena_draws_.size());
   late_drawn_ = !first_phase(phase);
   if (first_phase(phase)) {  // the chunk test and the page count hold for both phases of the frame
     stats_.chunk_tests = chunks_.visible_arenas(view.frustum, view.slice_height, arena_count, arena_visible_);
+    if (!coarse_test_) arena_visible_.assign(arena_count, 1);
     stats_.arenas = arena_count;
     stats_.pages = 0;
     for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
@@ -225,8 +279,8 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
 
 void TerrainRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   const CullInputs inputs{shadow_view.view_proj, shadow_view.slice_height, page_version_};
-  if (shadow_tracker_.needs_cull(inputs) && !arena_cull_.empty()) {
-    culler_.record(cmd, shadow_view, page_buf_, slots_, arena_cull_buf_, initial_draws_,
+  if (shadow_tracker_.needs_cull(inputs) && !group_cull_.empty()) {
+    culler_.record(cmd, shadow_view, page_buf_, slots_, group_cull_buf_, initial_draws_,
                    {shadow_draw_buf_, shadow_visible_buf_, shadow_overflow_, shadow_two_phase_});
     shadow_tracker_.culled(inputs);
     shadow_stats_.culled = true;
@@ -234,9 +288,10 @@ void TerrainRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_v
 }
 
 std::uint32_t TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
-  const auto arena_count = std::uint32_t(arena_cull_.size());
+  const auto arena_count = std::uint32_t(arena_draws_.size());
   shadow_stats_.chunk_tests = chunks_.visible_arenas(shadow_view.frustum, shadow_view.slice_height,
                                                      arena_count, shadow_arena_visible_);
+  if (!coarse_test_) shadow_arena_visible_.assign(arena_count, 1);
   const shader::TerrainPush push{shadow_view.view_proj, glm::vec4(0.0f), shadow_view.slice_height, 0, 0, 0};
   const std::array bindings{gpu::storage_buffer(page_buf_), gpu::storage_buffer(terrain_page_buf_),
                             gpu::storage_buffer(shadow_visible_buf_), gpu::storage_buffer(address_buf_)};
@@ -251,15 +306,18 @@ std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipel
                                            const std::vector<std::uint8_t>& visible,
                                            const gpu::Buffer& draws) {
   std::uint32_t drawn = 0;
-  for (std::uint32_t a = 0; a < arena_cull_.size(); ++a) {
-    if (!visible[a]) continue;
+  for (std::uint32_t a = 0; a < arena_draws_.size(); ++a) {
+    const DrawRange range = arena_draws_[a];
+    if (a >= visible.size() || !visible[a] || range.count == 0) continue;
     push.arena = a;
     if (drawn == 0)
       gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
     else
       vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
-    vkCmdDrawIndirect(cmd, draws.handle(), VkDeviceSize(a) * sizeof(shader::DrawCommand), 1,
-                      sizeof(shader::DrawCommand));
+    // The arena's groups of the buckets its pages use, in one call (multiDrawIndirect).
+    vkCmdDrawIndirect(cmd, draws.handle(),
+                      VkDeviceSize(a * kTerrainDrawBuckets + range.first) * sizeof(shader::DrawCommand),
+                      range.count, sizeof(shader::DrawCommand));
     ++drawn;
   }
   return drawn;
@@ -267,17 +325,20 @@ std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipel
 
 TerrainRenderer::DrawCounts TerrainRenderer::read_draw_counts() {
   DrawCounts c;
-  if (arena_cull_.empty()) return c;
+  if (group_cull_.empty()) return c;
   for (std::uint32_t set = 0; set < (late_drawn_ ? 2u : 1u); ++set) {
     const VkDeviceSize at = counts_offset(set);
-    const auto draws = counts_.read<shader::DrawCommand>(at, arena_cull_.size());
+    const auto draws = counts_.read<shader::DrawCommand>(at, group_cull_.size());
     const auto visible = counts_.read<std::uint32_t>(at + draw_buf_[0].size(), slots_);
-    for (std::size_t a = 0; a < draws.size(); ++a) {
+    for (std::size_t g = 0; g < draws.size(); ++g) {
+      const std::size_t a = g / kTerrainDrawBuckets, b = g % kTerrainDrawBuckets;
       if (a >= arena_visible_.size() || !arena_visible_[a]) continue;  // not drawn this frame
-      c.pages += draws[a].instance_count;
-      c.vertices += std::uint64_t(draws[a].vertex_count) * draws[a].instance_count;
-      for (std::uint32_t i = 0; i < draws[a].instance_count; ++i) {
-        const std::uint32_t page = visible.at(draws[a].first_instance + i);
+      const DrawRange range = arena_draws_[a];
+      if (b < range.first || b >= range.first + range.count) continue;  // outside the recorded call
+      c.pages += draws[g].instance_count;
+      c.vertices += std::uint64_t(draws[g].vertex_count) * draws[g].instance_count;
+      for (std::uint32_t i = 0; i < draws[g].instance_count; ++i) {
+        const std::uint32_t page = visible.at(draws[g].first_instance + i);
         c.triangles += pages_.at(page).index_count / 3;
       }
     }
@@ -290,17 +351,17 @@ TerrainMemory TerrainRenderer::memory() const {
   m.vertex_bytes = buffers_.gpu_vertex_bytes();
   m.index_bytes = buffers_.gpu_index_bytes();
   m.page_bytes = page_buf_.size() + terrain_page_buf_.size() +
-                 2 * (visible_buf_[0].size() + draw_buf_[0].size()) + arena_cull_buf_.size() +
+                 2 * (visible_buf_[0].size() + draw_buf_[0].size()) + group_cull_buf_.size() +
                  address_buf_.size() + shadow_visible_buf_.size() + shadow_draw_buf_.size() +
                  two_phase_.gpu_bytes() + shadow_two_phase_.gpu_bytes();
-  m.cpu_bytes = pages_.capacity() * sizeof(shader::PageGpu) +
-                terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
-                arena_cull_.capacity() * sizeof(shader::ArenaCullGpu) +
-                initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
-                dirty_pages_.capacity() * sizeof(std::uint32_t) +
-                section_atlas_.capacity() * sizeof(std::uint32_t) +
-                std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +
-                arenas_.arenas().size() * sizeof(PageArena);
+  m.cpu_bytes =
+      pages_.capacity() * sizeof(shader::PageGpu) +
+      terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
+      group_cull_.capacity() * sizeof(shader::DrawGroupGpu) + arena_draws_.capacity() * sizeof(DrawRange) +
+      initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
+      dirty_pages_.capacity() * sizeof(std::uint32_t) + section_atlas_.capacity() * sizeof(std::uint32_t) +
+      std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +
+      arenas_.arenas().size() * sizeof(PageArena);
   for (std::uint32_t s = 0; s < slots_; ++s) {
     const PagePlacement& p = arenas_.placement(s);
     if (!p.placed()) continue;

@@ -1,6 +1,7 @@
-// The voxel terrain on the GPU (V6, V10-V14): sections become page slots in long-lived arenas; CPU
-// coarse chunks pick the arenas worth drawing; CullPages culls pages on the GPU; each visible arena
-// is one non-indexed indirect draw. Uploads and culling happen only on change; no CPU copy of the
+// The voxel terrain on the GPU (V6, V10-V14): sections become page slots in long-lived arenas, one
+// set of arenas per region (a square of coarse chunks), so CPU coarse chunks skip whole arenas;
+// CullPages culls pages on the GPU; each visible arena is one multi-draw indirect call, one command
+// per draw bucket its pages use. Uploads and culling happen only on change; no CPU copy of the
 // geometry is kept after upload.
 #pragma once
 
@@ -25,7 +26,7 @@ namespace myriad::render {
 struct TerrainFrameStats {
   std::uint32_t pages = 0;  // non-empty sections
   std::uint32_t arenas = 0;
-  std::uint32_t arenas_drawn = 0;    // indirect draws recorded (coarse-visible arenas)
+  std::uint32_t arenas_drawn = 0;    // indirect draw calls recorded (coarse-visible arenas)
   std::uint32_t chunk_tests = 0;     // CPU coarse tests
   std::uint32_t pipeline_binds = 0;  // graphics + compute binds recorded this frame
   bool culled = false;               // CullPages dispatched this frame
@@ -49,15 +50,21 @@ struct TerrainMemory {
       0;  // what the renderer keeps on the CPU: page tables and bookkeeping, no geometry
 };
 
-// Arenas sized for the reference world: ~1.8 MiB of vertices and 0.75 MiB of indices each, so the 13
-// or so draw buckets of a world do not each reserve hundreds of MiB, while an arena still holds
-// dozens of pages (one draw for all of them).
+// Arenas sized to their content (V10): each region's pages go to an open arena that the first upload
+// seals at what they reach plus an eighth (at least 512 vertices / 768 indices) for edits to grow
+// into; a region that outgrows it gets a spill arena of at least a quarter of its capacity. An open
+// arena takes at most 1 Mi vertices (28 MiB) and 3 Mi indices before a second one is opened.
 inline PageArenaOptions terrain_arena_options() {
   PageArenaOptions c;
-  c.vertex_capacity = 1u << 16;
-  c.index_capacity = 3u << 16;
+  c.vertex_capacity = 1u << 20;
+  c.index_capacity = 3u << 20;
+  c.fit_to_content = true;
   return c;
 }
+
+// Draw groups per arena: one indirect command per draw bucket, buckets 0..23 (up to 196,608 indices;
+// a 16^3 section needs at most 73,728).
+inline constexpr std::uint32_t kTerrainDrawBuckets = 24;
 
 class TerrainRenderer : public FrameSystem {
  public:
@@ -85,6 +92,9 @@ class TerrainRenderer : public FrameSystem {
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // TerrainPush::debug_mode of the draws (0 = shaded).
   void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }
+  // Off: every arena with pages is drawn, whatever the coarse chunk test says (for comparisons; the
+  // GPU culling is the same either way, so the image is too).
+  void set_coarse_test(bool enabled) { coarse_test_ = enabled; }
 
   // Outside rendering, after upload(): culls the pages for the shadow view (ShadowMap::view()) into
   // outputs of its own, so the camera view's culling and its "nothing changed, nothing culled" frames
@@ -114,9 +124,21 @@ class TerrainRenderer : public FrameSystem {
   TerrainMemory memory() const;
   const PageArenas& arenas() const { return arenas_; }
 
+  // Regions: squares of region_chunks() x region_chunks() coarse chunks over the full height, at most
+  // 32 of them (the smallest square that keeps to that). Every arena belongs to one region
+  // (PageArena::region) and holds only pages of that region's sections.
+  std::uint32_t region_count() const { return regions_x_ * regions_z_; }
+  std::uint32_t region_chunks() const { return region_chunks_; }
+  std::uint32_t region_of_section(std::uint32_t section) const;
+  // The region's box: its sections' cells (x, z) over the whole section grid height.
+  Aabb region_bounds(std::uint32_t region) const;
+  // A page's world bounds (empty Aabb for a section without geometry).
+  Aabb page_bounds(std::uint32_t section) const;
+
  private:
   void upload_tables(VkCommandBuffer cmd);
-  // One indirect draw per arena marked in `visible` (pipeline bound before the first); returns the count.
+  // One multi-draw indirect call per arena marked in `visible` (pipeline bound before the first);
+  // returns the count.
   std::uint32_t draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                             std::span<const gpu::Binding> bindings, shader::TerrainPush push,
                             const std::vector<std::uint8_t>& visible, const gpu::Buffer& draws);
@@ -137,13 +159,17 @@ class TerrainRenderer : public FrameSystem {
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;
-  std::vector<shader::ArenaCullGpu> arena_cull_;
+  std::vector<shader::DrawGroupGpu> group_cull_;  // arena a's groups: a * kTerrainDrawBuckets + bucket
+  struct DrawRange {
+    std::uint32_t first = 0, count = 0;  // the arena's used buckets (count 0: no pages)
+  };
+  std::vector<DrawRange> arena_draws_;
   std::vector<shader::DrawCommand> initial_draws_;
   std::vector<std::uint8_t> arena_visible_, shadow_arena_visible_;
   std::vector<std::uint32_t> section_atlas_;  // atlas records per section (stats)
 
   // Culling outputs: [0] the single or early pass, [1] the late pass; then the shadow view's own.
-  gpu::Buffer page_buf_, terrain_page_buf_, arena_cull_buf_, address_buf_;
+  gpu::Buffer page_buf_, terrain_page_buf_, group_cull_buf_, address_buf_;
   gpu::Buffer visible_buf_[2], draw_buf_[2];
   gpu::HostReadback counts_;  // per set: the draws, then the visible list (after a single or late cull)
   VkDeviceSize counts_offset(std::uint32_t set) const {
@@ -161,6 +187,8 @@ class TerrainRenderer : public FrameSystem {
   TerrainFrameStats stats_;
   TerrainShadowStats shadow_stats_;
   std::uint32_t debug_mode_ = 0;
+  bool coarse_test_ = true;
+  std::uint32_t region_chunks_ = 1, regions_x_ = 1, regions_z_ = 1;
 };
 
 }  // namespace myriad::render

@@ -18,7 +18,11 @@ std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size) {
   const SceneCamera ground = SceneCamera::look_at(low, glm::vec3(0.75f * s.x, 0.45f * s.y, 0.8f * s.z), fov);
   SceneCamera sliced = overview;
   sliced.slice_height = 0.4f * s.y;
-  return {{"overview", overview}, {"ground", ground}, {"sliced", sliced}};
+  // A few cells above the ground preset's target: slopes, corners and their AO up close.
+  const glm::vec3 near_target(0.75f * s.x, 0.45f * s.y, 0.8f * s.z);
+  const SceneCamera close_up =
+      SceneCamera::look_at(near_target + glm::vec3(-14.0f, 12.0f, -10.0f), near_target, glm::radians(50.0f));
+  return {{"overview", overview}, {"ground", ground}, {"sliced", sliced}, {"close_up", close_up}};
 }
 
 VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
@@ -26,7 +30,8 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
   voxel::WorldMesher mesher;
   VoxelWorldBuildOptions build_options{
       .size = options.size, .seed = options.seed, .vegetation = options.vegetation};
-  build_options.mesh.merge = options.merge;
+  build_options.edit_world = options.edit_world;
+  build_options.mesh.mode = options.merge ? voxel::MeshMode::kAtlas : voxel::MeshMode::kUnmerged;
   VoxelWorldBuild built = build_voxel_world(ctx, build_options, mesher);
   TerrainRenderer& terrain = *built.terrain;
   VoxelVegetationRenderer* vegetation = built.vegetation.get();
@@ -42,7 +47,9 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
   scene_frame.set_occlusion(false);
   std::vector<FrameSystem*> systems{&terrain};
   if (vegetation) systems.push_back(vegetation);
-  for (const VoxelView& preset : voxel_camera_presets(options.size)) {
+  std::vector<VoxelView> views = voxel_camera_presets(options.size);
+  views.insert(views.end(), options.extra_views.begin(), options.extra_views.end());
+  for (const VoxelView& preset : views) {
     if (!options.views.empty() &&
         std::find(options.views.begin(), options.views.end(), preset.name) == options.views.end()) {
       continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ struct VoxelView {
 };
 
 // Presets for a world of `size` voxels: "overview" (high corner view), "ground" (eye level inside the
-// world), "sliced" (the overview with the world cut at a third of its height, V14).
+// world), "sliced" (the overview with the world cut at a third of its height, V14), "close_up" (a few cells
+// above the ground view's target: slopes and their AO up close).
 std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size);
 
 struct VoxelSceneOptions : SceneImageSize {
@@ -32,6 +34,10 @@ struct VoxelSceneOptions : SceneImageSize {
   bool vegetation = true;          // grass and trees (V15)
   std::uint32_t debug_mode = 0;    // TerrainPush::debug_mode
   std::vector<std::string> views;  // preset names; empty = all
+  // Changes the generated, lit world before it is meshed (VoxelWorldBuildOptions::edit_world).
+  std::function<void(voxel::World&)> edit_world;
+  // Extra views rendered after the presets (their names must differ from the presets').
+  std::vector<VoxelView> extra_views;
 };
 
 struct VoxelFrame {

@@ -14,37 +14,27 @@
 namespace myriad::render {
 namespace {
 
+static_assert(MYRIAD_TREE_VARIANTS == voxel::kTreeVariants);
+
 constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;  // fills a freed slot: template / type 0xFFFF
 // The read-back of one command set: the grass's near and far draws, then the trees' draw.
 constexpr VkDeviceSize kGrassDrawBytes = 2 * sizeof(shader::DrawCommand);
 constexpr VkDeviceSize kTreeDrawBytes = sizeof(shader::DrawCommand);
 constexpr VkDeviceSize kCountBytes = kGrassDrawBytes + kTreeDrawBytes;
+constexpr std::uint32_t kGroup = 64;  // the culling and wind shaders' workgroup size
 
-// Appends an axis-aligned box (36 vertices, counter-clockwise from outside) in tree-local units.
-void add_box(std::vector<shader::TreeVertexGpu>& out, glm::vec3 lo, glm::vec3 hi, float kind) {
-  const glm::vec3 n[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-  for (const glm::vec3& normal : n) {
-    // Two tangents with t x b = normal, so (0,0)->(1,0)->(1,1) winds counter-clockwise from outside.
-    const glm::vec3 t =
-        std::abs(normal.y) > 0.5f ? glm::vec3(normal.y, 0, 0) : glm::vec3(-normal.z, 0, normal.x);
-    const glm::vec3 b = glm::cross(normal, t);
-    const glm::vec3 centre = (lo + hi) * 0.5f, half = (hi - lo) * 0.5f;
-    auto corner = [&](float u, float v) { return centre + (normal + t * u + b * v) * half; };
-    const glm::vec2 quad[6] = {{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}};
-    for (const glm::vec2& q : quad)
-      out.push_back({glm::vec4(corner(q.x, q.y), kind), glm::vec4(normal, 0.0f)});
-  }
-}
-
-// The tree template: a trunk of three slices (so sway bends it) under a crown of two boxes.
-std::vector<shader::TreeVertexGpu> tree_template() {
-  std::vector<shader::TreeVertexGpu> v;
-  for (int i = 0; i < 3; ++i) {
-    add_box(v, glm::vec3(-0.07f, 0.2f * float(i), -0.07f), glm::vec3(0.07f, 0.2f * float(i + 1), 0.07f),
-            0.0f);
-  }
-  add_box(v, glm::vec3(-0.32f, 0.5f, -0.32f), glm::vec3(0.32f, 0.85f, 0.32f), 1.0f);
-  add_box(v, glm::vec3(-0.2f, 0.85f, -0.2f), glm::vec3(0.2f, 1.0f, 0.2f), 1.0f);
+// The baked templates one after another, each padded to the longest with degenerate triangles (all
+// corners at the root: no fragments), so one instanced draw covers trees of every template.
+std::vector<shader::TreeVertexGpu> tree_templates(std::uint64_t seed, std::uint32_t& stride) {
+  const std::vector<voxel::TreeTemplateMesh> meshes = voxel::bake_tree_templates(seed);
+  std::size_t longest = 0;
+  for (const auto& m : meshes) longest = std::max(longest, m.positions.size());
+  stride = std::uint32_t(longest);
+  std::vector<shader::TreeVertexGpu> v(longest * meshes.size(),
+                                       {glm::vec4(0.0f), glm::vec4(0.0f, 1.0f, 0.0f, 0.0f)});
+  for (std::size_t t = 0; t < meshes.size(); ++t)
+    for (std::size_t i = 0; i < meshes[t].positions.size(); ++i)
+      v[t * longest + i] = {meshes[t].positions[i], glm::vec4(meshes[t].normals[i], 0.0f)};
   return v;
 }
 
@@ -55,47 +45,51 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
                                                  const VoxelVegetationOptions& config)
     : ctx_(ctx),
       config_(config),
-      grass_ranges_(config.grass_capacity, 8),
-      tree_ranges_(config.tree_capacity, 2),
-      section_grass_(std::size_t(sections.x * sections.y * sections.z)),
-      section_trees_(section_grass_.size()),
-      section_tree_bounds_(section_grass_.size()),
-      section_instances_(section_grass_.size(), 0),
+      section_tree_bounds_(std::size_t(sections.x * sections.y * sections.z)),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
       counts_(ctx, 2 * kCountBytes),
-      grass_two_phase_(ctx, config.grass_capacity),
-      tree_two_phase_(ctx, config.tree_capacity),
+      grass_two_phase_(ctx),
+      tree_two_phase_(ctx),
       shadow_receiver_(ctx) {
   if (config.grass_capacity >= (1u << 30) || config.tree_capacity >= (1u << 30))
     throw Error("instance capacities must be below 2^30", "VoxelVegetationRenderer");
-  grass_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * sizeof(voxel::GrassInstance));
-  trees_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(voxel::TreeInstance));
+  const std::size_t n = section_tree_bounds_.size();
+  for (auto [pool, stride, slack, capacity] :
+       {std::tuple{&grass_, sizeof(voxel::GrassInstance), config.grass_section_slack, config.grass_capacity},
+        std::tuple{&trees_, sizeof(voxel::TreeInstance), config.tree_section_slack, config.tree_capacity}}) {
+    pool->stride = stride;
+    pool->slack = slack;
+    pool->capacity = std::max(capacity, 16u);
+    pool->ranges = RangeAllocator(pool->capacity, slack);
+    pool->allocated.assign(n, Range{});
+    pool->count.assign(n, 0);
+    pool->data.assign(n, {});
+    // The live ranges: a header and at most one entry per section.
+    pool->table =
+        gpu::make_storage_buffer(ctx, sizeof(shader::VoxelVegetationRanges) + n * 2 * sizeof(std::uint32_t));
+  }
+  create_pool_buffers(grass_, false);
+  create_pool_buffers(trees_, true);
   for (int set = 0; set < 2; ++set) {
-    grass_visible_[set] =
-        gpu::make_storage_buffer(ctx, VkDeviceSize(config.grass_capacity) * 2 * sizeof(std::uint32_t));
-    tree_visible_[set] =
-        gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(std::uint32_t));
     grass_draws_[set] =
         gpu::make_storage_buffer(ctx, 2 * sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
     tree_draws_[set] =
         gpu::make_storage_buffer(ctx, sizeof(shader::DrawCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
   }
-  sway_ = gpu::make_storage_buffer(ctx, VkDeviceSize(config.tree_capacity) * sizeof(glm::vec2));
-  // Defined before the first culling pass writes it (a shadow pass may read it first).
-  gpu::upload(ctx, sway_, std::span<const glm::vec2>(std::vector<glm::vec2>(config.tree_capacity)));
-  const std::vector<shader::TreeVertexGpu> tmpl = tree_template();
-  template_vertices_ = std::uint32_t(tmpl.size());
+  const std::vector<shader::TreeVertexGpu> tmpl = tree_templates(config.template_seed, template_stride_);
   template_ = gpu::make_storage_buffer(ctx, tmpl.size() * sizeof(shader::TreeVertexGpu));
   gpu::upload(ctx, template_, std::span<const shader::TreeVertexGpu>(tmpl));
 
   const VkDescriptorType sb = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  // Instances, draws, visible list, [sway,] overflow; then the two-phase state's.
+  // Instances, draws, visible list, overflow / ranges; then the two-phase state's.
   const std::uint32_t push_bytes = sizeof(shader::VoxelVegetationCullPush);
-  grass_cull_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_grass_cull_comp(), 4, push_bytes, false);
-  grass_cull_hiz_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_grass_cull_hiz_comp(), 4, push_bytes, true);
+  grass_cull_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_grass_cull_comp(), 5, push_bytes, false);
+  grass_cull_hiz_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_grass_cull_hiz_comp(), 5, push_bytes, true);
   tree_cull_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_tree_cull_comp(), 5, push_bytes, false);
   tree_cull_hiz_ = TwoPhaseCull::make_pipeline(ctx, spirv::voxel_tree_cull_hiz_comp(), 5, push_bytes, true);
+  tree_wind_ = gpu::make_compute_pipeline(ctx, spirv::voxel_tree_wind_comp(),
+                                          {{sb, sb, sb}, sizeof(shader::VoxelTreeWindPush)});
   gpu::GraphicsPipelineBuilder b;
   b.vertex = spirv::voxel_grass_vert();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
@@ -110,6 +104,22 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   tree_shadow_ = build_shadow_caster(ctx, b);
 }
 
+void VoxelVegetationRenderer::create_pool_buffers(Pool& pool, bool trees) {
+  const VkDeviceSize slots = pool.capacity;
+  pool.instances = gpu::make_storage_buffer(ctx_, slots * pool.stride);
+  pool.clear = true;
+  for (int set = 0; set < 2; ++set) {
+    // Grass: the near list from 0, the far list from `capacity`.
+    (trees ? tree_visible_ : grass_visible_)[set] =
+        gpu::make_storage_buffer(ctx_, slots * (trees ? 1 : 2) * sizeof(std::uint32_t));
+  }
+  (trees ? tree_two_phase_ : grass_two_phase_).reserve(pool.capacity);
+  if (trees) sway_ = gpu::make_storage_buffer(ctx_, slots * sizeof(glm::vec2));
+  tracker_.invalidate();  // the lists and the two-phase state start over
+  lists_ = Lists::kNone;
+  wind_version_ = 0;
+}
+
 void VoxelVegetationRenderer::stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset,
                                     std::span<const std::byte> bytes) {
   const std::size_t offset = (queued_.size() + 15) & ~std::size_t(15);
@@ -118,12 +128,91 @@ void VoxelVegetationRenderer::stage(int section, const gpu::Buffer& dst, VkDevic
   copies_.push_back({section, dst.handle(), {offset, dst_offset, bytes.size()}});
 }
 
+void VoxelVegetationRenderer::stage_table(Pool& pool) {
+  std::vector<std::uint32_t> table(4, 0);
+  std::uint32_t prefix = 0, entries = 0;
+  for (std::size_t s = 0; s < pool.count.size(); ++s) {
+    if (pool.count[s] == 0) continue;
+    table.push_back(pool.allocated[s].offset);
+    table.push_back(prefix);
+    prefix += pool.count[s];
+    ++entries;
+  }
+  table[0] = entries;
+  table[1] = prefix;
+  const VkBuffer dst = pool.table.handle();
+  std::erase_if(copies_, [&](const Copy& c) { return c.dst == dst; });  // superseded
+  stage(-1, pool.table, 0, std::as_bytes(std::span(table)));
+  pool.table_dirty = false;
+}
+
+void VoxelVegetationRenderer::grow(Pool& pool, std::uint32_t extra) {
+  std::uint64_t needed = std::uint64_t(extra) + pool.slack;
+  for (std::size_t s = 0; s < pool.count.size(); ++s)
+    if (pool.count[s] > 0) needed += pool.count[s] + pool.slack;
+  const std::uint64_t capacity =
+      std::max<std::uint64_t>(needed + needed / 4, pool.capacity + pool.capacity / 2);
+  if (capacity >= (1u << 30))
+    throw Error("voxel vegetation capacity exceeded (2^30 instances)", "VoxelVegetationRenderer");
+  // Everything waiting for the old array goes; every section is placed again in the new one.
+  const VkBuffer old = pool.instances.handle();
+  std::erase_if(copies_, [&](const Copy& c) { return c.dst == old; });
+  std::erase_if(fills_, [&](const Fill& f) { return f.dst == old; });
+  pool.capacity = std::uint32_t(capacity);
+  pool.ranges = RangeAllocator(pool.capacity, pool.slack);
+  create_pool_buffers(pool, &pool == &trees_);
+  for (std::size_t s = 0; s < pool.count.size(); ++s) {
+    pool.allocated[s] = Range{};
+    if (pool.count[s] == 0) continue;
+    const std::optional<Range> r = pool.ranges.allocate(pool.count[s]);
+    if (!r) throw Error("voxel vegetation: re-packing failed", "VoxelVegetationRenderer");
+    pool.allocated[s] = *r;
+    stage(int(s), pool.instances, VkDeviceSize(r->offset) * pool.stride, pool.data[s]);
+  }
+  pool.table_dirty = true;
+}
+
+void VoxelVegetationRenderer::place(Pool& pool, int section, std::span<const std::byte> bytes) {
+  const auto s = std::size_t(section);
+  const auto n = std::uint32_t(bytes.size() / pool.stride);
+  const VkBuffer dst = pool.instances.handle();
+  // This section's copies still waiting for the staging ring are superseded.
+  std::erase_if(copies_, [&](const Copy& c) { return c.section == section && c.dst == dst; });
+  const std::uint32_t old = pool.count[s];
+  pool.data[s].assign(bytes.begin(), bytes.end());
+  pool.live = pool.live - old + n;
+  pool.count[s] = n;
+  if (old != 0 || n != 0) pool.table_dirty = true;
+  Range& r = pool.allocated[s];
+  if (n > 0 && r.size > 0 && RangeAllocator::fits_in_place(r, n)) {
+    // In place: the new instances over the old, the old tail emptied.
+    if (old > n)
+      fills_.push_back({dst, VkDeviceSize(r.offset + n) * pool.stride, VkDeviceSize(old - n) * pool.stride});
+    stage(section, pool.instances, VkDeviceSize(r.offset) * pool.stride, bytes);
+    return;
+  }
+  if (r.size > 0) {  // the old range becomes empty slots
+    if (old > 0)
+      fills_.push_back({dst, VkDeviceSize(r.offset) * pool.stride, VkDeviceSize(old) * pool.stride});
+    pool.ranges.free(r);
+    r = Range{};
+  }
+  if (n == 0) return;
+  const std::optional<Range> a = pool.ranges.allocate(n);
+  if (!a) {
+    grow(pool, 0);  // re-packs every section, this one included
+    return;
+  }
+  r = *a;
+  stage(section, pool.instances, VkDeviceSize(r.offset) * pool.stride, bytes);
+}
+
 void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVegetation& v) {
   Aabb trees;
   for (const auto& t : v.trees) {
     const float h = float(t.type_height >> 16) / 16.0f;
-    trees.expand(glm::vec3(t.px - 0.5f * h, t.py, t.pz - 0.5f * h));
-    trees.expand(glm::vec3(t.px + 0.5f * h + 1.0f, t.py + h, t.pz + 0.5f * h + 1.0f));
+    trees.expand(glm::vec3(t.px - 0.5f * h - 0.5f, t.py, t.pz - 0.5f * h - 0.5f));
+    trees.expand(glm::vec3(t.px + 0.5f * h + 0.5f, t.py + h, t.pz + 0.5f * h + 0.5f));
   }
   section_tree_bounds_[std::size_t(section)] = trees;
   if (v.grass.empty() && v.trees.empty()) {
@@ -132,7 +221,8 @@ void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVege
   }
   Aabb bounds;
   for (const auto& g : v.grass) {
-    bounds.expand(glm::vec3(g.px, g.py, g.pz));
+    // A tuft tilted with its slope reaches at most half a cell below its root.
+    bounds.expand(glm::vec3(g.px - 1.0f, g.py - 0.5f, g.pz - 1.0f));
     bounds.expand(glm::vec3(g.px + 1.0f, g.py + 1.0f, g.pz + 1.0f));
   }
   if (!v.trees.empty()) bounds.expand(trees);
@@ -140,40 +230,12 @@ void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVege
 }
 
 void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVegetation& v) {
-  const auto s = std::size_t(section);
-  if (s >= section_grass_.size())
+  if (section < 0 || std::size_t(section) >= section_tree_bounds_.size())
     throw Error("section index out of range", "VoxelVegetationRenderer::set_section");
-  // A replaced section's copies still waiting for the staging ring's budget are dropped: they would land
-  // in slots freed below (after their fill).
-  std::erase_if(copies_, [&](const Copy& c) { return c.section == section; });
-  // Free the old ranges: their slots become empty records on the GPU.
-  for (auto [ranges, sections, buffer, stride] :
-       {std::tuple{&grass_ranges_, &section_grass_, &grass_, sizeof(voxel::GrassInstance)},
-        std::tuple{&tree_ranges_, &section_trees_, &trees_, sizeof(voxel::TreeInstance)}}) {
-    Range& r = (*sections)[s];
-    if (r.size == 0) continue;
-    fills_.push_back({buffer->handle(), VkDeviceSize(r.offset) * stride, VkDeviceSize(r.size) * stride});
-    ranges->free(r);
-    r = Range{};
-  }
-  section_grass_[s] = place(section, grass_ranges_, grass_, std::as_bytes(std::span(v.grass)),
-                            sizeof(voxel::GrassInstance), "VoxelVegetationOptions::grass_capacity");
-  section_trees_[s] = place(section, tree_ranges_, trees_, std::as_bytes(std::span(v.trees)),
-                            sizeof(voxel::TreeInstance), "VoxelVegetationOptions::tree_capacity");
-  instances_ -= section_instances_[s];
-  section_instances_[s] = std::uint32_t(v.grass.size() + v.trees.size());
-  instances_ += section_instances_[s];
+  place(grass_, section, std::as_bytes(std::span(v.grass)));
+  place(trees_, section, std::as_bytes(std::span(v.trees)));
   update_group(section, v);
-}
-
-Range VoxelVegetationRenderer::place(int section, RangeAllocator& ranges, const gpu::Buffer& dst,
-                                     std::span<const std::byte> bytes, std::size_t stride,
-                                     const char* option) {
-  if (bytes.empty()) return Range{};
-  const auto r = ranges.allocate(std::uint32_t(bytes.size() / stride));
-  if (!r) throw Error("voxel vegetation capacity exceeded", option);
-  stage(section, dst, VkDeviceSize(r->offset) * stride, bytes);
-  return *r;
+  ++version_;
 }
 
 void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
@@ -181,10 +243,16 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
   shadow_run_count_ = 0;
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
-  if (!initialized_) {  // every slot starts empty
-    vkCmdFillBuffer(cmd, grass_.handle(), 0, grass_.size(), kEmpty);
-    vkCmdFillBuffer(cmd, trees_.handle(), 0, trees_.size(), kEmpty);
-    initialized_ = true;
+  bool changed = false;
+  for (Pool* pool : {&grass_, &trees_}) {
+    if (!pool->clear) continue;  // a new array: every slot starts empty
+    vkCmdFillBuffer(cmd, pool->instances.handle(), 0, pool->instances.size(), kEmpty);
+    // The sway is defined before the first wind pass writes it (a shadow pass may read it first).
+    if (pool == &trees_) vkCmdFillBuffer(cmd, sway_.handle(), 0, sway_.size(), 0);
+    pool->clear = false;
+    changed = true;
+  }
+  if (changed) {
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
   }
@@ -192,12 +260,15 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
     vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, kEmpty);
     stats_.uploaded_bytes += f.size;
   }
+  for (Pool* pool : {&grass_, &trees_})
+    if (pool->table_dirty) stage_table(*pool);
   if (!fills_.empty() && !copies_.empty()) {
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
   }
-  // Section instances through the staging ring within its frame budget; what does not fit waits for
-  // the next frame (those slots read as empty until then).
+  changed = changed || !fills_.empty();
+  // Section instances and the range tables through the staging ring within its frame budget; what
+  // does not fit waits for the next frame (those slots read as empty until then).
   gpu::StagingRing& ring = ctx_.staging_ring();
   std::size_t done = 0;
   for (; done < copies_.size(); ++done) {
@@ -210,6 +281,7 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
     stats_.uploaded_bytes += c.region.size;
   }
   ring.flush();
+  changed = changed || done > 0;
   copies_.erase(copies_.begin(), copies_.begin() + std::ptrdiff_t(done));
   stats_.pending_copies = std::uint32_t(copies_.size());
   if (copies_.empty()) {
@@ -220,35 +292,78 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
       queued_.clear();
   }
   fills_.clear();
-  // The instances are read by culling (compute), the draws and the shadow draws (vertex); the draw
-  // arguments are rewritten by cull() (transfer).
+  if (changed) ++version_;  // the slots the culling reads changed: cull again (V13)
+  // The instances are read by culling and wind (compute), the draws and the shadow draws (vertex); the
+  // draw arguments are rewritten by cull() (transfer).
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                       VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
 }
 
+void VoxelVegetationRenderer::dispatch(VkCommandBuffer cmd, std::uint32_t live) {
+  if (live == 0) return;
+  const std::uint32_t groups = (live + kGroup - 1) / kGroup;
+  vkCmdDispatch(cmd, groups, 1, 1);
+  stats_.threads += std::uint64_t(groups) * kGroup;
+  ++stats_.dispatches;
+}
+
 void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                                    const DepthPyramid* pyramid) {
   const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
-  late_culled_ = phase == FramePhase::kLate;
   if (phase == FramePhase::kLate) {
+    if (reuse_frame_) return;
+    lists_ = Lists::kTwoPhase;
     if (stats_.skipped) return;
   } else {
-    stats_.group_tests = groups_.visible_arenas(view.frustum, view.slice_height, 1, group_visible_);
-    stats_.skipped = !group_visible_[0];
+    // V13: the same view, slice and instances as the last culling of the same kind: its lists stand.
+    const CullInputs inputs{view.view_proj, view.slice_height, version_};
+    const Lists kind = phase == FramePhase::kSingle ? Lists::kSingle : Lists::kTwoPhase;
+    reuse_frame_ = !tracker_.needs_cull(inputs) && lists_ == kind;
+    if (reuse_frame_) {
+      stats_.reused = true;
+      stats_.skipped = last_skipped_;
+    } else {
+      tracker_.culled(inputs);
+      lists_ = phase == FramePhase::kSingle ? Lists::kSingle : Lists::kEarly;
+      stats_.group_tests = groups_.visible_arenas(view.frustum, view.slice_height, 1, group_visible_);
+      stats_.skipped = last_skipped_ = !group_visible_[0];
+    }
     if (stats_.skipped) return;
   }
-  grass_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
-  tree_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
+  // The wind, once per frame whose time (or trees) changed: one thread per live tree.
+  const bool wind =
+      phase != FramePhase::kLate && trees_.live > 0 && (wind_version_ != version_ || view.time != wind_time_);
+  if (reuse_frame_ && !wind) return;
+  if (!reuse_frame_) {
+    grass_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
+    tree_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
+  }
   // Earlier draws (and the shadow pass) finish reading the lists, draws and sway before they are
   // rewritten.
   gpu::before_output_reset(cmd);
-  const std::array<shader::DrawCommand, 2> grass_init{{{12, 0, 0, 0}, {6, 0, 0, config_.grass_capacity}}};
-  const shader::DrawCommand tree_init{template_vertices_, 0, 0, 0};
-  vkCmdUpdateBuffer(cmd, grass_draws_[set].handle(), 0, sizeof(grass_init), grass_init.data());
-  vkCmdUpdateBuffer(cmd, tree_draws_[set].handle(), 0, sizeof(tree_init), &tree_init);
-  if (phase != FramePhase::kLate) overflow_.record_reset(cmd);
-  gpu::after_output_reset(cmd);
+  if (!reuse_frame_) {
+    const std::array<shader::DrawCommand, 2> grass_init{{{12, 0, 0, 0}, {6, 0, 0, grass_.capacity}}};
+    const shader::DrawCommand tree_init{template_stride_, 0, 0, 0};
+    vkCmdUpdateBuffer(cmd, grass_draws_[set].handle(), 0, sizeof(grass_init), grass_init.data());
+    vkCmdUpdateBuffer(cmd, tree_draws_[set].handle(), 0, sizeof(tree_init), &tree_init);
+    if (phase != FramePhase::kLate) overflow_.record_reset(cmd);
+    gpu::after_output_reset(cmd);
+  }
+  if (wind) {
+    const shader::VoxelTreeWindPush push{view.time, 0, 0, 0};
+    const std::array bindings{gpu::storage_buffer(trees_.instances), gpu::storage_buffer(trees_.table),
+                              gpu::storage_buffer(sway_)};
+    gpu::bind(ctx_, cmd, tree_wind_, bindings, &push, sizeof(push));
+    dispatch(cmd, trees_.live);
+    ++stats_.pipeline_binds;
+    wind_time_ = view.time;
+    wind_version_ = version_;
+  }
+  if (reuse_frame_) {
+    gpu::after_cull_dispatch(cmd);
+    return;
+  }
 
   const std::uint32_t phase_bits = static_cast<std::uint32_t>(phase) << 30;
   shader::VoxelVegetationCullPush push{};
@@ -257,26 +372,31 @@ void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, F
   push.slice_height = view.slice_height;
   push.max_distance = config_.max_distance;
   push.time = view.time;
-  push.capacity_phase = config_.grass_capacity | phase_bits;
-  grass_two_phase_.bind(cmd, grass_cull_, grass_cull_hiz_,
-                        {gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_[set]),
-                         gpu::storage_buffer(grass_visible_[set]), gpu::storage_buffer(overflow_.buffer())},
-                        phase, pyramid, &push, sizeof(push));
-  // Over the allocated slots only: the capacity is sized for edits, the world uses a fraction of it.
-  vkCmdDispatch(cmd, (grass_ranges_.end() + 63) / 64, 1, 1);
-  push.capacity_phase = config_.tree_capacity | phase_bits;
-  tree_two_phase_.bind(cmd, tree_cull_, tree_cull_hiz_,
-                       {gpu::storage_buffer(trees_), gpu::storage_buffer(tree_draws_[set]),
-                        gpu::storage_buffer(tree_visible_[set]), gpu::storage_buffer(sway_),
-                        gpu::storage_buffer(overflow_.buffer())},
-                       phase, pyramid, &push, sizeof(push));
-  vkCmdDispatch(cmd, (tree_ranges_.end() + 63) / 64, 1, 1);
-  stats_.dispatches += 2;
-  stats_.pipeline_binds += 2;
+  if (grass_.live > 0) {
+    push.capacity_phase = grass_.capacity | phase_bits;
+    grass_two_phase_.bind(cmd, grass_cull_, grass_cull_hiz_,
+                          {gpu::storage_buffer(grass_.instances), gpu::storage_buffer(grass_draws_[set]),
+                           gpu::storage_buffer(grass_visible_[set]), gpu::storage_buffer(overflow_.buffer()),
+                           gpu::storage_buffer(grass_.table)},
+                          phase, pyramid, &push, sizeof(push));
+    dispatch(cmd, grass_.live);  // one thread per live instance, none for empty slots
+    ++stats_.pipeline_binds;
+  }
+  if (trees_.live > 0) {
+    push.capacity_phase = trees_.capacity | phase_bits;
+    tree_two_phase_.bind(cmd, tree_cull_, tree_cull_hiz_,
+                         {gpu::storage_buffer(trees_.instances), gpu::storage_buffer(tree_draws_[set]),
+                          gpu::storage_buffer(tree_visible_[set]), gpu::storage_buffer(trees_.table),
+                          gpu::storage_buffer(overflow_.buffer())},
+                         phase, pyramid, &push, sizeof(push));
+    dispatch(cmd, trees_.live);
+    ++stats_.pipeline_binds;
+  }
   gpu::after_cull_dispatch(cmd);
   overflow_.record_readback(cmd);
   grass_two_phase_.record_end(cmd, phase);
   tree_two_phase_.record_end(cmd, phase);
+  late_culled_ = phase == FramePhase::kLate;
   if (phase == FramePhase::kEarly) return;
   // The frame's draw counts for read_counts(), copied in the frame (no read-back submission).
   for (std::uint32_t s = 0; s < (late_culled_ ? 2u : 1u); ++s) {
@@ -290,10 +410,16 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, F
                                    const ShadowMap* shadow) {
   if (stats_.skipped) return;
   const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
-  shader::VoxelVegetationDrawPush push{
-      view.view_proj, glm::vec4(view.eye, 0.0f), glm::vec4(view.to_light, 0.0f), view.slice_height, 0, 0, 0};
+  shader::VoxelVegetationDrawPush push{view.view_proj,
+                                       glm::vec4(view.eye, 0.0f),
+                                       glm::vec4(view.to_light, 0.0f),
+                                       view.slice_height,
+                                       0,
+                                       template_stride_,
+                                       0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const std::array grass_bindings{gpu::storage_buffer(grass_), gpu::storage_buffer(grass_draws_[set]),
+  const std::array grass_bindings{gpu::storage_buffer(grass_.instances),
+                                  gpu::storage_buffer(grass_draws_[set]),
                                   gpu::storage_buffer(grass_visible_[set]), sb[0], sb[1]};
   gpu::bind(ctx_, cmd, grass_draw_, grass_bindings, &push, sizeof(push));
   vkCmdDrawIndirect(cmd, grass_draws_[set].handle(), 0, 1, sizeof(shader::DrawCommand));
@@ -302,7 +428,7 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, F
   vkCmdDrawIndirect(cmd, grass_draws_[set].handle(), sizeof(shader::DrawCommand), 1,
                     sizeof(shader::DrawCommand));
   push.lod = 0;
-  const std::array tree_bindings{gpu::storage_buffer(trees_),
+  const std::array tree_bindings{gpu::storage_buffer(trees_.instances),
                                  gpu::storage_buffer(tree_draws_[set]),
                                  gpu::storage_buffer(tree_visible_[set]),
                                  gpu::storage_buffer(sway_),
@@ -320,8 +446,8 @@ void VoxelVegetationRenderer::cull_shadow(VkCommandBuffer, const FrameView& shad
   shadow_runs_.clear();
   shadow_run_count_ = 0;
   const glm::vec3 camera = shadow_view.eye;
-  for (std::size_t s = 0; s < section_trees_.size(); ++s) {
-    const Range& r = section_trees_[s];
+  for (std::size_t s = 0; s < section_tree_bounds_.size(); ++s) {
+    const Range r = trees_.live_range(int(s));
     const Aabb& b = section_tree_bounds_[s];
     if (r.size == 0 || b.min.y > shadow_view.slice_height || !shadow_view.frustum.intersects(b)) continue;
     const glm::vec3 nearest = glm::clamp(camera, b.min, b.max);
@@ -353,13 +479,13 @@ std::uint32_t VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const Fr
                                              glm::vec4(0.0f),
                                              shadow_view.slice_height,
                                              0,
-                                             0,
+                                             template_stride_,
                                              0};
-  const std::array bindings{gpu::storage_buffer(trees_), gpu::storage_buffer(sway_),
+  const std::array bindings{gpu::storage_buffer(trees_.instances), gpu::storage_buffer(sway_),
                             gpu::storage_buffer(template_)};
   gpu::bind(ctx_, cmd, tree_shadow_, bindings, &push, sizeof(push));
   for (std::size_t i = 0; i < runs; ++i) {
-    vkCmdDraw(cmd, template_vertices_, shadow_runs_[i].size, 0, shadow_runs_[i].offset);
+    vkCmdDraw(cmd, template_stride_, shadow_runs_[i].size, 0, shadow_runs_[i].offset);
     stats_.shadow_tree_slots += shadow_runs_[i].size;
   }
   stats_.shadow_draws += std::uint32_t(runs);
@@ -386,7 +512,7 @@ std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_grass(bool far,
   const std::uint32_t n = g[far ? 1 : 0].instance_count;
   if (n == 0) return {};
   return gpu::read_buffer_as<std::uint32_t>(ctx_, grass_visible_[set], n,
-                                            far ? VkDeviceSize(config_.grass_capacity) * 4 : 0);
+                                            far ? VkDeviceSize(grass_.capacity) * 4 : 0);
 }
 
 std::vector<std::uint32_t> VoxelVegetationRenderer::read_visible_trees(std::uint32_t set) {
@@ -403,7 +529,7 @@ shader::CullCounters VoxelVegetationRenderer::cull_counters() const {
 
 CullCounts VoxelVegetationRenderer::read_cull_counts() {
   CullCounts c;
-  c.candidates = instances_;
+  c.candidates = live_instances();
   if (stats_.skipped) return c;
   const shader::CullCounters counters = cull_counters();
   c.frustum_passed = counters.frustum_passed;
@@ -414,7 +540,8 @@ CullCounts VoxelVegetationRenderer::read_cull_counts() {
 }
 
 std::uint64_t VoxelVegetationRenderer::gpu_bytes() const {
-  return grass_.size() + trees_.size() + sway_.size() + template_.size() +
+  return grass_.instances.size() + grass_.table.size() + trees_.instances.size() + trees_.table.size() +
+         sway_.size() + template_.size() +
          2 * (grass_visible_[0].size() + tree_visible_[0].size() + grass_draws_[0].size() +
               tree_draws_[0].size()) +
          grass_two_phase_.gpu_bytes() + tree_two_phase_.gpu_bytes();

@@ -1,8 +1,15 @@
 // Voxel-world vegetation on the GPU (V15): grass and baked models from 16-byte instances (near LOD two
-// crossed quads, far LOD a camera-facing billboard, alpha cutout) and trees with per-frame wind sway
-// computed once per tree in compute. Sections own instance ranges; a section change rewrites only its
-// range. A CPU check of section groups runs first: with none visible, the dispatches (wind included)
-// and the draws are skipped entirely.
+// crossed quads, far LOD a camera-facing billboard, alpha cutout) and trees drawn from baked templates
+// (kTreeTemplates, picked by the instance's template id) with per-frame wind sway computed once per
+// tree in compute.
+//
+// Cost follows content: the instances lie in dense arrays sized by their count plus slack (grown by
+// re-packing when a section no longer fits), each section owning one range [first, first + count);
+// a section change rewrites only its range and the small table of live ranges. Culling and wind run
+// one thread per live instance (the table maps a thread to its slot). Culling reruns only when the
+// view matrix, the slice height or the instances changed (V13): otherwise the last frame's draw lists
+// are drawn again; the wind reruns when the time changed. A CPU check of section groups runs first:
+// with none visible, the dispatches (wind included) and the draws are skipped entirely.
 #pragma once
 
 #include <cstdint>
@@ -22,15 +29,22 @@
 namespace myriad::render {
 
 struct VoxelVegetationOptions {
-  std::uint32_t grass_capacity = 1u << 20;
-  std::uint32_t tree_capacity = 1u << 16;
-  float lod_distance = 24.0f;   // grass nearer than this uses two crossed quads, farther a billboard
-  float max_distance = 400.0f;  // nothing farther is drawn
+  // Initial instance slots; the arrays grow (re-packed) when the instances need more.
+  std::uint32_t grass_capacity = 1024;
+  std::uint32_t tree_capacity = 64;
+  // Spare slots per section range, so that an edit adding a few instances rewrites the range in place.
+  std::uint32_t grass_section_slack = 4;
+  std::uint32_t tree_section_slack = 1;
+  std::uint64_t template_seed = 0x7EE5;  // the tree templates' shapes
+  float lod_distance = 24.0f;            // grass nearer than this uses two crossed quads, farther a billboard
+  float max_distance = 400.0f;           // nothing farther is drawn
 };
 
 struct VoxelVegetationStats {
   bool skipped = false;  // no section group visible: no dispatch, no wind, no draw
+  bool reused = false;   // view, slice and instances as last culled: last frame's lists drawn again
   std::uint32_t dispatches = 0;
+  std::uint64_t threads = 0;  // compute invocations dispatched this frame (culling and wind)
   std::uint32_t draws = 0;
   std::uint32_t pipeline_binds = 0;
   std::uint32_t group_tests = 0;  // CPU section-group tests
@@ -53,7 +67,9 @@ class VoxelVegetationRenderer : public FrameSystem {
   VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
                           VkFormat depth_format, const VoxelVegetationOptions& config = {});
 
-  // Replaces a section's instances (an empty set frees its ranges).
+  // Replaces a section's instances (an empty set frees its ranges). When the arrays are full they are
+  // re-created larger and every section re-packed: the caller guarantees that no submitted frame still
+  // uses them (as for TwoPhaseCull::reserve).
   void set_section(int section, const voxel::SectionVegetation& vegetation);
 
   // Outside rendering, first in a frame: the staged section changes.
@@ -90,14 +106,20 @@ class VoxelVegetationRenderer : public FrameSystem {
   // the lists and the instance arrays disagree).
   std::uint32_t overflow() const { return overflow_.read(); }
   const VoxelVegetationOptions& config() const { return config_; }
-  // The instance slots a section's grass and trees occupy (ids in the visible lists are slots).
-  Range grass_range(int section) const { return section_grass_.at(std::size_t(section)); }
-  Range tree_range(int section) const { return section_trees_.at(std::size_t(section)); }
+  // The instance slots a section's live grass and trees occupy, {first, count} (ids in the visible
+  // lists are slots; the section's slack follows its range).
+  Range grass_range(int section) const { return grass_.live_range(section); }
+  Range tree_range(int section) const { return trees_.live_range(section); }
+  std::uint32_t grass_slots() const { return grass_.capacity; }
+  std::uint32_t tree_slots() const { return trees_.capacity; }
+  std::uint64_t live_instances() const { return std::uint64_t(grass_.live) + trees_.live; }
+  // Every buffer of the pass: instances, sway, templates, ranges, lists and two-phase state.
   std::uint64_t gpu_bytes() const;
+  std::uint32_t template_vertices() const { return template_stride_; }  // per template (padded)
 
  private:
   struct Copy {
-    int section;  // whose instances (a replaced section's waiting copies are dropped)
+    int section;  // whose instances (a replaced section's waiting copies are dropped); -1: a table
     VkBuffer dst;
     VkBufferCopy region;  // srcOffset into queued_ until staged
   };
@@ -105,34 +127,52 @@ class VoxelVegetationRenderer : public FrameSystem {
     VkBuffer dst;
     VkDeviceSize offset, size;
   };
+  // Grass or trees: the dense instance array, its section ranges and the table of live ranges.
+  struct Pool {
+    std::size_t stride = 0;      // bytes per instance
+    std::uint32_t slack = 0;     // spare slots per section range
+    std::uint32_t capacity = 0;  // slots of `instances`
+    RangeAllocator ranges{0};
+    std::vector<Range> allocated;              // per section, slack included
+    std::vector<std::uint32_t> count;          // per section: live instances
+    std::vector<std::vector<std::byte>> data;  // per section: its instances (re-packing reads them)
+    std::uint32_t live = 0;
+    gpu::Buffer instances, table;
+    bool clear = true;        // every slot starts empty (after creation)
+    bool table_dirty = true;  // the live ranges changed
+    Range live_range(int section) const {
+      const Range& r = allocated.at(std::size_t(section));
+      return {r.offset, count.at(std::size_t(section))};
+    }
+  };
   void stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
-  // Takes `count` slots of `ranges` for the section's instances (`bytes`, `stride` each) and stages
-  // them into `dst`; throws naming `option` when the capacity is exhausted.
-  Range place(int section, RangeAllocator& ranges, const gpu::Buffer& dst, std::span<const std::byte> bytes,
-              std::size_t stride, const char* option);
+  // Places a section's instances in `pool` (in place when they fit its range, else a new range; grows
+  // the pool when none is free).
+  void place(Pool& pool, int section, std::span<const std::byte> bytes);
+  void grow(Pool& pool, std::uint32_t extra);
+  void create_pool_buffers(Pool& pool, bool trees);
+  void stage_table(Pool& pool);
   void update_group(int section, const voxel::SectionVegetation& vegetation);
+  // Dispatches over `live` instances (none when 0); counts the threads.
+  void dispatch(VkCommandBuffer cmd, std::uint32_t live);
 
   gpu::Context& ctx_;
   VoxelVegetationOptions config_;
-  RangeAllocator grass_ranges_, tree_ranges_;
-  std::vector<Range> section_grass_, section_trees_;
-  std::vector<Aabb> section_tree_bounds_;         // what a section's trees can cover, for the shadow test
-  std::vector<std::uint32_t> section_instances_;  // grass + trees per section
-  std::uint64_t instances_ = 0;                   // their sum: the culling candidates
-  std::vector<Range> shadow_runs_;                // cull_shadow's instanced draws (merged slot ranges)
+  Pool grass_, trees_;
+  std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
+  std::vector<Range> shadow_runs_;         // cull_shadow's instanced draws (merged slot ranges)
   std::size_t shadow_run_count_ = 0;
   CoarseChunks groups_;
   std::vector<std::uint8_t> group_visible_;
 
   // Culling outputs: [0] the single or early pass, [1] the late pass.
   gpu::Buffer grass_visible_[2], tree_visible_[2], grass_draws_[2], tree_draws_[2];
-  gpu::Buffer grass_, trees_, sway_, template_;
-  std::uint32_t template_vertices_ = 0;
+  gpu::Buffer sway_, template_;
+  std::uint32_t template_stride_ = 0;
   std::vector<std::byte> queued_;  // section instances waiting for the staging ring
   std::vector<Copy> copies_;
   std::vector<Fill> fills_;
-  bool initialized_ = false;
-  gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, grass_draw_, tree_draw_,
+  gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, tree_wind_, grass_draw_, tree_draw_,
       tree_shadow_;
   gpu::AppendOverflow overflow_;  // of the grass and tree culling
   gpu::HostReadback counts_;      // both sets' grass and tree draws after the last single or late cull
@@ -140,6 +180,14 @@ class VoxelVegetationRenderer : public FrameSystem {
   bool late_culled_ = false;  // the last camera cull was phase 2: counts add both outputs
   ShadowReceiver shadow_receiver_;
   VoxelVegetationStats stats_;
+  // V13: what the last culling saw, and how its lists were made.
+  std::uint64_t version_ = 1;  // bumped by every change of the instances on the GPU
+  CullTracker tracker_;
+  enum class Lists { kNone, kSingle, kEarly, kTwoPhase } lists_ = Lists::kNone;
+  bool reuse_frame_ = false;  // this frame draws the last lists again
+  bool last_skipped_ = false;
+  float wind_time_ = 0.0f;
+  std::uint64_t wind_version_ = 0;  // version_ the sway was computed for (0: never)
 };
 
 }  // namespace myriad::render

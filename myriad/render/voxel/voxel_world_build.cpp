@@ -20,6 +20,7 @@ VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOption
   b.stats.generate_ms = clock.elapsed_ms();
   clock.restart();
   voxel::compute_light(*b.world);
+  if (options.edit_world) options.edit_world(*b.world);
   b.stats.light_ms = clock.elapsed_ms();
   clock.restart();
   std::vector<voxel::SectionMesh> meshes;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "myriad/gpu/context.hpp"
@@ -20,6 +21,9 @@ struct VoxelWorldBuildOptions {
   std::uint64_t seed = 1;
   voxel::MeshOptions mesh;
   bool vegetation = true;  // grass and trees (V15)
+  // Runs on the generated, lit world before it is meshed (e.g. voxel::place_vox); it must leave the
+  // light consistent, as the edit functions do.
+  std::function<void(voxel::World&)> edit_world;
 };
 
 // What the build did: CPU times (ms; upload_ms = the hand-over to the renderers, plus the setup

@@ -108,6 +108,10 @@ struct WorldFrameStats {
   std::uint64_t vegetation_tiles_waiting = 0;      // resident tiles not drawn yet (their pages wait)
   double vegetation_gpu_bytes_per_instance = 0.0;  // the plant pools' device bytes per resident plant
   std::uint64_t voxel_edits = 0;
+  // The voxel grass and trees: compute threads dispatched (culling, one per live instance, and wind;
+  // 0 on a frame that reuses the last lists at the same time) and whether the lists were reused (V13).
+  std::uint64_t voxel_vegetation_threads = 0;
+  bool voxel_vegetation_reused = false;
   std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
   // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:
   // they need the image's aspect) and command recording.

@@ -172,6 +172,8 @@ void WorldScene::finish_frame() {
     voxel_veg.occlusion_culled = cc.occluded;
     voxel_veg.draws = m.voxel_vegetation->stats().draws;
     voxel_veg.pipeline_binds = m.voxel_vegetation->stats().pipeline_binds;
+    st.voxel_vegetation_threads = m.voxel_vegetation->stats().threads;
+    st.voxel_vegetation_reused = m.voxel_vegetation->stats().reused;
   }
 
   m.field->finish_frame();

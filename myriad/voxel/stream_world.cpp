@@ -1,0 +1,734 @@
+// The streamed voxel world: a pool of section columns keyed by a per-world slot table, jobs on a oneTBB
+// arena (generate / light / mesh one column), and the main-thread bookkeeping that keeps every job's inputs
+// unchanged while it runs (readers counted per column; edits and relights wait for them).
+#include "myriad/voxel/stream_world.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "myriad/core/binary_io.hpp"
+#include "myriad/core/error.hpp"
+#include "myriad/core/parallel.hpp"
+#include "myriad/voxel/light.hpp"
+#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/padded.hpp"
+
+namespace myriad::voxel {
+namespace {
+
+constexpr std::uint32_t kColumnMagic = 0x4358564D;  // "MVXC"
+constexpr std::uint32_t kColumnVersion = 1;
+constexpr FileFormat kColumnFormat{kColumnMagic, kColumnVersion, "voxel column file",
+                                   "delete the file (the column is generated again, without its edits)"};
+
+int chebyshev(glm::ivec2 d) { return std::max(std::abs(d.x), std::abs(d.y)); }
+
+std::string coord_text(glm::ivec2 c) { return "(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ")"; }
+
+std::uint32_t generator_flags(const GeneratorParams& p) {
+  return (p.round_edges ? 1u : 0u) | (p.caves ? 2u : 0u);
+}
+
+}  // namespace
+
+void StreamUpdate::clear() {
+  meshed.clear();
+  evicted.clear();
+  columns_generated = columns_loaded = columns_lit = columns_meshed = 0;
+  sections_meshed = columns_evicted = columns_saved = edits_applied = 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Column files
+
+void write_column_file(const std::filesystem::path& path, glm::ivec3 world_size, glm::ivec2 column,
+                       const GeneratorParams& params, std::span<const std::uint8_t> materials,
+                       std::span<const std::uint8_t> forms) {
+  const std::size_t cells = std::size_t(world_size.y) * kSectionSize * kSectionSize;
+  if (materials.size() != cells || forms.size() != cells)
+    throw Error("column holds " + std::to_string(materials.size()) + " cells, the world's columns " +
+                    std::to_string(cells),
+                "write_column_file " + path.string(), "pass one whole column");
+  BinaryWriter w;
+  w.write_magic_version(kColumnFormat);
+  w.write(world_size.x);
+  w.write(world_size.y);
+  w.write(world_size.z);
+  w.write(column.x);
+  w.write(column.y);
+  w.write(params.seed);
+  w.write(generator_flags(params));
+  w.write(params.lamp_chance);
+  const std::size_t header = w.write_seal_fields();
+  w.write_array(materials);
+  w.write_array(forms);
+  w.seal(header);
+  write_file_atomic(path, w.bytes());
+}
+
+void read_column_file(const std::filesystem::path& path, glm::ivec3 world_size, glm::ivec2 column,
+                      const GeneratorParams& params, std::span<std::uint8_t> materials,
+                      std::span<std::uint8_t> forms) {
+  const std::vector<std::byte> bytes = read_file(path);
+  BinaryReader r(path.string(), bytes);
+  r.read_magic_version(kColumnFormat);
+  // A field that must be this world's: an error names the field's own offset.
+  auto expect = [&](auto wanted, const char* field, const char* what) {
+    const std::size_t at = r.offset();
+    const auto value = r.read<decltype(wanted)>(field);
+    if (value == wanted) return;
+    r.seek(at, field);
+    r.fail(std::string(what) + " " + std::to_string(value) + " is not this world's " + std::to_string(wanted),
+           field);
+  };
+  expect(std::int32_t(world_size.x), "world_size.x", "world size x");
+  expect(std::int32_t(world_size.y), "world_size.y", "world size y");
+  expect(std::int32_t(world_size.z), "world_size.z", "world size z");
+  expect(std::int32_t(column.x), "column.x", "column x");
+  expect(std::int32_t(column.y), "column.z", "column z");
+  expect(std::uint64_t(params.seed), "seed", "generator seed");
+  expect(generator_flags(params), "generator_flags", "generator flags");
+  std::uint32_t lamp_bits = 0;
+  std::memcpy(&lamp_bits, &params.lamp_chance, sizeof(float));
+  expect(lamp_bits, "lamp_chance", "lamp chance (bits)");
+  r.read_seal();
+  const std::size_t cells = materials.size();
+  const std::size_t first = r.offset();
+  const auto m = r.read_bytes(cells, "materials");
+  const auto f = r.read_bytes(cells, "forms");
+  if (r.remaining() != 0) r.fail(std::to_string(r.remaining()) + " bytes after the forms", "end");
+  for (std::size_t i = 0; i < cells; ++i) {
+    const auto mat = std::uint8_t(m[i]), form = std::uint8_t(f[i]);
+    if (!valid_material(mat)) {
+      r.seek(first + i, "materials");
+      r.fail("unknown material id " + std::to_string(mat), "materials");
+    }
+    if (mat == kAir && form != kFormEmpty) {
+      r.seek(first + cells + i, "forms");
+      r.fail("air cell with form " + std::to_string(form) + " (air has form 0)", "forms");
+    }
+    materials[i] = mat;
+    forms[i] = form;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Jobs and workers
+
+struct StreamWorld::Job {
+  JobKind kind = JobKind::kNone;
+  int slot = -1;
+  glm::ivec2 coord{0};
+  bool load = false, was_lit = false;
+  SectionMask mask;  // mesh: sections to mesh; light: sections whose light changed
+  // The 3 x 3 neighbourhood's cells ([dz + 1][dx + 1], null outside the world), resolved at launch.
+  const std::uint8_t* materials[3][3] = {};
+  const std::uint8_t* forms[3][3] = {};
+  const Light16* lights[3][3] = {};
+  std::uint8_t* out_materials = nullptr;
+  std::uint8_t* out_forms = nullptr;
+  Light16* out_light = nullptr;
+  std::vector<Light16> light;       // light job output before the compare
+  std::vector<SectionMesh> meshes;  // mesh job output per section (swapped into the column)
+  std::exception_ptr error;
+  std::atomic<bool> done{false};
+};
+
+struct StreamWorld::WorkerScratch {
+  ColumnScratch generate;
+  ColumnLightScratch light;
+  MeshScratch mesh;
+  std::unique_ptr<World> window;  // 3 x 3 columns for the mesher
+};
+
+// Worker threads of their own (not the TBB pool: the caller's frame thread never joins their work, and
+// TBB's default limit would leave one worker on two cores) fed from a FIFO of launched jobs.
+struct StreamWorld::Workers {
+  Workers(StreamWorld& owner, int thread_count, std::size_t capacity) : ring(capacity) {
+    for (int t = 0; t < thread_count; ++t)
+      threads.emplace_back([this, &owner] {
+        WorkerScratch scratch;
+        for (;;) {
+          Job* job = nullptr;
+          {
+            std::unique_lock lock(mutex);
+            wake.wait(lock, [&] { return stop || count != 0; });
+            if (count == 0) return;  // stopping and nothing left
+            job = ring[head];
+            head = (head + 1) % ring.size();
+            --count;
+          }
+          try {
+            owner.run_job(*job, scratch);
+          } catch (...) {
+            job->error = std::current_exception();
+          }
+          job->done.store(true, std::memory_order_release);
+        }
+      });
+  }
+  ~Workers() {
+    {
+      std::lock_guard lock(mutex);
+      stop = true;
+    }
+    wake.notify_all();
+    for (std::thread& t : threads) t.join();
+  }
+  void push(Job* job) {
+    {
+      std::lock_guard lock(mutex);
+      ring[(head + count) % ring.size()] = job;  // never full: at most one entry per job
+      ++count;
+    }
+    wake.notify_one();
+  }
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::vector<Job*> ring;
+  std::size_t head = 0, count = 0;
+  bool stop = false;
+  std::vector<std::thread> threads;
+};
+
+StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
+  const glm::ivec3 size = options.world_size;
+  for (int a = 0; a < 3; ++a)
+    if (size[a] <= 0 || size[a] % kSectionSize != 0 || size[a] > 4096)
+      throw Error("streamed world size (" + std::to_string(size.x) + ", " + std::to_string(size.y) + ", " +
+                      std::to_string(size.z) + ") is invalid",
+                  "StreamOptions::world_size", "each size must be a positive multiple of 16, at most 4096");
+  if (options.radius < 0 || options.radius > 1000)
+    throw Error("stream radius " + std::to_string(options.radius) + " is invalid", "StreamOptions::radius",
+                "use 0..1000 columns");
+  columns_ = {size.x / kSectionSize, size.z / kSectionSize};
+  sections_y_ = size.y / kSectionSize;
+  slot_of_.assign(std::size_t(columns_.x) * std::size_t(columns_.y), -1);
+  saved_.assign(slot_of_.size(), 0);
+  const int reach = options.radius + 2;
+  for (int dz = -reach; dz <= reach; ++dz)
+    for (int dx = -reach; dx <= reach; ++dx) ring_offsets_.push_back({dx, dz});
+  std::sort(ring_offsets_.begin(), ring_offsets_.end(), [](glm::ivec2 a, glm::ivec2 b) {
+    const int ca = chebyshev(a), cb = chebyshev(b);
+    if (ca != cb) return ca < cb;
+    const int ea = a.x * a.x + a.y * a.y, eb = b.x * b.x + b.y * b.y;
+    if (ea != eb) return ea < eb;
+    return a.y != b.y ? a.y < b.y : a.x < b.x;
+  });
+  const int threads =
+      options.worker_threads > 0 ? options.worker_threads : std::max(1, int(hardware_threads()) - 1);
+  const int jobs = options.max_jobs_in_flight > 0 ? options.max_jobs_in_flight : 8 * threads;
+  for (int j = 0; j < jobs; ++j) {
+    jobs_.push_back(std::make_unique<Job>());
+    jobs_.back()->light.resize(std::size_t(sections_y_) * kSectionCells);
+    jobs_.back()->meshes.resize(std::size_t(sections_y_));
+    free_jobs_.push_back(jobs - 1 - j);
+  }
+  workers_ = std::make_unique<Workers>(*this, threads, std::size_t(jobs));
+  if (!options.save_directory.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.save_directory, ec);
+    if (ec)
+      throw Error("cannot create the save directory: " + ec.message(), options.save_directory.string(),
+                  "pass a writable directory");
+    for (const auto& entry : std::filesystem::directory_iterator(options.save_directory)) {
+      int x = 0, z = 0;
+      char tail[8] = {};
+      const std::string name = entry.path().filename().string();
+      if (std::sscanf(name.c_str(), "column_%d_%d.%7s", &x, &z, tail) == 3 && std::string(tail) == "mvxc" &&
+          inside({x, z}) && name == save_path({x, z}).filename().string())
+        saved_[std::size_t(z) * std::size_t(columns_.x) + std::size_t(x)] = 1;
+    }
+  }
+}
+
+StreamWorld::~StreamWorld() { workers_.reset(); }  // runs the queued jobs, then joins
+
+std::filesystem::path StreamWorld::save_path(glm::ivec2 c) const {
+  return options_.save_directory / ("column_" + std::to_string(c.x) + "_" + std::to_string(c.y) + ".mvxc");
+}
+
+int StreamWorld::slot_of(glm::ivec2 c) const {
+  if (!inside(c)) return -1;
+  return slot_of_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)];
+}
+StreamWorld::Column* StreamWorld::column(glm::ivec2 c) {
+  const int s = slot_of(c);
+  return s < 0 ? nullptr : &slots_[std::size_t(s)];
+}
+const StreamWorld::Column* StreamWorld::column(glm::ivec2 c) const {
+  const int s = slot_of(c);
+  return s < 0 ? nullptr : &slots_[std::size_t(s)];
+}
+
+ColumnState StreamWorld::column_state(glm::ivec2 c) const {
+  const Column* col = column(c);
+  if (!col) return ColumnState::kAbsent;
+  if (!col->generated) return ColumnState::kGenerating;
+  if (col->meshed) return ColumnState::kMeshed;
+  return col->lit ? ColumnState::kLit : ColumnState::kGenerated;
+}
+
+const SectionMesh* StreamWorld::mesh(glm::ivec3 s) const {
+  const Column* col = column({s.x, s.z});
+  if (!col || !col->meshed || s.y < 0 || s.y >= sections_y_) return nullptr;
+  return &col->meshes[std::size_t(s.y)];
+}
+
+std::span<const std::uint8_t> StreamWorld::column_materials(glm::ivec2 c) const {
+  const Column* col = column(c);
+  return col && col->generated ? std::span<const std::uint8_t>(col->materials)
+                               : std::span<const std::uint8_t>();
+}
+std::span<const std::uint8_t> StreamWorld::column_forms(glm::ivec2 c) const {
+  const Column* col = column(c);
+  return col && col->generated ? std::span<const std::uint8_t>(col->forms) : std::span<const std::uint8_t>();
+}
+std::span<const Light16> StreamWorld::column_light(glm::ivec2 c) const {
+  const Column* col = column(c);
+  return col && col->lit ? std::span<const Light16>(col->light) : std::span<const Light16>();
+}
+
+StreamStats StreamWorld::stats() const {
+  StreamStats s;
+  s.pool_columns = slots_.size();
+  s.jobs_in_flight = std::size_t(in_flight_.load());
+  for (const Column& col : slots_) {
+    s.resident_columns += col.used ? 1 : 0;
+    s.resident_bytes +=
+        col.materials.capacity() + col.forms.capacity() + col.light.capacity() * sizeof(Light16);
+    for (const SectionMesh& m : col.meshes)
+      s.resident_bytes += m.vertices.capacity() * sizeof(TerrainVertex) +
+                          m.indices.capacity() * sizeof(std::uint32_t) +
+                          m.atlas.capacity() * sizeof(AtlasRecord);
+  }
+  return s;
+}
+
+bool StreamWorld::idle() const {
+  return have_camera_ && in_flight_.load() == 0 && edits_.empty() && !rescan_;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Edits
+
+void StreamWorld::edit(glm::ivec3 p, std::uint8_t material, std::uint8_t form) {
+  const glm::ivec3 size = options_.world_size;
+  if (p.x < 0 || p.y < 0 || p.z < 0 || p.x >= size.x || p.y >= size.y || p.z >= size.z)
+    throw Error("voxel coordinate (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " +
+                    std::to_string(p.z) + ") is outside the streamed world",
+                "StreamWorld::edit", "use coordinates 0 <= p < world size");
+  if (!valid_material(material))
+    throw Error("unknown material id " + std::to_string(material), "StreamWorld::edit",
+                "use an id below " + std::to_string(int(kMaterialCount)));
+  Column* col = column({p.x >> 4, p.z >> 4});
+  if (!col || !col->generated)
+    throw Error("column " + coord_text({p.x >> 4, p.z >> 4}) + " is not resident", "StreamWorld::edit",
+                "edit near the camera (within the streamed radius), after the column has arrived");
+  edits_.push_back({p, material, form});
+  ++col->pending_edits;
+  rescan_ = true;
+}
+
+void StreamWorld::mark_mesh_dirty(glm::ivec3 s) {
+  Column* col = column({s.x, s.z});
+  if (col && col->meshed && s.y >= 0 && s.y < sections_y_) col->mesh_dirty.set(std::size_t(s.y));
+}
+
+void StreamWorld::drop_meshes(Column& col) {
+  for (int sy = 0; sy < sections_y_; ++sy) {
+    SectionMesh& m = col.meshes[std::size_t(sy)];
+    if (col.meshed && !m.vertices.empty()) update_.evicted.push_back({col.coord.x, sy, col.coord.y});
+    m.clear();
+  }
+  col.meshed = false;
+  col.mesh_dirty.reset();
+}
+
+void StreamWorld::unlight(Column& col) {
+  col.lit = false;
+  col.light_dirty = false;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dx = -1; dx <= 1; ++dx)
+      if (Column* n = column(col.coord + glm::ivec2(dx, dz)); n && n->meshed) drop_meshes(*n);
+}
+
+void StreamWorld::apply_edits() {
+  std::size_t applied = 0;
+  for (; applied < edits_.size(); ++applied) {
+    const PendingEdit& e = edits_[applied];
+    const glm::ivec2 c{e.p.x >> 4, e.p.z >> 4};
+    Column* col = column(c);
+    if (!col || col->job != JobKind::kNone || col->readers != 0) break;
+    // Columns whose light can change (cells within 15 of the edit): no job may read their light.
+    bool blocked = false;
+    for (int kz = std::max(0, (e.p.z - kLightMax) >> 4);
+         kz <= std::min(columns_.y - 1, (e.p.z + kLightMax) >> 4); ++kz)
+      for (int kx = std::max(0, (e.p.x - kLightMax) >> 4);
+           kx <= std::min(columns_.x - 1, (e.p.x + kLightMax) >> 4); ++kx)
+        if (const Column* k = column({kx, kz}); k && (k->light_readers != 0 || k->job != JobKind::kNone))
+          blocked = true;
+    if (blocked) break;
+    apply_edit(e);
+  }
+  edits_.erase(edits_.begin(), edits_.begin() + std::ptrdiff_t(applied));
+}
+
+void StreamWorld::apply_edit(const PendingEdit& e) {
+  const glm::ivec3 p = e.p;
+  const int slot = slot_of({p.x >> 4, p.z >> 4});
+  if (slot < 0) return;  // apply_edits checked it
+  Column& col = slots_[std::size_t(slot)];
+  const std::size_t i =
+      std::size_t(p.y >> 4) * kSectionCells + std::size_t(cell_index(p.x & 15, p.y & 15, p.z & 15));
+  col.materials[i] = e.material;
+  col.forms[i] = e.material == kAir ? kFormEmpty : e.form;
+  col.edited = true;
+  --col.pending_edits;
+  ++update_.edits_applied;
+  rescan_ = true;
+  // Sections whose padded block holds the cell.
+  glm::ivec3 lo = p >> 4, hi = p >> 4;
+  for (int a = 0; a < 3; ++a) {
+    if ((p[a] & 15) == 0) lo[a] -= 1;
+    if ((p[a] & 15) == 15) hi[a] += 1;
+  }
+  for (int y = lo.y; y <= hi.y; ++y)
+    for (int z = lo.z; z <= hi.z; ++z)
+      for (int x = lo.x; x <= hi.x; ++x) mark_mesh_dirty({x, y, z});
+  // Light changes only within 15 cells (sky exposure changes only in the edited cell's own x, z).
+  for (int kz = std::max(0, (p.z - kLightMax) >> 4); kz <= std::min(columns_.y - 1, (p.z + kLightMax) >> 4);
+       ++kz)
+    for (int kx = std::max(0, (p.x - kLightMax) >> 4); kx <= std::min(columns_.x - 1, (p.x + kLightMax) >> 4);
+         ++kx) {
+      Column* k = column({kx, kz});
+      if (!k || !k->lit) continue;
+      if (neighbourhood_generated({kx, kz}))
+        k->light_dirty = true;
+      else
+        unlight(*k);  // a neighbour is gone: lit again when the neighbourhood is back
+    }
+}
+
+int StreamWorld::save_all() {
+  if (options_.save_directory.empty()) return 0;
+  int written = 0;
+  for (Column& col : slots_)
+    if (col.used && col.generated && col.edited) {
+      save_column(col);
+      col.edited = false;
+      ++written;
+    }
+  return written;
+}
+
+void StreamWorld::save_column(const Column& col) {
+  write_column_file(save_path(col.coord), options_.world_size, col.coord, options_.generator, col.materials,
+                    col.forms);
+  saved_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = 1;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Scheduling
+
+bool StreamWorld::neighbourhood_generated(glm::ivec2 c) const {
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const glm::ivec2 n = c + glm::ivec2(dx, dz);
+      if (!inside(n)) continue;
+      const Column* col = column(n);
+      if (!col || !col->generated) return false;
+    }
+  return true;
+}
+
+bool StreamWorld::neighbours_ready(glm::ivec2 c, bool need_lit) const {
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const glm::ivec2 n = c + glm::ivec2(dx, dz);
+      if (!inside(n)) continue;
+      const Column* col = column(n);
+      if (!col || !col->generated || col->pending_edits != 0) return false;
+      if (need_lit && (!col->lit || col->light_dirty || col->job == JobKind::kLight)) return false;
+    }
+  return true;
+}
+
+void StreamWorld::collect() {
+  std::exception_ptr first_error;
+  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+    Job& job = *jobs_[j];
+    if (job.kind == JobKind::kNone || !job.done.load(std::memory_order_acquire)) continue;
+    if (job.error && !first_error) first_error = job.error;
+    finish_job(job);
+    job.kind = JobKind::kNone;
+    job.error = nullptr;
+    job.done.store(false, std::memory_order_relaxed);
+    free_jobs_.push_back(int(j));
+    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+    rescan_ = true;
+  }
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+void StreamWorld::finish_job(Job& job) {
+  Column& col = slots_[std::size_t(job.slot)];
+  col.job = JobKind::kNone;
+  auto release_readers = [&](bool light_too) {
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dx = -1; dx <= 1; ++dx)
+        if (Column* n = column(job.coord + glm::ivec2(dx, dz))) {
+          --n->readers;
+          if (light_too) --n->light_readers;
+        }
+  };
+  switch (job.kind) {
+    case JobKind::kGenerate:
+      if (job.error) {  // give the slot back; the column is tried again when needed
+        col.used = false;
+        slot_of_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = -1;
+        free_slots_.push_back(job.slot);
+        return;
+      }
+      col.generated = true;
+      col.edited = false;
+      if (job.load)
+        ++update_.columns_loaded;
+      else
+        ++update_.columns_generated;
+      return;
+    case JobKind::kLight:
+      release_readers(false);
+      if (job.error) return;
+      col.lit = true;
+      col.light_dirty = false;
+      ++update_.columns_lit;
+      if (job.was_lit)
+        for (int sy = 0; sy < sections_y_; ++sy)
+          if (job.mask.test(std::size_t(sy)))
+            for (int y = sy - 1; y <= sy + 1; ++y)
+              for (int dz = -1; dz <= 1; ++dz)
+                for (int dx = -1; dx <= 1; ++dx) mark_mesh_dirty({col.coord.x + dx, y, col.coord.y + dz});
+      return;
+    case JobKind::kMesh:
+      release_readers(true);
+      if (job.error) return;
+      for (int sy = 0; sy < sections_y_; ++sy) {
+        if (!job.mask.test(std::size_t(sy))) continue;
+        SectionMesh& now = col.meshes[std::size_t(sy)];
+        std::swap(now, job.meshes[std::size_t(sy)]);
+        const SectionMesh& before = job.meshes[std::size_t(sy)];
+        const bool had = col.meshed && !before.vertices.empty();
+        if (had || !now.vertices.empty()) update_.meshed.push_back({col.coord.x, sy, col.coord.y});
+        ++update_.sections_meshed;
+      }
+      col.meshed = true;
+      col.mesh_dirty &= ~job.mask;
+      ++update_.columns_meshed;
+      return;
+    case JobKind::kNone:
+      return;
+  }
+}
+
+void StreamWorld::evict_far() {
+  const int r = options_.radius;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    Column& col = slots_[s];
+    if (!col.used || col.job != JobKind::kNone) continue;
+    const int d = chebyshev(col.coord - camera_column_);
+    if (d > r + 1 && col.light_dirty && col.light_readers == 0) unlight(col);
+    if (d > r && col.meshed && col.mesh_dirty.any()) drop_meshes(col);
+    if (d <= r + 3 || col.readers != 0 || col.pending_edits != 0) continue;
+    if (col.edited && !options_.save_directory.empty()) {
+      save_column(col);
+      ++update_.columns_saved;
+    }
+    drop_meshes(col);
+    col.used = col.generated = col.lit = false;
+    col.light_dirty = col.edited = false;
+    slot_of_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = -1;
+    free_slots_.push_back(std::int32_t(s));
+    ++update_.columns_evicted;
+  }
+}
+
+bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
+  if (free_jobs_.empty()) return false;
+  if (kind == JobKind::kGenerate) {
+    std::int32_t s;
+    if (!free_slots_.empty()) {
+      s = free_slots_.back();
+      free_slots_.pop_back();
+    } else {
+      s = std::int32_t(slots_.size());
+      Column fresh;
+      const std::size_t cells = std::size_t(sections_y_) * kSectionCells;
+      fresh.materials.resize(cells);
+      fresh.forms.resize(cells);
+      fresh.light.resize(cells);
+      fresh.meshes.resize(std::size_t(sections_y_));
+      slots_.push_back(std::move(fresh));
+    }
+    Column& col = slots_[std::size_t(s)];
+    col.used = true;
+    col.generated = col.lit = col.meshed = col.light_dirty = col.edited = false;
+    col.readers = col.light_readers = col.pending_edits = 0;
+    col.mesh_dirty.reset();
+    col.coord = c;
+    slot_of_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] = s;
+  }
+  const int j = free_jobs_.back();
+  free_jobs_.pop_back();
+  Job& job = *jobs_[std::size_t(j)];
+  Column& col = slots_[std::size_t(slot_of(c))];
+  job.kind = kind;
+  job.slot = slot_of(c);
+  job.coord = c;
+  job.load = kind == JobKind::kGenerate &&
+             saved_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] != 0;
+  job.was_lit = col.lit;
+  job.out_materials = col.materials.data();
+  job.out_forms = col.forms.data();
+  job.out_light = col.light.data();
+  job.mask.reset();
+  if (kind == JobKind::kMesh) {
+    if (col.meshed)
+      job.mask = col.mesh_dirty;
+    else
+      for (int sy = 0; sy < sections_y_; ++sy) job.mask.set(std::size_t(sy));
+  }
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dx = -1; dx <= 1; ++dx) {
+      Column* n = kind == JobKind::kGenerate ? nullptr : column(c + glm::ivec2(dx, dz));
+      job.materials[dz + 1][dx + 1] = n ? n->materials.data() : nullptr;
+      job.forms[dz + 1][dx + 1] = n ? n->forms.data() : nullptr;
+      job.lights[dz + 1][dx + 1] = n ? n->light.data() : nullptr;
+      if (n) {
+        ++n->readers;
+        if (kind == JobKind::kMesh) ++n->light_readers;
+      }
+    }
+  col.job = kind;
+  in_flight_.fetch_add(1, std::memory_order_relaxed);
+  workers_->push(&job);
+  return true;
+}
+
+void StreamWorld::launch() {
+  const int r = options_.radius;
+  const int budget = std::max(1, options_.max_launches_per_update);
+  int launched = 0;
+  bool exhausted = false;
+  for (const glm::ivec2 off : ring_offsets_) {
+    if (free_jobs_.empty() || launched >= budget) {
+      exhausted = true;
+      break;
+    }
+    const glm::ivec2 c = camera_column_ + off;
+    if (!inside(c)) continue;
+    const int d = chebyshev(off);
+    Column* col = column(c);
+    if (!col) {
+      launched += launch_job(JobKind::kGenerate, c) ? 1 : 0;
+      continue;
+    }
+    if (!col->generated || col->job != JobKind::kNone || col->pending_edits != 0) continue;
+    if (d <= r + 1 && (!col->lit || col->light_dirty)) {
+      if (col->light_readers == 0 && neighbours_ready(c, false))
+        launched += launch_job(JobKind::kLight, c) ? 1 : 0;
+      continue;
+    }
+    if (d <= r && col->lit && (!col->meshed || col->mesh_dirty.any()) && neighbours_ready(c, true))
+      launched += launch_job(JobKind::kMesh, c) ? 1 : 0;
+  }
+  rescan_ = exhausted;
+}
+
+const StreamUpdate& StreamWorld::update(glm::dvec3 camera) {
+  update_.clear();
+  const glm::ivec2 cc{int(std::floor(camera.x / kSectionSize)), int(std::floor(camera.z / kSectionSize))};
+  if (!have_camera_ || cc != camera_column_) rescan_ = true;
+  have_camera_ = true;
+  camera_column_ = cc;
+  collect();
+  if (!edits_.empty()) apply_edits();
+  if (rescan_) {
+    evict_far();
+    launch();
+  }
+  return update_;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Work on the worker threads (reads only the pointers resolved at launch)
+
+void StreamWorld::run_job(Job& job, WorkerScratch& t) {
+  const std::size_t cells = std::size_t(sections_y_) * kSectionCells;
+  switch (job.kind) {
+    case JobKind::kGenerate:
+      if (job.load)
+        read_column_file(save_path(job.coord), options_.world_size, job.coord, options_.generator,
+                         {job.out_materials, cells}, {job.out_forms, cells});
+      else
+        generate_column(options_.world_size, job.coord, options_.generator,
+                        {job.out_materials, job.out_forms, kSectionCells}, t.generate);
+      return;
+    case JobKind::kLight: {
+      ColumnNeighbourhood hood;
+      hood.world_size = options_.world_size;
+      hood.column = job.coord;
+      for (int dz = 0; dz < 3; ++dz)
+        for (int dx = 0; dx < 3; ++dx) {
+          hood.materials[dz][dx] = job.materials[dz][dx];
+          hood.forms[dz][dx] = job.forms[dz][dx];
+        }
+      light_column(hood, job.light, t.light);
+      for (int sy = 0; sy < sections_y_; ++sy) {
+        const std::size_t first = std::size_t(sy) * kSectionCells;
+        if (std::memcmp(job.light.data() + first, job.out_light + first, kSectionCells * sizeof(Light16)) ==
+            0)
+          continue;
+        job.mask.set(std::size_t(sy));
+        std::memcpy(job.out_light + first, job.light.data() + first, kSectionCells * sizeof(Light16));
+      }
+      return;
+    }
+    case JobKind::kMesh: {
+      // A 3 x 3 column window: outside the world is air in full sun, as the mesher's gather reads it.
+      if (!t.window)
+        t.window = std::make_unique<World>(3 * kSectionSize, options_.world_size.y, 3 * kSectionSize);
+      World& w = *t.window;
+      auto mats = w.materials();
+      auto forms = w.forms();
+      auto lights = w.lights();
+      for (int dz = 0; dz < 3; ++dz)
+        for (int dx = 0; dx < 3; ++dx)
+          for (int sy = 0; sy < sections_y_; ++sy) {
+            const std::size_t dst = std::size_t(w.section_index({dx, sy, dz})) * kSectionCells;
+            const std::size_t src = std::size_t(sy) * kSectionCells;
+            if (job.materials[dz][dx]) {
+              std::memcpy(&mats[dst], job.materials[dz][dx] + src, kSectionCells);
+              std::memcpy(&forms[dst], job.forms[dz][dx] + src, kSectionCells);
+              std::memcpy(&lights[dst], job.lights[dz][dx] + src, kSectionCells * sizeof(Light16));
+            } else {
+              std::fill_n(&mats[dst], kSectionCells, kAir);
+              std::fill_n(&forms[dst], kSectionCells, kFormEmpty);
+              std::fill_n(&lights[dst], kSectionCells, kOutsideLight);
+            }
+          }
+      for (int sy = 0; sy < sections_y_; ++sy)
+        if (job.mask.test(std::size_t(sy)))
+          mesh_section(w, {1, sy, 1}, options_.mesh, t.mesh, job.meshes[std::size_t(sy)]);
+      return;
+    }
+    case JobKind::kNone:
+      return;
+  }
+}
+
+}  // namespace myriad::voxel

@@ -1,0 +1,172 @@
+// A voxel world larger than memory, streamed around the camera in section columns (16 x height x 16 cells).
+// Columns are generated (or read back from a save), lit and meshed on worker threads in rings around the
+// camera's column (Chebyshev distance in columns): generated within radius + 2, lit within radius + 1 (light
+// of a column needs its 3 x 3 neighbourhood's cells), meshed within radius (a section's padded block reads
+// its neighbours' cells and light). Columns beyond radius + 3 are evicted and their memory is reused. Every
+// stage gives the bytes of the same stage on the fixed world: generate_column = generate_world's column,
+// light_column = compute_light's column, and meshing a 3 x 3 window = WorldMesher's section meshes.
+// Edits (edit_voxel semantics: relight, re-mesh the sections that read changed cells) persist while the
+// column is resident and, with a save directory, across eviction (docs/FORMATS.md, voxel columns).
+#pragma once
+
+#include <atomic>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "myriad/voxel/generator.hpp"
+#include "myriad/voxel/mesher.hpp"
+
+namespace myriad::voxel {
+
+struct StreamOptions {
+  glm::ivec3 world_size{4096, 128, 4096};  // the size generate_world would get (at most 4096 high)
+  GeneratorParams generator;
+  MeshOptions mesh;
+  int radius = 12;         // columns within this Chebyshev distance of the camera's column are meshed
+  int worker_threads = 0;  // 0: hardware threads
+  // 0: 8 per worker thread, so the workers stay busy between two updates (launches happen only there)
+  // while the queue stays short enough that the nearest columns go first.
+  int max_jobs_in_flight = 0;
+  int max_launches_per_update = 32;  // new jobs per update at most
+  // Edited columns are written here on eviction and read back instead of regenerated; empty: edits are
+  // kept only while the column is resident. Files of earlier runs of the same world are read too.
+  std::filesystem::path save_directory;
+};
+
+enum class ColumnState : std::uint8_t { kAbsent, kGenerating, kGenerated, kLit, kMeshed };
+
+// What one update changed, for the renderer: upload `meshed` sections' meshes (StreamWorld::mesh) into
+// their arena slots (an empty mesh frees the slot), then free the slots of `evicted` sections (a section
+// meshed and evicted in the same update has mesh() null). Both list only sections whose old or new mesh
+// has geometry.
+struct StreamUpdate {
+  std::vector<glm::ivec3> meshed;
+  std::vector<glm::ivec3> evicted;
+  int columns_generated = 0, columns_loaded = 0, columns_lit = 0, columns_meshed = 0;
+  int sections_meshed = 0, columns_evicted = 0, columns_saved = 0, edits_applied = 0;
+  void clear();
+};
+
+struct StreamStats {
+  std::size_t resident_columns = 0;  // columns holding cells (any state but absent)
+  std::size_t pool_columns = 0;      // column slots ever made (reused after eviction; bounds memory)
+  std::size_t resident_bytes = 0;    // cells, light and meshes of all slots (capacities)
+  std::size_t jobs_in_flight = 0;
+};
+
+class StreamWorld {
+ public:
+  explicit StreamWorld(const StreamOptions& options);
+  ~StreamWorld();  // waits for the jobs in flight; does not save (call save_all first)
+  StreamWorld(const StreamWorld&) = delete;
+  StreamWorld& operator=(const StreamWorld&) = delete;
+
+  // Collects finished jobs, applies queued edits, evicts far columns (saving edited ones) and starts new
+  // jobs nearest first, within the launch budget. Never waits for a job. Rethrows a job's error (e.g. a
+  // corrupt save file: myriad::Error naming the file and offset). The result is reused by the next call.
+  const StreamUpdate& update(glm::dvec3 camera);
+  // Nothing in flight, no edit queued and nothing left to do for the last camera position.
+  bool idle() const;
+
+  // Queues an edit (applied by the next update that finds no job reading the column). Throws myriad::Error
+  // for coordinates outside the world, unknown materials, or a column that is not generated.
+  void edit(glm::ivec3 p, std::uint8_t material, std::uint8_t form);
+  // Writes every edited resident column to the save directory (no-op without one). Returns files written.
+  int save_all();
+
+  const StreamOptions& options() const { return options_; }
+  glm::ivec2 columns() const { return columns_; }
+  ColumnState column_state(glm::ivec2 column) const;
+  // The section's mesh when its column is meshed, else null. Valid until the next update().
+  const SectionMesh* mesh(glm::ivec3 section) const;
+  // A resident column's cells (section sy at sy * kSectionCells); empty when absent. Stable while idle().
+  std::span<const std::uint8_t> column_materials(glm::ivec2 column) const;
+  std::span<const std::uint8_t> column_forms(glm::ivec2 column) const;
+  std::span<const Light16> column_light(glm::ivec2 column) const;
+  StreamStats stats() const;
+  // The save file of a column (in save_directory).
+  std::filesystem::path save_path(glm::ivec2 column) const;
+
+ private:
+  enum class JobKind : std::uint8_t { kNone, kGenerate, kLight, kMesh };
+  static constexpr int kMaxSectionsY = 256;
+  using SectionMask = std::bitset<kMaxSectionsY>;
+
+  struct Column {
+    glm::ivec2 coord{0};
+    bool used = false, generated = false, lit = false, meshed = false;
+    bool light_dirty = false;      // an edit changed cells within reach: relight before re-meshing
+    bool edited = false;           // differs from what generation or its save file gives
+    JobKind job = JobKind::kNone;  // the job in flight writing this column
+    int readers = 0;               // jobs in flight reading this column's cells (its own and its neighbours')
+    int light_readers = 0;         // mesh jobs in flight reading its light
+    int pending_edits = 0;
+    SectionMask mesh_dirty;  // sections to re-mesh
+    std::vector<std::uint8_t> materials, forms;
+    std::vector<Light16> light;
+    std::vector<SectionMesh> meshes;  // per section, when meshed
+  };
+  struct Job;
+  struct Workers;
+  struct WorkerScratch;
+  struct PendingEdit {
+    glm::ivec3 p;
+    std::uint8_t material, form;
+  };
+
+  int slot_of(glm::ivec2 c) const;
+  Column* column(glm::ivec2 c);
+  const Column* column(glm::ivec2 c) const;
+  bool inside(glm::ivec2 c) const { return c.x >= 0 && c.y >= 0 && c.x < columns_.x && c.y < columns_.y; }
+  bool neighbourhood_generated(glm::ivec2 c) const;
+  // The in-world 3 x 3 columns are generated without queued edits (and lit, not being relit, if need_lit).
+  bool neighbours_ready(glm::ivec2 c, bool need_lit) const;
+  void collect();
+  void apply_edits();
+  void apply_edit(const PendingEdit& e);
+  void evict_far();
+  void launch();
+  bool launch_job(JobKind kind, glm::ivec2 c);
+  void run_job(Job& job, WorkerScratch& scratch);
+  void finish_job(Job& job);
+  void drop_meshes(Column& col);
+  void unlight(Column& col);
+  void mark_mesh_dirty(glm::ivec3 section);
+  void save_column(const Column& col);
+  void read_column(glm::ivec2 c, std::span<std::uint8_t> materials, std::span<std::uint8_t> forms) const;
+
+  StreamOptions options_;
+  glm::ivec2 columns_{0};
+  int sections_y_ = 0;
+  std::vector<std::int32_t> slot_of_;  // per column of the world: slot, -1 when absent
+  std::vector<std::uint8_t> saved_;    // per column of the world: a save file exists
+  std::vector<Column> slots_;          // pool; std::vector never shrinks
+  std::vector<std::int32_t> free_slots_;
+  std::vector<glm::ivec2> ring_offsets_;  // within radius + 2, nearest first
+  std::vector<PendingEdit> edits_;
+  std::vector<std::unique_ptr<Job>> jobs_;
+  std::vector<int> free_jobs_;
+  std::atomic<int> in_flight_{0};
+  std::unique_ptr<Workers> workers_;  // threads and their job queue (joined first by the destructor)
+  glm::ivec2 camera_column_{0};
+  bool have_camera_ = false;
+  bool rescan_ = true;  // something changed since the last scan found nothing to start
+  StreamUpdate update_;
+};
+
+// The save file of one column (docs/FORMATS.md): written atomically; read back with full validation
+// (myriad::Error naming the file, byte offset and field for any corrupt or foreign file).
+void write_column_file(const std::filesystem::path& path, glm::ivec3 world_size, glm::ivec2 column,
+                       const GeneratorParams& params, std::span<const std::uint8_t> materials,
+                       std::span<const std::uint8_t> forms);
+void read_column_file(const std::filesystem::path& path, glm::ivec3 world_size, glm::ivec2 column,
+                      const GeneratorParams& params, std::span<std::uint8_t> materials,
+                      std::span<std::uint8_t> forms);
+
+}  // namespace myriad::voxel
