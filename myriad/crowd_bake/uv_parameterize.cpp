@@ -323,8 +323,10 @@ std::optional<std::vector<glm::vec2>> accept_map(
 // Local/global ARAP (Liu et al. 2008) from an injective start map: per triangle the rotation closest to
 // its Jacobian (local), then one Poisson solve with cotangent weights towards the rotated 3D edges
 // (global). Each global step is taken only as far as no triangle flips (halving the step), so the map
-// stays locally injective while its area distortion drops towards an isometry's. `accept` is tried
-// every few iterations; returns its first success. `uv` is left at the last map.
+// stays locally injective while its area distortion drops towards an isometry's; where a triangle
+// about to collapse blocks the step, flip-free symmetric Dirichlet descent expands it first, and more
+// of that descent follows the ARAP iterations. `accept` is tried every few iterations; returns its
+// first success. `uv` is left at the last map.
 template <class Accept>
 std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const ChartMesh& chart,
                                                   std::vector<DVec2>& uv, double area3, int max_iterations,
@@ -410,6 +412,97 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
     }
     out[pin] = DVec2(0.0);
   };
+  // ARAP has no barrier against collapse: a nearly collapsed triangle can block its steps. Gradient
+  // descent on the symmetric Dirichlet energy Σ A (|J|² + |J⁻¹|²), infinite at a collapse, expands
+  // such triangles; each step stays short of any flip and halves until the energy drops (Armijo).
+  std::vector<DVec2> gradient(vertices), trial(vertices);
+  std::vector<double> stiffness(vertices);
+  auto frame_jacobian = [&](const std::vector<DVec2>& m, const Frame& f, double j[4]) {
+    const DVec2 d1 = m[f.v[1]] - m[f.v[0]], d2 = m[f.v[2]] - m[f.v[0]];
+    j[0] = d1.x * f.inv[0] + d2.x * f.inv[2], j[1] = d1.x * f.inv[1] + d2.x * f.inv[3];
+    j[2] = d1.y * f.inv[0] + d2.y * f.inv[2], j[3] = d1.y * f.inv[1] + d2.y * f.inv[3];
+  };
+  auto frame_area = [](const Frame& f) { return 0.5 * cross2(f.x[1], f.x[2]); };
+  // Only triangles the checks weigh (not nearly degenerate in 3D, whose frames are ill-conditioned).
+  auto significant = [&](const Frame& f) { return frame_area(f) > 1e-9 * area3; };
+  auto energy = [&](const std::vector<DVec2>& m) {
+    double e = 0.0;
+    for (const Frame& f : frames) {
+      double j[4];
+      frame_jacobian(m, f, j);
+      const double det = j[0] * j[3] - j[1] * j[2];
+      if (!(det > 0.0)) return std::numeric_limits<double>::infinity();
+      if (!significant(f)) continue;
+      const double norm2 = j[0] * j[0] + j[1] * j[1] + j[2] * j[2] + j[3] * j[3];
+      e += frame_area(f) * norm2 * (1.0 + 1.0 / (det * det));
+    }
+    return e;
+  };
+  double current = 0.0;
+  auto descend = [&]() {
+    std::fill(gradient.begin(), gradient.end(), DVec2(0.0));
+    std::fill(stiffness.begin(), stiffness.end(), 0.0);
+    for (const Frame& f : frames) {
+      if (!significant(f)) continue;
+      double j[4];
+      frame_jacobian(uv, f, j);
+      const double det = j[0] * j[3] - j[1] * j[2];
+      const double norm2 = j[0] * j[0] + j[1] * j[1] + j[2] * j[2] + j[3] * j[3];
+      const double a = frame_area(f), c1 = 2.0 * a * (1.0 + 1.0 / (det * det)),
+                   c2 = -2.0 * a * norm2 / (det * det * det);
+      // dE/dJ = c1 J + c2 cof(J); dE/d(u1 - u0, u2 - u0) = dE/dJ · invᵀ.
+      const double g00 = c1 * j[0] + c2 * j[3], g01 = c1 * j[1] - c2 * j[2];
+      const double g10 = c1 * j[2] - c2 * j[1], g11 = c1 * j[3] + c2 * j[0];
+      const DVec2 gd1(g00 * f.inv[0] + g01 * f.inv[1], g10 * f.inv[0] + g11 * f.inv[1]);
+      const DVec2 gd2(g00 * f.inv[2] + g01 * f.inv[3], g10 * f.inv[2] + g11 * f.inv[3]);
+      gradient[f.v[1]] += gd1;
+      gradient[f.v[2]] += gd2;
+      gradient[f.v[0]] -= gd1 + gd2;
+      // The energy's curvature along the smaller singular value s: 2 + 6 / s⁴ (2 for an isometry).
+      const double s2 = 0.5 * (norm2 - std::sqrt(std::max(norm2 * norm2 - 4.0 * det * det, 0.0)));
+      const double stiff = 1.0 + 3.0 / std::max(s2 * s2, 1e-300);
+      for (int k = 0; k < 3; ++k) stiffness[f.v[k]] += stiff * (f.w[(k + 1) % 3] + f.w[(k + 2) % 3]);
+    }
+    // Per-vertex scaling by the energy's stiffness there (a Jacobi preconditioner).
+    double slope = 0.0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      const DVec2 g = gradient[v];
+      gradient[v] = stiffness[v] > 0.0 ? -g / stiffness[v] : DVec2(0.0);
+      slope += glm::dot(g, gradient[v]);
+    }
+    if (!(slope < 0.0)) return false;
+    double step = 1.0;
+    for (const Frame& f : frames) {
+      const DVec2 p1 = uv[f.v[1]] - uv[f.v[0]], p2 = uv[f.v[2]] - uv[f.v[0]];
+      const DVec2 d1 = gradient[f.v[1]] - gradient[f.v[0]], d2 = gradient[f.v[2]] - gradient[f.v[0]];
+      const double a = cross2(d1, d2), b = cross2(p1, d2) + cross2(d1, p2), c = cross2(p1, p2);
+      double root = std::numeric_limits<double>::infinity();
+      if (std::abs(a) <= 1e-300) {
+        if (b < 0.0) root = -c / b;
+      } else {
+        const double disc = b * b - 4.0 * a * c;
+        if (disc >= 0.0) {
+          const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+          for (const double t_zero : {q / a, q != 0.0 ? c / q : -1.0}) {
+            if (t_zero > 0.0) root = std::min(root, t_zero);
+          }
+        }
+      }
+      step = std::min(step, 0.8 * root);
+    }
+    bool moved = false;
+    for (int halving = 0; halving < 40 && step > 1e-14; ++halving, step *= 0.5) {
+      for (std::size_t v = 0; v < vertices; ++v) trial[v] = uv[v] + step * gradient[v];
+      const double next = energy(trial);
+      if (next <= current + 1e-4 * step * slope) {
+        uv.swap(trial);
+        current = next;
+        moved = true;
+        break;
+      }
+    }
+    return moved;
+  };
   std::vector<DVec2> rhs(vertices), target(vertices), r(vertices), z(vertices), p(vertices), ap(vertices);
   std::vector<double> rotation(2 * frames.size());
   for (int iteration = 1; iteration <= max_iterations; ++iteration) {
@@ -489,12 +582,28 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
       }
       step = std::min(step, 0.8 * root);
     }
-    if (!(step > 1e-12)) break;  // a triangle about to collapse blocks every step
-    for (std::size_t v = 0; v < vertices; ++v) uv[v] += step * (target[v] - uv[v]);
+    if (step < 0.25) {
+      // A triangle about to collapse blocks the step: expand it first.
+      current = energy(uv);
+      bool moved = false;
+      for (int k = 0; k < 16 && std::isfinite(current) && descend(); ++k) moved = true;
+      if (!moved) break;
+    } else {
+      for (std::size_t v = 0; v < vertices; ++v) uv[v] += step * (target[v] - uv[v]);
+    }
     if (iteration % 4 == 0 || iteration == max_iterations) {
       if (auto accepted = accept(uv)) return accepted;
     }
   }
+  current = energy(uv);
+  const int descent_iterations = 8 * max_iterations;
+  for (int iteration = 1; iteration <= descent_iterations && std::isfinite(current); ++iteration) {
+    if (!descend()) break;
+    if (iteration % 8 == 0) {
+      if (auto accepted = accept(uv)) return accepted;
+    }
+  }
+  if (auto accepted = accept(uv)) return accepted;
   return std::nullopt;
 }
 

@@ -24,7 +24,8 @@ struct ParameterizeLimits {
   bool tutte_fallback = true;  // then Tutte's embedding on a circle (bijective for a disc)
   // Then up to this many local/global ARAP iterations from the LSCM map (when it folds nothing) and
   // from Tutte's, each step kept short of flipping a triangle: less area distortion, still injective
-  // locally (0 = none).
+  // locally (0 = none); symmetric Dirichlet descent steps, as flip-free, expand a triangle about to
+  // collapse where it blocks ARAP, and up to 8 per iteration follow the ARAP iterations.
   int arap_iterations = 32;
 };
 
