@@ -22,6 +22,8 @@ namespace {
 
 constexpr std::uint32_t kColumnMagic = 0x4358564D;  // "MVXC"
 constexpr std::uint32_t kColumnVersion = 1;
+// Ring offsets or pool slots the scan visits per update.
+constexpr int kScanPerUpdate = 192;
 constexpr FileFormat kColumnFormat{kColumnMagic, kColumnVersion, "voxel column file",
                                    "delete the file (the column is generated again, without its edits)"};
 
@@ -209,6 +211,7 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
   sections_y_ = size.y / kSectionSize;
   slot_of_.assign(std::size_t(columns_.x) * std::size_t(columns_.y), -1);
   saved_.assign(slot_of_.size(), 0);
+  queued_.assign(slot_of_.size(), 0);
   const int reach = options.radius + 2;
   for (int dz = -reach; dz <= reach; ++dz)
     for (int dx = -reach; dx <= reach; ++dx) ring_offsets_.push_back({dx, dz});
@@ -219,9 +222,11 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
     if (ea != eb) return ea < eb;
     return a.y != b.y ? a.y < b.y : a.x < b.x;
   });
+  candidates_.resize(2 * ring_offsets_.size());
   const int threads =
       options.worker_threads > 0 ? options.worker_threads : std::max(1, int(hardware_threads()) - 1);
   const int jobs = options.max_jobs_in_flight > 0 ? options.max_jobs_in_flight : 8 * threads;
+  finished_.resize(std::size_t(jobs));
   for (int j = 0; j < jobs; ++j) {
     jobs_.push_back(std::make_unique<Job>());
     jobs_.back()->light.resize(std::size_t(sections_y_) * kSectionCells);
@@ -331,7 +336,7 @@ void StreamWorld::edit(glm::ivec3 p, std::uint8_t material, std::uint8_t form) {
                 "edit near the camera (within the streamed radius), after the column has arrived");
   edits_.push_back({p, material, form});
   ++col->pending_edits;
-  rescan_ = true;
+  touch();
 }
 
 void StreamWorld::mark_mesh_dirty(glm::ivec3 s) {
@@ -390,7 +395,7 @@ void StreamWorld::apply_edit(const PendingEdit& e) {
   col.edited = true;
   --col.pending_edits;
   ++update_.edits_applied;
-  rescan_ = true;
+  touch();
   // Sections whose padded block holds the cell.
   glm::ivec3 lo = p >> 4, hi = p >> 4;
   for (int a = 0; a < 3; ++a) {
@@ -460,17 +465,19 @@ bool StreamWorld::neighbours_ready(glm::ivec2 c, bool need_lit) const {
 
 void StreamWorld::collect() {
   std::exception_ptr first_error;
+  finished_count_ = 0;
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
     Job& job = *jobs_[j];
     if (job.kind == JobKind::kNone || !job.done.load(std::memory_order_acquire)) continue;
     if (job.error && !first_error) first_error = job.error;
+    finished_[finished_count_++] = job.coord;
     finish_job(job);
     job.kind = JobKind::kNone;
     job.error = nullptr;
     job.done.store(false, std::memory_order_relaxed);
     free_jobs_.push_back(int(j));
     in_flight_.fetch_sub(1, std::memory_order_relaxed);
-    rescan_ = true;
+    touch();
   }
   if (first_error) std::rethrow_exception(first_error);
 }
@@ -535,26 +542,32 @@ void StreamWorld::finish_job(Job& job) {
   }
 }
 
-void StreamWorld::evict_far() {
+bool StreamWorld::evict_slot(std::size_t s) {
   const int r = options_.radius;
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
-    Column& col = slots_[s];
-    if (!col.used || col.job != JobKind::kNone) continue;
-    const int d = chebyshev(col.coord - camera_column_);
-    if (d > r + 1 && col.light_dirty && col.light_readers == 0) unlight(col);
-    if (d > r && col.meshed && col.mesh_dirty.any()) drop_meshes(col);
-    if (d <= r + 3 || col.readers != 0 || col.pending_edits != 0) continue;
-    if (col.edited && !options_.save_directory.empty()) {
-      save_column(col);
-      ++update_.columns_saved;
-    }
-    drop_meshes(col);
-    col.used = col.generated = col.lit = false;
-    col.light_dirty = col.edited = false;
-    slot_of_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = -1;
-    free_slots_.push_back(std::int32_t(s));
-    ++update_.columns_evicted;
+  Column& col = slots_[s];
+  if (!col.used || col.job != JobKind::kNone) return false;
+  bool changed = false;
+  const int d = chebyshev(col.coord - camera_column_);
+  if (d > r + 1 && col.light_dirty && col.light_readers == 0) {
+    unlight(col);
+    changed = true;
   }
+  if (d > r && col.meshed && col.mesh_dirty.any()) {
+    drop_meshes(col);
+    changed = true;
+  }
+  if (d <= r + 3 || col.readers != 0 || col.pending_edits != 0) return changed;
+  if (col.edited && !options_.save_directory.empty()) {
+    save_column(col);
+    ++update_.columns_saved;
+  }
+  drop_meshes(col);
+  col.used = col.generated = col.lit = false;
+  col.light_dirty = col.edited = false;
+  slot_of_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = -1;
+  free_slots_.push_back(std::int32_t(s));
+  ++update_.columns_evicted;
+  return true;
 }
 
 bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
@@ -619,46 +632,90 @@ bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
   return true;
 }
 
-void StreamWorld::launch() {
+StreamWorld::JobKind StreamWorld::next_job(glm::ivec2 c) const {
+  if (!inside(c)) return JobKind::kNone;
   const int r = options_.radius;
+  const int d = chebyshev(c - camera_column_);
+  if (d > r + 2) return JobKind::kNone;
+  const Column* col = column(c);
+  if (!col) return JobKind::kGenerate;
+  if (!col->generated || col->job != JobKind::kNone || col->pending_edits != 0) return JobKind::kNone;
+  if (d <= r + 1 && (!col->lit || col->light_dirty))
+    return col->light_readers == 0 && neighbours_ready(c, false) ? JobKind::kLight : JobKind::kNone;
+  if (d <= r && col->lit && (!col->meshed || col->mesh_dirty.any()) && neighbours_ready(c, true))
+    return JobKind::kMesh;
+  return JobKind::kNone;
+}
+
+void StreamWorld::enqueue(glm::ivec2 c) {
+  if (!inside(c) || candidate_count_ == candidates_.size()) return;
+  const std::size_t k = std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x);
+  if (queued_[k] || next_job(c) == JobKind::kNone) return;
+  queued_[k] = 1;
+  candidates_[(candidate_head_ + candidate_count_) % candidates_.size()] = c;
+  ++candidate_count_;
+}
+
+void StreamWorld::scan() {
+  const std::size_t ring = ring_offsets_.size();
+  for (int i = 0; i < kScanPerUpdate; ++i) {
+    if (scan_cursor_ == 0) changed_ = found_ = false;  // a pass begins
+    if (scan_cursor_ < ring) {
+      const glm::ivec2 c = camera_column_ + ring_offsets_[scan_cursor_];
+      if (next_job(c) != JobKind::kNone) {
+        found_ = true;
+        enqueue(c);
+      }
+    } else if (scan_cursor_ - ring < slots_.size() && evict_slot(scan_cursor_ - ring)) {
+      found_ = true;
+    }
+    if (++scan_cursor_ >= ring + slots_.size()) {
+      scan_cursor_ = 0;
+      if (!changed_ && !found_ && candidate_count_ == 0) {
+        rescan_ = false;  // a whole pass found nothing to do
+        return;
+      }
+    }
+  }
+}
+
+void StreamWorld::launch() {
   const int budget = std::max(1, options_.max_launches_per_update);
   int launched = 0;
-  bool exhausted = false;
-  for (const glm::ivec2 off : ring_offsets_) {
-    if (free_jobs_.empty() || launched >= budget) {
-      exhausted = true;
-      break;
-    }
-    const glm::ivec2 c = camera_column_ + off;
-    if (!inside(c)) continue;
-    const int d = chebyshev(off);
-    Column* col = column(c);
-    if (!col) {
-      launched += launch_job(JobKind::kGenerate, c) ? 1 : 0;
-      continue;
-    }
-    if (!col->generated || col->job != JobKind::kNone || col->pending_edits != 0) continue;
-    if (d <= r + 1 && (!col->lit || col->light_dirty)) {
-      if (col->light_readers == 0 && neighbours_ready(c, false))
-        launched += launch_job(JobKind::kLight, c) ? 1 : 0;
-      continue;
-    }
-    if (d <= r && col->lit && (!col->meshed || col->mesh_dirty.any()) && neighbours_ready(c, true))
-      launched += launch_job(JobKind::kMesh, c) ? 1 : 0;
+  while (candidate_count_ > 0 && !free_jobs_.empty() && launched < budget) {
+    const glm::ivec2 c = candidates_[candidate_head_];
+    candidate_head_ = (candidate_head_ + 1) % candidates_.size();
+    --candidate_count_;
+    queued_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] = 0;
+    const JobKind kind = next_job(c);
+    if (kind != JobKind::kNone && launch_job(kind, c)) ++launched;
   }
-  rescan_ = exhausted;
 }
 
 const StreamUpdate& StreamWorld::update(glm::dvec3 camera) {
   update_.clear();
   const glm::ivec2 cc{int(std::floor(camera.x / kSectionSize)), int(std::floor(camera.z / kSectionSize))};
-  if (!have_camera_ || cc != camera_column_) rescan_ = true;
+  if (!have_camera_ || cc != camera_column_) touch();
+  const glm::ivec2 before = camera_column_;
+  const bool stepped = have_camera_ && chebyshev(cc - before) == 1;
   have_camera_ = true;
   camera_column_ = cc;
   collect();
   if (!edits_.empty()) apply_edits();
+  if (stepped) {
+    // Into a neighbouring column: only the outer rings' new edges (radius .. radius + 2) need work now.
+    const int inner = 2 * options_.radius - 1;
+    for (std::size_t i = std::size_t(std::max(0, inner * inner)); i < ring_offsets_.size(); ++i) {
+      const glm::ivec2 off = ring_offsets_[i];
+      if (chebyshev(cc + off - before) > chebyshev(off)) enqueue(cc + off);
+    }
+  }
   if (rescan_) {
-    evict_far();
+    // The columns next to a finished job may start now: nearest work without waiting for the scan.
+    for (std::size_t j = 0; j < finished_count_; ++j)
+      for (int dz = -1; dz <= 1; ++dz)
+        for (int dx = -1; dx <= 1; ++dx) enqueue(finished_[j] + glm::ivec2(dx, dz));
+    scan();
     launch();
   }
   return update_;

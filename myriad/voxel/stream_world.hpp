@@ -67,8 +67,9 @@ class StreamWorld {
   StreamWorld(const StreamWorld&) = delete;
   StreamWorld& operator=(const StreamWorld&) = delete;
 
-  // Collects finished jobs, applies queued edits, evicts far columns (saving edited ones) and starts new
-  // jobs nearest first, within the launch budget. Never waits for a job. Rethrows a job's error (e.g. a
+  // Collects finished jobs, applies queued edits, scans a fixed share of the ring and pool (evicting far
+  // columns, saving edited ones) and starts the jobs found, within the launch budget; a step into a
+  // neighbouring column adds only the rings' new edges. Never waits for a job. Rethrows a job's error (e.g. a
   // corrupt save file: myriad::Error naming the file and offset). The result is reused by the next call.
   const StreamUpdate& update(glm::dvec3 camera);
   // Nothing in flight, no edit queued and nothing left to do for the last camera position.
@@ -130,7 +131,14 @@ class StreamWorld {
   void collect();
   void apply_edits();
   void apply_edit(const PendingEdit& e);
-  void evict_far();
+  // The job the column needs next for the camera's column, if it can start now (kNone otherwise).
+  JobKind next_job(glm::ivec2 c) const;
+  // Evicts a far slot (saving it when edited), drops stale meshes and light; true when it changed anything.
+  bool evict_slot(std::size_t s);
+  void touch() { rescan_ = changed_ = true; }
+  // Queues the column for launch when it has work now (the scan finds it otherwise, a pass later).
+  void enqueue(glm::ivec2 c);
+  void scan();
   void launch();
   bool launch_job(JobKind kind, glm::ivec2 c);
   void run_job(Job& job, WorkerScratch& scratch);
@@ -157,6 +165,19 @@ class StreamWorld {
   glm::ivec2 camera_column_{0};
   bool have_camera_ = false;
   bool rescan_ = true;  // something changed since the last scan found nothing to start
+  // The scan visits a fixed number of ring offsets, then pool slots (evicting), per update rather than the
+  // whole ring on the frames where something changed; it stops after a whole pass found nothing to do and
+  // nothing changed during it.
+  std::size_t scan_cursor_ = 0;
+  bool changed_ = true;  // something changed since the pass began
+  bool found_ = false;   // the pass found work (queued or not, evictions too)
+  // Columns found to have work: next to a finished job, on the new edges of a step into a neighbouring
+  // column, or by the scan (nearest first within a pass). A FIFO, re-checked at launch.
+  std::vector<glm::ivec2> candidates_;
+  std::size_t candidate_head_ = 0, candidate_count_ = 0;
+  std::vector<std::uint8_t> queued_;  // per column of the world: in candidates_
+  std::vector<glm::ivec2> finished_;  // columns of the jobs the last collect finished
+  std::size_t finished_count_ = 0;
   StreamUpdate update_;
 };
 
