@@ -110,4 +110,33 @@ void enable_feature(const char* name, FeatureChain& enabled) {
   if (VkBool32* flag = find_bool(name, enabled)) *flag = VK_TRUE;
 }
 
+DeviceCapabilities read_capabilities(VkPhysicalDevice device) {
+  DeviceCapabilities caps;
+  VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
+  vkGetPhysicalDeviceProperties2(device, &props);
+  caps.properties = props.properties;
+  caps.subgroup_size = subgroup.subgroupSize;
+  caps.subgroup_operations = subgroup.supportedOperations;
+  caps.subgroup_stages = subgroup.supportedStages;
+
+  std::uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, exts.data());
+  for (const auto& e : exts) caps.extensions.emplace_back(e.extensionName);
+
+  std::uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(device, &families, fams.data());
+  for (const auto& f : fams) {
+    if ((f.queueFlags & VK_QUEUE_GRAPHICS_BIT) && (f.queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+      caps.graphics_queue_timestamp_bits = f.timestampValidBits;
+      break;
+    }
+  }
+  return caps;
+}
+
 }  // namespace myriad::gpu

@@ -43,6 +43,9 @@ struct DeviceCapabilities {
   bool has_extension(const char* name) const;
 };
 
+// Properties, extensions and graphics-queue facts of `device`.
+DeviceCapabilities read_capabilities(VkPhysicalDevice device);
+
 std::span<const FeatureInfo> required_features();
 std::span<const FeatureInfo> optional_features();
 
