@@ -16,6 +16,7 @@
 #include "myriad/gpu/context.hpp"
 #include "myriad/render/smoke/smoke_scene.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
+#include "render_streamed_voxel.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
 #ifdef MYRIAD_HAS_VEGETATION
@@ -64,7 +65,10 @@ struct RenderOptions {
   bool no_occlusion = false;
   bool no_coverage = false;
   std::uint32_t occlusion_pairs = 0;
-  std::optional<double> time;  // world and crowd: simulated seconds (each scene has its default)
+  std::optional<double> time;    // world and crowd: simulated seconds (each scene has its default)
+  std::uint32_t world_size = 0;  // voxel: the streamed world's edge in cells (0 = the fixed reference world)
+  int stream_radius = 12;
+  std::string save_dir;
 };
 
 void write_text(const fs::path& path, const std::string& text) {
@@ -243,7 +247,7 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
 #endif
 
 // The camera presets each scene offers (--view names a subset).
-std::vector<std::string> view_names(const std::string& scene) {
+std::vector<std::string> view_names(const std::string& scene, bool streamed) {
   std::vector<std::string> names;
 #ifdef MYRIAD_HAS_WORLD
   if (scene == "world") {
@@ -253,6 +257,10 @@ std::vector<std::string> view_names(const std::string& scene) {
 #endif
   if (scene == "crowd") return {"whole_map", "close_up"};
   if (scene == "smoke" || scene == "vegetation") return {};
+  if (streamed) {
+    for (const auto& preset : render::streamed_voxel_presets(glm::ivec3(1))) names.push_back(preset.first);
+    return names;
+  }
   for (const render::VoxelView& v : render::voxel_camera_presets(glm::ivec3(1))) names.push_back(v.name);
   return names;
 }
@@ -262,7 +270,12 @@ void check_render_options(const RenderOptions& options) {
   if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
     throw Error("image size must be between 1 and 16384 pixels per side", "--width/--height");
   }
-  const std::vector<std::string> names = view_names(options.scene);
+  const bool streamed = options.scene == "voxel" && options.world_size > 0;
+  if (options.world_size > 0 && options.scene != "voxel")
+    throw Error("only the voxel scene streams a world", "--world-size", "add --scene voxel");
+  if (!options.save_dir.empty() && !streamed)
+    throw Error("edits are saved by the streamed voxel world", "--save", "add --scene voxel --world-size N");
+  const std::vector<std::string> names = view_names(options.scene, streamed);
   for (const std::string& view : options.views) {
     if (std::find(names.begin(), names.end(), view) != names.end()) continue;
     std::string known;
@@ -281,6 +294,7 @@ void check_render_options(const RenderOptions& options) {
     throw Error("plant models are drawn by the vegetation scene", "--prefab", "add --scene vegetation");
   prepare_output_folder(options.out, "--out");
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
+  if (!options.save_dir.empty()) prepare_output_folder(options.save_dir, "--save");
 }
 
 int run_render(const RenderOptions& options) {
@@ -353,6 +367,18 @@ int run_render(const RenderOptions& options) {
     w.enemy_types = std::move(crowd_types);
     rc = render_world(ctx, w, stats);
 #endif
+  } else if (options.world_size > 0) {
+    StreamedRenderOptions s;
+    s.out = options.out;
+    s.width = options.width;
+    s.height = options.height;
+    s.views = options.views;
+    s.scene.world_size = glm::ivec3(int(options.world_size), kStreamedWorldHeight, int(options.world_size));
+    s.scene.seed = options.seed;
+    s.scene.radius = options.stream_radius;
+    s.scene.mesh_mode = options.no_merge ? voxel::MeshMode::kUnmerged : voxel::MeshMode::kAtlas;
+    s.scene.save_directory = options.save_dir;
+    rc = render_streamed_voxel(ctx, s, stats);
   } else {
     rc = render_voxel(ctx, options, stats);
   }
@@ -423,6 +449,19 @@ Command add_render_command(CLI::App& app) {
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");
   sub->add_flag("--no-vegetation", options->no_vegetation, "Voxel: leave out grass and trees");
+  sub->add_option(
+         "--world-size", options->world_size,
+         "Voxel: stream a world of N x 128 x N cells around the camera (N a multiple of 16, 64-65536) "
+         "instead of the fixed 256 x 64 x 256 reference world; views horizon, overview, ground")
+      ->check(CLI::Range(64u, 65536u))
+      ->check(CLI::Validator(
+          [](std::string& v) { return std::stoul(v) % 16 == 0 ? std::string() : "must be a multiple of 16"; },
+          "MULTIPLE OF 16"));
+  sub->add_option("--stream-radius", options->stream_radius,
+                  "Voxel with --world-size: columns of 16 x 16 cells meshed around the camera (2-64)")
+      ->check(CLI::Range(2, 64));
+  sub->add_option("--save", options->save_dir,
+                  "Voxel with --world-size: folder where edited columns are saved on eviction and read back");
   sub->add_option("--out", options->out, "Output folder");
   sub->add_option("--width", options->width, "Image width in pixels (1-16384)")->check(not_negative);
   sub->add_option("--height", options->height, "Image height in pixels (1-16384)")->check(not_negative);

@@ -1,4 +1,5 @@
-// `myriad view`: the default scene in a window with a fly camera and a stats panel.
+// `myriad view`: the default scene, or the streamed voxel world (--scene voxel), in a window with a fly
+// camera and a stats panel.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "myriad/crowd_bake/enemy_roster.hpp"
 #include "myriad/gpu/context.hpp"
+#include "myriad/render/voxel/streamed_voxel_scene.hpp"
 #include "myriad/render/world/world_scene.hpp"
 #include "myriad/view/controls.hpp"
 #include "myriad/view/viewer.hpp"
@@ -14,6 +16,7 @@
 #include "world_options.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
+#include "render_streamed_voxel.hpp"
 
 namespace myriad::app {
 namespace {
@@ -23,17 +26,22 @@ struct ViewOptions {
   std::uint32_t height = 720;
   std::uint64_t frames = 0;
   std::string screenshot;
-  std::string view = "overview";
+  std::string view;  // empty: the scene's first preset
   bool vsync = false;
   bool no_panel = false;
   float speed = 20.0f;
   std::string cache_dir;
   render::WorldSceneOptions scene;
+  std::string scene_name = "world";
+  std::uint32_t world_size = 4096;  // voxel: the streamed world's edge in cells
+  int stream_radius = 12;
+  std::string save_dir;
 };
 
-render::SceneCamera preset_camera(const std::string& name) {
+render::SceneCamera preset_camera(const std::string& name, bool streamed, glm::ivec3 world_size) {
   std::string names;
-  for (const auto& [preset, camera] : render::world_camera_presets()) {
+  const auto presets = streamed ? render::streamed_voxel_presets(world_size) : render::world_camera_presets();
+  for (const auto& [preset, camera] : presets) {
     if (preset == name) return camera;
     names += (names.empty() ? "" : ", ") + preset;
   }
@@ -42,23 +50,42 @@ render::SceneCamera preset_camera(const std::string& name) {
 
 int run_view(const ViewOptions& options) {
   // Every option and output path is checked before the window opens and the scene is built.
-  const render::SceneCamera start = preset_camera(options.view);
+  const bool voxel = options.scene_name == "voxel";
+  const glm::ivec3 world_size(int(options.world_size), kStreamedWorldHeight, int(options.world_size));
+  if (options.world_size % 16 != 0) throw Error("the world size must be a multiple of 16", "--world-size");
+  if (!voxel && !options.save_dir.empty())
+    throw Error("edits are saved by the streamed voxel world", "--save", "add --scene voxel");
+  const std::string view_name = options.view.empty() ? (voxel ? "horizon" : "overview") : options.view;
+  const render::SceneCamera start = preset_camera(view_name, voxel, world_size);
   if (!options.screenshot.empty()) prepare_output_file(options.screenshot, "--screenshot");
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
+  if (!options.save_dir.empty()) prepare_output_folder(options.save_dir, "--save");
   render::WorldSceneOptions scene_options = options.scene;
   if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
   // The window comes first: the Vulkan instance needs the window system's surface extensions.
   view::Window window(options.width, options.height, "myriad view");
   gpu::Context ctx(window.context_options(gpu::ContextOptions::from_environment()));
   std::printf("device: %s\n", ctx.device_name().c_str());
-  std::printf("baking the built-in enemy types\n");
-  std::fflush(stdout);
-  std::unique_ptr<render::FrameScene> scene =
-      std::make_unique<render::WorldScene>(ctx, scene_options, crowd::bake_builtin_enemy_types(),
-                                           [](const std::string& step, int index, int count) {
-                                             std::printf("[%d/%d] %s\n", index, count, step.c_str());
-                                             std::fflush(stdout);
-                                           });
+  std::unique_ptr<render::FrameScene> scene;
+  render::StreamedVoxelScene* streamed = nullptr;
+  if (voxel) {
+    render::StreamedVoxelSceneOptions so;
+    so.world_size = world_size;
+    so.seed = options.scene.seed;
+    so.radius = options.stream_radius;
+    so.save_directory = options.save_dir;
+    auto s = std::make_unique<render::StreamedVoxelScene>(ctx, so);
+    streamed = s.get();
+    scene = std::move(s);
+  } else {
+    std::printf("baking the built-in enemy types\n");
+    std::fflush(stdout);
+    scene = std::make_unique<render::WorldScene>(ctx, scene_options, crowd::bake_builtin_enemy_types(),
+                                                 [](const std::string& step, int index, int count) {
+                                                   std::printf("[%d/%d] %s\n", index, count, step.c_str());
+                                                   std::fflush(stdout);
+                                                 });
+  }
   std::printf("controls:\n");
   for (const std::string& line : view::control_lines()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);
@@ -70,6 +97,10 @@ int run_view(const ViewOptions& options) {
   viewer.vsync = options.vsync;
   viewer.speed = options.speed;
   const view::ViewerResult result = view::run_viewer(ctx, window, *scene, start, viewer);
+  if (streamed && !options.save_dir.empty()) {
+    const int written = streamed->world().save_all();
+    std::printf("saved %d edited columns to %s\n", written, options.save_dir.c_str());
+  }
   scene.reset();
 
   std::printf("%llu frames in %.2f s (%.1f FPS), %u swapchain recreations\n",
@@ -85,7 +116,8 @@ int run_view(const ViewOptions& options) {
 
 Command add_view_command(CLI::App& app) {
   auto options = std::make_shared<ViewOptions>();
-  CLI::App* sub = app.add_subcommand("view", "Fly through the default scene in a window");
+  CLI::App* sub =
+      app.add_subcommand("view", "Fly through the default scene or the streamed voxel world in a window");
   sub->footer(
       "Controls: W/A/S/D move, E/Q up/down, drag to look, Shift fast, wheel speed, R/F or "
       "PageUp/PageDown slice height, L LOD colours, P/Space pause, F1/Tab panel, Esc quit.");
@@ -94,8 +126,21 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--frames", options->frames, "Close after this many frames (0 = when the window is closed)")
       ->check(not_negative);
   sub->add_option("--screenshot", options->screenshot, "Write the last frame shown to this PNG");
-  sub->add_option("--view", options->view,
-                  "Starting camera: overview, ground, crowd_close_up, sliced or avatars_close_up");
+  sub->add_option(
+      "--view", options->view,
+      "Starting camera: overview, ground, crowd_close_up, sliced or avatars_close_up; voxel: horizon "
+      "(default), overview or ground");
+  sub->add_option("--scene", options->scene_name,
+                  "world (the default scene) or voxel (the streamed voxel world alone)")
+      ->check(CLI::IsMember({"world", "voxel"}));
+  sub->add_option("--world-size", options->world_size,
+                  "Voxel: the streamed world's edge in cells (N x 128 x N, a multiple of 16; default 4096)")
+      ->check(CLI::Range(64u, 65536u));
+  sub->add_option("--stream-radius", options->stream_radius,
+                  "Voxel: columns of 16 x 16 cells meshed around the camera (2-64)")
+      ->check(CLI::Range(2, 64));
+  sub->add_option("--save", options->save_dir,
+                  "Voxel: folder where edited columns are saved on eviction and read back");
   sub->add_option("--seed", options->scene.seed, "World seed")->check(not_negative);
   // The scene's options and limits are those of `myriad render --scene world`.
   add_world_scene_options(*sub, options->scene, "");

@@ -1,6 +1,8 @@
 // `myriad voxel import MODEL.vox --at X,Y,Z` places a MagicaVoxel model into the generated voxel world
 // (palette mapped to the world's materials, light redone around it) and renders the world from the
 // presets plus a view looking at the model, writing <out>/voxel_import_<view>.png and a JSON summary.
+// With --world-size N --save DIR the model goes into a streamed world's save directory instead
+// (voxel_import_streamed.hpp).
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -18,6 +20,9 @@
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "myriad/voxel/vox_file.hpp"
 #include "myriad/voxel/vox_place.hpp"
+#include "output_path.hpp"
+#include "render_streamed_voxel.hpp"
+#include "voxel_import_streamed.hpp"
 
 namespace myriad::app {
 namespace {
@@ -28,6 +33,8 @@ struct VoxelImportOptions {
   std::string out = "out";
   std::uint64_t seed = 1;
   std::vector<int> size{256, 64, 256};
+  std::uint32_t world_size = 0;  // streamed: N x 128 x N (0: the fixed world of --size)
+  std::string save_dir;
   std::uint32_t width = 1280, height = 720;
 };
 
@@ -42,9 +49,16 @@ glm::ivec3 parse_at(const std::string& text) {
 
 int run_voxel_import(const VoxelImportOptions& o) {
   const glm::ivec3 at = parse_at(o.at);
+  const bool streamed = o.world_size > 0;
+  if (streamed && o.save_dir.empty())
+    throw Error("a streamed import writes the model into a save directory", "--world-size",
+                "add --save DIR (the folder to render it from later with --save DIR)");
+  if (!streamed && !o.save_dir.empty())
+    throw Error("only a streamed world has a save directory", "--save", "add --world-size N");
   if (o.size.size() != 3) throw Error("--size takes X Y Z", "--size");
-  const glm::ivec3 size(o.size[0], o.size[1], o.size[2]);
-  for (int k = 0; k < 3; ++k) {
+  const glm::ivec3 size = streamed ? glm::ivec3(int(o.world_size), kStreamedWorldHeight, int(o.world_size))
+                                   : glm::ivec3(o.size[0], o.size[1], o.size[2]);
+  for (int k = 0; k < 3 && !streamed; ++k) {
     if (size[k] < 16 || size[k] > 4096 || size[k] % 16 != 0)
       throw Error("world size " + std::to_string(size[k]) + " is not a multiple of 16 in 16..4096", "--size");
   }
@@ -65,6 +79,20 @@ int run_voxel_import(const VoxelImportOptions& o) {
   std::printf("%s: MagicaVoxel %u, %zu models, %zu instances, %zu voxels, %s palette\n", o.model.c_str(),
               scene.version, scene.models.size(), scene.instances.size(), voxels,
               scene.default_palette ? "default" : "own");
+  if (streamed) {
+    StreamedImportOptions s;
+    s.model = o.model;
+    s.at = at;
+    s.world_size = int(o.world_size);
+    s.seed = o.seed;
+    s.save_dir = o.save_dir;
+    s.out = o.out;
+    s.width = o.width;
+    s.height = o.height;
+    prepare_output_folder(s.save_dir, "--save");
+    prepare_output_folder(s.out, "--out");
+    return import_vox_streamed(scene, materials_of, s);
+  }
 
   voxel::VoxPlacement placed;
   render::VoxelSceneOptions options;
@@ -131,7 +159,19 @@ Command add_voxel_command(CLI::App& app) {
   import->add_option("--at", o->at, "World voxel X,Y,Z of the model's low corner (y up)")->required();
   import->add_option("--out", o->out, "Output folder");
   import->add_option("--seed", o->seed, "World seed");
-  import->add_option("--size", o->size, "World size in voxels: X Y Z, multiples of 16")->expected(3);
+  CLI::Option* size =
+      import->add_option("--size", o->size, "World size in voxels: X Y Z, multiples of 16")->expected(3);
+  CLI::Option* world_size = import->add_option(
+      "--world-size", o->world_size,
+      "Write the model into a streamed world of N x 128 x N cells (N a multiple of 16, 64-65536): its edited "
+      "columns are saved to --save, then rendered from there");
+  world_size->check(CLI::Range(64u, 65536u));
+  world_size->check(CLI::Validator(
+      [](std::string& v) { return std::stoul(v) % 16 == 0 ? std::string() : "must be a multiple of 16"; },
+      "MULTIPLE OF 16"));
+  world_size->excludes(size);
+  import->add_option("--save", o->save_dir,
+                     "With --world-size: the streamed world's save directory (column_X_Z.mvxc files)");
   import->add_option("--width", o->width, "Image width")->check(CLI::Range(16u, 8192u));
   import->add_option("--height", o->height, "Image height")->check(CLI::Range(16u, 8192u));
   return {sub, [o, import]() -> int { return import->parsed() ? run_voxel_import(*o) : 1; }};

@@ -8,7 +8,7 @@ void run_crowd_suite(Report& report, const SuiteOptions& options);       // crow
 #endif
 
 #ifdef MYRIAD_HAS_VOXEL
-void run_voxel_stream_suite(Report& report, const SuiteOptions& options);  // voxel_stream_suite.cpp
+void run_voxel_stream_suite(Report& report, const SuiteOptions& options);  // render_voxel_stream_suite.cpp
 #endif
 
 #ifdef MYRIAD_HAS_VEGETATION

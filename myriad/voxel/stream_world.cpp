@@ -4,14 +4,12 @@
 #include "myriad/voxel/stream_world.hpp"
 
 #include <algorithm>
-#include <condition_variable>
-#include <mutex>
 #include <cstring>
 #include <string>
-#include <thread>
 
 #include "myriad/core/error.hpp"
 #include "myriad/core/parallel.hpp"
+#include "myriad/voxel/job_workers.hpp"
 #include "myriad/voxel/light.hpp"
 #include "myriad/voxel/material.hpp"
 #include "myriad/voxel/padded.hpp"
@@ -64,54 +62,9 @@ struct StreamWorld::WorkerScratch {
   std::unique_ptr<World> window;  // 3 x 3 columns for the mesher
 };
 
-// Worker threads of their own (not the TBB pool: the caller's frame thread never joins their work, and
-// TBB's default limit would leave one worker on two cores) fed from a FIFO of launched jobs.
-struct StreamWorld::Workers {
-  Workers(StreamWorld& owner, int thread_count, std::size_t capacity) : ring(capacity) {
-    for (int t = 0; t < thread_count; ++t)
-      threads.emplace_back([this, &owner] {
-        WorkerScratch scratch;
-        for (;;) {
-          Job* job = nullptr;
-          {
-            std::unique_lock lock(mutex);
-            wake.wait(lock, [&] { return stop || count != 0; });
-            if (count == 0) return;  // stopping and nothing left
-            job = ring[head];
-            head = (head + 1) % ring.size();
-            --count;
-          }
-          try {
-            owner.run_job(*job, scratch);
-          } catch (...) {
-            job->error = std::current_exception();
-          }
-          job->done.store(true, std::memory_order_release);
-        }
-      });
-  }
-  ~Workers() {
-    {
-      std::lock_guard lock(mutex);
-      stop = true;
-    }
-    wake.notify_all();
-    for (std::thread& t : threads) t.join();
-  }
-  void push(Job* job) {
-    {
-      std::lock_guard lock(mutex);
-      ring[(head + count) % ring.size()] = job;  // never full: at most one entry per job
-      ++count;
-    }
-    wake.notify_one();
-  }
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::vector<Job*> ring;
-  std::size_t head = 0, count = 0;
-  bool stop = false;
-  std::vector<std::thread> threads;
+// The stream's own worker threads (job_workers.hpp).
+struct StreamWorld::Workers : JobWorkers<Job, WorkerScratch> {
+  using JobWorkers::JobWorkers;
 };
 
 StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
@@ -150,7 +103,8 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
     jobs_.back()->meshes.resize(std::size_t(sections_y_));
     free_jobs_.push_back(jobs - 1 - j);
   }
-  workers_ = std::make_unique<Workers>(*this, threads, std::size_t(jobs));
+  workers_ = std::make_unique<Workers>(threads, std::size_t(jobs),
+                                       [this](Job& job, WorkerScratch& scratch) { run_job(job, scratch); });
   if (!options.save_directory.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options.save_directory, ec);
@@ -193,6 +147,11 @@ ColumnState StreamWorld::column_state(glm::ivec2 c) const {
   if (!col->generated) return ColumnState::kGenerating;
   if (col->meshed) return ColumnState::kMeshed;
   return col->lit ? ColumnState::kLit : ColumnState::kGenerated;
+}
+
+bool StreamWorld::column_stable(glm::ivec2 c) const {
+  const Column* col = column(c);
+  return col && col->job == JobKind::kNone;
 }
 
 const SectionMesh* StreamWorld::mesh(glm::ivec3 s) const {

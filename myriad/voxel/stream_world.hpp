@@ -84,6 +84,9 @@ class StreamWorld {
   const StreamOptions& options() const { return options_; }
   glm::ivec2 columns() const { return columns_; }
   ColumnState column_state(glm::ivec2 column) const;
+  // No job in flight writes the column's cells or light (a relight after an edit may run while the column
+  // stays meshed): its spans can be read between two updates.
+  bool column_stable(glm::ivec2 column) const;
   // The section's mesh when its column is meshed, else null. Valid until the next update().
   const SectionMesh* mesh(glm::ivec3 section) const;
   // A resident column's cells (section sy at sy * kSectionCells); empty when absent. Stable while idle().

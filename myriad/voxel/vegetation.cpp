@@ -222,27 +222,48 @@ std::optional<SurfacePoint> top_surface(std::uint8_t form, float x, float z) {
   return best;
 }
 
+VegetationColumn vegetation_column(const World& world, glm::ivec2 column) {
+  const std::size_t first = std::size_t(world.section_index({column.x, 0, column.y})) * kSectionCells;
+  return {world.materials().data() + first,
+          world.forms().data() + first,
+          world.lights().data() + first,
+          world.flag_data().data() + first,
+          std::size_t(world.sections().x) * std::size_t(world.sections().z) * kSectionCells,
+          world.size().y};
+}
+
 void place_vegetation(const World& world, glm::ivec3 section, std::uint64_t seed, SectionVegetation& out) {
+  place_vegetation(vegetation_column(world, {section.x, section.z}), section, seed, out);
+}
+
+void place_vegetation(const VegetationColumn& column, glm::ivec3 section, std::uint64_t seed,
+                      SectionVegetation& out) {
   out.clear();
-  const auto mats = world.materials();
-  const auto forms = world.forms();
-  const auto lights = world.lights();
-  const auto flags = world.flag_data();
+  const std::uint8_t* const mats = column.materials;
+  const std::uint8_t* const forms = column.forms;
+  const Light16* const lights = column.light;
+  const std::uint8_t* const flags = column.flags;
+  // Cell (x, y, z) of the column (x, z local, y absolute).
+  const std::size_t stride = column.section_stride;
+  auto index = [stride](int x, int y, int z) {
+    return std::size_t(y >> 4) * stride + std::size_t(cell_index(x, y & 15, z));
+  };
+  auto flagged = [flags](std::size_t i) { return flags && (flags[i] & kNoVegetationFlag) != 0; };
   const glm::ivec3 base = section * kSectionSize;
-  const int top = world.size().y - 1;
+  const int top = column.height - 1;
   for (int y = 0; y < kSectionSize; ++y)
     for (int z = 0; z < kSectionSize; ++z)
       for (int x = 0; x < kSectionSize; ++x) {
         const glm::ivec3 p = base + glm::ivec3(x, y, z);
-        const std::size_t i = world.index(p);
+        const std::size_t i = index(x, p.y, z);
         const std::uint64_t r = hash3(mix64(seed) ^ kVegetationSalt, p.x, p.y, p.z);
         const float u = hash_unit(r);
         const float jx = float(r >> 8 & 0xFF) / 255.0f * 0.6f + 0.2f,
                     jz = float(r >> 16 & 0xFF) / 255.0f * 0.6f + 0.2f;
         if (mats[i] == kGrass && forms[i] != kFormFull) {
           // A cut grass cell (slope, corner) under air: a tuft on its top surface, tilted with it.
-          if (p.y == top || (flags[i] & kNoVegetationFlag) || (forms[i] & 0x0Fu) != 0x0Fu) continue;
-          const std::size_t above = world.index(p + glm::ivec3(0, 1, 0));
+          if (p.y == top || flagged(i) || (forms[i] & 0x0Fu) != 0x0Fu) continue;
+          const std::size_t above = index(x, p.y + 1, z);
           if (mats[above] != kAir || u >= kSlopeGrassChance) continue;
           const std::optional<SurfacePoint> s = top_surface(forms[i], jx, jz);
           if (!s || s->normal.y > 0.999f) continue;  // flat tops are the full cubes' case
@@ -250,16 +271,16 @@ void place_vegetation(const World& world, glm::ivec3 section, std::uint64_t seed
           continue;
         }
         if (p.y == 0) continue;
-        const std::size_t below = world.index(p - glm::ivec3(0, 1, 0));
+        const std::size_t below = index(x, p.y - 1, z);
         if (mats[i] != kAir || mats[below] != kGrass || forms[below] != kFormFull) continue;
-        if (flags[below] & kNoVegetationFlag) continue;
+        if (flagged(below)) continue;
         if (u < kTreeChance) {
           const int height = 4 + int(r >> 24 & 3);
           const int top_y = std::min(p.y + height, top);
           const std::uint32_t templ = std::uint32_t(r >> 32 & 0xFFFF) % kTreeTemplates;
           TreeInstance t{float(p.x) + 0.5f,      float(p.y),
                          float(p.z) + 0.5f,      templ | std::uint32_t(height * 16) << 16,
-                         light_bytes(lights[i]), light_bytes(lights[world.index({p.x, top_y, p.z})])};
+                         light_bytes(lights[i]), light_bytes(lights[index(x, top_y, z)])};
           out.trees.push_back(t);
         } else if (u < kTreeChance + kGrassChance) {
           out.grass.push_back(grass_instance(p, jx, jz, SurfacePoint{}, r, lights[i]));

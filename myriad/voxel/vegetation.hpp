@@ -7,6 +7,7 @@
 // baked once from a seed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -53,6 +54,28 @@ struct SectionVegetation {
 
 // Places instances on top of grass cells under air in `section` (cleared first; capacity kept).
 void place_vegetation(const World& world, glm::ivec3 section, std::uint64_t seed, SectionVegetation& out);
+
+// The cells placement reads, as one section column: every read stays in the x, z of the cell placed on (the
+// cell, the one above and the one below, and the light up to a tree's height above, across section borders
+// but never into a neighbouring column), so a column alone, e.g. a streamed one, places exactly what the
+// whole world does. Section sy's 16^3 cells (cell_index order) start at `sy * section_stride` of each array,
+// as in ColumnOut: a World's column has the stride sections().x * sections().z * kSectionCells, a column
+// stored alone kSectionCells.
+struct VegetationColumn {
+  const std::uint8_t* materials = nullptr;
+  const std::uint8_t* forms = nullptr;
+  const Light16* light = nullptr;
+  const std::uint8_t* flags = nullptr;  // null: no cell flagged (a streamed column keeps no flags)
+  std::size_t section_stride = kSectionCells;
+  int height = 0;  // cells (the world's size().y)
+};
+// Section column `column` (section coordinates x, z) of the world; unchecked.
+VegetationColumn vegetation_column(const World& world, glm::ivec2 column);
+// place_vegetation on the column's section `section` (its x and z name the column, for the records'
+// positions and hashes). Unchecked: the section must lie in the column's height.
+void place_vegetation(const VegetationColumn& column, glm::ivec3 section, std::uint64_t seed,
+                      SectionVegetation& out);
+
 void place_all_vegetation(const World& world, std::uint64_t seed, std::vector<SectionVegetation>& out);
 
 // One baked tree template, in tree-local units of its height (root at the origin, y up to 1):

@@ -8,11 +8,10 @@
 #include "myriad/voxel/edit.hpp"
 #include "myriad/voxel/light.hpp"
 #include "myriad/voxel/mesh_export.hpp"
+#include "myriad/voxel/shape.hpp"
 
 namespace myriad::voxel {
 namespace {
-
-constexpr std::uint8_t kFullCube = 255;
 
 glm::vec3 material_color(const Material& m) {
   return (tile_color(m.tile_top) + tile_color(m.tile_side) + tile_color(m.tile_bottom)) / 3.0f;
@@ -46,6 +45,13 @@ void vox_bounds(const VoxScene& scene, glm::ivec3& lo, glm::ivec3& hi) {
   }
 }
 
+void check_palette(const std::array<std::uint8_t, 256>& materials_of) {
+  for (std::size_t i = 1; i < 256; ++i) {
+    if (!valid_material(materials_of[i]) || materials_of[i] == kAir)
+      throw Error("palette index " + std::to_string(i) + " maps to no solid material", "place_vox");
+  }
+}
+
 }  // namespace
 
 glm::ivec3 vox_extent(const VoxScene& scene) {
@@ -74,17 +80,32 @@ std::array<std::uint8_t, 256> map_vox_palette(const VoxScene& scene) {
   return out;
 }
 
-VoxPlacement place_vox(World& world, const VoxScene& scene, glm::ivec3 at,
-                       const std::array<std::uint8_t, 256>& materials_of) {
-  for (std::size_t i = 1; i < 256; ++i) {
-    if (!valid_material(materials_of[i]) || materials_of[i] == kAir)
-      throw Error("palette index " + std::to_string(i) + " maps to no solid material", "place_vox");
-  }
+std::vector<VoxCell> vox_cells(const VoxScene& scene, glm::ivec3 at,
+                               const std::array<std::uint8_t, 256>& materials_of) {
+  check_palette(materials_of);
   glm::ivec3 lo(0), hi(0);
   vox_bounds(scene, lo, hi);
+  std::size_t count = 0;
+  for (const VoxInstance& inst : scene.instances) count += scene.models.at(inst.model).voxels.size();
+  std::vector<VoxCell> out;
+  out.reserve(count);
+  for (const VoxInstance& inst : scene.instances) {
+    const VoxModel& model = scene.models[inst.model];
+    const glm::ivec3 half = model.size / 2;
+    for (const VoxVoxel& v : model.voxels) {
+      const glm::ivec3 p = inst.translation + vox_rotate(inst.rotation, glm::ivec3(v.x, v.y, v.z) - half);
+      out.push_back({to_world(p) - lo + at, materials_of[v.color]});
+    }
+  }
+  return out;
+}
+
+VoxPlacement place_vox(World& world, const VoxScene& scene, glm::ivec3 at,
+                       const std::array<std::uint8_t, 256>& materials_of) {
+  check_palette(materials_of);
   VoxPlacement out;
   out.min = at;
-  out.max = at + (hi - lo) + glm::ivec3(1);
+  out.max = at + vox_extent(scene);
   if (!world.contains(out.min) || !world.contains(out.max - glm::ivec3(1))) {
     const glm::ivec3 extent = out.max - out.min;
     throw Error("the model covers " + point_text(out.min) + ".." + point_text(out.max - glm::ivec3(1)) +
@@ -94,18 +115,11 @@ VoxPlacement place_vox(World& world, const VoxScene& scene, glm::ivec3 at,
                     std::to_string(extent.y) + " x " + std::to_string(extent.z) + " voxels (x, y up, z)");
   }
   std::vector<std::size_t> cells;
-  for (const VoxInstance& inst : scene.instances) {
-    const VoxModel& model = scene.models[inst.model];
-    const glm::ivec3 half = model.size / 2;
-    for (const VoxVoxel& v : model.voxels) {
-      const glm::ivec3 p = inst.translation + vox_rotate(inst.rotation, glm::ivec3(v.x, v.y, v.z) - half);
-      const glm::ivec3 w = to_world(p) - lo + at;
-      const std::uint8_t material = materials_of[v.color];
-      world.set_voxel(w, material, kFullCube);
-      cells.push_back(world.index(w));
-      ++out.per_material[material];
-      ++out.voxels;
-    }
+  for (const VoxCell& c : vox_cells(scene, at, materials_of)) {
+    world.set_voxel(c.p, c.material, kFormFull);
+    cells.push_back(world.index(c.p));
+    ++out.per_material[c.material];
+    ++out.voxels;
   }
   // Sky light below the model changes down to the ground: the relit box reaches y = 0.
   relight_box(world, glm::ivec3(out.min.x, 0, out.min.z), out.max - glm::ivec3(1), &cells);

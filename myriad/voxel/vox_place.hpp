@@ -27,6 +27,19 @@ struct VoxPlacement {
 // The size in world voxels (x, y up, z) of the box holding every instance of `scene`.
 glm::ivec3 vox_extent(const VoxScene& scene);
 
+struct VoxCell {
+  glm::ivec3 p{0};  // world voxel
+  std::uint8_t material = 0;
+};
+
+// The world voxels (full cubes) of every instance of `scene` placed with its box's low corner at `at`,
+// axes and palette mapping as place_vox, in file order: instance by instance, each model's voxels as
+// stored (a cell covered by overlapping instances appears once per instance; the last one wins when
+// applied in order). The cells are not checked against any world: callers check at + vox_extent first.
+// Throws myriad::Error when a palette index maps to no solid material.
+std::vector<VoxCell> vox_cells(const VoxScene& scene, glm::ivec3 at,
+                               const std::array<std::uint8_t, 256>& materials);
+
 // Places every instance of `scene` with palette mapping `materials` so that the box of all instances
 // starts at `at` (world voxels). Axes: the file's z (up) becomes the world's +y, its x the world's x and
 // its y the world's −z, which keeps the model's handedness. Throws myriad::Error naming the box and the

@@ -1,21 +1,33 @@
 // MagicaVoxel .vox import: files the tests write (several models, a scene graph with rotations and
 // translations, palettes, emissive entries), the default palette, bad files with one-line errors
-// naming chunk and offset, and placement into the world (materials, light, dirty sections).
+// naming chunk and offset, placement into the world (materials, light, dirty sections) and into a
+// streamed world's save directory (vox_cells as StreamWorld edits, read back by a later stream).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
+#include <filesystem>
+#include <set>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "myriad/core/binary_io.hpp"
 #include "myriad/core/error.hpp"
 #include "myriad/voxel/edit.hpp"
 #include "myriad/voxel/light.hpp"
+#include "myriad/voxel/stream_world.hpp"
 #include "myriad/voxel/vox_file.hpp"
 #include "myriad/voxel/vox_place.hpp"
+#include "stream_test_support.hpp"
 
 namespace myriad::voxel {
 namespace {
+
+using test_support::settle;
 
 // An L of three voxels (x, then y, then z up) and a 2x1x3 column, each with its own colour.
 VoxScene two_models() {
@@ -291,6 +303,75 @@ TEST(Vox, ModelThatLeavesTheWorldIsRefusedAndTheWorldIsUnchanged) {
     EXPECT_NE(std::string(e.what()).find("--at"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(std::equal(before.begin(), before.end(), world.materials().begin()));
+}
+
+TEST(Vox, CellsAreWhatPlaceVoxSets) {
+  World world(48, 32, 48);
+  const VoxScene s = two_models();
+  const auto materials_of = map_vox_palette(s);
+  const std::vector<VoxCell> cells = vox_cells(s, {20, 4, 20}, materials_of);
+  const VoxPlacement p = place_vox(world, s, {20, 4, 20}, materials_of);
+  ASSERT_EQ(cells.size(), p.voxels);
+  std::size_t set = 0;
+  for (const VoxCell& c : cells) {
+    EXPECT_TRUE(glm::all(glm::greaterThanEqual(c.p, p.min)) && glm::all(glm::lessThan(c.p, p.max)));
+    EXPECT_EQ(world.material(c.p), c.material);
+    EXPECT_EQ(world.form(c.p), kFormFull);
+  }
+  for (std::size_t i = 0; i < world.materials().size(); ++i) set += world.materials()[i] != kAir;
+  EXPECT_EQ(set, cells.size()) << "place_vox set no other cell (the instances do not overlap)";
+}
+
+TEST(Vox, StreamedImportSavesColumnsThatALaterStreamReadsBack) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("myriad_vox_stream_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "model.vox";
+  write_file_atomic(file, serialize_vox(two_models()));
+  const VoxScene scene = read_vox(file);
+  const auto materials_of = map_vox_palette(scene);
+  // Across a column border in x (x 108..118: columns 6 and 7).
+  const glm::ivec3 at{108, 30, 118};
+  const std::vector<VoxCell> cells = vox_cells(scene, at, materials_of);
+  ASSERT_EQ(cells.size(), 10u);
+  std::set<std::pair<int, int>> columns;
+  for (const VoxCell& c : cells) columns.insert({c.p.x >> 4, c.p.z >> 4});
+  ASSERT_GE(columns.size(), 2u);
+
+  StreamOptions o;
+  o.world_size = {256, 64, 256};
+  o.generator.seed = 5;
+  o.radius = 2;
+  o.worker_threads = 2;
+  o.save_directory = dir / "saves";
+  const glm::dvec3 camera = glm::dvec3(at) + glm::dvec3(vox_extent(scene)) * 0.5;
+  {
+    StreamWorld s(o);
+    settle(s, camera);
+    for (const VoxCell& c : cells) s.edit(c.p, c.material, kFormFull);
+    settle(s, camera);
+    EXPECT_EQ(s.save_all(), int(columns.size())) << "exactly the columns holding model cells are saved";
+  }
+  for (const auto& [cx, cz] : columns)
+    EXPECT_TRUE(std::filesystem::exists(
+        o.save_directory / ("column_" + std::to_string(cx) + "_" + std::to_string(cz) + ".mvxc")));
+  {
+    // A later stream of the same world, elsewhere first (nothing of the model resident), then at the model.
+    StreamWorld s(o);
+    settle(s, {20.0, 40.0, 20.0});
+    settle(s, camera);
+    for (const VoxCell& c : cells) {
+      const glm::ivec2 column{c.p.x >> 4, c.p.z >> 4};
+      ASSERT_NE(s.column_state(column), ColumnState::kAbsent);
+      const std::size_t i = std::size_t(c.p.y >> 4) * kSectionCells +
+                            std::size_t(cell_index(c.p.x & 15, c.p.y & 15, c.p.z & 15));
+      EXPECT_EQ(s.column_materials(column)[i], c.material) << c.p.x << "," << c.p.y << "," << c.p.z;
+      EXPECT_EQ(s.column_forms(column)[i], kFormFull);
+    }
+    EXPECT_EQ(s.save_all(), 0) << "read back, not edited";
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

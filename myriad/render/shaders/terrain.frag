@@ -117,5 +117,9 @@ void main() {
   float sun_facing = 0.75 + 0.25 * max(dot(n, pc.to_light.xyz), 0.0);
   float sun = light.w * shadow_visibility(in_world, n);
   vec3 lit = base * (light.rgb + sun * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
-  out_color = vec4(lit, 1.0);
+  // Distance haze towards the sky colour (streamed worlds: the far levels fade into the horizon). View
+  // depth is the clip w; fog.a = 0 gives a factor of exactly 0.
+  float depth = 1.0 / gl_FragCoord.w;
+  float haze = pc.fog.a > 0.0 ? smoothstep(0.4 * pc.fog.a, pc.fog.a, depth) : 0.0;
+  out_color = vec4(mix(lit, pc.fog.rgb, haze), 1.0);
 }

@@ -45,7 +45,7 @@ void main() {
   uint index = IndexArena(uvec2(a.indices_lo, a.indices_hi)).i[page.first_index + uint(gl_VertexIndex)];
   TerrainVertex tv = VertexArena(uvec2(a.vertices_lo, a.vertices_hi)).v[page.first_vertex + index];
   TerrainPageGpu tp = terrain_pages[page_id];
-  vec3 world = tp.origin + vec3(tv.px, tv.py, tv.pz);
+  vec3 world = tp.origin + vec3(tv.px, tv.py, tv.pz) * pc.cell_scale;
   gl_Position = pc.view_proj * vec4(world, 1.0);
   gl_ClipDistance[0] = pc.slice_height - world.y;
   out_world = world;

@@ -25,14 +25,15 @@ struct TerrainPush {
   float slice_height;  // clip everything above (V14)
   uint arena;          // the arena this draw covers (one indirect draw per visible arena)
   uint debug_mode;     // 0 shaded; 1 light only (no textures) for atlas comparisons
-  uint pad;
+  float cell_scale;    // world units per mesh unit: 1, or 2^L for far LOD meshes of coarse cells
+  vec4 fog;            // rgb: colour; a: view depth where it is complete (0: no fog), from 40 % of that
 };
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(TerrainPageGpu, 16, origin, 0, atlas_first, 12);
 MYRIAD_CHECK_LAYOUT(ArenaAddressGpu, 16, vertices_lo, 0, vertices_hi, 4, indices_lo, 8, indices_hi, 12);
-MYRIAD_CHECK_LAYOUT(TerrainPush, 96, view_proj, 0, to_light, 64, slice_height, 80, arena, 84, debug_mode, 88,
-                    pad, 92);
+MYRIAD_CHECK_LAYOUT(TerrainPush, 112, view_proj, 0, to_light, 64, slice_height, 80, arena, 84, debug_mode, 88,
+                    cell_scale, 92, fog, 96);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

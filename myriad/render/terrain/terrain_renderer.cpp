@@ -11,7 +11,7 @@ namespace myriad::render {
 namespace {
 
 constexpr std::uint32_t kTerrainCategory = 0;
-constexpr std::uint32_t kMaxArenas = 64;  // control buffers only; geometry arenas never grow
+constexpr std::uint32_t kMaxArenas = 128;  // control buffers only; geometry arenas never grow
 constexpr std::uint32_t kMaxGroups = kMaxArenas * kTerrainDrawBuckets;
 constexpr std::uint32_t kMaxRegions = 32;
 constexpr std::uint32_t kChunkSections = 4;  // CoarseChunks' chunk edge
@@ -32,6 +32,7 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
               kChunkSections),
       culler_(ctx),
       page_is_dirty_(slots_, 0),
+      hidden_(slots_, 0),
       pages_(slots_),
       terrain_pages_(slots_),
       section_atlas_(slots_, 0),
@@ -117,10 +118,7 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
       arenas_.place(s, kTerrainCategory, index_count ? vertex_count : 0, index_count, region_of_section(s));
   ++page_version_;
   arenas_dirty_ = true;  // page counts per arena (visible bases) may have changed
-  if (!page_is_dirty_[s]) {
-    page_is_dirty_[s] = 1;
-    dirty_pages_.push_back(s);
-  }
+  mark_page_dirty(s);
   section_atlas_[s] = std::uint32_t(mesh.atlas.size());
   if (outcome == PlaceOutcome::kRemoved) {
     pages_[s] = shader::PageGpu{};
@@ -130,7 +128,8 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
   }
   const PagePlacement& pl = arenas_.placement(s);
   Aabb bounds;
-  for (const voxel::TerrainVertex& v : mesh.vertices) bounds.expand(origin + glm::vec3(v.px, v.py, v.pz));
+  for (const voxel::TerrainVertex& v : mesh.vertices)
+    bounds.expand(origin + glm::vec3(v.px, v.py, v.pz) * cell_scale_);
   shader::PageGpu& p = pages_[s];
   p.aabb_min = bounds.min;
   p.aabb_max = bounds.max;
@@ -151,6 +150,27 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
   buffers_.write(arenas_, s, bytes, mesh.indices);
 }
 
+void TerrainRenderer::mark_page_dirty(std::uint32_t section) {
+  if (!page_is_dirty_[section]) {
+    page_is_dirty_[section] = 1;
+    dirty_pages_.push_back(section);
+  }
+}
+
+void TerrainRenderer::set_cell_scale(float scale) {
+  if (!(scale > 0.0f)) throw Error("cell scale must be positive", "TerrainRenderer::set_cell_scale");
+  cell_scale_ = scale;
+}
+
+void TerrainRenderer::set_section_hidden(int section, bool hidden) {
+  const auto s = std::uint32_t(section);
+  if (s >= slots_) throw Error("section index out of range", "TerrainRenderer::set_section_hidden");
+  if ((hidden_[s] != 0) == hidden) return;
+  hidden_[s] = hidden ? 1 : 0;
+  ++page_version_;
+  mark_page_dirty(s);
+}
+
 std::uint64_t TerrainRenderer::update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst,
                                              std::span<const std::byte> bytes) {
   // vkCmdUpdateBuffer takes at most 65536 bytes per call.
@@ -164,10 +184,20 @@ std::uint64_t TerrainRenderer::update_buffer(VkCommandBuffer cmd, const gpu::Buf
 void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
+  if (!page_table_cleared_) {
+    // Device memory starts with whatever it held: every slot a caller never set (a streamed window's,
+    // before its first unit arrives) must read as empty (group 0xffffffff), never as a page of garbage.
+    vkCmdFillBuffer(cmd, page_buf_.handle(), 0, VkDeviceSize(slots_) * sizeof(shader::PageGpu), 0xffffffffu);
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    page_table_cleared_ = true;
+  }
   // Only the entries of changed pages: an edit uploads its pages' rows, not the whole table.
   for (const std::uint32_t s : dirty_pages_) {
+    shader::PageGpu page = pages_[s];
+    if (hidden_[s]) page.group = kNoArena;
     vkCmdUpdateBuffer(cmd, page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::PageGpu),
-                      sizeof(shader::PageGpu), &pages_[s]);
+                      sizeof(shader::PageGpu), &page);
     vkCmdUpdateBuffer(cmd, terrain_page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::TerrainPageGpu),
                       sizeof(shader::TerrainPageGpu), &terrain_pages_[s]);
     stats_.uploaded_bytes += sizeof(shader::PageGpu) + sizeof(shader::TerrainPageGpu);
@@ -220,7 +250,12 @@ void TerrainRenderer::upload(VkCommandBuffer cmd) {
   stats_.uploaded_bytes = stats_.geometry_bytes;
   // Geometry the staging ring could not take this frame waits, and so do the tables pointing at it.
   if (buffers_.pending_bytes() > 0) return;
-  if (!dirty_pages_.empty() || arenas_dirty_) upload_tables(cmd);
+  if (!dirty_pages_.empty() || arenas_dirty_) {
+    upload_tables(cmd);
+    // The cull must see the tables that are now on the GPU: one that ran while they waited for their
+    // geometry read the old ones, and its lists would be drawn against the new ranges.
+    ++page_version_;
+  }
 }
 
 void TerrainRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
@@ -262,7 +297,7 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
     for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
   }
   shader::TerrainPush push{
-      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, 0};
+      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, cell_scale_, fog_};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{
       gpu::storage_buffer(page_buf_),
@@ -292,7 +327,8 @@ std::uint32_t TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView&
   shadow_stats_.chunk_tests = chunks_.visible_arenas(shadow_view.frustum, shadow_view.slice_height,
                                                      arena_count, shadow_arena_visible_);
   if (!coarse_test_) shadow_arena_visible_.assign(arena_count, 1);
-  const shader::TerrainPush push{shadow_view.view_proj, glm::vec4(0.0f), shadow_view.slice_height, 0, 0, 0};
+  const shader::TerrainPush push{shadow_view.view_proj, glm::vec4(0.0f), shadow_view.slice_height, 0, 0,
+                                 cell_scale_,           glm::vec4(0.0f)};
   const std::array bindings{gpu::storage_buffer(page_buf_), gpu::storage_buffer(terrain_page_buf_),
                             gpu::storage_buffer(shadow_visible_buf_), gpu::storage_buffer(address_buf_)};
   const std::uint32_t drawn =
@@ -354,14 +390,15 @@ TerrainMemory TerrainRenderer::memory() const {
                  2 * (visible_buf_[0].size() + draw_buf_[0].size()) + group_cull_buf_.size() +
                  address_buf_.size() + shadow_visible_buf_.size() + shadow_draw_buf_.size() +
                  two_phase_.gpu_bytes() + shadow_two_phase_.gpu_bytes();
-  m.cpu_bytes =
-      pages_.capacity() * sizeof(shader::PageGpu) +
-      terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
-      group_cull_.capacity() * sizeof(shader::DrawGroupGpu) + arena_draws_.capacity() * sizeof(DrawRange) +
-      initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
-      dirty_pages_.capacity() * sizeof(std::uint32_t) + section_atlas_.capacity() * sizeof(std::uint32_t) +
-      std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +
-      arenas_.arenas().size() * sizeof(PageArena);
+  m.cpu_bytes = pages_.capacity() * sizeof(shader::PageGpu) +
+                terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
+                group_cull_.capacity() * sizeof(shader::DrawGroupGpu) +
+                arena_draws_.capacity() * sizeof(DrawRange) +
+                initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
+                hidden_.capacity() + dirty_pages_.capacity() * sizeof(std::uint32_t) +
+                section_atlas_.capacity() * sizeof(std::uint32_t) +
+                std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +
+                arenas_.arenas().size() * sizeof(PageArena);
   for (std::uint32_t s = 0; s < slots_; ++s) {
     const PagePlacement& p = arenas_.placement(s);
     if (!p.placed()) continue;

@@ -90,6 +90,16 @@ class TerrainRenderer : public FrameSystem {
   // Inside dynamic rendering, per phase. With `shadow`, the sun term is darkened where the map says
   // occluded.
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
+  // World units per mesh unit (TerrainPush::cell_scale): 1 for sections of cells, 2^L for far LOD meshes
+  // of coarse cells. Set before the first set_section (page bounds are computed with it).
+  void set_cell_scale(float scale);
+  float cell_scale() const { return cell_scale_; }
+  // A hidden page keeps its geometry and placement but is no candidate for culling (its page-table entry
+  // goes up without a draw group), so a level of detail can hand a place to another without re-uploading.
+  void set_section_hidden(int section, bool hidden);
+  bool section_hidden(int section) const { return hidden_.at(std::size_t(section)) != 0; }
+  // Distance haze towards `colour`, complete at view depth `distance` (from 40 % of it); 0 = none.
+  void set_fog(glm::vec3 colour, float distance) { fog_ = glm::vec4(colour, distance); }
   // TerrainPush::debug_mode of the draws (0 = shaded).
   void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }
   // Off: every arena with pages is drawn, whatever the coarse chunk test says (for comparisons; the
@@ -123,6 +133,8 @@ class TerrainRenderer : public FrameSystem {
   shader::CullCounters cull_counters() const { return two_phase_.read(); }
   TerrainMemory memory() const;
   const PageArenas& arenas() const { return arenas_; }
+  // The arenas' GPU buffers (tests read pages back from them).
+  const PageArenaBuffers& buffers() const { return buffers_; }
 
   // Regions: squares of region_chunks() x region_chunks() coarse chunks over the full height, at most
   // 32 of them (the smallest square that keeps to that). Every arena belongs to one region
@@ -137,6 +149,7 @@ class TerrainRenderer : public FrameSystem {
 
  private:
   void upload_tables(VkCommandBuffer cmd);
+  void mark_page_dirty(std::uint32_t section);
   // One multi-draw indirect call per arena marked in `visible` (pipeline bound before the first);
   // returns the count.
   std::uint32_t draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
@@ -154,8 +167,12 @@ class TerrainRenderer : public FrameSystem {
   CullTracker tracker_, shadow_tracker_;
   std::uint64_t page_version_ = 0;
   bool arenas_dirty_ = true;                // arena tables (bases, addresses) need an upload
+  bool page_table_cleared_ = false;         // the page table's every slot set empty once
   std::vector<std::uint32_t> dirty_pages_;  // page-table entries to upload
   std::vector<std::uint8_t> page_is_dirty_;
+  std::vector<std::uint8_t> hidden_;
+  float cell_scale_ = 1.0f;
+  glm::vec4 fog_{0.0f};
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;

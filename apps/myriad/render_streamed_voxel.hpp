@@ -1,0 +1,39 @@
+// `myriad render --scene voxel --world-size N`: the streamed voxel world (StreamedVoxelScene) from its
+// camera presets, each image taken once everything within the view distance has streamed in.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/voxel/streamed_voxel_scene.hpp"
+
+namespace myriad::app {
+
+// The streamed world's height in cells (8 sections).
+inline constexpr int kStreamedWorldHeight = 128;
+
+struct StreamedRenderOptions {
+  std::string out = "out";
+  std::uint32_t width = 1280, height = 720;
+  std::vector<std::string> views;  // presets; empty = all
+  render::StreamedVoxelSceneOptions scene;
+};
+
+// Streams `scene` in around `camera` until nothing is left to stream or upload, recording small frames
+// into `loading` only as often as the uploads need (they carry them), then one frame into `target`.
+struct StreamInResult {
+  double seconds = 0.0;
+  std::uint32_t frames = 0, updates = 0;
+};
+StreamInResult stream_in(gpu::Context& ctx, render::StreamedVoxelScene& scene,
+                         const render::SceneCamera& camera, render::OffscreenTarget& target,
+                         render::OffscreenTarget& loading);
+
+int render_streamed_voxel(gpu::Context& ctx, const StreamedRenderOptions& options,
+                          nlohmann::ordered_json& stats);
+
+}  // namespace myriad::app

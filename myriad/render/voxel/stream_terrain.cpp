@@ -1,0 +1,150 @@
+#include "myriad/render/voxel/stream_terrain.hpp"
+
+#include "myriad/core/error.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+
+namespace myriad::render {
+namespace {
+
+int wrap(int v, int n) {
+  const int m = v % n;
+  return m < 0 ? m + n : m;
+}
+
+std::uint64_t mesh_bytes(const voxel::SectionMesh& m) {
+  return (m.vertices.size() + m.atlas.size()) * sizeof(voxel::TerrainVertex) +
+         m.indices.size() * sizeof(std::uint32_t);
+}
+
+}  // namespace
+
+PageArenaOptions stream_arena_options() {
+  PageArenaOptions c;
+  c.vertex_capacity = 256u << 10;
+  c.index_capacity = 384u << 10;
+  c.fit_to_content = false;
+  return c;
+}
+
+StreamTerrain::StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& options, VkFormat color_format,
+                             VkFormat depth_format)
+    : options_(options) {
+  if (options.window < 1 || options.sections_y < 1 || options.unit_cells < 1)
+    throw Error("window, sections and unit size must be positive", "StreamTerrain");
+  terrain_ =
+      std::make_unique<TerrainRenderer>(ctx, glm::ivec3(options.window, options.sections_y, options.window),
+                                        color_format, depth_format, options.arenas);
+  terrain_->set_cell_scale(options.cell_scale);
+  slots_.resize(std::size_t(options.window) * std::size_t(options.window) * std::size_t(options.sections_y));
+}
+
+int StreamTerrain::slot_of(glm::ivec3 s) const {
+  // The voxel module's section order (x fastest, then z, then y), as TerrainRenderer's regions expect.
+  const int w = options_.window;
+  return wrap(s.x, w) + w * (wrap(s.z, w) + w * s.y);
+}
+
+glm::vec3 StreamTerrain::origin_of(glm::ivec3 s) const {
+  const auto unit = float(options_.unit_cells);
+  return {float(s.x) * unit, float(s.y) * 16.0f * options_.cell_scale, float(s.z) * unit};
+}
+
+void StreamTerrain::changed(glm::ivec3 section) {
+  if (section.y < 0 || section.y >= options_.sections_y)
+    throw Error("section y out of range", "StreamTerrain::changed");
+  const int s = slot_of(section);
+  Slot& slot = slots_[std::size_t(s)];
+  const bool was_queued = slot.queued != glm::ivec3(kNone);
+  slot.queued = section;
+  if (!was_queued) queue_.push_back(s);
+}
+
+void StreamTerrain::evicted(glm::ivec3 section) {
+  if (section.y < 0 || section.y >= options_.sections_y) return;
+  const int s = slot_of(section);
+  Slot& slot = slots_[std::size_t(s)];
+  if (slot.queued == section) slot.queued = glm::ivec3(kNone);  // its queue entry is skipped
+  if (slot.owner == section && !slot.evict) {
+    slot.evict = true;
+    evictions_.push_back(s);
+  }
+}
+
+const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::uint64_t budget,
+                                               std::uint64_t used) {
+  stats_ = {};
+  static const voxel::SectionMesh kEmpty;
+  for (const std::int32_t s : evictions_) {
+    Slot& slot = slots_[std::size_t(s)];
+    if (!slot.evict) continue;
+    slot.evict = false;
+    slot.owner = glm::ivec3(kNone);
+    terrain_->set_section(s, glm::vec3(0.0f), kEmpty);
+    terrain_->set_section_hidden(s, false);
+    ++stats_.removed_sections;
+  }
+  evictions_.clear();
+  while (queue_head_ < queue_.size()) {
+    const std::int32_t s = queue_[queue_head_];
+    Slot& slot = slots_[std::size_t(s)];
+    if (slot.queued == glm::ivec3(kNone)) {  // evicted while it waited
+      ++queue_head_;
+      continue;
+    }
+    const glm::ivec3 section = slot.queued;
+    const voxel::SectionMesh* mesh = source(section);
+    if (mesh) {
+      const std::uint64_t bytes = mesh_bytes(*mesh);
+      if (used + stats_.uploaded_bytes + bytes > budget) {
+        if (stats_.uploaded_sections > 0 || used > 0) break;
+        stats_.over_budget = 1;
+      }
+      // A slot that still holds another unit's page (its eviction never came) is simply re-placed.
+      if (slot.owner != section) terrain_->set_section_hidden(s, false);
+      terrain_->set_section(s, origin_of(section), *mesh);
+      slot.owner = mesh->indices.empty() ? glm::ivec3(kNone) : section;
+      if (!mesh->indices.empty()) {
+        if (slot.last != glm::ivec3(kNone) && slot.last != section) ++slot_reuses_;
+        slot.last = section;
+      }
+      stats_.uploaded_bytes += bytes;
+      ++stats_.uploaded_sections;
+    }
+    slot.queued = glm::ivec3(kNone);
+    ++queue_head_;
+  }
+  if (queue_head_ == queue_.size()) {
+    queue_.clear();
+    queue_head_ = 0;
+  } else if (queue_head_ > 4096 && queue_head_ * 2 > queue_.size()) {
+    queue_.erase(queue_.begin(), queue_.begin() + std::ptrdiff_t(queue_head_));
+    queue_head_ = 0;
+  }
+  stats_.pending = std::uint32_t(pending());
+  return stats_;
+}
+
+bool StreamTerrain::current(glm::ivec3 section) const {
+  if (section.y < 0 || section.y >= options_.sections_y) return false;
+  return slots_[std::size_t(slot_of(section))].queued != section;
+}
+
+bool StreamTerrain::unit_current(glm::ivec2 unit) const {
+  for (int y = 0; y < options_.sections_y; ++y)
+    if (!current({unit.x, y, unit.y})) return false;
+  return true;
+}
+
+bool StreamTerrain::shows(glm::ivec3 section) const {
+  if (section.y < 0 || section.y >= options_.sections_y) return false;
+  const int s = slot_of(section);
+  return slots_[std::size_t(s)].owner == section && !terrain_->section_hidden(s);
+}
+
+void StreamTerrain::set_hidden(glm::ivec3 section, bool hidden) {
+  const int s = slot_of(section);
+  if (slots_[std::size_t(s)].owner != section) return;  // nothing of it is drawn
+  terrain_->set_section_hidden(s, hidden);
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,96 @@
+// The GPU side of a streamed voxel world: a window of section slots over the world's grid of units
+// (columns of sections, or far LOD blocks), mapped by unit coordinate modulo the window, so a unit
+// streaming in takes the slot of one that left on the far side (a torus: the slot of (x, sy, z) is
+// (x mod W, sy, z mod W)). The slots are the pages of a TerrainRenderer, so a unit's geometry goes into
+// page-slot arenas whose ranges the evicted unit freed (V10). Mesh changes queue here and are uploaded
+// within a byte budget per frame, the newest mesh read from the stream when its turn comes (never a stale
+// copy); an evicted unit's page is removed before anything new is placed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/terrain/terrain_renderer.hpp"
+#include "myriad/voxel/mesher.hpp"
+
+namespace myriad::render {
+
+struct StreamTerrainOptions {
+  // Window edge in units: at least 2 * (eviction radius) + 1 so two resident units never share a slot;
+  // a multiple of 4 keeps the renderer's coarse chunks aligned with the world grid.
+  int window = 32;
+  int sections_y = 8;
+  int unit_cells = 16;      // world cells per unit along x and z (16 << level for far blocks)
+  float cell_scale = 1.0f;  // world cells per mesh unit (1 << level for far blocks)
+  PageArenaOptions arenas;  // fixed-capacity arenas (pages come and go forever)
+};
+
+// Fixed arenas sized for a window of streamed columns: 256 Ki vertices (7 MiB) and 384 Ki indices each;
+// a region outgrowing its arena gets another.
+PageArenaOptions stream_arena_options();
+
+struct StreamTerrainStats {
+  std::uint32_t uploaded_sections = 0, removed_sections = 0;
+  std::uint64_t uploaded_bytes = 0;  // vertices, atlas records and indices queued this frame
+  std::uint32_t over_budget = 0;     // 1 when a single section larger than the budget went alone
+  std::uint32_t pending = 0;         // sections still waiting after this frame
+};
+
+class StreamTerrain {
+ public:
+  // The current mesh of a unit section (null when it has none now).
+  using MeshSource = std::function<const voxel::SectionMesh*(glm::ivec3)>;
+
+  StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& options, VkFormat color_format,
+                VkFormat depth_format);
+
+  // `section` = (unit x, section y, unit z). Its mesh changed: upload the source's current mesh.
+  void changed(glm::ivec3 section);
+  // Its unit left: remove its page (if the slot still holds it).
+  void evicted(glm::ivec3 section);
+  // Removes evicted pages, then uploads queued meshes in order while `used` (bytes other windows uploaded
+  // this frame) plus this call's bytes fit `budget`; when nothing was uploaded yet this frame (used 0), a
+  // first section larger than the whole budget goes alone, so streaming never stalls. A queued section
+  // whose source mesh is null keeps what its slot shows and waits for its next change.
+  const StreamTerrainStats& apply(const MeshSource& source, std::uint64_t budget, std::uint64_t used = 0);
+
+  // The slot shows this section's latest queued-or-uploaded geometry (false while a change waits here).
+  bool current(glm::ivec3 section) const;
+  // Nothing waits here for this unit (all its sections are current or have nothing).
+  bool unit_current(glm::ivec2 unit) const;
+  void set_hidden(glm::ivec3 section, bool hidden);
+  // The slot holds this section's page and it is not hidden: the section is drawn.
+  bool shows(glm::ivec3 section) const;
+  int slot_of(glm::ivec3 section) const;
+  glm::vec3 origin_of(glm::ivec3 section) const;
+
+  TerrainRenderer& renderer() { return *terrain_; }
+  const TerrainRenderer& renderer() const { return *terrain_; }
+  const StreamTerrainOptions& options() const { return options_; }
+  std::size_t pending() const { return queue_.size() - queue_head_; }
+  // Placements so far into a slot that last held another section (a unit that left on the far side).
+  std::uint64_t slot_reuses() const { return slot_reuses_; }
+
+ private:
+  static constexpr std::int32_t kNone = -1;
+  struct Slot {
+    glm::ivec3 owner{kNone};   // the section whose page the slot holds (kNone: no page)
+    glm::ivec3 queued{kNone};  // the section whose change waits (kNone: nothing waits)
+    glm::ivec3 last{kNone};    // the last section placed here (kept after its eviction)
+    bool evict = false;        // owner's page is to be removed
+  };
+
+  StreamTerrainOptions options_;
+  std::unique_ptr<TerrainRenderer> terrain_;
+  std::vector<Slot> slots_;
+  std::vector<std::int32_t> queue_;  // slots with a queued change, FIFO
+  std::size_t queue_head_ = 0;
+  std::vector<std::int32_t> evictions_;
+  StreamTerrainStats stats_;
+  std::uint64_t slot_reuses_ = 0;
+};
+
+}  // namespace myriad::render

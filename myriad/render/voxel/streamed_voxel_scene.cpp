@@ -1,0 +1,350 @@
+#include "myriad/render/voxel/streamed_voxel_scene.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+#include "myriad/core/frustum.hpp"
+#include "myriad/core/stopwatch.hpp"
+#include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/voxel/stream_vegetation.hpp"
+
+namespace myriad::render {
+namespace {
+
+constexpr glm::vec3 kSun(0.35f, 0.85f, 0.25f);
+constexpr glm::vec4 kSky(0.62f, 0.76f, 0.92f, 1.0f);
+
+// The slots of a window must outnumber the columns two resident ones can be apart (StreamWorld evicts
+// beyond radius + 3), rounded up to whole coarse chunks of 4.
+int window_for_radius(int radius) {
+  const int span = 2 * (radius + 3) + 1;
+  return (span + 3) / 4 * 4;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ivec3 size) {
+  const glm::vec3 c(0.5f * float(size.x), 0.0f, 0.5f * float(size.z));
+  const auto h = float(size.y);
+  const float fov = glm::radians(60.0f);
+  return {
+      {"horizon", SceneCamera::look_at(c + glm::vec3(0.0f, 0.95f * h, 0.0f),
+                                       c + glm::vec3(160.0f, 0.62f * h, 200.0f), fov)},
+      {"overview", SceneCamera::look_at(c + glm::vec3(-60.0f, 1.6f * h, -60.0f),
+                                        c + glm::vec3(60.0f, 0.35f * h, 60.0f), fov)},
+      {"ground",
+       SceneCamera::look_at(c + glm::vec3(0.0f, 0.6f * h, 0.0f), c + glm::vec3(40.0f, 0.5f * h, 30.0f), fov)},
+  };
+}
+
+StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options)
+    : ctx_(ctx), options_(options), frame_(ctx) {
+  voxel::StreamOptions so;
+  so.world_size = options.world_size;
+  so.generator = voxel::GeneratorParams{options.seed};
+  so.mesh.mode = options.mesh_mode;
+  so.radius = options.radius;
+  so.worker_threads = options.worker_threads;
+  so.save_directory = options.save_directory;
+  stream_ = std::make_unique<voxel::StreamWorld>(so);
+  StreamTerrainOptions to;
+  to.window = window_for_radius(options.radius);
+  to.sections_y = options.world_size.y / voxel::kSectionSize;
+  to.arenas = stream_arena_options();
+  terrain_ =
+      std::make_unique<StreamTerrain>(ctx, to, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+  terrain_->renderer().set_fog(glm::vec3(kSky), reach());
+  if (options.vegetation) {
+    VoxelVegetationOptions vo;
+    vo.max_distance = view_distance();  // beyond, the far levels draw the ground without plants
+    vegetation_ = std::make_unique<VoxelVegetationRenderer>(
+        ctx, glm::ivec3(to.window, to.sections_y, to.window), OffscreenTarget::kColorFormat,
+        OffscreenTarget::kDepthFormat, vo);
+    vegetation_owner_.assign(std::size_t(to.window) * std::size_t(to.window) * std::size_t(to.sections_y),
+                             glm::ivec3(-1));
+  }
+  if (options.far_levels > 0) {
+    voxel::FarStreamOptions fo;
+    fo.world_size = options.world_size;
+    fo.generator = so.generator;
+    fo.mesh = so.mesh;
+    fo.levels = options.far_levels;
+    fo.inner_radius = options.radius;
+    fo.radius.fill(options.far_radius);
+    fo.save_directory = options.save_directory;
+    far_ = std::make_unique<voxel::FarStream>(fo);
+    for (int level = 1; level <= options.far_levels; ++level) {
+      StreamTerrainOptions lo;
+      lo.window = (2 * (options.far_radius + 1) + 1 + 3) / 4 * 4;  // FarStream evicts one block beyond
+      lo.sections_y = far_->sections_y(level);
+      lo.unit_cells = voxel::kSectionSize << level;
+      lo.cell_scale = float(1 << level);
+      lo.arenas = stream_arena_options();
+      far_terrain_.push_back(std::make_unique<StreamTerrain>(ctx, lo, OffscreenTarget::kColorFormat,
+                                                             OffscreenTarget::kDepthFormat));
+      far_terrain_.back()->renderer().set_fog(glm::vec3(kSky), reach());
+    }
+  }
+}
+
+StreamedVoxelScene::~StreamedVoxelScene() = default;
+
+float StreamedVoxelScene::reach() const {
+  // The outermost level's ring, less the block being crossed.
+  const int level = options_.far_levels;
+  const int blocks = level > 0 ? options_.far_radius - 1 : options_.radius - 1;
+  return float(blocks * (voxel::kSectionSize << level));
+}
+
+float StreamedVoxelScene::view_distance() const { return float((options_.radius - 1) * voxel::kSectionSize); }
+
+void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const FrameOptions& settings) {
+  if (!settings.paused) time_ += std::max(dt, 0.0);
+  Stopwatch clock;
+  const voxel::StreamUpdate& u = stream_->update(glm::dvec3(camera.eye));
+  stats_.cpu_stream_ms = clock.elapsed_ms();
+  clock.restart();
+  for (const glm::ivec3& s : u.evicted) terrain_->evicted(s);
+  for (const glm::ivec3& s : u.meshed) terrain_->changed(s);
+  if (vegetation_) {
+    static const voxel::SectionVegetation kNone;
+    for (const glm::ivec3& s : u.evicted) {
+      const int slot = terrain_->slot_of(s);
+      if (vegetation_owner_[std::size_t(slot)] != s) continue;
+      vegetation_->set_section(slot, kNone);
+      vegetation_owner_[std::size_t(slot)] = glm::ivec3(-1);
+    }
+    vegetation_queue_.insert(vegetation_queue_.end(), u.meshed.begin(), u.meshed.end());
+    place_vegetation();
+  }
+  stats_.sections_meshed = std::uint32_t(u.meshed.size());
+  stats_.sections_evicted = std::uint32_t(u.evicted.size());
+  stats_.columns_generated = std::uint32_t(u.columns_generated + u.columns_loaded);
+  stats_.columns_lit = std::uint32_t(u.columns_lit);
+  stats_.far_sections_meshed = 0;
+  if (far_) {
+    const voxel::FarUpdate& fu = far_->update(glm::dvec3(camera.eye));
+    for (const voxel::FarSection& f : fu.evicted) far_terrain(f.level).evicted({f.block.x, f.sy, f.block.y});
+    for (const voxel::FarSection& f : fu.meshed) far_terrain(f.level).changed({f.block.x, f.sy, f.block.y});
+    stats_.far_sections_meshed = std::uint32_t(fu.meshed.size());
+  }
+  // The fine sections first, then the far levels nearest first, all within one budget.
+  const voxel::StreamWorld& stream = *stream_;
+  stats_.uploads =
+      terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, options_.upload_budget);
+  for (int level = 1; level <= far_levels(); ++level) {
+    const voxel::FarStream& far = *far_;
+    const StreamTerrainStats& f = far_terrain(level).apply(
+        [&far, level](glm::ivec3 s) {
+          return far.mesh(level, {s.x, s.z}, s.y);
+        },
+        options_.upload_budget, stats_.uploads.uploaded_bytes);
+    stats_.uploads.uploaded_sections += f.uploaded_sections;
+    stats_.uploads.removed_sections += f.removed_sections;
+    stats_.uploads.uploaded_bytes += f.uploaded_bytes;
+    stats_.uploads.over_budget |= f.over_budget;
+    stats_.uploads.pending += f.pending;
+  }
+  const glm::ivec2 at(int(std::floor(camera.eye.x / float(voxel::kSectionSize))),
+                      int(std::floor(camera.eye.z / float(voxel::kSectionSize))));
+  choose_levels(at);
+  stats_.cpu_upload_ms = clock.elapsed_ms();
+  stats_.stream = stream_->stats();
+  count_holes(camera, last_aspect_);
+}
+
+// Placement reads the column's cells and light, so a column a relight job is writing waits; a column no
+// longer meshed (evicted, or re-meshing after an edit) is dropped: it is listed again when meshed.
+void StreamedVoxelScene::place_vegetation() {
+  std::uint32_t placed = 0;
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < vegetation_queue_.size(); ++i) {
+    const glm::ivec3 s = vegetation_queue_[i];
+    const glm::ivec2 c(s.x, s.z);
+    if (stream_->column_state(c) != voxel::ColumnState::kMeshed) continue;
+    if (placed >= std::uint32_t(options_.vegetation_sections_per_frame) || !stream_->column_stable(c)) {
+      vegetation_queue_[keep++] = s;
+      continue;
+    }
+    voxel::place_vegetation(*stream_, s, options_.seed, plants_);
+    const int slot = terrain_->slot_of(s);
+    const glm::ivec3 owner = vegetation_owner_[std::size_t(slot)];
+    if (!plants_.grass.empty() || !plants_.trees.empty() || owner != glm::ivec3(-1)) {
+      vegetation_->set_section(slot, plants_);
+      vegetation_owner_[std::size_t(slot)] = s;
+    }
+    ++placed;
+  }
+  vegetation_queue_.resize(keep);
+  stats_.vegetation_placed = placed;
+  stats_.vegetation_pending = std::uint32_t(keep);
+}
+
+// Level choice, top down. A level-L block (L >= 2) is drawn when it is ready and its four children are
+// not all covered by finer levels; a level-1 block is drawn when it is ready, its parent is not drawn and
+// its 2 x 2 columns are not all fine-ready; a fine column is drawn when it is ready and no coarser block
+// over it is drawn. So every place shows its finest complete level, a place whose fine columns stream in
+// keeps its coarse block until all of the block's columns can take over together, and no two levels draw
+// the same place.
+bool StreamedVoxelScene::fine_ready(glm::ivec2 c) const {
+  const glm::ivec2 n = stream_->columns();
+  if (c.x < 0 || c.y < 0 || c.x >= n.x || c.y >= n.y) return true;  // nothing to draw there
+  return stream_->column_state(c) == voxel::ColumnState::kMeshed && terrain_->unit_current(c);
+}
+
+bool StreamedVoxelScene::far_ready(int level, glm::ivec2 b) const {
+  if (level < 1 || level > far_levels()) return false;
+  const glm::ivec2 n = voxel::far_blocks(options_.world_size, level);
+  if (b.x < 0 || b.y < 0 || b.x >= n.x || b.y >= n.y) return true;
+  return far_->block_ready(level, b) && far_terrain_[std::size_t(level - 1)]->unit_current(b);
+}
+
+bool StreamedVoxelScene::fine_owned(glm::ivec2 b) const {
+  for (int dz = 0; dz < 2; ++dz)
+    for (int dx = 0; dx < 2; ++dx)
+      if (!fine_ready(b * 2 + glm::ivec2(dx, dz))) return false;
+  return true;
+}
+
+bool StreamedVoxelScene::covered(int level, glm::ivec2 b) const {
+  if (level == 1) return fine_owned(b);
+  for (int dz = 0; dz < 2; ++dz)
+    for (int dx = 0; dx < 2; ++dx) {
+      const glm::ivec2 child = b * 2 + glm::ivec2(dx, dz);
+      if (!covered(level - 1, child) && !far_ready(level - 1, child)) return false;
+    }
+  return true;
+}
+
+bool StreamedVoxelScene::far_shown(int level, glm::ivec2 b) const {
+  if (level > far_levels()) return false;
+  if (far_shown(level + 1, glm::ivec2(glm::floor(glm::vec2(b) * 0.5f)))) return false;
+  return far_ready(level, b) && !covered(level, b);
+}
+
+void StreamedVoxelScene::choose_levels(glm::ivec2 camera_column) {
+  stats_.shown_columns = stats_.shown_far_blocks = 0;
+  // Fine columns: those a window can hold around the camera.
+  const int reach = options_.radius + 3;
+  const int sections_y = options_.world_size.y / voxel::kSectionSize;
+  for (int dz = -reach; dz <= reach; ++dz) {
+    for (int dx = -reach; dx <= reach; ++dx) {
+      const glm::ivec2 c = camera_column + glm::ivec2(dx, dz);
+      const bool shown = fine_ready(c) && !far_shown(1, glm::ivec2(glm::floor(glm::vec2(c) * 0.5f)));
+      stats_.shown_columns += shown ? 1u : 0u;
+      for (int sy = 0; sy < sections_y; ++sy) terrain_->set_hidden({c.x, sy, c.y}, !shown);
+    }
+  }
+  for (int level = 1; level <= far_levels(); ++level) {
+    StreamTerrain& window = far_terrain(level);
+    const int r = options_.far_radius + 1;
+    const glm::ivec2 centre(glm::floor(glm::vec2(camera_column) / float(1 << level)));
+    for (int dz = -r; dz <= r; ++dz) {
+      for (int dx = -r; dx <= r; ++dx) {
+        const glm::ivec2 b = centre + glm::ivec2(dx, dz);
+        const bool shown = far_shown(level, b);
+        stats_.shown_far_blocks += shown ? 1u : 0u;
+        for (int sy = 0; sy < window.options().sections_y; ++sy) window.set_hidden({b.x, sy, b.y}, !shown);
+      }
+    }
+  }
+}
+
+void StreamedVoxelScene::count_holes(const SceneCamera& camera, float aspect) {
+  // A column within the view distance whose box meets the frustum and whose slot does not show its
+  // current mesh: a place where the world is missing in this frame's image.
+  const Frustum frustum = Frustum::from_view_proj(camera.view_proj(aspect));
+  const int reach = options_.radius - 1;
+  const glm::ivec2 columns = stream_->columns();
+  const glm::ivec2 at(int(std::floor(camera.eye.x / float(voxel::kSectionSize))),
+                      int(std::floor(camera.eye.z / float(voxel::kSectionSize))));
+  const auto size = float(voxel::kSectionSize);
+  const auto height = float(options_.world_size.y);
+  std::uint32_t holes = 0;
+  for (int dz = -reach; dz <= reach; ++dz) {
+    for (int dx = -reach; dx <= reach; ++dx) {
+      const glm::ivec2 c = at + glm::ivec2(dx, dz);
+      if (c.x < 0 || c.y < 0 || c.x >= columns.x || c.y >= columns.y) continue;
+      const Aabb box{glm::vec3(float(c.x) * size, 0.0f, float(c.y) * size),
+                     glm::vec3(float(c.x + 1) * size, height, float(c.y + 1) * size)};
+      if (!frustum.intersects(box)) continue;
+      bool drawn = fine_ready(c);
+      glm::ivec2 b = c;
+      for (int level = 1; level <= far_levels() && !drawn; ++level) {
+        b = glm::ivec2(glm::floor(glm::vec2(b) * 0.5f));
+        drawn = far_shown(level, b);
+      }
+      if (!drawn) ++holes;
+    }
+  }
+  stats_.hole_columns = holes;
+}
+
+void StreamedVoxelScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
+                                OffscreenTarget& target) {
+  Stopwatch clock;
+  last_aspect_ = float(target.width()) / float(target.height());
+  const FrameView view =
+      FrameView::of_camera(camera, target.width(), target.height(), kSun, static_cast<float>(time_));
+  frame_.set_occlusion(settings.occlusion);
+  std::vector<FrameSystem*>& systems = systems_;
+  systems.assign(1, &terrain_->renderer());
+  for (const auto& far : far_terrain_) systems.push_back(&far->renderer());
+  if (vegetation_) systems.push_back(vegetation_.get());
+  frame_.record(cmd, view, systems, target, kSky, nullptr, 0.0f);
+  stats_.cpu_record_ms = clock.elapsed_ms();
+  recorded_ = true;
+}
+
+void StreamedVoxelScene::finish_frame() {
+  if (!recorded_) return;
+  recorded_ = false;
+  ++stats_.frame;
+  stats_.terrain = terrain_->renderer().frame_stats();
+  for (const auto& far : far_terrain_) {
+    const TerrainFrameStats& f = far->renderer().frame_stats();
+    stats_.terrain.pages += f.pages;
+    stats_.terrain.arenas += f.arenas;
+    stats_.terrain.arenas_drawn += f.arenas_drawn;
+    stats_.terrain.uploaded_bytes += f.uploaded_bytes;
+  }
+}
+
+bool StreamedVoxelScene::settled() const {
+  if (!stream_->idle() || terrain_->pending() > 0 || terrain_->renderer().pending_upload_bytes() > 0)
+    return false;
+  if (far_ && !far_->idle()) return false;
+  if (!vegetation_queue_.empty() || (vegetation_ && vegetation_->stats().pending_copies > 0)) return false;
+  for (const auto& far : far_terrain_)
+    if (far->pending() > 0 || far->renderer().pending_upload_bytes() > 0) return false;
+  return true;
+}
+
+std::vector<std::string> StreamedVoxelScene::stats_lines() const {
+  std::vector<std::string> lines;
+  char b[160];
+  std::snprintf(b, sizeof b, "streamed world %d x %d x %d, radius %d columns", options_.world_size.x,
+                options_.world_size.y, options_.world_size.z, options_.radius);
+  lines.emplace_back(b);
+  std::snprintf(b, sizeof b, "columns resident %zu  jobs %zu  resident %.1f MB",
+                stats_.stream.resident_columns, stats_.stream.jobs_in_flight,
+                double(stats_.stream.resident_bytes) / 1e6);
+  lines.emplace_back(b);
+  std::snprintf(b, sizeof b, "sections meshed %u evicted %u  uploaded %u (%.2f MB) pending %u  holes %u",
+                stats_.sections_meshed, stats_.sections_evicted, stats_.uploads.uploaded_sections,
+                double(stats_.uploads.uploaded_bytes) / 1e6, stats_.uploads.pending, stats_.hole_columns);
+  lines.emplace_back(b);
+  std::snprintf(b, sizeof b, "drawn: %u fine columns, %u far blocks (%d levels)", stats_.shown_columns,
+                stats_.shown_far_blocks, far_levels());
+  lines.emplace_back(b);
+  std::snprintf(b, sizeof b, "pages %u arenas %u drawn %u  cpu stream %.2f upload %.2f record %.2f ms",
+                stats_.terrain.pages, stats_.terrain.arenas, stats_.terrain.arenas_drawn,
+                stats_.cpu_stream_ms, stats_.cpu_upload_ms, stats_.cpu_record_ms);
+  lines.emplace_back(b);
+  return lines;
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,114 @@
+// The streamed voxel world as a frame scene: a StreamWorld generates, lights and meshes section columns
+// on worker threads around the camera; each frame takes what changed, uploads it into the page slots of a
+// window of sections (StreamTerrain) within a byte budget and draws it with the same scene frame as the
+// fixed voxel scene. What `myriad render|view --scene voxel --world-size N` shows.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "myriad/gpu/context.hpp"
+#include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/voxel/stream_terrain.hpp"
+#include "myriad/render/voxel/voxel_vegetation.hpp"
+#include "myriad/voxel/far_stream.hpp"
+#include "myriad/voxel/stream_world.hpp"
+
+namespace myriad::render {
+
+struct StreamedVoxelSceneOptions {
+  glm::ivec3 world_size{4096, 128, 4096};
+  std::uint64_t seed = 1;
+  int radius = 12;      // StreamOptions::radius (columns)
+  int far_levels = 2;   // far LOD levels (0: none): level L merges 2^L x 2^L x 2^L cells
+  int far_radius = 12;  // each level's ring in its own blocks (12: level 1 to 24 columns, level 2 to 48)
+  int worker_threads = 0;
+  voxel::MeshMode mesh_mode = voxel::MeshMode::kAtlas;
+  std::uint64_t upload_budget = 8ull << 20;  // geometry bytes per frame
+  std::filesystem::path save_directory;      // StreamOptions::save_directory
+  bool vegetation = true;                    // grass and trees on the fine columns (V15)
+  int vegetation_sections_per_frame = 24;    // placements per frame at most (the rest wait)
+};
+
+struct StreamedVoxelStats {
+  std::uint64_t frame = 0;
+  double cpu_stream_ms = 0.0;  // StreamWorld::update
+  double cpu_upload_ms = 0.0;  // queueing changed meshes into the arenas (StreamTerrain::apply)
+  double cpu_record_ms = 0.0;
+  StreamTerrainStats uploads;
+  std::uint32_t sections_meshed = 0, sections_evicted = 0;  // this frame's stream update
+  std::uint32_t columns_generated = 0, columns_lit = 0;     // (generated includes read back)
+  std::uint32_t hole_columns = 0;  // columns within the view distance, in the frustum, drawn by no level
+  std::uint32_t far_sections_meshed = 0;
+  std::uint32_t vegetation_placed = 0, vegetation_pending = 0;  // sections this frame; waiting
+  std::uint32_t shown_columns = 0, shown_far_blocks = 0;  // units drawn this frame per level (fine; far)
+  voxel::StreamStats stream;
+  TerrainFrameStats terrain;
+};
+
+// Camera presets for a streamed world of `size` (around its centre): "horizon" (above the hills, looking
+// out to the edge of the streamed area), "overview" (high, looking down), "ground" (near the surface).
+std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ivec3 size);
+
+class StreamedVoxelScene : public FrameScene {
+ public:
+  StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options);
+  ~StreamedVoxelScene() override;
+
+  void update(double dt, const SceneCamera& camera, const FrameOptions& settings) override;
+  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
+              OffscreenTarget& target) override;
+  void finish_frame() override;
+  std::vector<std::string> stats_lines() const override;
+
+  // Nothing left to stream for the last camera and nothing waiting for upload.
+  bool settled() const;
+  const StreamedVoxelStats& stats() const { return stats_; }
+  const StreamedVoxelSceneOptions& options() const { return options_; }
+  voxel::StreamWorld& world() { return *stream_; }
+  StreamTerrain& terrain() { return *terrain_; }
+  VoxelVegetationRenderer* vegetation() { return vegetation_.get(); }
+  int far_levels() const { return int(far_terrain_.size()); }
+  StreamTerrain& far_terrain(int level) { return *far_terrain_.at(std::size_t(level - 1)); }
+  voxel::FarStream* far_stream() { return far_.get(); }
+  // View distance in metres: the meshed radius less the column being crossed.
+  float view_distance() const;
+  // How far the world is drawn (metres): the outermost far level's ring less one block; the terrain's haze
+  // is complete there.
+  float reach() const;
+
+ private:
+  // Which level draws each place: the finest whose data is complete there (see the .cpp). Returns, per
+  // column near the camera, whether any level draws it (for the hole count).
+  void choose_levels(glm::ivec2 camera_column);
+  bool fine_ready(glm::ivec2 column) const;
+  bool far_ready(int level, glm::ivec2 block) const;
+  bool fine_owned(glm::ivec2 block1) const;         // all 2 x 2 columns of a level-1 block are fine-ready
+  bool covered(int level, glm::ivec2 block) const;  // its children (level - 1) are all drawn by finer levels
+  bool far_shown(int level, glm::ivec2 block) const;
+  void count_holes(const SceneCamera& camera, float aspect);
+  void place_vegetation();
+
+  gpu::Context& ctx_;
+  StreamedVoxelSceneOptions options_;
+  std::unique_ptr<voxel::StreamWorld> stream_;
+  std::unique_ptr<StreamTerrain> terrain_;
+  std::unique_ptr<voxel::FarStream> far_;
+  std::vector<std::unique_ptr<StreamTerrain>> far_terrain_;  // [level - 1]
+  std::unique_ptr<VoxelVegetationRenderer> vegetation_;      // slots as the fine window's
+  std::vector<glm::ivec3> vegetation_queue_;                 // sections to (re)place, FIFO
+  std::vector<glm::ivec3> vegetation_owner_;                 // per slot: the section its instances are of
+  voxel::SectionVegetation plants_;                          // scratch
+  SceneFrame frame_;
+  std::vector<FrameSystem*> systems_;
+  StreamedVoxelStats stats_;
+  double time_ = 0.0;
+  float last_aspect_ = 16.0f / 9.0f;
+  bool recorded_ = false;
+};
+
+}  // namespace myriad::render
