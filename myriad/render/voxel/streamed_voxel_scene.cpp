@@ -42,6 +42,8 @@ std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ive
 
 StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options)
     : ctx_(ctx), options_(options), frame_(ctx) {
+  // Level 1 must reach past the fine ring (it is the fallback while fine columns stream in).
+  options_.far_radius = std::max(options_.far_radius, options_.radius / 2 + 2);
   voxel::StreamOptions so;
   so.world_size = options.world_size;
   so.generator = voxel::GeneratorParams{options.seed};
@@ -73,12 +75,12 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
     fo.mesh = so.mesh;
     fo.levels = options.far_levels;
     fo.inner_radius = options.radius;
-    fo.radius.fill(options.far_radius);
+    fo.radius.fill(options_.far_radius);
     fo.save_directory = options.save_directory;
     far_ = std::make_unique<voxel::FarStream>(fo);
     for (int level = 1; level <= options.far_levels; ++level) {
       StreamTerrainOptions lo;
-      lo.window = (2 * (options.far_radius + 1) + 1 + 3) / 4 * 4;  // FarStream evicts one block beyond
+      lo.window = (2 * (options_.far_radius + 1) + 1 + 3) / 4 * 4;  // FarStream evicts one block beyond
       lo.sections_y = far_->sections_y(level);
       lo.unit_cells = voxel::kSectionSize << level;
       lo.cell_scale = float(1 << level);

@@ -23,9 +23,11 @@ namespace myriad::render {
 struct StreamedVoxelSceneOptions {
   glm::ivec3 world_size{4096, 128, 4096};
   std::uint64_t seed = 1;
-  int radius = 12;      // StreamOptions::radius (columns)
-  int far_levels = 2;   // far LOD levels (0: none): level L merges 2^L x 2^L x 2^L cells
-  int far_radius = 12;  // each level's ring in its own blocks (12: level 1 to 24 columns, level 2 to 48)
+  int radius = 12;     // StreamOptions::radius (columns)
+  int far_levels = 2;  // far LOD levels (0: none): level L merges 2^L x 2^L x 2^L cells
+  // Each level's ring in its own blocks (12: level 1 to 24 columns, level 2 to 48); raised to radius / 2 + 2
+  // when that is more, so level 1 reaches past the fine ring.
+  int far_radius = 12;
   int worker_threads = 0;
   voxel::MeshMode mesh_mode = voxel::MeshMode::kAtlas;
   // Geometry bytes per frame: 1 MiB is 60 MiB/s at 60 Hz, several times what a flight at 60 m/s streams,
