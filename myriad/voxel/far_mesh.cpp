@@ -112,10 +112,6 @@ std::uint8_t far_parent_material(const std::uint8_t (&m)[kCornerCount], unsigned
   return parent_material(m, solid & 0xFFu, rank_table());
 }
 
-std::filesystem::path column_save_path(const std::filesystem::path& directory, glm::ivec2 c) {
-  return directory / ("column_" + std::to_string(c.x) + "_" + std::to_string(c.y) + ".mvxc");
-}
-
 int far_sections_y(int world_height, int level) {
   const int coarse = world_height >> level;
   return std::max(1, (coarse + kSectionSize - 1) / kSectionSize);

@@ -45,9 +45,6 @@ struct FarSource {
   std::filesystem::path save_directory;  // empty: generate every column
 };
 
-// The save file of a column in `directory`, named as StreamWorld::save_path names it.
-std::filesystem::path column_save_path(const std::filesystem::path& directory, glm::ivec2 column);
-
 // Columns on a side of a level-L block, and the coarse sections a block meshes into: the coarse world is
 // ceil(world height / 2^L) cells high, rounded up to whole sections (air above the world).
 constexpr int far_block_columns(int level) { return 1 << level; }

@@ -9,6 +9,10 @@
 #include "myriad/voxel/stream_world.hpp"
 
 namespace myriad::voxel {
+
+std::filesystem::path column_save_path(const std::filesystem::path& directory, glm::ivec2 c) {
+  return directory / ("column_" + std::to_string(c.x) + "_" + std::to_string(c.y) + ".mvxc");
+}
 namespace {
 
 constexpr std::uint32_t kColumnMagic = 0x4358564D;  // "MVXC"

@@ -125,7 +125,7 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
 StreamWorld::~StreamWorld() { workers_.reset(); }  // runs the queued jobs, then joins
 
 std::filesystem::path StreamWorld::save_path(glm::ivec2 c) const {
-  return options_.save_directory / ("column_" + std::to_string(c.x) + "_" + std::to_string(c.y) + ".mvxc");
+  return column_save_path(options_.save_directory, c);
 }
 
 int StreamWorld::slot_of(glm::ivec2 c) const {

@@ -184,6 +184,10 @@ class StreamWorld {
   StreamUpdate update_;
 };
 
+// The save file of `column` in `directory` (column_<x>_<z>.mvxc): StreamWorld and the far levels read and
+// write the same names.
+std::filesystem::path column_save_path(const std::filesystem::path& directory, glm::ivec2 column);
+
 // The save file of one column (docs/FORMATS.md): written atomically; read back with full validation
 // (myriad::Error naming the file, byte offset and field for any corrupt or foreign file).
 void write_column_file(const std::filesystem::path& path, glm::ivec3 world_size, glm::ivec2 column,
