@@ -7,12 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <unistd.h>
-#endif
-
 #include "myriad/core/error.hpp"
+#include "myriad/core/thread_priority.hpp"
 
 namespace myriad::vegetation {
 
@@ -46,11 +42,8 @@ TileStreamer::~TileStreamer() {
 }
 
 void TileStreamer::worker() {
-#ifdef __linux__
-  // Below the frame's thread: on a machine with few cores a tile being parsed must not preempt the
-  // frame (that is a hitch); the worker takes what the frame leaves. Failure only loses the preference.
-  (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 10);
-#endif
+  // Below the frame's thread: a tile being parsed must not preempt the frame (thread_priority.hpp).
+  lower_current_thread_priority();
   for (;;) {
     TileKey key;
     {

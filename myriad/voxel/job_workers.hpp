@@ -2,6 +2,8 @@
 // default limit would leave one worker on two cores), fed from a FIFO of launched jobs. A job carries
 // `std::exception_ptr error` (what its run threw) and `std::atomic<bool> done` (set, with release order,
 // when the run returned or threw); the owner polls `done` and never waits. Each thread keeps one Scratch.
+// The threads run below the frame thread's priority (core/thread_priority.hpp): a section being meshed
+// waits for the frame, never the frame for it.
 #pragma once
 
 #include <atomic>
@@ -12,6 +14,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "myriad/core/thread_priority.hpp"
 
 namespace myriad::voxel {
 
@@ -46,6 +50,7 @@ class JobWorkers {
 
  private:
   void work() {
+    lower_current_thread_priority();
     Scratch scratch;
     for (;;) {
       Job* job = nullptr;

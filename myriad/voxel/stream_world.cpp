@@ -41,6 +41,11 @@ struct StreamWorld::Job {
   int slot = -1;
   glm::ivec2 coord{0};
   bool load = false, was_lit = false;
+  // A generate job into a slot never used before: the worker allocates (and first touches) the column's
+  // cells and light here, off the caller's thread; finish_job moves them into the column.
+  bool fresh = false;
+  std::vector<std::uint8_t> fresh_materials, fresh_forms;
+  std::vector<Light16> fresh_light;
   SectionMask mask;  // mesh: sections to mesh; light: sections whose light changed
   // The 3 x 3 neighbourhood's cells ([dz + 1][dx + 1], null outside the world), resolved at launch.
   const std::uint8_t* materials[3][3] = {};
@@ -49,8 +54,9 @@ struct StreamWorld::Job {
   std::uint8_t* out_materials = nullptr;
   std::uint8_t* out_forms = nullptr;
   Light16* out_light = nullptr;
-  std::vector<Light16> light;       // light job output before the compare
-  std::vector<SectionMesh> meshes;  // mesh job output per section (swapped into the column)
+  std::vector<Light16> light;                 // light job output before the compare
+  std::vector<SectionMesh> meshes;            // mesh job output per section (swapped into the column)
+  std::vector<SectionVegetation> vegetation;  // with StreamOptions::vegetation: as meshes
   std::exception_ptr error;
   std::atomic<bool> done{false};
 };
@@ -101,6 +107,7 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
     jobs_.push_back(std::make_unique<Job>());
     jobs_.back()->light.resize(std::size_t(sections_y_) * kSectionCells);
     jobs_.back()->meshes.resize(std::size_t(sections_y_));
+    if (options.vegetation) jobs_.back()->vegetation.resize(std::size_t(sections_y_));
     free_jobs_.push_back(jobs - 1 - j);
   }
   workers_ = std::make_unique<Workers>(threads, std::size_t(jobs),
@@ -160,6 +167,12 @@ const SectionMesh* StreamWorld::mesh(glm::ivec3 s) const {
   return &col->meshes[std::size_t(s.y)];
 }
 
+const SectionVegetation* StreamWorld::vegetation(glm::ivec3 s) const {
+  const Column* col = column({s.x, s.z});
+  if (!options_.vegetation || !col || !col->meshed || s.y < 0 || s.y >= sections_y_) return nullptr;
+  return &col->vegetation[std::size_t(s.y)];
+}
+
 std::span<const std::uint8_t> StreamWorld::column_materials(glm::ivec2 c) const {
   const Column* col = column(c);
   return col && col->generated ? std::span<const std::uint8_t>(col->materials)
@@ -186,6 +199,8 @@ StreamStats StreamWorld::stats() const {
       s.resident_bytes += m.vertices.capacity() * sizeof(TerrainVertex) +
                           m.indices.capacity() * sizeof(std::uint32_t) +
                           m.atlas.capacity() * sizeof(AtlasRecord);
+    for (const SectionVegetation& v : col.vegetation)
+      s.resident_bytes += v.grass.capacity() * sizeof(v.grass[0]) + v.trees.capacity() * sizeof(v.trees[0]);
   }
   return s;
 }
@@ -225,6 +240,7 @@ void StreamWorld::drop_meshes(Column& col) {
     SectionMesh& m = col.meshes[std::size_t(sy)];
     if (col.meshed && !m.vertices.empty()) update_.evicted.push_back({col.coord.x, sy, col.coord.y});
     m.clear();
+    if (options_.vegetation) col.vegetation[std::size_t(sy)].clear();
   }
   col.meshed = false;
   col.mesh_dirty.reset();
@@ -377,6 +393,11 @@ void StreamWorld::finish_job(Job& job) {
         free_slots_.push_back(job.slot);
         return;
       }
+      if (job.fresh) {
+        col.materials.swap(job.fresh_materials);
+        col.forms.swap(job.fresh_forms);
+        col.light.swap(job.fresh_light);
+      }
       col.generated = true;
       col.edited = false;
       if (job.load)
@@ -404,6 +425,7 @@ void StreamWorld::finish_job(Job& job) {
         if (!job.mask.test(std::size_t(sy))) continue;
         SectionMesh& now = col.meshes[std::size_t(sy)];
         std::swap(now, job.meshes[std::size_t(sy)]);
+        if (options_.vegetation) std::swap(col.vegetation[std::size_t(sy)], job.vegetation[std::size_t(sy)]);
         const SectionMesh& before = job.meshes[std::size_t(sy)];
         const bool had = col.meshed && !before.vertices.empty();
         if (had || !now.vertices.empty()) update_.meshed.push_back({col.coord.x, sy, col.coord.y});
@@ -455,12 +477,9 @@ bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
       free_slots_.pop_back();
     } else {
       s = std::int32_t(slots_.size());
-      Column fresh;
-      const std::size_t cells = std::size_t(sections_y_) * kSectionCells;
-      fresh.materials.resize(cells);
-      fresh.forms.resize(cells);
-      fresh.light.resize(cells);
+      Column fresh;  // cells and light are allocated by the job (Job::fresh)
       fresh.meshes.resize(std::size_t(sections_y_));
+      if (options_.vegetation) fresh.vegetation.resize(std::size_t(sections_y_));
       slots_.push_back(std::move(fresh));
     }
     Column& col = slots_[std::size_t(s)];
@@ -481,6 +500,7 @@ bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
   job.load = kind == JobKind::kGenerate &&
              saved_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] != 0;
   job.was_lit = col.lit;
+  job.fresh = col.materials.empty();
   job.out_materials = col.materials.data();
   job.out_forms = col.forms.data();
   job.out_light = col.light.data();
@@ -604,6 +624,14 @@ void StreamWorld::run_job(Job& job, WorkerScratch& t) {
   const std::size_t cells = std::size_t(sections_y_) * kSectionCells;
   switch (job.kind) {
     case JobKind::kGenerate:
+      if (job.fresh) {
+        job.fresh_materials.resize(cells);
+        job.fresh_forms.resize(cells);
+        job.fresh_light.resize(cells);
+        job.out_materials = job.fresh_materials.data();
+        job.out_forms = job.fresh_forms.data();
+        job.out_light = job.fresh_light.data();
+      }
       if (job.load)
         read_column_file(save_path(job.coord), options_.world_size, job.coord, options_.generator,
                          {job.out_materials, cells}, {job.out_forms, cells});
@@ -654,9 +682,16 @@ void StreamWorld::run_job(Job& job, WorkerScratch& t) {
               std::fill_n(&lights[dst], kSectionCells, kOutsideLight);
             }
           }
-      for (int sy = 0; sy < sections_y_; ++sy)
-        if (job.mask.test(std::size_t(sy)))
-          mesh_section(w, {1, sy, 1}, options_.mesh, t.mesh, job.meshes[std::size_t(sy)]);
+      // The column's own cells and light, as place_vegetation(StreamWorld&, ...) reads them.
+      const VegetationColumn own{job.materials[1][1], job.forms[1][1],      job.lights[1][1], nullptr,
+                                 kSectionCells,       options_.world_size.y};
+      for (int sy = 0; sy < sections_y_; ++sy) {
+        if (!job.mask.test(std::size_t(sy))) continue;
+        mesh_section(w, {1, sy, 1}, options_.mesh, t.mesh, job.meshes[std::size_t(sy)]);
+        if (options_.vegetation)
+          place_vegetation(own, {job.coord.x, sy, job.coord.y}, options_.vegetation_seed,
+                           job.vegetation[std::size_t(sy)]);
+      }
       return;
     }
     case JobKind::kNone:

@@ -21,6 +21,7 @@
 
 #include "myriad/voxel/generator.hpp"
 #include "myriad/voxel/mesher.hpp"
+#include "myriad/voxel/vegetation.hpp"
 
 namespace myriad::voxel {
 
@@ -37,6 +38,11 @@ struct StreamOptions {
   // Edited columns are written here on eviction and read back instead of regenerated; empty: edits are
   // kept only while the column is resident. Files of earlier runs of the same world are read too.
   std::filesystem::path save_directory;
+  // Places each meshed section's grass and trees (place_vegetation with this seed) in the same worker job
+  // as its mesh, from the same cells and light, so the caller's thread only copies the records (read them
+  // with vegetation()). Off: vegetation() is null and no records are kept.
+  bool vegetation = false;
+  std::uint64_t vegetation_seed = 1;
 };
 
 enum class ColumnState : std::uint8_t { kAbsent, kGenerating, kGenerated, kLit, kMeshed };
@@ -89,6 +95,9 @@ class StreamWorld {
   bool column_stable(glm::ivec2 column) const;
   // The section's mesh when its column is meshed, else null. Valid until the next update().
   const SectionMesh* mesh(glm::ivec3 section) const;
+  // The section's vegetation (StreamOptions::vegetation), placed with its current mesh, when its column is
+  // meshed; else null. Valid until the next update(). Equals place_vegetation(*this, section, seed, out).
+  const SectionVegetation* vegetation(glm::ivec3 section) const;
   // A resident column's cells (section sy at sy * kSectionCells); empty when absent. Stable while idle().
   std::span<const std::uint8_t> column_materials(glm::ivec2 column) const;
   std::span<const std::uint8_t> column_forms(glm::ivec2 column) const;
@@ -114,7 +123,8 @@ class StreamWorld {
     SectionMask mesh_dirty;  // sections to re-mesh
     std::vector<std::uint8_t> materials, forms;
     std::vector<Light16> light;
-    std::vector<SectionMesh> meshes;  // per section, when meshed
+    std::vector<SectionMesh> meshes;            // per section, when meshed
+    std::vector<SectionVegetation> vegetation;  // per section, when meshed (StreamOptions::vegetation)
   };
   struct Job;
   struct Workers;

@@ -1,6 +1,7 @@
 // Vegetation of the streamed world against the fixed one: every section of every meshed column places the
 // same records, byte for byte, as place_vegetation on generate_world + compute_light of the same size and
-// seed, before and after edits (StreamWorld::edit against edit_voxel); sections not meshed are refused.
+// seed, before and after edits (StreamWorld::edit against edit_voxel); sections not meshed are refused. With
+// StreamOptions::vegetation the stream's own records (placed in the mesh jobs) are compared as well.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,7 +41,8 @@ struct Counts {
   std::size_t trees_reading_above = 0;  // trees whose crown light is read in the section above
 };
 
-// Compares every section of every meshed column; returns what the records held.
+// Compares every section of every meshed column (and, when the stream places vegetation itself, its
+// records); returns what the records held.
 Counts expect_same_vegetation(const StreamWorld& s, const World& w, std::uint64_t seed) {
   Counts n;
   SectionVegetation streamed, fixed;
@@ -51,6 +53,18 @@ Counts expect_same_vegetation(const StreamWorld& s, const World& w, std::uint64_
       for (int sy = 0; sy < w.sections().y; ++sy) {
         place_vegetation(s, {cx, sy, cz}, seed, streamed);
         place_vegetation(w, {cx, sy, cz}, seed, fixed);
+        if (s.options().vegetation) {
+          const SectionVegetation* own = s.vegetation({cx, sy, cz});
+          EXPECT_EQ(s.options().vegetation_seed, seed);
+          if (own) {
+            EXPECT_TRUE(same_records(own->grass, fixed.grass))
+                << "stream's own grass of section " << cx << " " << sy << " " << cz;
+            EXPECT_TRUE(same_records(own->trees, fixed.trees))
+                << "stream's own trees of section " << cx << " " << sy << " " << cz;
+          } else {
+            ADD_FAILURE() << "no vegetation for meshed section " << cx << " " << sy << " " << cz;
+          }
+        }
         EXPECT_TRUE(same_records(streamed.grass, fixed.grass))
             << "grass of section " << cx << " " << sy << " " << cz;
         EXPECT_TRUE(same_records(streamed.trees, fixed.trees))
@@ -67,8 +81,10 @@ Counts expect_same_vegetation(const StreamWorld& s, const World& w, std::uint64_
   return n;
 }
 
-StreamOptions small_options() {
+StreamOptions small_options(bool own_vegetation = false) {
   StreamOptions o;
+  o.vegetation = own_vegetation;
+  o.vegetation_seed = 77;
   o.world_size = {256, 64, 256};
   o.generator.seed = 5;
   o.generator.lamp_chance = 0.02f;
@@ -85,7 +101,7 @@ int surface_y(const World& w, int x, int z) {
 }
 
 TEST(StreamVegetation, EqualsFixedWorldInEveryMeshedSection) {
-  const StreamOptions o = small_options();
+  const StreamOptions o = small_options(true);
   const World w = fixed_world(o);
   StreamWorld s(o);
   settle(s, {20.0, 40.0, 130.0});  // near the -x edge: edge columns are included
@@ -98,7 +114,7 @@ TEST(StreamVegetation, EqualsFixedWorldInEveryMeshedSection) {
 }
 
 TEST(StreamVegetation, EditsPlaceLikeEditVoxel) {
-  const StreamOptions o = small_options();
+  const StreamOptions o = small_options(true);
   World w = fixed_world(o);
   StreamWorld s(o);
   const glm::dvec3 cam{128.0, 40.0, 128.0};
@@ -167,6 +183,21 @@ TEST(StreamVegetation, RefusesSectionsNotMeshed) {
   EXPECT_THROW(place_vegetation(s, {-1, 0, 0}, 1, v), Error);
   EXPECT_THROW(place_vegetation(s, {0, 4, 0}, 1, v), Error);
   EXPECT_THROW(place_vegetation(s, {0, -1, 0}, 1, v), Error);
+  EXPECT_EQ(s.vegetation({0, 0, 0}), nullptr) << "the stream places none unless asked";
+}
+
+TEST(StreamVegetation, OwnRecordsFollowTheMeshes) {
+  StreamOptions o = small_options(true);
+  o.radius = 1;
+  StreamWorld s(o);
+  settle(s, {8.0, 40.0, 8.0});
+  EXPECT_NE(s.vegetation({0, 0, 0}), nullptr);
+  EXPECT_EQ(s.vegetation({2, 0, 2}), nullptr) << "not meshed";
+  EXPECT_EQ(s.vegetation({10, 0, 10}), nullptr) << "absent";
+  EXPECT_EQ(s.vegetation({0, 4, 0}), nullptr) << "above the world";
+  // Moving away evicts the column: its records go with its meshes.
+  settle(s, {200.0, 40.0, 200.0});
+  EXPECT_EQ(s.vegetation({0, 0, 0}), nullptr);
 }
 
 }  // namespace

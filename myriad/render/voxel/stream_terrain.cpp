@@ -71,7 +71,7 @@ void StreamTerrain::evicted(glm::ivec3 section) {
 }
 
 const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::uint64_t budget,
-                                               std::uint64_t used) {
+                                               std::uint64_t used, std::uint32_t max_sections) {
   stats_ = {};
   static const voxel::SectionMesh kEmpty;
   for (const std::int32_t s : evictions_) {
@@ -93,6 +93,7 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
     }
     const glm::ivec3 section = slot.queued;
     const voxel::SectionMesh* mesh = source(section);
+    if (mesh && stats_.uploaded_sections >= max_sections) break;
     if (mesh) {
       const std::uint64_t bytes = mesh_bytes(*mesh);
       if (used + stats_.uploaded_bytes + bytes > budget) {

@@ -52,10 +52,12 @@ class StreamTerrain {
   // Its unit left: remove its page (if the slot still holds it).
   void evicted(glm::ivec3 section);
   // Removes evicted pages, then uploads queued meshes in order while `used` (bytes other windows uploaded
-  // this frame) plus this call's bytes fit `budget`; when nothing was uploaded yet this frame (used 0), a
-  // first section larger than the whole budget goes alone, so streaming never stalls. A queued section
-  // whose source mesh is null keeps what its slot shows and waits for its next change.
-  const StreamTerrainStats& apply(const MeshSource& source, std::uint64_t budget, std::uint64_t used = 0);
+  // this frame) plus this call's bytes fit `budget`, and at most `max_sections` of them; when nothing was
+  // uploaded yet this frame (used 0), a first section larger than the whole budget goes alone, so
+  // streaming never stalls. A queued section whose source mesh is null keeps what its slot shows and
+  // waits for its next change.
+  const StreamTerrainStats& apply(const MeshSource& source, std::uint64_t budget, std::uint64_t used = 0,
+                                  std::uint32_t max_sections = ~0u);
 
   // The slot shows this section's latest queued-or-uploaded geometry (false while a change waits here).
   bool current(glm::ivec3 section) const;

@@ -9,7 +9,6 @@
 #include "myriad/core/stopwatch.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
-#include "myriad/voxel/stream_vegetation.hpp"
 
 namespace myriad::render {
 namespace {
@@ -51,6 +50,8 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   so.radius = options.radius;
   so.worker_threads = options.worker_threads;
   so.save_directory = options.save_directory;
+  so.vegetation = options.vegetation;  // placed on the workers with the meshes
+  so.vegetation_seed = options.seed;
   stream_ = std::make_unique<voxel::StreamWorld>(so);
   StreamTerrainOptions to;
   to.window = window_for_radius(options.radius);
@@ -109,6 +110,7 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const Fram
   const voxel::StreamUpdate& u = stream_->update(glm::dvec3(camera.eye));
   stats_.cpu_stream_ms = clock.elapsed_ms();
   clock.restart();
+  Stopwatch phase;
   for (const glm::ivec3& s : u.evicted) terrain_->evicted(s);
   for (const glm::ivec3& s : u.meshed) terrain_->changed(s);
   if (vegetation_) {
@@ -122,6 +124,8 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const Fram
     vegetation_queue_.insert(vegetation_queue_.end(), u.meshed.begin(), u.meshed.end());
     place_vegetation();
   }
+  stats_.cpu_vegetation_ms = phase.elapsed_ms();
+  phase.restart();
   stats_.sections_meshed = std::uint32_t(u.meshed.size());
   stats_.sections_evicted = std::uint32_t(u.evicted.size());
   stats_.columns_generated = std::uint32_t(u.columns_generated + u.columns_loaded);
@@ -133,49 +137,66 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const Fram
     for (const voxel::FarSection& f : fu.meshed) far_terrain(f.level).changed({f.block.x, f.sy, f.block.y});
     stats_.far_sections_meshed = std::uint32_t(fu.meshed.size());
   }
-  // The fine sections first, then the far levels nearest first, all within one budget.
+  stats_.cpu_far_ms = phase.elapsed_ms();
+  phase.restart();
+  // The fine sections first, then the far levels nearest first, all within one budget and one paced
+  // share of what waits.
+  std::size_t waiting = terrain_->pending();
+  for (const auto& far : far_terrain_) waiting += far->pending();
+  const auto share = std::uint32_t(paced(waiting));
   const voxel::StreamWorld& stream = *stream_;
   stats_.uploads =
-      terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, options_.upload_budget);
+      terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, options_.upload_budget, 0, share);
   for (int level = 1; level <= far_levels(); ++level) {
     const voxel::FarStream& far = *far_;
     const StreamTerrainStats& f = far_terrain(level).apply(
         [&far, level](glm::ivec3 s) {
           return far.mesh(level, {s.x, s.z}, s.y);
         },
-        options_.upload_budget, stats_.uploads.uploaded_bytes);
+        options_.upload_budget, stats_.uploads.uploaded_bytes,
+        share - std::min(share, stats_.uploads.uploaded_sections));
     stats_.uploads.uploaded_sections += f.uploaded_sections;
     stats_.uploads.removed_sections += f.removed_sections;
     stats_.uploads.uploaded_bytes += f.uploaded_bytes;
     stats_.uploads.over_budget |= f.over_budget;
     stats_.uploads.pending += f.pending;
   }
+  stats_.cpu_apply_ms = phase.elapsed_ms();
+  phase.restart();
   const glm::ivec2 at(int(std::floor(camera.eye.x / float(voxel::kSectionSize))),
                       int(std::floor(camera.eye.z / float(voxel::kSectionSize))));
   choose_levels(at);
+  stats_.cpu_levels_ms = phase.elapsed_ms();
   stats_.cpu_upload_ms = clock.elapsed_ms();
   stats_.stream = stream_->stats();
   count_holes(camera, last_aspect_);
 }
 
-// Placement reads the column's cells and light, so a column a relight job is writing waits; a column no
-// longer meshed (evicted, or re-meshing after an edit) is dropped: it is listed again when meshed.
+// The stream placed each section's plants with its mesh (on a worker); here they are copied into the
+// vegetation renderer's slot. A column no longer meshed (evicted, or re-meshing after an edit) is dropped:
+// it is listed again when meshed.
+std::size_t StreamedVoxelScene::paced(std::size_t waiting) const {
+  const auto frames = std::size_t(std::max(1, options_.pacing_frames));
+  return std::max<std::size_t>(1, (waiting + frames - 1) / frames);
+}
+
 void StreamedVoxelScene::place_vegetation() {
+  const auto share = std::uint32_t(std::min(
+      paced(vegetation_queue_.size()), std::size_t(std::max(0, options_.vegetation_sections_per_frame))));
   std::uint32_t placed = 0;
   std::size_t keep = 0;
   for (std::size_t i = 0; i < vegetation_queue_.size(); ++i) {
     const glm::ivec3 s = vegetation_queue_[i];
-    const glm::ivec2 c(s.x, s.z);
-    if (stream_->column_state(c) != voxel::ColumnState::kMeshed) continue;
-    if (placed >= std::uint32_t(options_.vegetation_sections_per_frame) || !stream_->column_stable(c)) {
+    const voxel::SectionVegetation* plants = stream_->vegetation(s);
+    if (!plants) continue;
+    if (placed >= share) {
       vegetation_queue_[keep++] = s;
       continue;
     }
-    voxel::place_vegetation(*stream_, s, options_.seed, plants_);
     const int slot = terrain_->slot_of(s);
     const glm::ivec3 owner = vegetation_owner_[std::size_t(slot)];
-    if (!plants_.grass.empty() || !plants_.trees.empty() || owner != glm::ivec3(-1)) {
-      vegetation_->set_section(slot, plants_);
+    if (!plants->grass.empty() || !plants->trees.empty() || owner != glm::ivec3(-1)) {
+      vegetation_->set_section(slot, *plants);
       vegetation_owner_[std::size_t(slot)] = s;
     }
     ++placed;

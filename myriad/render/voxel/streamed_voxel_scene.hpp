@@ -35,14 +35,21 @@ struct StreamedVoxelSceneOptions {
   std::uint64_t upload_budget = 1ull << 20;
   std::filesystem::path save_directory;   // StreamOptions::save_directory
   bool vegetation = true;                 // grass and trees on the fine columns (V15)
-  int vegetation_sections_per_frame = 8;  // placements per frame at most (the rest wait), ~30 us each
+  int vegetation_sections_per_frame = 8;  // sections' plants copied in per frame at most (the rest wait)
+  // Arrivals come in bursts (a row of columns finishes together); each frame takes ceil(waiting / this)
+  // of the waiting section uploads and vegetation placements (at least one, within the limits above),
+  // so a burst is spread over about this many frames instead of landing in one. 1: all at once.
+  int pacing_frames = 6;
 };
 
 struct StreamedVoxelStats {
   std::uint64_t frame = 0;
   double cpu_stream_ms = 0.0;  // StreamWorld::update
-  double cpu_upload_ms = 0.0;  // queueing changed meshes into the arenas (StreamTerrain::apply)
+  double cpu_upload_ms = 0.0;  // everything between the stream update and recording (the phases below)
   double cpu_record_ms = 0.0;
+  // The parts of cpu_upload_ms: vegetation placement, FarStream::update, queueing meshes into the arenas
+  // (StreamTerrain::apply, all levels), the level choice (hidden flags).
+  double cpu_vegetation_ms = 0.0, cpu_far_ms = 0.0, cpu_apply_ms = 0.0, cpu_levels_ms = 0.0;
   StreamTerrainStats uploads;
   std::uint32_t sections_meshed = 0, sections_evicted = 0;  // this frame's stream update
   std::uint32_t columns_generated = 0, columns_lit = 0;     // (generated includes read back)
@@ -96,6 +103,8 @@ class StreamedVoxelScene : public FrameScene {
   bool far_shown(int level, glm::ivec2 block) const;
   void count_holes(const SceneCamera& camera, float aspect);
   void place_vegetation();
+  // This frame's share of `waiting` items under the pacing (options: pacing_frames).
+  std::size_t paced(std::size_t waiting) const;
 
   gpu::Context& ctx_;
   StreamedVoxelSceneOptions options_;
@@ -106,7 +115,6 @@ class StreamedVoxelScene : public FrameScene {
   std::unique_ptr<VoxelVegetationRenderer> vegetation_;      // slots as the fine window's
   std::vector<glm::ivec3> vegetation_queue_;                 // sections to (re)place, FIFO
   std::vector<glm::ivec3> vegetation_owner_;                 // per slot: the section its instances are of
-  voxel::SectionVegetation plants_;                          // scratch
   SceneFrame frame_;
   std::vector<FrameSystem*> systems_;
   StreamedVoxelStats stats_;
