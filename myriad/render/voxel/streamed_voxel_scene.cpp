@@ -106,6 +106,7 @@ float StreamedVoxelScene::view_distance() const { return float((options_.radius 
 
 void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const FrameOptions& settings) {
   if (!settings.paused) time_ += std::max(dt, 0.0);
+  for (LevelMemo& m : level_memo_) m.size = 0;  // last frame's answers are stale from here on
   Stopwatch clock;
   const voxel::StreamUpdate& u = stream_->update(glm::dvec3(camera.eye));
   stats_.cpu_stream_ms = clock.elapsed_ms();
@@ -212,17 +213,47 @@ void StreamedVoxelScene::place_vegetation() {
 // over it is drawn. So every place shows its finest complete level, a place whose fine columns stream in
 // keeps its coarse block until all of the block's columns can take over together, and no two levels draw
 // the same place.
+void StreamedVoxelScene::reset_level_memo(glm::ivec2 camera_column) {
+  // Wide enough for every place the level choice and the hole count ask about: the outermost level's ring
+  // (plus its parent and children) reaches (far_radius + 3) << far_levels columns.
+  const int levels = far_levels();
+  const int fine_half = std::max(options_.radius + 4, levels > 0 ? (options_.far_radius + 3) << levels : 0);
+  level_memo_.resize(std::size_t(levels) + 1);
+  for (int level = 0; level <= levels; ++level) {
+    LevelMemo& m = level_memo_[std::size_t(level)];
+    const int half = (fine_half >> level) + 2;
+    m.size = 2 * half + 1;
+    m.origin = glm::ivec2(glm::floor(glm::vec2(camera_column) / float(1 << level))) - half;
+    for (auto& a : m.answers) a.assign(std::size_t(m.size) * std::size_t(m.size), std::int8_t(-1));
+  }
+}
+
+template <class Compute>
+bool StreamedVoxelScene::memoized(int level, Answer answer, glm::ivec2 unit, Compute compute) const {
+  if (level < 0 || std::size_t(level) >= level_memo_.size()) return compute();
+  LevelMemo& m = level_memo_[std::size_t(level)];
+  const glm::ivec2 d = unit - m.origin;
+  if (d.x < 0 || d.y < 0 || d.x >= m.size || d.y >= m.size) return compute();
+  std::int8_t& a = m.answers[std::size_t(answer)][std::size_t(d.y) * std::size_t(m.size) + std::size_t(d.x)];
+  if (a < 0) a = compute() ? 1 : 0;
+  return a != 0;
+}
+
 bool StreamedVoxelScene::fine_ready(glm::ivec2 c) const {
-  const glm::ivec2 n = stream_->columns();
-  if (c.x < 0 || c.y < 0 || c.x >= n.x || c.y >= n.y) return true;  // nothing to draw there
-  return stream_->column_state(c) == voxel::ColumnState::kMeshed && terrain_->unit_current(c);
+  return memoized(0, Answer::kReady, c, [&] {
+    const glm::ivec2 n = stream_->columns();
+    if (c.x < 0 || c.y < 0 || c.x >= n.x || c.y >= n.y) return true;  // nothing to draw there
+    return stream_->column_state(c) == voxel::ColumnState::kMeshed && terrain_->unit_current(c);
+  });
 }
 
 bool StreamedVoxelScene::far_ready(int level, glm::ivec2 b) const {
   if (level < 1 || level > far_levels()) return false;
-  const glm::ivec2 n = voxel::far_blocks(options_.world_size, level);
-  if (b.x < 0 || b.y < 0 || b.x >= n.x || b.y >= n.y) return true;
-  return far_->block_ready(level, b) && far_terrain_[std::size_t(level - 1)]->unit_current(b);
+  return memoized(level, Answer::kReady, b, [&] {
+    const glm::ivec2 n = voxel::far_blocks(options_.world_size, level);
+    if (b.x < 0 || b.y < 0 || b.x >= n.x || b.y >= n.y) return true;
+    return far_->block_ready(level, b) && far_terrain_[std::size_t(level - 1)]->unit_current(b);
+  });
 }
 
 bool StreamedVoxelScene::fine_owned(glm::ivec2 b) const {
@@ -234,21 +265,26 @@ bool StreamedVoxelScene::fine_owned(glm::ivec2 b) const {
 
 bool StreamedVoxelScene::covered(int level, glm::ivec2 b) const {
   if (level == 1) return fine_owned(b);
-  for (int dz = 0; dz < 2; ++dz)
-    for (int dx = 0; dx < 2; ++dx) {
-      const glm::ivec2 child = b * 2 + glm::ivec2(dx, dz);
-      if (!covered(level - 1, child) && !far_ready(level - 1, child)) return false;
-    }
-  return true;
+  return memoized(level, Answer::kCovered, b, [&] {
+    for (int dz = 0; dz < 2; ++dz)
+      for (int dx = 0; dx < 2; ++dx) {
+        const glm::ivec2 child = b * 2 + glm::ivec2(dx, dz);
+        if (!covered(level - 1, child) && !far_ready(level - 1, child)) return false;
+      }
+    return true;
+  });
 }
 
 bool StreamedVoxelScene::far_shown(int level, glm::ivec2 b) const {
   if (level > far_levels()) return false;
-  if (far_shown(level + 1, glm::ivec2(glm::floor(glm::vec2(b) * 0.5f)))) return false;
-  return far_ready(level, b) && !covered(level, b);
+  return memoized(level, Answer::kShown, b, [&] {
+    if (far_shown(level + 1, glm::ivec2(glm::floor(glm::vec2(b) * 0.5f)))) return false;
+    return far_ready(level, b) && !covered(level, b);
+  });
 }
 
 void StreamedVoxelScene::choose_levels(glm::ivec2 camera_column) {
+  reset_level_memo(camera_column);
   stats_.shown_columns = stats_.shown_far_blocks = 0;
   // Fine columns: those a window can hold around the camera.
   const int reach = options_.radius + 3;

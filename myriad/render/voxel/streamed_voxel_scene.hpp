@@ -96,6 +96,12 @@ class StreamedVoxelScene : public FrameScene {
   // Which level draws each place: the finest whose data is complete there (see the .cpp). Returns, per
   // column near the camera, whether any level draws it (for the hole count).
   void choose_levels(glm::ivec2 camera_column);
+  // The answers below are kept per frame (LevelMemo) from the start of the level choice to the hole
+  // count: each place is checked once per frame, not once per caller.
+  void reset_level_memo(glm::ivec2 camera_column);
+  enum class Answer : std::uint8_t { kReady, kCovered, kShown };
+  template <class Compute>
+  bool memoized(int level, Answer answer, glm::ivec2 unit, Compute compute) const;
   bool fine_ready(glm::ivec2 column) const;
   bool far_ready(int level, glm::ivec2 block) const;
   bool fine_owned(glm::ivec2 block1) const;         // all 2 x 2 columns of a level-1 block are fine-ready
@@ -105,6 +111,14 @@ class StreamedVoxelScene : public FrameScene {
   void place_vegetation();
   // This frame's share of `waiting` items under the pacing (options: pacing_frames).
   std::size_t paced(std::size_t waiting) const;
+
+  // Per level (0: fine columns) a square of units around the camera; per unit and answer -1 (not yet
+  // asked this frame), 0 or 1. Units outside are computed without keeping the answer.
+  struct LevelMemo {
+    glm::ivec2 origin{0};
+    int size = 0;
+    std::vector<std::int8_t> answers[3];  // by Answer
+  };
 
   gpu::Context& ctx_;
   StreamedVoxelSceneOptions options_;
@@ -118,6 +132,7 @@ class StreamedVoxelScene : public FrameScene {
   SceneFrame frame_;
   std::vector<FrameSystem*> systems_;
   StreamedVoxelStats stats_;
+  mutable std::vector<LevelMemo> level_memo_;  // [level], this frame's
   double time_ = 0.0;
   float last_aspect_ = 16.0f / 9.0f;
   bool recorded_ = false;
