@@ -26,8 +26,11 @@ struct CrowdBakeOptions {
   int lod2_triangles = 300;
   float hole_limit = 0.01f;
   float loss_limit = 0.06f;
+  float silhouette_limit = 0.05f;
   bool sheets = true;
-  bool strict = false;  // a missing texture file is an error instead of a warning
+  // Refuse instead of warning: a missing texture file, and a level outside the hole-check limits
+  // (without it the file is written with the closest level found, and the report says so).
+  bool strict = false;
 };
 
 // The LOD2 remesher takes targets in [16, 100000] and a failed hole check raises the target by
@@ -58,10 +61,12 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
                     std::to_string(max_lod2_triangles()) + "]",
                 "--lod2-triangles", "the article uses 200-460");
   }
-  if (!(o.hole_limit >= 0.0f && o.hole_limit <= 1.0f))
-    throw Error("hole limit must be a fraction in [0, 1]", "--hole-limit", "e.g. 0.01 for 1 %");
-  if (!(o.loss_limit >= 0.0f && o.loss_limit <= 1.0f))
-    throw Error("loss limit must be a fraction in [0, 1]", "--loss-limit", "e.g. 0.06 for 6 %");
+  if (!(o.hole_limit > 0.0f && o.hole_limit <= 1.0f))
+    throw Error("hole limit must be a fraction in (0, 1]", "--hole-limit", "e.g. 0.01 for 1 %");
+  if (!(o.loss_limit > 0.0f && o.loss_limit <= 1.0f))
+    throw Error("loss limit must be a fraction in (0, 1]", "--loss-limit", "e.g. 0.06 for 6 %");
+  if (!(o.silhouette_limit > 0.0f && o.silhouette_limit <= 1.0f))
+    throw Error("silhouette limit must be a fraction in (0, 1]", "--silhouette-limit", "e.g. 0.05 for 5 %");
   const std::filesystem::path out(o.out);
   prepare_output_file(out, "--out");
   const bool procedural = o.input == "enemy";
@@ -97,6 +102,7 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
   options.lod2.target_triangles = o.lod2_triangles;
   options.holes.hole_limit = o.hole_limit;
   options.holes.loss_limit = o.loss_limit;
+  options.holes.silhouette_limit = o.silhouette_limit;
   if (o.sheets) options.contact_sheets = out.parent_path() / out.stem();
   std::printf("baking %s into %s\n", name.c_str(), o.out.c_str());
   std::fflush(stdout);  // before the progress bar on stderr
@@ -105,14 +111,18 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
   if (o.sheets)
     std::printf("  contact sheets: %s_lod1.png, %s_lod2.png\n", options.contact_sheets.string().c_str(),
                 options.contact_sheets.string().c_str());
-  if (!baked.report.passed) {
-    std::fprintf(stderr, "myriad: error: %s was not written: %s\n", o.out.c_str(),
+  if (!baked.report.passed && o.strict) {
+    std::fprintf(stderr, "myriad: error: %s was not written (--strict): %s\n", o.out.c_str(),
                  baked.report.failure.c_str());
     return 1;
   }
   crowd::write_crowd(out, baked.file);
   std::printf("wrote %s (%ju bytes)\n", o.out.c_str(),
               static_cast<std::uintmax_t>(std::filesystem::file_size(out)));
+  if (!baked.report.passed) {
+    std::fprintf(stderr, "warning: %s holds a level outside the hole-check limits (the closest found): %s\n",
+                 o.out.c_str(), baked.report.failure.c_str());
+  }
   return 0;
 }
 
@@ -125,8 +135,16 @@ int run_crowd_info(const std::string& path) {
       double(f.bind_max.y), double(f.bind_max.z), double(f.animated_min.x), double(f.animated_min.y),
       double(f.animated_min.z), double(f.animated_max.x), double(f.animated_max.y), double(f.animated_max.z));
   for (std::size_t i = 0; i < f.lods.size(); ++i) {
-    std::printf("  LOD%zu: %zu vertices, %zu triangles, texture %u\n", i, f.lods[i].vertex_count(),
-                f.lods[i].triangle_count(), f.lods[i].texture);
+    const crowd::CrowdLod& lod = f.lods[i];
+    std::printf("  LOD%zu: %zu vertices, %zu triangles, texture %u, made by %s", i, lod.vertex_count(),
+                lod.triangle_count(), lod.texture, lod.method.c_str());
+    if (lod.checked) {
+      std::printf("; holes %.2f %%, loss %.2f %%, silhouette %.2f %% (%s)\n", double(lod.holes) * 100.0,
+                  double(lod.loss) * 100.0, double(lod.silhouette) * 100.0,
+                  lod.within_limits ? "within the limits" : "OUTSIDE the limits");
+    } else {
+      std::printf(" (not hole-checked)\n");
+    }
   }
   std::printf("  VAT: %u columns (%u skinned, %u attached) x %u rows at %.1f fps, %zu bytes\n", f.columns,
               f.skinned_columns, f.columns - f.skinned_columns, f.rows, double(f.fps),
@@ -167,9 +185,13 @@ Command add_crowd_command(CLI::App& app) {
   bake->add_option("--lod2-triangles", o->lod2_triangles, "LOD2 triangle target (the article: 200-460)");
   bake->add_option("--hole-limit", o->hole_limit, "Largest fraction of hole pixels per view");
   bake->add_option("--loss-limit", o->loss_limit, "Largest fraction of loss pixels per view");
+  bake->add_option("--silhouette-limit", o->silhouette_limit,
+                   "Largest fraction of the original's pixels outside a level's outline per view");
   bake->add_flag("!--no-sheets", o->sheets, "Do not write the contact sheet PNGs");
-  bake->add_flag("--strict", o->strict,
-                 "Refuse a model whose texture files are missing (default: warn, use base colours)");
+  bake->add_flag(
+      "--strict", o->strict,
+      "Refuse a model whose texture files are missing, and write no file when a level stays outside "
+      "the hole-check limits (default: warn; the file holds the closest level found)");
   CLI::App* info = crowd->add_subcommand("info", "Describe a .crowd file");
   info->add_option("file", *info_path, "The .crowd file")->required();
   return {crowd, [o, info_path, bake, info]() -> int {

@@ -1,7 +1,8 @@
 // `myriad bench crowd-bake`: the crowd LOD baker per model (the procedural enemy always; Fox.glb and
 // cesium_man.gltf when the shared assets are found via $MYRIAD_ASSETS or ../shared/assets): vertices
 // and triangles per LOD (SPEC C2 counts both), VAT bytes before/after keeping only used columns (C4),
-// holes and loss per LOD (C7) and the bake time per stage (medians over the repetitions).
+// holes, loss and silhouette loss per LOD (C7), the method of each level's fallback chain that made it,
+// LOD0 against its vertex bound, and the bake time per stage (medians over the repetitions).
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -51,13 +52,22 @@ void bake_model(Report& report, const SuiteOptions& options, const std::string& 
     report.add(k + lod_names[i] + "_vertices", double(l.vertices), "");
     report.add(k + lod_names[i] + "_triangles", double(l.triangles), "",
                i == 1 ? "~52 % of LOD0" : (i == 2 ? "target 300 (200-460)" : ""));
+    report.add(k + lod_names[i] + "_method", double(static_cast<int>(l.method)), "",
+               crowd::lod_method_name(l.method));
     if (l.checked) {
       report.add(k + lod_names[i] + "_holes_pct", double(l.holes.worst_holes) * 100.0, "%", "limit 1 %");
       report.add(k + lod_names[i] + "_loss_pct", double(l.holes.worst_loss) * 100.0, "%", "limit 4-6 %");
-      report.add(k + lod_names[i] + "_attempts", double(l.attempts), "");
+      report.add(k + lod_names[i] + "_silhouette_pct", double(l.holes.worst_silhouette) * 100.0, "%",
+                 "limit 5 %");
+      report.add(k + lod_names[i] + "_attempts", double(l.attempts), "", l.budget);
     }
   }
   const auto ratio = [](std::size_t a, std::size_t b) { return b ? double(a) / double(b) : 0.0; };
+  report.add(k + "lod0_vertex_bound", double(last.lod0_vertex_bound), "",
+             "welded with the original UV seams kept");
+  report.add(k + "lod0_over_bound_vertices", ratio(last.lods[0].vertices, last.lod0_vertex_bound), "",
+             "never above 1 (charts that re-unwrap worse keep their original UVs)");
+  report.add(k + "charts_kept_original", double(last.charts_kept_original), "");
   report.add(k + "lod0_over_welded_vertices", ratio(last.lods[0].vertices, last.welded_vertices), "",
              "LOD0 after the re-unwrap / welded (article: 1,090 after both from 1,521)");
   report.add(k + "lod1_over_lod0_triangles", ratio(last.lods[1].triangles, last.lods[0].triangles), "",
@@ -65,7 +75,7 @@ void bake_model(Report& report, const SuiteOptions& options, const std::string& 
   report.add(k + "lod1_pass1_triangles", double(last.lod1_pass1_triangles), "",
              "LOD1 after the per-piece pass, before the pass across bone borders");
   report.add(k + "lod1_pieces_stopped", double(last.lod1_pieces_stopped), "",
-             "pieces held above target by locked borders or the error limit");
+             "pieces held above target by shared borders or the error limit");
   report.add(k + "vat_columns", double(last.vat_columns), "");
   report.add(k + "vat_bytes_before_bytes", double(last.vat_bytes_before), "bytes",
              "one column per vertex of every LOD");

@@ -66,6 +66,19 @@ CrowdLod read_lod(BinaryReader& r, const CrowdFile& f, std::uint32_t column_coun
   for (std::uint16_t m : lod.triangle_material) {
     if (m >= f.materials.size()) r.fail("material index out of range", "lod.triangle_material");
   }
+  lod.method = read_string(r, "lod.method");
+  const auto flags = r.read<std::uint32_t>("lod.check_flags");
+  if (flags > 3 || (!(flags & 1u) && !(flags & 2u)))
+    r.fail("check flags must be 1 (checked, outside the limits), 2 (not checked) or 3 (checked, within)",
+           "lod.check_flags");
+  lod.checked = (flags & 1u) != 0;
+  lod.within_limits = (flags & 2u) != 0;
+  lod.holes = r.read<float>("lod.holes");
+  lod.loss = r.read<float>("lod.loss");
+  lod.silhouette = r.read<float>("lod.silhouette");
+  for (const float v : {lod.holes, lod.loss, lod.silhouette}) {
+    if (!std::isfinite(v) || !(v >= 0.0f)) r.fail("hole-check measures must be finite and >= 0", "lod.holes");
+  }
   return lod;
 }
 
@@ -126,6 +139,11 @@ std::vector<std::byte> serialize_crowd(const CrowdFile& f) {
     write_vector(w, lod.columns);
     write_vector(w, lod.indices);
     write_vector(w, lod.triangle_material);
+    write_string(w, lod.method);
+    w.write(static_cast<std::uint32_t>((lod.checked ? 1u : 0u) | (lod.within_limits ? 2u : 0u)));
+    w.write(lod.holes);
+    w.write(lod.loss);
+    w.write(lod.silhouette);
   }
   w.seal(header);
   return std::move(w.bytes());

@@ -17,7 +17,7 @@
 namespace myriad::crowd {
 
 inline constexpr std::uint32_t kCrowdMagic = 0x4452434du;  // "MCRD" in file order
-inline constexpr std::uint32_t kCrowdVersion = 2;
+inline constexpr std::uint32_t kCrowdVersion = 3;
 inline constexpr std::size_t kCrowdHeaderBytes = 24;
 
 struct CrowdLod {
@@ -28,6 +28,14 @@ struct CrowdLod {
   std::vector<std::uint32_t> indices;
   std::vector<std::uint16_t> triangle_material;
   std::uint32_t texture = 0;  // into CrowdFile::textures
+  // How the baker made this level and what its hole check measured (fractions of the original's
+  // pixels, worst over every view and pose), so `myriad crowd info` can say it without re-baking.
+  std::string method;         // e.g. "voxel remesh", "LOD1 simplified further"
+  bool checked = false;       // hole-checked (LOD0 is the original surface, not checked)
+  bool within_limits = true;  // the check passed (always true when not checked)
+  float holes = 0.0f;
+  float loss = 0.0f;
+  float silhouette = 0.0f;
 
   std::size_t vertex_count() const { return positions.size(); }
   std::size_t triangle_count() const { return indices.size() / 3; }

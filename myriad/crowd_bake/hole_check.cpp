@@ -5,11 +5,18 @@
 #include "myriad/crowd_bake/silhouette_compare.hpp"
 #include "myriad/crowd_bake/silhouette_raster.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace myriad::crowd {
 
 namespace {
+
+constexpr const char* kBindPoseLabel = "bind pose";
 
 void validate_options(const HoleCheckOptions& options) {
   if (options.resolution < 8 || options.resolution > 4096) {
@@ -24,6 +31,13 @@ void validate_options(const HoleCheckOptions& options) {
     throw Error("hole check: loss margin " + std::to_string(options.loss_margin_px) + " px is out of range",
                 "HoleCheckOptions::loss_margin_px");
   }
+  if (options.frames_per_clip < 1 || options.frames_per_clip > 64) {
+    throw Error("hole check: " + std::to_string(options.frames_per_clip) + " frames per clip",
+                "HoleCheckOptions::frames_per_clip", "use 1..64 (the default is 4)");
+  }
+  if (!(options.hole_limit > 0.0f) || !(options.loss_limit > 0.0f) || !(options.silhouette_limit > 0.0f)) {
+    throw Error("hole check: every limit must be positive", "HoleCheckOptions");
+  }
 }
 
 // Fraction of the original's pixels; a view where the original shows nothing counts any candidate
@@ -33,58 +47,77 @@ float fraction(std::size_t pixels, std::size_t original_pixels) {
   return static_cast<float>(pixels) / static_cast<float>(original_pixels);
 }
 
+SilhouetteView view_of(const HoleCheckReference::View& v, int resolution) {
+  SilhouetteView view;
+  view.direction = v.direction;
+  view.center = v.center;
+  view.half_extent = v.half_extent;
+  view.resolution = resolution;
+  return view;
+}
+
+// Worst values over the views, in order (ties keep the first view).
+void summarize(HoleCheckResult& result, const HoleCheckOptions& options) {
+  result.worst_holes = result.worst_loss = result.worst_silhouette = 0.0f;
+  result.worst_holes_view = result.worst_loss_view = result.worst_silhouette_view = -1;
+  result.worst_score = 0.0f;
+  result.worst_pose = 0;
+  for (std::size_t i = 0; i < result.views.size(); ++i) {
+    const DirectionCheck& c = result.views[i];
+    const int index = static_cast<int>(i);
+    if (result.worst_holes_view < 0 || c.holes > result.worst_holes)
+      result.worst_holes = c.holes, result.worst_holes_view = index;
+    if (result.worst_loss_view < 0 || c.loss > result.worst_loss)
+      result.worst_loss = c.loss, result.worst_loss_view = index;
+    if (result.worst_silhouette_view < 0 || c.silhouette > result.worst_silhouette)
+      result.worst_silhouette = c.silhouette, result.worst_silhouette_view = index;
+    const float score = std::max(
+        {c.holes / options.hole_limit, c.loss / options.loss_limit, c.silhouette / options.silhouette_limit});
+    if (i == 0 || score > result.worst_score) result.worst_score = score, result.worst_pose = c.pose;
+  }
+  result.passed = result.worst_holes <= options.hole_limit && result.worst_loss <= options.loss_limit &&
+                  result.worst_silhouette <= options.silhouette_limit;
+}
+
 }  // namespace
 
 HoleCheckResult check_holes(const BakeMesh& original, const BakeMesh& candidate,
                             std::span<const BakeMaterial> materials, const HoleCheckOptions& options) {
-  validate_options(options);
-  validate(original, materials.size(), "hole check (original)");
-  validate(candidate, materials.size(), "hole check (candidate)");
-  HoleCheckResult result;
-  for (const glm::vec3& direction : silhouette_directions(options.directions)) {
-    const SilhouetteView view = frame_silhouette(original, direction, options.resolution);
-    const std::vector<std::uint8_t> a = rasterize_silhouette(original, materials, view);
-    const std::vector<std::uint8_t> b = rasterize_silhouette(candidate, materials, view);
-    const SilhouetteDifference diff = compare_silhouettes(a, b, options.resolution, options.loss_margin_px);
-    DirectionCheck check;
-    check.direction = view.direction;
-    check.holes = fraction(diff.hole_pixels, diff.original_pixels);
-    check.loss = fraction(diff.loss_pixels, diff.original_pixels);
-    const int index = static_cast<int>(result.views.size());
-    if (result.worst_holes_view < 0 || check.holes > result.worst_holes) {
-      result.worst_holes = check.holes;
-      result.worst_holes_view = index;
-    }
-    if (result.worst_loss_view < 0 || check.loss > result.worst_loss) {
-      result.worst_loss = check.loss;
-      result.worst_loss_view = index;
-    }
-    result.views.push_back(check);
-  }
-  result.passed = result.worst_holes <= options.hole_limit && result.worst_loss <= options.loss_limit;
-  return result;
+  return check_holes_in_motion(original, candidate, materials, options, {});
 }
 
-// The posed frames the hole check also looks at (SPEC C7 in motion): three frames of the longest clip,
-// at a quarter, half and three quarters of it, as renderer-skeleton palettes.
-std::vector<std::vector<anim::Mat3x4>> motion_palettes(const anim::ImportedModel& model) {
-  std::vector<std::vector<anim::Mat3x4>> out;
-  const anim::Clip* longest = nullptr;
-  for (const anim::Clip& c : model.clips) {
-    if (!longest || c.duration > longest->duration) longest = &c;
-  }
-  if (!longest || !(longest->duration > 0.0f)) return out;
-  anim::SamplingCache cache;
-  cache.reset(*longest);
+MotionPoses motion_poses(const anim::ImportedModel& model, int frames_per_clip) {
+  MotionPoses out;
   anim::LocalPose local;
   local.resize(model.skeleton.size());
   std::vector<glm::mat4> model_space(model.skeleton.size());
-  for (int k = 1; k <= 3; ++k) {
-    anim::sample(model.skeleton, *longest, longest->duration * static_cast<float>(k) / 4.0f, cache, local);
-    anim::local_to_model(model.skeleton.parents, local, model_space);
-    std::vector<anim::Mat3x4> palette(model.joints.size());
-    anim::build_palette(model_space, model.joints, model.inverse_binds, palette);
-    out.push_back(std::move(palette));
+  for (const anim::Clip& clip : model.clips) {
+    const std::string name = clip.name.empty() ? "(unnamed clip)" : clip.name;
+    if (!std::isfinite(clip.duration) || clip.duration < 0.0f) {
+      out.skipped_clips.push_back(name + ": duration is not a finite time");
+      continue;
+    }
+    try {
+      clip.validate(model.skeleton.size());
+    } catch (const Error& e) {
+      out.skipped_clips.push_back(name + ": " + e.what());
+      continue;
+    }
+    const int frames = clip.duration > 0.0f ? frames_per_clip : 1;
+    anim::SamplingCache cache;
+    cache.reset(clip);
+    for (int k = 0; k < frames; ++k) {
+      const float t = clip.duration * (static_cast<float>(k) + 0.5f) / static_cast<float>(frames);
+      anim::sample(model.skeleton, clip, t, cache, local);
+      anim::local_to_model(model.skeleton.parents, local, model_space);
+      MotionPose pose;
+      char label[48];
+      std::snprintf(label, sizeof label, " at %.2f s", double(t));
+      pose.label = name + label;
+      pose.palette.resize(model.joints.size());
+      anim::build_palette(model_space, model.joints, model.inverse_binds, pose.palette);
+      out.poses.push_back(std::move(pose));
+    }
   }
   return out;
 }
@@ -102,24 +135,72 @@ BakeMesh skinned(const BakeMesh& mesh, std::span<const anim::Mat3x4> palette) {
   return out;
 }
 
+HoleCheckReference make_hole_check_reference(const BakeMesh& original,
+                                             std::span<const BakeMaterial> materials,
+                                             const HoleCheckOptions& options,
+                                             std::span<const MotionPose> poses) {
+  validate_options(options);
+  validate(original, materials.size(), "hole check (original)");
+  HoleCheckReference ref;
+  ref.options = options;
+  ref.materials.assign(materials.begin(), materials.end());
+  ref.pose_labels.resize(poses.size() + 1);
+  ref.palettes.resize(poses.size() + 1);
+  ref.pose_labels[0] = kBindPoseLabel;
+  for (std::size_t p = 0; p < poses.size(); ++p) {
+    ref.pose_labels[p + 1] = poses[p].label;
+    ref.palettes[p + 1] = poses[p].palette;
+  }
+  ref.views.resize(ref.palettes.size());
+  const std::vector<glm::vec3> directions = silhouette_directions(options.directions);
+  tbb::parallel_for(std::size_t{0}, ref.palettes.size(), [&](std::size_t p) {
+    const BakeMesh posed = ref.palettes[p].empty() ? original : skinned(original, ref.palettes[p]);
+    for (const glm::vec3& direction : directions) {
+      const SilhouetteView view = frame_silhouette(posed, direction, options.resolution);
+      HoleCheckReference::View v;
+      v.direction = view.direction;
+      v.center = view.center;
+      v.half_extent = view.half_extent;
+      v.mask = rasterize_silhouette(posed, materials, view);
+      v.allowed = dilate_mask(silhouette_outline(v.mask, options.resolution), options.resolution,
+                              options.loss_margin_px);
+      ref.views[p].push_back(std::move(v));
+    }
+  });
+  return ref;
+}
+
+HoleCheckResult check_holes_in_motion(const HoleCheckReference& reference, const BakeMesh& candidate) {
+  const HoleCheckOptions& options = reference.options;
+  validate(candidate, reference.materials.size(), "hole check (candidate)");
+  const std::size_t per_pose = static_cast<std::size_t>(options.directions);
+  HoleCheckResult result;
+  result.views.resize(reference.views.size() * per_pose);
+  tbb::parallel_for(std::size_t{0}, reference.views.size(), [&](std::size_t p) {
+    const BakeMesh posed =
+        reference.palettes[p].empty() ? candidate : skinned(candidate, reference.palettes[p]);
+    for (std::size_t d = 0; d < per_pose; ++d) {
+      const HoleCheckReference::View& v = reference.views[p][d];
+      const std::vector<std::uint8_t> b =
+          rasterize_silhouette(posed, reference.materials, view_of(v, options.resolution));
+      const SilhouetteDifference diff =
+          compare_silhouettes(v.mask, v.allowed, b, options.resolution, options.loss_margin_px);
+      DirectionCheck& check = result.views[p * per_pose + d];
+      check.direction = v.direction;
+      check.pose = static_cast<int>(p);
+      check.holes = fraction(diff.hole_pixels, diff.original_pixels);
+      check.loss = fraction(diff.loss_pixels, diff.original_pixels);
+      check.silhouette = fraction(diff.silhouette_pixels, diff.original_pixels);
+    }
+  });
+  summarize(result, options);
+  return result;
+}
+
 HoleCheckResult check_holes_in_motion(const BakeMesh& original, const BakeMesh& candidate,
                                       std::span<const BakeMaterial> materials,
-                                      const HoleCheckOptions& options,
-                                      std::span<const std::vector<anim::Mat3x4>> palettes) {
-  HoleCheckResult result = check_holes(original, candidate, materials, options);
-  for (std::size_t p = 0; p < palettes.size(); ++p) {
-    const HoleCheckResult posed =
-        check_holes(skinned(original, palettes[p]), skinned(candidate, palettes[p]), materials, options);
-    for (DirectionCheck check : posed.views) {
-      check.pose = static_cast<int>(p + 1);
-      const int index = static_cast<int>(result.views.size());
-      if (check.holes > result.worst_holes) result.worst_holes = check.holes, result.worst_holes_view = index;
-      if (check.loss > result.worst_loss) result.worst_loss = check.loss, result.worst_loss_view = index;
-      result.views.push_back(check);
-    }
-  }
-  result.passed = result.worst_holes <= options.hole_limit && result.worst_loss <= options.loss_limit;
-  return result;
+                                      const HoleCheckOptions& options, std::span<const MotionPose> poses) {
+  return check_holes_in_motion(make_hole_check_reference(original, materials, options, poses), candidate);
 }
 
 }  // namespace myriad::crowd

@@ -1,5 +1,5 @@
 // The contact sheet of a hole check: one row per view, three tiles per row (original, candidate,
-// differences), so a failed LOD can be judged by eye.
+// differences), so a failed LOD can be judged by eye; in the pose given (the bake passes its worst).
 #include "myriad/crowd_bake/hole_check.hpp"
 
 #include "myriad/core/image_io.hpp"
@@ -23,14 +23,17 @@ constexpr Rgb kOriginalOnly{80, 80, 80};      // outside the candidate's outline
 constexpr Rgb kCandidateOnly{200, 200, 120};  // within the loss margin
 constexpr Rgb kHole{230, 40, 40};
 constexpr Rgb kLoss{50, 90, 240};
+constexpr Rgb kSilhouette{220, 60, 220};  // original shape the candidate lost (outside its outline)
 
 }  // namespace
 
-void write_contact_sheet(const std::filesystem::path& path, const BakeMesh& original,
-                         const BakeMesh& candidate, std::span<const BakeMaterial> materials,
-                         const HoleCheckOptions& options) {
+void write_contact_sheet(const std::filesystem::path& path, const BakeMesh& unposed_original,
+                         const BakeMesh& unposed_candidate, std::span<const BakeMaterial> materials,
+                         const HoleCheckOptions& options, std::span<const anim::Mat3x4> palette) {
   // check_holes validates the options and both meshes with the same messages.
-  (void)check_holes(original, candidate, materials, options);
+  (void)check_holes(unposed_original, unposed_candidate, materials, options);
+  const BakeMesh original = palette.empty() ? unposed_original : skinned(unposed_original, palette);
+  const BakeMesh candidate = palette.empty() ? unposed_candidate : skinned(unposed_candidate, palette);
   const int res = options.resolution;
   const int width = 3 * res + 4 * kGap;
   const int height = options.directions * (res + kGap) + kGap;
@@ -62,6 +65,8 @@ void write_contact_sheet(const std::filesystem::path& path, const BakeMesh& orig
           colour = kHole;
         } else if (diff.loss[i]) {
           colour = kLoss;
+        } else if (diff.silhouette[i]) {
+          colour = kSilhouette;
         } else if (a[i] && b[i]) {
           colour = kBoth;
         } else if (a[i]) {

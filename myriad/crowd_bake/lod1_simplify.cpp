@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <span>
 
 namespace myriad::crowd {
 namespace {
@@ -37,6 +38,42 @@ std::vector<std::uint32_t> position_remap(const BakeMesh& mesh) {
   for (std::size_t v = 0; v < remap.size(); ++v) {
     if (first[remap[v]] == UINT32_MAX) first[remap[v]] = static_cast<std::uint32_t>(v);
     out[v] = first[remap[v]];
+  }
+  return out;
+}
+
+// Positions (LOD0 vertices) that triangles of two or more different groups use: the borders between
+// pieces of one connected mesh, which must not move or the pieces tear apart. A rigid part's own open
+// edges (a sleeve end, a helmet rim) belong to one group only and stay free to simplify.
+std::vector<std::uint8_t> shared_between_groups(const BakeMesh& mesh,
+                                                const std::vector<std::uint32_t>& same_position,
+                                                std::span<const std::uint32_t> group_of_triangle) {
+  std::vector<std::uint32_t> first_group(mesh.vertex_count(), UINT32_MAX);
+  std::vector<std::uint8_t> shared(mesh.vertex_count(), 0);
+  for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+    for (std::size_t c = 0; c < 3; ++c) {
+      const std::uint32_t p = same_position[mesh.indices[3 * t + c]];
+      if (first_group[p] == UINT32_MAX)
+        first_group[p] = group_of_triangle[t];
+      else if (first_group[p] != group_of_triangle[t])
+        shared[p] = 1;
+    }
+  }
+  std::vector<std::uint8_t> locked(mesh.vertex_count(), 0);
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v) locked[v] = shared[same_position[v]];
+  return locked;
+}
+
+// meshoptimizer (0.18) takes no per-vertex lock, but it never moves a vertex whose position has more
+// than two wedges (vertices at that position). So the positions given to it are LOD0's followed by two
+// unused copies of every locked vertex: exactly those stay put, every other border may collapse
+// along itself as meshoptimizer allows.
+std::vector<glm::vec3> positions_with_locks(const BakeMesh& mesh, std::span<const std::uint8_t> locked) {
+  std::vector<glm::vec3> out = mesh.positions;
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+    if (!locked[v]) continue;
+    out.push_back(mesh.positions[v]);
+    out.push_back(mesh.positions[v]);
   }
   return out;
 }
@@ -164,8 +201,11 @@ Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
   }
   r.body_ratio = static_cast<float>(body_ratio);
   r.head_ratio = static_cast<float>(head_ratio);
-  // Pass 1: each piece alone, its border locked. The kept triangles, in LOD0 vertex numbers, grouped
-  // by (material, head): pass 2 works on those groups.
+  // Pass 1: each piece alone, the borders it shares with other pieces locked. The kept triangles, in
+  // LOD0 vertex numbers, grouped by (material, head): pass 2 works on those groups.
+  const std::vector<std::uint32_t> same_position = position_remap(lod0);
+  const std::vector<glm::vec3> pass1_positions =
+      positions_with_locks(lod0, shared_between_groups(lod0, same_position, piece));
   std::map<std::pair<std::uint16_t, bool>, std::vector<std::uint32_t>> groups;
   std::vector<unsigned int> simplified;
   for (std::size_t pi = 0; pi < piece_count; ++pi) {
@@ -175,9 +215,9 @@ Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
     p.target =
         std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(double(p.triangles_before) * ratio)));
     simplified.resize(in.size());
-    const std::size_t count = meshopt_simplify(simplified.data(), in.data(), in.size(), &lod0.positions[0].x,
-                                               lod0.vertex_count(), sizeof(glm::vec3), p.target * 3,
-                                               options.max_error, meshopt_SimplifyLockBorder, &p.error);
+    const std::size_t count = meshopt_simplify(simplified.data(), in.data(), in.size(), &pass1_positions[0].x,
+                                               pass1_positions.size(), sizeof(glm::vec3), p.target * 3,
+                                               options.max_error, 0, &p.error);
     p.triangles_after = count / 3;
     p.stopped_above_target = p.triangles_after > p.target;
     r.pieces_stopped_above_target += p.stopped_above_target ? 1 : 0;
@@ -199,15 +239,26 @@ Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
   const double body_want = std::max(0.0, want - static_cast<double>(head_after1));
   if (options.cross_border_pass && static_cast<double>(after1) > want && body_now > 0.0) {
     const double ratio = body_want / body_now;
+    // Locked: positions the kept triangles of two groups share (material borders, the head's border).
+    std::vector<std::uint32_t> group_of;
+    BakeMesh kept;
+    kept.positions = lod0.positions;
+    for (const auto& [key, idx] : groups) {
+      kept.indices.insert(kept.indices.end(), idx.begin(), idx.end());
+      group_of.insert(group_of.end(), idx.size() / 3,
+                      static_cast<std::uint32_t>(group_of.empty() ? 0 : group_of.back() + 1));
+    }
+    const std::vector<glm::vec3> pass2_positions =
+        positions_with_locks(lod0, shared_between_groups(kept, same_position, group_of));
     for (auto& [key, idx] : groups) {
       if (key.second || idx.empty()) continue;
       const std::size_t tris = idx.size() / 3;
       const auto goal = std::max<std::size_t>(1, static_cast<std::size_t>(std::lround(double(tris) * ratio)));
       simplified.resize(idx.size());
       float error = 0.0f;
-      const std::size_t count = meshopt_simplify(
-          simplified.data(), idx.data(), idx.size(), &lod0.positions[0].x, lod0.vertex_count(),
-          sizeof(glm::vec3), goal * 3, options.max_error, meshopt_SimplifyLockBorder, &error);
+      const std::size_t count =
+          meshopt_simplify(simplified.data(), idx.data(), idx.size(), &pass2_positions[0].x,
+                           pass2_positions.size(), sizeof(glm::vec3), goal * 3, options.max_error, 0, &error);
       r.pass2_error = std::max(r.pass2_error, error);
       idx.assign(simplified.begin(), simplified.begin() + static_cast<std::ptrdiff_t>(count));
     }

@@ -1,8 +1,10 @@
 // LOD1 (SPEC C5): LOD0 simplified per piece (dominant bone × material × connected part) with
-// meshoptimizer, every piece's border locked, so pieces never tear apart and LOD1 keeps LOD0's UVs and
-// texture (it only drops vertices: each LOD1 vertex is an LOD0 vertex). Where locked borders keep the
-// pieces above the target, a second pass simplifies each material's body triangles across the bone
-// borders under the same error bound (the hole check decides whether the result holds). The head pieces get a
+// meshoptimizer, the borders a piece shares with other pieces locked (so pieces never tear apart) while
+// a piece's own open edges — a rigid part's rim, a sleeve end — stay free to simplify along themselves.
+// LOD1 keeps LOD0's UVs and texture (it only drops vertices: each LOD1 vertex is an LOD0 vertex).
+// Where locked borders keep the pieces above the target, a second pass simplifies each material's body
+// triangles across the bone borders under the same error bound (the hole check decides whether the
+// result holds). The head pieces get a
 // larger budget (the article: the head's silhouette is what the eye picks out in a crowd); the other pieces'
 // ratio is lowered so the whole stays near `target_ratio` (see simplify_lod1 for the exact split).
 #pragma once
@@ -33,7 +35,7 @@ struct Lod1Piece {
   std::size_t target = 0;  // triangles
   std::size_t triangles_after = 0;
   float error = 0.0f;                 // meshoptimizer's result error (relative)
-  bool stopped_above_target = false;  // the locked border or the error limit kept it above target
+  bool stopped_above_target = false;  // the shared borders or the error limit kept it above target
 };
 
 struct Lod1Result {
@@ -59,5 +61,17 @@ std::vector<std::uint32_t> piece_of_triangles(const BakeMesh& mesh, std::size_t&
 std::vector<std::uint16_t> head_bones(const anim::ImportedModel& model);
 
 Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options);
+
+// A lower level made from the level above (LOD2's last resort before the level above itself): `above`
+// (its vertices are LOD0 vertices, `lod0_vertex`) simplified per material towards `target_triangles`
+// with meshoptimizer, no error bound and borders free — only positions two materials share are
+// locked, so materials do not tear apart. The result's vertices are again LOD0 vertices.
+Lod1Result simplify_further(const BakeMesh& lod0, const Lod1Result& above, std::size_t target_triangles);
+
+// The level above itself as the lower level (vertices and triangles unchanged).
+Lod1Result copy_level(const BakeMesh& lod0, const Lod1Result& above);
+
+// LOD0 as a Lod1Result (every vertex itself): LOD1's last resort.
+Lod1Result whole_lod0(const BakeMesh& lod0);
 
 }  // namespace myriad::crowd

@@ -1,7 +1,10 @@
 // The crowd LOD baker, start to end: import → weld (C3) → unwrap + re-bake → LOD1 (C5) → hole check →
-// LOD2 (C6) → hole check (C7) → VAT of the used columns (C1, C4) → a CrowdFile. A failed hole check
-// retries that LOD with a larger budget; when the retries are spent the bake fails and the report
-// names the LOD, the view direction and the measured holes/loss against the limits.
+// LOD2 (C6) → hole check (C7) → VAT of the used columns (C1, C4) → a CrowdFile. Every level comes from
+// an ordered fallback chain (LOD1: per-piece simplification at growing ratios, then LOD0 itself; LOD2:
+// the voxel remesh per skin region at growing budgets, the whole model remeshed at once, LOD1
+// simplified further with its borders free, then LOD1 itself), so a bake always yields a complete file; the
+// report says per level which method made it, what each attempt measured, and whether it is within the limits
+// (`passed` is true only when every level is). A lower level never has more vertices than the level above.
 #pragma once
 
 #include "myriad/crowd/crowd_file.hpp"
@@ -26,10 +29,35 @@ struct BakeOptions {
   Lod2Options lod2;
   HoleCheckOptions holes;
   VatOptions vat;
-  int retries = 3;                       // extra attempts per LOD after a failed hole check
-  float lod1_ratio_step = 0.12f;         // added to LOD1's ratios per retry
-  int lod2_triangle_step = 80;           // added to LOD2's target per retry
+  int retries = 3;                // extra attempts per LOD after a failed hole check
+  float lod1_ratio_step = 0.12f;  // added to LOD1's ratios per retry
+  int lod2_triangle_step = 80;    // added to LOD2's target per retry
+  // The last step of each chain: the level above itself (LOD1 = LOD0, LOD2 = LOD1), which always holds
+  // when the level above does. False ends the chains before it, keeping the closest try (outside the
+  // limits, and said so) — for callers that would rather see a failure than a repeated level.
+  bool level_above_fallback = true;
   std::filesystem::path contact_sheets;  // "<prefix>_lod1.png", "_lod2.png"; empty: none written
+};
+
+// How a level was made (the step of its fallback chain that produced it).
+enum class LodMethod : std::uint8_t {
+  kWeldedUnwrapped = 0,  // LOD0: the welded original, re-unwrapped
+  kPieceSimplify = 1,    // LOD1: LOD0 simplified per piece (SPEC C5)
+  kVoxelRemesh = 2,      // LOD2: the whole model voxel-remeshed (SPEC C6)
+  kRegionRemesh = 3,     // LOD2: remeshed per skin region and joined (limbs never bridged)
+  kSimplifiedAbove = 4,  // LOD2: the level above simplified further, borders free
+  kLevelAbove = 5,       // the level above itself (nothing smaller held, or it is already small)
+};
+const char* lod_method_name(LodMethod method);
+
+// One try of a level's chain: what was tried and what the hole check measured.
+struct LodAttempt {
+  LodMethod method = LodMethod::kPieceSimplify;
+  std::string budget;  // in words, e.g. "ratio 0.52 (head 0.85)", "300 triangles"
+  std::size_t vertices = 0;
+  std::size_t triangles = 0;
+  HoleCheckResult holes;
+  std::string note;  // why the try was skipped or refused, when it was
 };
 
 struct LodReport {
@@ -39,6 +67,9 @@ struct LodReport {
   HoleCheckResult holes;
   int attempts = 0;
   std::string budget;  // the budget of the accepted (or last) attempt, in words
+  LodMethod method = LodMethod::kWeldedUnwrapped;
+  bool within_limits = true;      // LOD0 always; a checked level when its hole check passed
+  std::vector<LodAttempt> tried;  // every attempt of the chain, in order
 };
 
 struct StageTime {
@@ -53,7 +84,11 @@ struct BakeReport {
   std::size_t non_manifold_edges = 0;    // of the original, by position (reported, not fatal)
   std::size_t degenerate_triangles = 0;  // of the original, zero area
   std::size_t welded_vertices = 0;
+  // The welded mesh with the original's UV seams and material borders kept: one vertex per distinct
+  // (welded vertex, original UV, material). LOD0 never has more vertices (nor more than the original).
+  std::size_t lod0_vertex_bound = 0;
   std::size_t charts = 0;
+  std::size_t charts_kept_original = 0;  // charts that kept their original UVs (cheaper than re-unwrapped)
   LodReport lods[3];
   std::vector<Lod1Piece> lod1_pieces;
   std::size_t lod1_pieces_stopped = 0;
@@ -65,12 +100,14 @@ struct BakeReport {
   std::size_t vat_bytes_before = 0;  // naive columns × rows × 8 bytes
   std::size_t vat_bytes_after = 0;   // used columns × rows × 8 bytes
   std::vector<StageTime> times;
-  bool passed = false;
-  std::string failure;  // empty when passed
+  std::vector<std::string> skipped_clips;  // clips that could not be sampled, with the reason
+  std::vector<std::string> warnings;       // fallbacks taken, levels outside the limits, skipped clips
+  bool passed = false;                     // every level within the hole-check limits
+  std::string failure;  // empty when passed: the levels outside the limits, with view and pose
 };
 
 struct BakeOutput {
-  CrowdFile file;  // complete only when report.passed
+  CrowdFile file;  // always complete; with report.passed false it holds the best level found
   BakeReport report;
 };
 

@@ -58,18 +58,29 @@ std::vector<std::uint8_t> dilate_mask(std::span<const std::uint8_t> mask, int re
 SilhouetteDifference compare_silhouettes(std::span<const std::uint8_t> original,
                                          std::span<const std::uint8_t> candidate, int resolution,
                                          int loss_margin_px) {
-  const std::vector<std::uint8_t> candidate_outline = silhouette_outline(candidate, resolution);
   const std::vector<std::uint8_t> allowed =
       dilate_mask(silhouette_outline(original, resolution), resolution, loss_margin_px);
+  return compare_silhouettes(original, allowed, candidate, resolution, loss_margin_px);
+}
+
+SilhouetteDifference compare_silhouettes(std::span<const std::uint8_t> original,
+                                         std::span<const std::uint8_t> allowed,
+                                         std::span<const std::uint8_t> candidate, int resolution,
+                                         int loss_margin_px) {
+  const std::vector<std::uint8_t> candidate_outline = silhouette_outline(candidate, resolution);
+  const std::vector<std::uint8_t> covered = dilate_mask(candidate_outline, resolution, loss_margin_px);
   SilhouetteDifference diff;
   diff.holes.assign(original.size(), 0);
   diff.loss.assign(original.size(), 0);
+  diff.silhouette.assign(original.size(), 0);
   for (std::size_t i = 0; i < original.size(); ++i) {
     diff.original_pixels += original[i];
     diff.holes[i] = original[i] && candidate_outline[i] && !candidate[i] ? 1 : 0;
     diff.loss[i] = candidate[i] && !allowed[i] ? 1 : 0;
+    diff.silhouette[i] = original[i] && !covered[i] ? 1 : 0;
     diff.hole_pixels += diff.holes[i];
     diff.loss_pixels += diff.loss[i];
+    diff.silhouette_pixels += diff.silhouette[i];
   }
   return diff;
 }

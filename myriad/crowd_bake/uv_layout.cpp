@@ -1,6 +1,7 @@
 #include "myriad/crowd_bake/uv_layout.hpp"
 
 #include "myriad/crowd_bake/uv_charts.hpp"
+#include "myriad/crowd_bake/uv_keep_original.hpp"
 #include "myriad/crowd_bake/uv_pack.hpp"
 #include "myriad/crowd_bake/uv_parameterize.hpp"
 
@@ -53,7 +54,8 @@ BakeMesh position_topology(const BakeMesh& mesh) {
 }  // namespace
 
 UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, float texels_per_unit,
-                    int max_atlas_size, bool merge, bool join_sharp_edges) {
+                    int max_atlas_size, bool merge, bool join_sharp_edges,
+                    std::span<const glm::vec2> keep_original) {
   // Chart meshes live on the surface's geometry: one vertex per distinct position. Charts first grow
   // across the edges the input shares (an edge between vertices it keeps apart, for different normals
   // or skin, is a free seam: its vertices are doubled anyway); merging may later join across free
@@ -123,37 +125,82 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
     }
   }
   if (merge) merge_charts(topo, mesh.indices, joinable, charts, limits);
-  std::vector<std::vector<glm::vec2>> chart_uvs(charts.size());
-  for (std::size_t c = 0; c < charts.size(); ++c) chart_uvs[c] = std::move(charts[c].uv);
+  // Charts cheaper with their original UV seams keep them (LOD0's bound, by construction).
+  OriginalUvKeys keys;
+  OriginalUvChoice choice;
+  choice.keep_original.assign(charts.size(), 0);
+  OriginalIslands islands;
+  if (!keep_original.empty()) {
+    keys = original_uv_keys(mesh, keep_original);
+    choice = choose_original_charts(charts, mesh.indices, keys);
+    std::vector<std::uint32_t> kept_triangles;
+    for (std::size_t c = 0; c < charts.size(); ++c) {
+      if (choice.keep_original[c])
+        kept_triangles.insert(kept_triangles.end(), charts[c].mesh.triangles.begin(),
+                              charts[c].mesh.triangles.end());
+    }
+    islands = original_uv_islands(mesh, keep_original, keys, kept_triangles);
+  }
+  std::vector<std::vector<glm::vec2>> chart_uvs;
+  std::vector<std::size_t> packed_of_chart(charts.size(), SIZE_MAX);
+  for (std::size_t c = 0; c < charts.size(); ++c) {
+    if (choice.keep_original[c]) continue;
+    packed_of_chart[c] = chart_uvs.size();
+    chart_uvs.push_back(std::move(charts[c].uv));
+  }
+  const std::size_t first_island = chart_uvs.size();
+  for (std::vector<glm::vec2>& island : islands.charts) chart_uvs.push_back(std::move(island));
   const PackedAtlas atlas = pack_charts(chart_uvs, texels_per_unit, padding_px, max_atlas_size);
 
   UvLayout layout;
   layout.width = atlas.width;
   layout.height = atlas.height;
   layout.texels_per_unit = atlas.texels_per_unit;
-  layout.chart_count = charts.size();
+  layout.chart_count = chart_uvs.size();
+  layout.original_uv_bound = keys.count;
+  layout.original_islands = islands.charts.size();
   BakeMesh& out = layout.mesh;
   out.indices.assign(mesh.indices.size(), 0u);
   out.triangle_material = mesh.triangle_material;
+  auto emit = [&](std::uint32_t source, glm::vec2 uv) {
+    layout.source_vertex.push_back(source);
+    out.positions.push_back(mesh.positions[source]);
+    out.normals.push_back(mesh.normals[source]);
+    out.joints.push_back(mesh.joints[source]);
+    out.weights.push_back(mesh.weights[source]);
+    out.uvs.push_back(uv);
+    return static_cast<std::uint32_t>(layout.source_vertex.size() - 1);
+  };
+  std::vector<std::uint32_t> output_of_key(keys.count, UINT32_MAX);
   std::unordered_map<std::uint64_t, std::uint32_t> output_of;  // (chart vertex, input vertex) -> output
   for (std::size_t c = 0; c < charts.size(); ++c) {
-    output_of.clear();
     const ChartMesh& chart = charts[c].mesh;
+    if (choice.keep_original[c]) {
+      ++layout.charts_kept_original;
+      for (std::size_t i = 0; i < chart.triangles.size(); ++i) {
+        for (std::size_t k = 0; k < 3; ++k) {
+          const std::size_t corner = 3 * chart.triangles[i] + k;
+          const std::uint32_t key = keys.key_of_corner[corner];
+          if (output_of_key[key] == UINT32_MAX) {
+            output_of_key[key] =
+                emit(mesh.indices[corner],
+                     chart_uvs[first_island + islands.island_of_key[key]][islands.local_of_key[key]]);
+          }
+          out.indices[corner] = output_of_key[key];
+        }
+      }
+      continue;
+    }
+    output_of.clear();
+    const std::vector<glm::vec2>& uv = chart_uvs[packed_of_chart[c]];
     for (std::size_t i = 0; i < chart.triangles.size(); ++i) {
       for (std::size_t k = 0; k < 3; ++k) {
         const std::uint32_t local = chart.indices[3 * i + k];
         const std::uint32_t source = mesh.indices[3 * chart.triangles[i] + k];
-        const auto [it, inserted] =
-            output_of.emplace((static_cast<std::uint64_t>(local) << 32) | source,
-                              static_cast<std::uint32_t>(layout.source_vertex.size()));
-        if (inserted) {
-          layout.source_vertex.push_back(source);
-          out.positions.push_back(mesh.positions[source]);
-          out.normals.push_back(mesh.normals[source]);
-          out.joints.push_back(mesh.joints[source]);
-          out.weights.push_back(mesh.weights[source]);
-          out.uvs.push_back(chart_uvs[c][local]);
-        }
+        auto it = output_of.find((static_cast<std::uint64_t>(local) << 32) | source);
+        if (it == output_of.end())
+          it = output_of.emplace((static_cast<std::uint64_t>(local) << 32) | source, emit(source, uv[local]))
+                   .first;
         out.indices[3 * chart.triangles[i] + k] = it->second;
       }
     }

@@ -1,5 +1,8 @@
 #include "myriad/crowd_bake/uv_parameterize.hpp"
 
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseCore>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -67,9 +70,62 @@ void apply_normal_matrix(const std::vector<ConformalRow>& rows, const std::vecto
   }
 }
 
-// Minimises the conformal energy over the unpinned entries of `x` (Jacobi-preconditioned CG).
+// The same minimum by one sparse LDLᵀ factorization of MᵀM (pinned entries as identity rows, their
+// terms moved to the right-hand side); false, leaving `x` alone, when it is singular (a chart in parts
+// that only degenerate triangles join).
+bool solve_lscm_direct(const std::vector<ConformalRow>& rows, const std::vector<std::uint8_t>& pinned,
+                       std::vector<double>& x) {
+  const std::size_t n = x.size();
+  auto fixed = [&](std::size_t i) { return pinned[i / 2] != 0; };
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(rows.size() * 72 + n);
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(n));
+  for (const ConformalRow& row : rows) {
+    // Two real rows per triangle: the real and imaginary parts of Σ w_k (u_k + i v_k) / √(2A).
+    std::size_t col[6];
+    double re[6], im[6];
+    for (int k = 0; k < 3; ++k) {
+      col[2 * k] = 2 * row.v[k], col[2 * k + 1] = 2 * row.v[k] + 1;
+      re[2 * k] = row.wr[k] * row.inv_s, re[2 * k + 1] = -row.wi[k] * row.inv_s;
+      im[2 * k] = row.wi[k] * row.inv_s, im[2 * k + 1] = row.wr[k] * row.inv_s;
+    }
+    for (int a = 0; a < 6; ++a) {
+      if (fixed(col[a])) continue;
+      for (int b = 0; b < 6; ++b) {
+        const double m = re[a] * re[b] + im[a] * im[b];
+        if (fixed(col[b])) {
+          rhs[static_cast<Eigen::Index>(col[a])] -= m * x[col[b]];
+        } else {
+          entries.emplace_back(static_cast<Eigen::Index>(col[a]), static_cast<Eigen::Index>(col[b]), m);
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (fixed(i)) {
+      entries.emplace_back(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i), 1.0);
+      rhs[static_cast<Eigen::Index>(i)] = x[i];
+    }
+  }
+  Eigen::SparseMatrix<double> matrix(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+  matrix.setFromTriplets(entries.begin(), entries.end());
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factor(matrix);
+  if (factor.info() != Eigen::Success) return false;
+  const Eigen::VectorXd solution = factor.solve(rhs);
+  if (factor.info() != Eigen::Success || !solution.allFinite()) return false;
+  // A singular matrix can still factor (a zero pivot in exact arithmetic is a tiny one in floating
+  // point): the solution must also make the residual small, as the iterative solve's would.
+  const Eigen::VectorXd residual = matrix * solution - rhs;
+  if (!(residual.squaredNorm() <= 1e-16 * std::max(rhs.squaredNorm(), 1e-300))) return false;
+  for (std::size_t i = 0; i < n; ++i) x[i] = solution[static_cast<Eigen::Index>(i)];
+  return true;
+}
+
+// Minimises the conformal energy over the unpinned entries of `x`: directly when the system
+// factors, else by Jacobi-preconditioned conjugate gradients.
 void solve_lscm(const std::vector<ConformalRow>& rows, const std::vector<std::uint8_t>& pinned,
                 std::vector<double>& x) {
+  if (solve_lscm_direct(rows, pinned, x)) return;
   const std::size_t n = x.size();
   std::vector<double> diag(n, 0.0), r(n), z(n), p(n), ap(n);
   for (const ConformalRow& row : rows) {
@@ -322,11 +378,17 @@ std::optional<std::vector<glm::vec2>> accept_map(
 
 // Local/global ARAP (Liu et al. 2008) from an injective start map: per triangle the rotation closest to
 // its Jacobian (local), then one Poisson solve with cotangent weights towards the rotated 3D edges
-// (global). Each global step is taken only as far as no triangle flips (halving the step), so the map
-// stays locally injective while its area distortion drops towards an isometry's; where a triangle
-// about to collapse blocks the step, flip-free symmetric Dirichlet descent expands it first, and more
-// of that descent follows the ARAP iterations. `accept` is tried every few iterations; returns its
-// first success. `uv` is left at the last map.
+// (global; the matrix is factored once per chart). Each global step is taken only as far as no triangle flips
+// (halving the step), so the map stays locally injective while its area distortion drops towards an
+// isometry's; where a triangle about to collapse blocks the step, flip-free symmetric Dirichlet descent
+// expands it first, and more of that descent follows the ARAP iterations. `accept` is tried every few
+// iterations; returns its first success. `uv` is left at the last map. ARAP gives up on a map that stalls:
+// when a batch of symmetric Dirichlet steps lowers the energy by less than this fraction, or when the ARAP
+// step was blocked by a collapsing triangle this many times (such maps are rarely accepted in the end and
+// cost most of the unwrap's time; a chart refused here stays split, a few seam vertices more, never a worse
+// map).
+constexpr double kStallFraction = 1e-2;
+constexpr int kMaxBlockedSteps = 4;
 template <class Accept>
 std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const ChartMesh& chart,
                                                   std::vector<DVec2>& uv, double area3, int max_iterations,
@@ -505,6 +567,62 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
   };
   std::vector<DVec2> rhs(vertices), target(vertices), r(vertices), z(vertices), p(vertices), ap(vertices);
   std::vector<double> rotation(2 * frames.size());
+  // The global step's matrix never changes: factor it once (sparse LDLᵀ) and every iteration is two
+  // triangular solves. Fixed rows (the pin, vertices no frame touches) become identity rows holding
+  // their current UV. Where the factorization fails (a chart in parts that only degenerate triangles
+  // join: one part has no pin), the conjugate gradients below solve it instead.
+  std::vector<std::uint8_t> fixed(vertices, 0);
+  for (std::size_t v = 0; v < vertices; ++v) fixed[v] = v == pin || diag[v] <= 0.0 ? 1 : 0;
+  Eigen::SparseMatrix<double> matrix;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> factor;
+  bool factored = false;
+  {
+    std::vector<Eigen::Triplet<double>> entries;
+    entries.reserve(vertices + 2 * edges.size());
+    for (std::size_t v = 0; v < vertices; ++v) {
+      const auto i = static_cast<Eigen::Index>(v);
+      entries.emplace_back(i, i, fixed[v] ? 1.0 : diag[v]);
+    }
+    for (const Edge& e : edges) {
+      if (fixed[e.i] || fixed[e.j]) continue;
+      entries.emplace_back(static_cast<Eigen::Index>(e.i), static_cast<Eigen::Index>(e.j), -e.w);
+      entries.emplace_back(static_cast<Eigen::Index>(e.j), static_cast<Eigen::Index>(e.i), -e.w);
+    }
+    matrix.resize(static_cast<Eigen::Index>(vertices), static_cast<Eigen::Index>(vertices));
+    matrix.setFromTriplets(entries.begin(), entries.end());
+    factor.compute(matrix);
+    factored = factor.info() == Eigen::Success;
+  }
+  Eigen::VectorXd bx(static_cast<Eigen::Index>(vertices)), by(static_cast<Eigen::Index>(vertices));
+  // Solves L u = rhs for the free vertices with the fixed ones held where `uv` has them; false when
+  // the factorization or the solve failed.
+  auto direct_solve = [&]() {
+    if (!factored) return false;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      const auto i = static_cast<Eigen::Index>(v);
+      bx[i] = fixed[v] ? uv[v].x : rhs[v].x;
+      by[i] = fixed[v] ? uv[v].y : rhs[v].y;
+    }
+    for (const Edge& e : edges) {  // the fixed neighbours' terms move to the right-hand side
+      if (fixed[e.i] && !fixed[e.j]) bx[e.j] += e.w * uv[e.i].x, by[e.j] += e.w * uv[e.i].y;
+      if (fixed[e.j] && !fixed[e.i]) bx[e.i] += e.w * uv[e.j].x, by[e.i] += e.w * uv[e.j].y;
+    }
+    const Eigen::VectorXd sx = factor.solve(bx), sy = factor.solve(by);
+    if (factor.info() != Eigen::Success || !sx.allFinite() || !sy.allFinite()) return false;
+    // A part of the chart without a fixed vertex makes the matrix singular yet factorable in floating
+    // point: such a solve leaves a large residual, and the conjugate gradients take over for good.
+    const double tolerance = 1e-16 * std::max(bx.squaredNorm() + by.squaredNorm(), 1e-300);
+    if (!((matrix * sx - bx).squaredNorm() + (matrix * sy - by).squaredNorm() <= tolerance)) {
+      factored = false;
+      return false;
+    }
+    for (std::size_t v = 0; v < vertices; ++v) {
+      const auto i = static_cast<Eigen::Index>(v);
+      target[v] = fixed[v] ? uv[v] : DVec2(sx[i], sy[i]);
+    }
+    return true;
+  };
+  int stalled = 0, blocked = 0;
   for (int iteration = 1; iteration <= max_iterations; ++iteration) {
     // Local step: the closest rotation to each triangle's Jacobian J = [u1-u0, u2-u0] · inv.
     for (std::size_t t = 0; t < frames.size(); ++t) {
@@ -530,35 +648,37 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
       }
     }
     rhs[pin] = DVec2(0.0);
-    target = uv;
-    apply(target, r);
-    double rz = 0.0, r0 = 0.0;
-    for (std::size_t v = 0; v < vertices; ++v) {
-      r[v] = v == pin || diag[v] <= 0.0 ? DVec2(0.0) : rhs[v] - r[v];
-      z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-      p[v] = z[v];
-      rz += glm::dot(r[v], z[v]);
-      r0 += glm::dot(rhs[v], rhs[v]);
-    }
-    const std::size_t cg_iterations = std::max<std::size_t>(100, vertices);
-    for (std::size_t it = 0; it < cg_iterations && rz > 0.0; ++it) {
-      apply(p, ap);
-      double pap = 0.0;
-      for (std::size_t v = 0; v < vertices; ++v) pap += glm::dot(p[v], ap[v]);
-      if (pap <= 0.0) break;
-      const double alpha = rz / pap;
-      double rz_next = 0.0, rr = 0.0;
+    if (!direct_solve()) {
+      target = uv;
+      apply(target, r);
+      double rz = 0.0, r0 = 0.0;
       for (std::size_t v = 0; v < vertices; ++v) {
-        target[v] += alpha * p[v];
-        r[v] -= alpha * ap[v];
+        r[v] = v == pin || diag[v] <= 0.0 ? DVec2(0.0) : rhs[v] - r[v];
         z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-        rz_next += glm::dot(r[v], z[v]);
-        rr += glm::dot(r[v], r[v]);
+        p[v] = z[v];
+        rz += glm::dot(r[v], z[v]);
+        r0 += glm::dot(rhs[v], rhs[v]);
       }
-      if (rr <= 1e-16 * r0) break;
-      const double beta = rz_next / rz;
-      rz = rz_next;
-      for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
+      const std::size_t cg_iterations = std::max<std::size_t>(100, vertices);
+      for (std::size_t it = 0; it < cg_iterations && rz > 0.0; ++it) {
+        apply(p, ap);
+        double pap = 0.0;
+        for (std::size_t v = 0; v < vertices; ++v) pap += glm::dot(p[v], ap[v]);
+        if (pap <= 0.0) break;
+        const double alpha = rz / pap;
+        double rz_next = 0.0, rr = 0.0;
+        for (std::size_t v = 0; v < vertices; ++v) {
+          target[v] += alpha * p[v];
+          r[v] -= alpha * ap[v];
+          z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+          rz_next += glm::dot(r[v], z[v]);
+          rr += glm::dot(r[v], r[v]);
+        }
+        if (rr <= 1e-16 * r0) break;
+        const double beta = rz_next / rz;
+        rz = rz_next;
+        for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
+      }
     }
     // Line search (Smith and Schaefer): the first step at which some triangle's signed area,
     // quadratic in the step, reaches zero bounds it; 0.8 of that (at most 1) flips nothing.
@@ -585,9 +705,13 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
     if (step < 0.25) {
       // A triangle about to collapse blocks the step: expand it first.
       current = energy(uv);
+      const double before = current;
       bool moved = false;
       for (int k = 0; k < 16 && std::isfinite(current) && descend(); ++k) moved = true;
       if (!moved) break;
+      // Blocked again and again while the expansion gains almost nothing: the map has stalled.
+      stalled = current < (1.0 - kStallFraction) * before ? 0 : stalled + 1;
+      if (stalled >= 2 || ++blocked >= kMaxBlockedSteps) break;
     } else {
       for (std::size_t v = 0; v < vertices; ++v) uv[v] += step * (target[v] - uv[v]);
     }
@@ -596,11 +720,14 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
     }
   }
   current = energy(uv);
+  double checked_energy = current;
   const int descent_iterations = 8 * max_iterations;
   for (int iteration = 1; iteration <= descent_iterations && std::isfinite(current); ++iteration) {
     if (!descend()) break;
     if (iteration % 8 == 0) {
       if (auto accepted = accept(uv)) return accepted;
+      if (!(current < (1.0 - kStallFraction) * checked_energy)) break;
+      checked_energy = current;
     }
   }
   if (auto accepted = accept(uv)) return accepted;

@@ -49,10 +49,19 @@ UnwrapResult unwrap_and_rebake(const BakeMesh& welded, const BakeMesh& original,
     if (!(area > 0.0f)) throw Error("unwrap: the mesh has no surface area", "unwrap_and_rebake");
     density = kUntexturedAtlasTexels * std::sqrt(0.6f / area);
   }
-  UvLayout layout = layout_uvs(welded, options.seam_angle_deg, options.padding_px, density,
-                               options.max_atlas_size, options.merge_charts, options.join_sharp_edges);
-
   const bool has_uvs = original.uvs.size() == original.positions.size();
+  std::vector<glm::vec2> corner_uvs(original.indices.size(), glm::vec2(0.0f));
+  if (has_uvs) {
+    for (std::size_t i = 0; i < corner_uvs.size(); ++i) corner_uvs[i] = original.uvs[original.indices[i]];
+  }
+  UvLayout layout = layout_uvs(
+      welded, options.seam_angle_deg, options.padding_px, density, options.max_atlas_size,
+      options.merge_charts, options.join_sharp_edges,
+      options.keep_original_uvs ? std::span<const glm::vec2>(corner_uvs) : std::span<const glm::vec2>());
+  if (options.keep_original_uvs && layout.mesh.vertex_count() > layout.original_uv_bound)
+    throw Error("unwrap: " + std::to_string(layout.mesh.vertex_count()) + " vertices exceed the bound of " +
+                std::to_string(layout.original_uv_bound) + " (the original UV seams)");
+
   auto colour = [&](std::uint32_t t, glm::vec3 bary) {
     const std::uint32_t* f = &original.indices[3 * t];
     const glm::vec2 uv =
@@ -65,6 +74,8 @@ UnwrapResult unwrap_and_rebake(const BakeMesh& welded, const BakeMesh& original,
   result.mesh = std::move(layout.mesh);
   result.source_vertex = std::move(layout.source_vertex);
   result.chart_count = layout.chart_count;
+  result.vertex_bound = layout.original_uv_bound;
+  result.charts_kept_original = layout.charts_kept_original;
   result.texels_per_unit = layout.texels_per_unit;
   return result;
 }

@@ -123,6 +123,41 @@ class ModelBuilder {
     return static_cast<int>(m.meshes.size() - 1);
   }
 
+  // Any triangle mesh: positions and normals, optional UVs, skin data when `joints` is not empty
+  // (JOINTS_0 as unsigned shorts, local joint indices of the node's skin).
+  struct MeshData {
+    std::vector<glm::vec3> positions, normals;
+    std::vector<glm::vec2> uvs;
+    std::vector<glm::u16vec4> joints;
+    std::vector<glm::vec4> weights;
+    std::vector<std::uint32_t> indices;
+  };
+  int mesh(const std::string& name, const MeshData& d, int material) {
+    tinygltf::Primitive prim;
+    prim.mode = TINYGLTF_MODE_TRIANGLES;
+    prim.material = material;
+    prim.attributes["POSITION"] = positions(d.positions);
+    prim.attributes["NORMAL"] =
+        accessor(d.normals.data(), d.normals.size(), 12, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    if (!d.uvs.empty()) {
+      prim.attributes["TEXCOORD_0"] =
+          accessor(d.uvs.data(), d.uvs.size(), 8, TINYGLTF_TYPE_VEC2, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    }
+    if (!d.joints.empty()) {
+      prim.attributes["JOINTS_0"] = accessor(d.joints.data(), d.joints.size(), 8, TINYGLTF_TYPE_VEC4,
+                                             TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+      prim.attributes["WEIGHTS_0"] =
+          accessor(d.weights.data(), d.weights.size(), 16, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    }
+    prim.indices = accessor(d.indices.data(), d.indices.size(), 4, TINYGLTF_TYPE_SCALAR,
+                            TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
+    tinygltf::Mesh mesh;
+    mesh.name = name;
+    mesh.primitives.push_back(prim);
+    m.meshes.push_back(mesh);
+    return static_cast<int>(m.meshes.size() - 1);
+  }
+
   int color_material(const std::string& name, glm::vec4 color) {
     tinygltf::Material mat;
     mat.name = name;
@@ -185,6 +220,48 @@ class ModelBuilder {
     c.target_path = "rotation";
     a.channels.push_back(c);
     m.animations.push_back(a);
+  }
+
+  // One clip turning several nodes at once: each about its axis by a sine of its amplitude, on top of
+  // the node's rest rotation.
+  struct Turn {
+    int target;
+    glm::vec3 axis;
+    float amplitude;
+  };
+  void turn_clip(const std::string& name, const std::vector<Turn>& turns, float duration) {
+    tinygltf::Animation a;
+    a.name = name;
+    std::vector<float> t;
+    for (int k = 0; k < 5; ++k) t.push_back(duration * float(k) / 4.0f);
+    const int input =
+        accessor(t.data(), t.size(), 4, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_FLOAT, true);
+    for (const Turn& turn : turns) {
+      std::vector<float> qv;
+      for (int k = 0; k < 5; ++k) {
+        const glm::quat r =
+            glm::angleAxis(turn.amplitude * std::sin(6.2831853f * float(k) / 4.0f), turn.axis);
+        const std::vector<double> rest = rest_rotation(turn.target);
+        const glm::quat q = glm::quat(float(rest[3]), float(rest[0]), float(rest[1]), float(rest[2])) * r;
+        qv.insert(qv.end(), {q.x, q.y, q.z, q.w});
+      }
+      tinygltf::AnimationSampler s;
+      s.input = input;
+      s.output = accessor(qv.data(), 5, 16, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_FLOAT);
+      s.interpolation = "LINEAR";
+      a.samplers.push_back(s);
+      tinygltf::AnimationChannel c;
+      c.sampler = static_cast<int>(a.samplers.size() - 1);
+      c.target_node = turn.target;
+      c.target_path = "rotation";
+      a.channels.push_back(c);
+    }
+    m.animations.push_back(a);
+  }
+
+  std::vector<double> rest_rotation(int n) const {
+    const tinygltf::Node& nd = m.nodes[static_cast<std::size_t>(n)];
+    return nd.rotation.size() == 4 ? nd.rotation : doubles(0, 0, 0, 1);
   }
 
   void write(const std::filesystem::path& path) {

@@ -153,10 +153,13 @@ if(TARGET myriad_crowd)
     PAST -0.01 180.01 nan AT 0 180 STOP ${crowd_stop} COMMAND ${crowd_cmd})
   cli_option_limits(crowd_bake_lod1_ratio OPTION --lod1-ratio RANGE "LOD1 ratio must be in .0, 1. \\[--lod1-ratio\\]"
     PAST 0 1.01 nan AT 0.01 1 STOP ${crowd_stop} COMMAND ${crowd_cmd})
-  cli_option_limits(crowd_bake_hole_limit OPTION --hole-limit RANGE "hole limit must be a fraction in \\[0, 1\\] \\[--hole-limit\\]"
-    PAST -0.01 1.01 AT 0 1 STOP ${crowd_stop} COMMAND ${crowd_cmd})
-  cli_option_limits(crowd_bake_loss_limit OPTION --loss-limit RANGE "loss limit must be a fraction in \\[0, 1\\] \\[--loss-limit\\]"
-    PAST -0.01 1.01 AT 0 1 STOP ${crowd_stop} COMMAND ${crowd_cmd})
+  cli_option_limits(crowd_bake_hole_limit OPTION --hole-limit RANGE "hole limit must be a fraction in .0, 1. \\[--hole-limit\\]"
+    PAST 0 -0.01 1.01 AT 1e-6 1 STOP ${crowd_stop} COMMAND ${crowd_cmd})
+  cli_option_limits(crowd_bake_loss_limit OPTION --loss-limit RANGE "loss limit must be a fraction in .0, 1. \\[--loss-limit\\]"
+    PAST 0 -0.01 1.01 AT 1e-6 1 STOP ${crowd_stop} COMMAND ${crowd_cmd})
+  cli_option_limits(crowd_bake_silhouette_limit OPTION --silhouette-limit
+    RANGE "silhouette limit must be a fraction in .0, 1. \\[--silhouette-limit\\]"
+    PAST 0 -0.01 1.01 nan AT 1e-6 1 STOP ${crowd_stop} COMMAND ${crowd_cmd})
   # At the lower LOD2 limit the whole bake runs to the end: it writes its file, or (16 triangles plus the
   # retries' steps may be too few once the check looks at moving frames) names the LOD, view and frame
   # that failed.

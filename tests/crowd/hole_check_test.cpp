@@ -112,15 +112,68 @@ TEST(HoleCheck, CatchesWhatOnlyMotionShows) {
   }
   const HoleCheckOptions options;
   EXPECT_TRUE(check_holes(src.mesh, rigid, src.materials, options).passed);
-  const std::vector<std::vector<anim::Mat3x4>> poses = motion_palettes(model);
-  ASSERT_EQ(poses.size(), 3u);
+  const MotionPoses motion = motion_poses(model, options.frames_per_clip);
+  EXPECT_TRUE(motion.skipped_clips.empty());
+  ASSERT_EQ(motion.poses.size(), model.clips.size() * static_cast<std::size_t>(options.frames_per_clip));
+  const std::vector<MotionPose>& poses = motion.poses;
   const HoleCheckResult moving = check_holes_in_motion(src.mesh, rigid, src.materials, options, poses);
   EXPECT_FALSE(moving.passed);
   ASSERT_GE(moving.worst_holes_view, 0);
   EXPECT_GT(moving.views[static_cast<std::size_t>(moving.worst_holes_view)].pose, 0);
-  EXPECT_EQ(moving.views.size(), 4u * static_cast<std::size_t>(options.directions));
+  EXPECT_GT(moving.worst_pose, 0);
+  EXPECT_GT(moving.worst_score, 1.0f);
+  EXPECT_EQ(moving.views.size(), (1 + poses.size()) * static_cast<std::size_t>(options.directions));
   // The original against itself stays clean in every pose.
   EXPECT_TRUE(check_holes_in_motion(src.mesh, src.mesh, src.materials, options, poses).passed);
+}
+
+// A candidate with one arm cut off has no holes (the arm lies outside its outline) and no loss: only
+// the silhouette measure sees it, and it must fail the check.
+TEST(HoleCheck, ACandidateMissingAnArmFailsOnItsSilhouette) {
+  const BakeMesh humanoid = test::make_capsule_humanoid();
+  const std::vector<BakeMaterial> materials(8, kSingleSided[0]);
+  // The arm at +x: every triangle whose centre lies beyond the torso (radius 0.18) on that side.
+  BakeMesh armless = humanoid;
+  armless.indices.clear();
+  armless.triangle_material.clear();
+  for (std::size_t t = 0; t < humanoid.triangle_count(); ++t) {
+    const glm::vec3 c =
+        (humanoid.positions[humanoid.indices[3 * t]] + humanoid.positions[humanoid.indices[3 * t + 1]] +
+         humanoid.positions[humanoid.indices[3 * t + 2]]) /
+        3.0f;
+    if (c.x > 0.2f) continue;
+    armless.indices.insert(armless.indices.end(),
+                           humanoid.indices.begin() + static_cast<std::ptrdiff_t>(3 * t),
+                           humanoid.indices.begin() + static_cast<std::ptrdiff_t>(3 * t + 3));
+    armless.triangle_material.push_back(humanoid.triangle_material[t]);
+  }
+  ASSERT_LT(armless.triangle_count(), humanoid.triangle_count());
+  const HoleCheckResult result = check_holes(humanoid, armless, materials, {});
+  EXPECT_FALSE(result.passed);
+  EXPECT_GT(result.worst_silhouette, HoleCheckOptions{}.silhouette_limit);
+  EXPECT_LE(result.worst_loss, HoleCheckOptions{}.loss_limit);
+  // The whole humanoid against itself loses nothing.
+  EXPECT_EQ(check_holes(humanoid, humanoid, materials, {}).worst_silhouette, 0.0f);
+}
+
+// Every clip is sampled, each at frames_per_clip times inside it; a clip whose channels name a joint
+// the skeleton lacks is skipped and named.
+TEST(HoleCheck, MotionPosesCoverEveryClipAndNameTheOnesSkipped) {
+  anim::ImportedModel model = make_enemy();
+  ASSERT_FALSE(model.clips.empty());
+  anim::Clip broken = model.clips.front();
+  broken.name = "broken";
+  ASSERT_FALSE(broken.channels.empty());
+  broken.channels.front().joint = static_cast<std::uint16_t>(model.skeleton.size() + 5);
+  model.clips.push_back(broken);
+  const MotionPoses motion = motion_poses(model, 3);
+  ASSERT_EQ(motion.skipped_clips.size(), 1u);
+  EXPECT_NE(motion.skipped_clips.front().find("broken"), std::string::npos);
+  EXPECT_EQ(motion.poses.size(), 3 * (model.clips.size() - 1));
+  for (std::size_t c = 0; c + 1 < model.clips.size(); ++c) {
+    for (int k = 0; k < 3; ++k)
+      EXPECT_EQ(motion.poses[3 * c + static_cast<std::size_t>(k)].label.rfind(model.clips[c].name, 0), 0u);
+  }
 }
 
 TEST(HoleCheck, DirectionsAreUnitAndSpreadOverBothHemispheres) {

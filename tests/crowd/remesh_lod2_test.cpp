@@ -209,7 +209,9 @@ TEST(Lod2, TextureKeepsLod0sDensityAndColours) {
   }
   std::printf("LOD2 texture: %zu of %zu triangle centres within 0.08 of LOD0's colour\n", close,
               mesh.triangle_count());
-  EXPECT_GT(close, mesh.triangle_count() * 4 / 5);
+  // LOD2's charts are merged while they flatten within the area-distortion limit (fewer seam
+  // vertices), so some texels stretch: three in four centres, not all, match within 0.08.
+  EXPECT_GT(close, mesh.triangle_count() * 3 / 4);
 }
 
 // With a source colour (the bake passes the original textures) LOD2's texels come from it, at the

@@ -110,7 +110,8 @@ const std::vector<BakeMaterial> kFlatColour = {{"paint", glm::vec4(0.8f, 0.4f, 0
 TEST(Unwrap, BoxGetsOneChartPerFaceWithSeamsOnlyOnItsCreases) {
   const BakeMesh box = test::make_grid_box(6);
   UnwrapOptions strict;
-  strict.join_sharp_edges = false;  // a seam on every sharp edge
+  strict.join_sharp_edges = false;   // a seam on every sharp edge
+  strict.keep_original_uvs = false;  // the re-unwrap itself (the box has no UVs to keep)
   const UnwrapResult result = unwrap_and_rebake(box, box, kFlatColour, {}, strict);
   EXPECT_EQ(result.chart_count, 6u);
   expect_uvs_in_unit_square(result.mesh);
@@ -164,7 +165,9 @@ TEST(Unwrap, OpenTubeIsCutAlongOneSeam) {
       test::add_triangle(tube, i0, i0 + kSegments, i1 + kSegments);
     }
   }
-  const UnwrapResult result = unwrap_and_rebake(tube, tube, kFlatColour, {}, {});
+  UnwrapOptions reunwrap;
+  reunwrap.keep_original_uvs = false;  // the re-unwrap itself (the tube has no UVs to keep)
+  const UnwrapResult result = unwrap_and_rebake(tube, tube, kFlatColour, {}, reunwrap);
   EXPECT_EQ(result.chart_count, 1u);
   EXPECT_EQ(result.mesh.vertex_count(), tube.vertex_count() + kRings + 1u);
   expect_uvs_in_unit_square(result.mesh);
@@ -235,8 +238,11 @@ TEST(Unwrap, BoxChartsMergeAcrossCreasesWhenTheUnionFlattens) {
   const BakeMesh box = test::make_grid_box(6);
   UnwrapOptions strict;
   strict.join_sharp_edges = false;
+  strict.keep_original_uvs = false;  // the re-unwrap itself (the box has no UVs to keep)
+  UnwrapOptions merging;
+  merging.keep_original_uvs = false;
   const UnwrapResult separate = unwrap_and_rebake(box, box, kFlatColour, {}, strict);
-  const UnwrapResult merged = unwrap_and_rebake(box, box, kFlatColour, {}, {});
+  const UnwrapResult merged = unwrap_and_rebake(box, box, kFlatColour, {}, merging);
   EXPECT_LT(merged.chart_count, separate.chart_count);
   EXPECT_LT(merged.mesh.vertex_count(), separate.mesh.vertex_count());
   EXPECT_GT(merged.mesh.vertex_count(), box.vertex_count());  // a closed box needs some seam
@@ -349,9 +355,12 @@ TEST(Unwrap, FacetedFanKeepsItsSharedCentreInOneChart) {
   }
   UnwrapOptions no_merge;
   no_merge.merge_charts = false;
+  no_merge.keep_original_uvs = false;  // the re-unwrap itself
+  UnwrapOptions merging;
+  merging.keep_original_uvs = false;
   const UnwrapResult separate = unwrap_and_rebake(fan, fan, kFlatColour, {}, no_merge);
   EXPECT_EQ(separate.mesh.vertex_count(), fan.vertex_count() + kRim - 1u);  // the centre once per facet
-  const UnwrapResult merged = unwrap_and_rebake(fan, fan, kFlatColour, {}, {});
+  const UnwrapResult merged = unwrap_and_rebake(fan, fan, kFlatColour, {}, merging);
   EXPECT_EQ(merged.chart_count, 1u);
   EXPECT_EQ(merged.mesh.vertex_count(), fan.vertex_count());
   expect_uvs_in_unit_square(merged.mesh);
