@@ -132,6 +132,7 @@ AvatarPart build_part(const PartDef& def, std::span<const glm::mat4> bind_model,
                       const std::vector<std::int16_t>& parents, bool clothing) {
   AvatarPart part;
   part.clothing = clothing;
+  part.tintable = true;  // no authored colour: skin tones and cloth tints come from the outfit
   part.item = def.item;
   part.slot = def.slot;
   part.mesh.name = def.name;

@@ -22,6 +22,10 @@ struct AvatarPart {
   std::string item;       // items: the item this mesh belongs to (an item may have several meshes)
   std::string slot;       // items: an avatar wears at most one item per slot
   bool rigid = false;     // a mesh parented to a joint, made a single-joint skinned mesh
+  // The avatar's per-instance tint multiplies this part's material. Items are always tinted; a body
+  // part is when its glTF node's extras say "tintable": true (docs/FORMATS.md), else it keeps its
+  // authored colour.
+  bool tintable = false;
 };
 
 // An avatar kit: what one customizable character is built from.

@@ -90,6 +90,7 @@ std::vector<SplitPart> split_into_parts(const SkinnedMesh& mesh, std::span<const
         part.mesh.positions.push_back(mesh.positions[v]);
         if (!mesh.normals.empty()) part.mesh.normals.push_back(mesh.normals[v]);
         if (!mesh.uvs.empty()) part.mesh.uvs.push_back(mesh.uvs[v]);
+        if (!mesh.colors.empty()) part.mesh.colors.push_back(mesh.colors[v]);
         part.mesh.weights.push_back(mesh.weights[v]);
         glm::u16vec4 local;
         for (int k = 0; k < 4; ++k) {

@@ -20,6 +20,7 @@ struct SkinnedMesh {
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;      // empty when the file has none
   std::vector<glm::vec2> uvs;          // empty when the file has none
+  std::vector<glm::vec4> colors;       // COLOR_0 (linear RGBA), empty when the file has none
   std::vector<glm::u16vec4> joints;    // indices into the renderer skeleton (ImportedModel::joints)
   std::vector<glm::vec4> weights;      // normalised to sum 1
   std::vector<std::uint32_t> indices;  // triangle list; generated 0..n-1 for non-indexed primitives
@@ -33,11 +34,19 @@ struct Texture {
   std::vector<std::uint8_t> rgba8;
 };
 
+enum class AlphaMode : std::uint8_t {
+  kOpaque,  // alpha ignored
+  kMask,    // fragments whose alpha is below alpha_cutoff are discarded
+  kBlend,   // drawn as kMask with the cutoff at 0.5: avatars are drawn opaque, in any order
+};
+
 struct Material {
   std::string name;
-  glm::vec4 base_color_factor{1.0f};
-  int base_color_texture = -1;  // into ImportedModel::textures
-  bool double_sided = false;    // glTF doubleSided: false means back faces are culled
+  glm::vec4 base_color_factor{1.0f};  // linear, as glTF stores it
+  int base_color_texture = -1;        // into ImportedModel::textures (sRGB-encoded texels)
+  bool double_sided = false;          // glTF doubleSided: false means back faces are culled
+  AlphaMode alpha_mode = AlphaMode::kOpaque;
+  float alpha_cutoff = 0.5f;  // glTF alphaCutoff (used by kMask)
   // Non-empty when the base-colour texture could not be used (its file is missing): the material is
   // drawn in its base colour, and importers' callers warn with this text.
   std::string texture_problem;

@@ -73,6 +73,19 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
     if (v.size() != 2 * count) c.fail("attribute count differs from POSITION", pf + ".attributes.TEXCOORD_0");
     assign_floats(sm.uvs, v);
   }
+  if (const int col = attr("COLOR_0"); col >= 0) {
+    // VEC3 or VEC4, float or normalised unsigned byte/short (read_floats normalises): linear RGBA.
+    const std::string cf = pf + ".attributes.COLOR_0";
+    const View cv = accessor_view(c, col, cf);
+    if (cv.components != 3 && cv.components != 4) c.fail("COLOR_0 must be VEC3 or VEC4", cf);
+    const std::vector<float> v = read_floats(c, col, cv.components, cf);
+    if (v.size() != std::size_t(cv.components) * count) c.fail("attribute count differs from POSITION", cf);
+    sm.colors.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* e = v.data() + i * std::size_t(cv.components);
+      sm.colors[i] = glm::clamp(glm::vec4(e[0], e[1], e[2], cv.components == 4 ? e[3] : 1.0f), 0.0f, 1.0f);
+    }
+  }
   if (!skinned) {
     // A rigid mesh: every vertex follows one joint fully.
     sm.joints.assign(count, glm::u16vec4(0));
@@ -202,6 +215,14 @@ Material read_material(const gltf::Document& c, int gi, std::map<int, int>& imag
   Material mat;
   mat.name = gm.name;
   mat.double_sided = gm.doubleSided;
+  if (gm.alphaMode == "MASK" || gm.alphaMode == "BLEND") {
+    mat.alpha_mode = gm.alphaMode == "MASK" ? AlphaMode::kMask : AlphaMode::kBlend;
+    mat.alpha_cutoff = gm.alphaMode == "MASK" ? static_cast<float>(gm.alphaCutoff) : 0.5f;
+    if (!std::isfinite(mat.alpha_cutoff) || mat.alpha_cutoff < 0.0f)
+      c.fail("alphaCutoff must be a finite number >= 0", "materials[" + std::to_string(gi) + "].alphaCutoff");
+  } else if (!gm.alphaMode.empty() && gm.alphaMode != "OPAQUE") {
+    c.fail("unknown alphaMode '" + gm.alphaMode + "'", "materials[" + std::to_string(gi) + "].alphaMode");
+  }
   const auto& f = gm.pbrMetallicRoughness.baseColorFactor;
   if (f.size() == 4) {
     mat.base_color_factor = glm::vec4(static_cast<float>(f[0]), static_cast<float>(f[1]),

@@ -73,6 +73,9 @@ AvatarPart cut_item(const Body& body, const BodyAxis& axis, const std::function<
                     float offset, const std::string& name, const std::string& item, const std::string& slot) {
   SkinnedMesh m = body.mesh;
   m.name = name;
+  // Cloth in the outfit's tint: the body's texture does not follow the new UVs.
+  m.material = -1;
+  m.colors.clear();
   m.indices.clear();
   for (std::size_t t = 0; t + 2 < body.mesh.indices.size(); t += 3) {
     const std::uint32_t a = body.mesh.indices[t], b = body.mesh.indices[t + 1], c = body.mesh.indices[t + 2];
@@ -91,6 +94,7 @@ AvatarPart cut_item(const Body& body, const BodyAxis& axis, const std::function<
   }
   AvatarPart part;
   part.clothing = true;
+  part.tintable = true;
   part.item = item;
   part.slot = slot;
   if (m.indices.empty()) return part;
@@ -107,6 +111,7 @@ AvatarPart lathe(const std::vector<glm::vec2>& profile, glm::vec3 base, glm::vec
                  const glm::mat4& ibm, const std::string& name, const std::string& slot) {
   AvatarPart part;
   part.clothing = true;
+  part.tintable = true;
   part.rigid = true;
   part.item = name;
   part.slot = slot;
@@ -158,6 +163,14 @@ Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts) {
         joined.uvs.resize(joined.positions.size(), glm::vec2(0.0f));
       } else {
         joined.uvs.insert(joined.uvs.end(), m.uvs.begin(), m.uvs.end());
+      }
+    }
+    if (!m.colors.empty() || !joined.colors.empty()) {
+      joined.colors.resize(base, glm::vec4(1.0f));
+      if (m.colors.empty()) {
+        joined.colors.resize(joined.positions.size(), glm::vec4(1.0f));
+      } else {
+        joined.colors.insert(joined.colors.end(), m.colors.begin(), m.colors.end());
       }
     }
     joined.joints.insert(joined.joints.end(), m.joints.begin(), m.joints.end());

@@ -25,6 +25,12 @@ std::string extras_string(const tinygltf::Value& v, const char* key) {
   return x.IsString() ? x.Get<std::string>() : std::string{};
 }
 
+bool extras_bool(const tinygltf::Value& v, const char* key) {
+  if (!v.IsObject() || !v.Has(key)) return false;
+  const tinygltf::Value& x = v.Get(key);
+  return x.IsBool() && x.Get<bool>();
+}
+
 // An item's name and slot from the node's extras or an "item_" name prefix; false for a body part.
 bool item_of(const tinygltf::Node& n, std::string& item, std::string& slot) {
   item = extras_string(n.extras, "item");
@@ -124,6 +130,7 @@ void add_mesh_parts(const Doc& d, std::size_t ni, const PartSkin& skin, std::siz
     part.skin = skin;
     part.rigid = rigid_offset != nullptr;
     part.clothing = item;
+    part.tintable = item || extras_bool(node.extras, "tintable");
     part.item = item_name;
     part.slot = slot;
     kit.parts.push_back(std::move(part));

@@ -1,7 +1,10 @@
 #include "myriad/anim/kit_write.hpp"
 
 #include "myriad/core/error.hpp"
+#include "myriad/core/image_io.hpp"
 #include "myriad/gltf/writer.hpp"
+
+#include <map>
 
 #include <glm/gtc/type_ptr.hpp>
 
@@ -18,8 +21,21 @@ json vec(const float* v, int n) {
 
 bool is_identity(const glm::mat4& m) { return m == glm::mat4(1.0f); }
 
+// The glTF texture of kit texture `t`, its image written (PNG, in the binary buffer) on first use.
+int texture_index(gltf::Writer& w, const Avatar& kit, int t, std::map<int, int>& textures) {
+  const auto [it, inserted] = textures.try_emplace(t, 0);
+  if (!inserted) return it->second;
+  const Texture& tex = kit.textures[static_cast<std::size_t>(t)];
+  const std::vector<std::byte> png = encode_png_rgba8(tex.width, tex.height, tex.rgba8);
+  const int view = w.view(png.data(), png.size(), 0);
+  w.doc["images"].push_back({{"name", tex.name}, {"bufferView", view}, {"mimeType", "image/png"}});
+  w.doc["textures"].push_back({{"source", w.doc["images"].size() - 1}});
+  it->second = static_cast<int>(w.doc["textures"].size() - 1);
+  return it->second;
+}
+
 int write_mesh(gltf::Writer& w, const AvatarPart& part, const Avatar& kit, bool skinned,
-               const glm::mat4& place) {
+               const glm::mat4& place, std::map<int, int>& textures) {
   const SkinnedMesh& sm = part.mesh;
   std::vector<glm::vec3> positions = sm.positions, normals = sm.normals;
   if (!skinned) {
@@ -31,6 +47,8 @@ int write_mesh(gltf::Writer& w, const AvatarPart& part, const Avatar& kit, bool 
   if (!normals.empty()) attributes["NORMAL"] = w.accessor(normals, "VEC3", gltf::kFloat, gltf::kArrayBuffer);
   if (!sm.uvs.empty())
     attributes["TEXCOORD_0"] = w.accessor(sm.uvs, "VEC2", gltf::kFloat, gltf::kArrayBuffer);
+  if (!sm.colors.empty())
+    attributes["COLOR_0"] = w.accessor(sm.colors, "VEC4", gltf::kFloat, gltf::kArrayBuffer);
   if (skinned) {
     attributes["JOINTS_0"] = w.accessor(sm.joints, "VEC4", gltf::kUnsignedShort, gltf::kArrayBuffer);
     attributes["WEIGHTS_0"] = w.accessor(sm.weights, "VEC4", gltf::kFloat, gltf::kArrayBuffer);
@@ -40,12 +58,17 @@ int write_mesh(gltf::Writer& w, const AvatarPart& part, const Avatar& kit, bool 
                {"mode", 4}};
   if (sm.material >= 0 && static_cast<std::size_t>(sm.material) < kit.materials.size()) {
     const Material& m = kit.materials[static_cast<std::size_t>(sm.material)];
-    w.doc["materials"].push_back({{"name", m.name},
-                                  {"doubleSided", m.double_sided},
-                                  {"pbrMetallicRoughness",
-                                   {{"baseColorFactor", vec(glm::value_ptr(m.base_color_factor), 4)},
-                                    {"metallicFactor", 0.0},
-                                    {"roughnessFactor", 1.0}}}});
+    json pbr = {{"baseColorFactor", vec(glm::value_ptr(m.base_color_factor), 4)},
+                {"metallicFactor", 0.0},
+                {"roughnessFactor", 1.0}};
+    if (m.base_color_texture >= 0 && static_cast<std::size_t>(m.base_color_texture) < kit.textures.size())
+      pbr["baseColorTexture"] = {{"index", texture_index(w, kit, m.base_color_texture, textures)}};
+    json mat = {{"name", m.name}, {"doubleSided", m.double_sided}, {"pbrMetallicRoughness", pbr}};
+    if (m.alpha_mode != AlphaMode::kOpaque) {
+      mat["alphaMode"] = m.alpha_mode == AlphaMode::kMask ? "MASK" : "BLEND";
+      if (m.alpha_mode == AlphaMode::kMask) mat["alphaCutoff"] = m.alpha_cutoff;
+    }
+    w.doc["materials"].push_back(mat);
     prim["material"] = w.doc["materials"].size() - 1;
   }
   w.doc["meshes"].push_back({{"name", sm.name}, {"primitives", json::array({prim})}});
@@ -110,15 +133,17 @@ void write_kit_gltf(const std::filesystem::path& path, const Avatar& kit, const 
     }
   }
   json scene_nodes = json::array({0});
+  std::map<int, int> textures;  // kit texture -> glTF texture
   for (const AvatarPart& part : kit.parts) {
     if (part.clothing ? !o.items : !o.body) continue;
     if (part.skin.joints.empty() || part.skin.joints.size() != part.skin.inverse_binds.size())
       throw Error("part '" + part.mesh.name + "' has a bad skin", "write_kit_gltf");
     json node = {{"name", part.mesh.name}};
     if (part.clothing) node["extras"] = {{"item", part.item}, {"slot", part.slot}};
+    if (!part.clothing && part.tintable) node["extras"] = {{"tintable", true}};
     const bool rigid = part.rigid && part.skin.joints.size() == 1;
     // A rigid part goes back under its joint: bind-space vertices v = inverse(ibm) * p, so p = ibm * v.
-    node["mesh"] = write_mesh(w, part, kit, !rigid, part.skin.inverse_binds[0]);
+    node["mesh"] = write_mesh(w, part, kit, !rigid, part.skin.inverse_binds[0], textures);
     if (rigid) {
       nodes.push_back(node);
       nodes[static_cast<std::size_t>(kFirstJoint + part.skin.joints[0])]["children"].push_back(nodes.size() -

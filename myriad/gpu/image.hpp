@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "myriad/core/texture_array.hpp"
 #include "myriad/gpu/context.hpp"
 
 namespace myriad::gpu {
@@ -91,5 +92,10 @@ std::vector<std::byte> read_image(Context& ctx, const Image& image, VkImageLayou
 // in `final_layout`.
 void upload_image(Context& ctx, const Image& image, std::span<const std::byte> texels,
                   VkImageLayout final_layout, std::uint32_t level = 0);
+
+// A sampled array image holding `array` (every level), ready for shaders. `format` is
+// VK_FORMAT_R8G8B8A8_UNORM or, to filter sRGB-encoded texels in linear light, VK_FORMAT_R8G8B8A8_SRGB.
+Image make_texture_array_image(Context& ctx, const TextureArray& array,
+                               VkFormat format = VK_FORMAT_R8G8B8A8_UNORM);
 
 }  // namespace myriad::gpu

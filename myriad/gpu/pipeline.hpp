@@ -59,6 +59,9 @@ struct GraphicsPipelineBuilder {
   VkFormat depth_format = VK_FORMAT_UNDEFINED;
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   VkCullModeFlags cull_mode = VK_CULL_MODE_BACK_BIT;
+  // The cull mode is set while recording (vkCmdSetCullMode, core in Vulkan 1.3) instead of cull_mode:
+  // one pipeline draws single- and double-sided materials.
+  bool dynamic_cull_mode = false;
   VkFrontFace front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depth_test = true;
   bool depth_write = true;

@@ -1,29 +1,18 @@
-// The field's plant textures as one square array texture with a full mip chain: each texture resampled
-// (bilinear, wrapping as glTF's default sampler does) to the largest texture's power-of-two size (at most
-// `max_size`), then halved level by level. Alpha-tested leaves would thin out with distance if alpha were
-// only averaged (fewer texels stay above the cutoff at each level), so each level's alpha is scaled to
-// keep the share of texels at or above the cutoff that level 0 has.
+// The field's plant textures as one array texture with a full mip chain (core/texture_array.hpp).
 #pragma once
 
 #include <cstdint>
 #include <span>
-#include <vector>
 
+#include "myriad/core/texture_array.hpp"
 #include "myriad/vegetation/plant_model.hpp"
 
 namespace myriad::vegetation {
 
-struct PlantTextureArray {
-  std::uint32_t size = 1;                         // texels per side of level 0
-  std::uint32_t layers = 1;                       // one per texture (one white layer when there are none)
-  std::vector<std::vector<std::uint8_t>> levels;  // RGBA8, every layer of a level in layer order
-};
-
-inline constexpr std::uint8_t kCoverageCutoff = 128;  // the alpha the mip chains keep coverage at
+using PlantTextureArray = TextureArray;
+using myriad::alpha_coverage;
+using myriad::kCoverageCutoff;
 
 PlantTextureArray make_texture_array(std::span<const PlantTexture> textures, std::uint32_t max_size = 512);
-
-// Share of texels (RGBA8, `count` of them) whose alpha is at or above `cutoff`.
-double alpha_coverage(std::span<const std::uint8_t> rgba8, std::uint8_t cutoff);
 
 }  // namespace myriad::vegetation

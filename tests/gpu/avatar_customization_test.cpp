@@ -60,6 +60,7 @@ class ThreeAvatars {
       if (!uvs) meshes.back().uvs.clear();  // patterns from the bind-pose position
     }
     arena_ = std::make_unique<render::SkinMeshArena>(ctx, meshes);
+    materials_ = std::make_unique<render::SkinMaterials>(ctx, av_.materials, av_.textures);
     palette_ = std::make_unique<render::SkinPalette>(ctx, crowd_.palettes().size());
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       palette_->write(crowd_.palettes(), 0, crowd_.palettes().size());
@@ -84,6 +85,7 @@ class ThreeAvatars {
       batches_->record_upload(cmd);
       target.begin(cmd, glm::vec4(0.0f));
       gpu::bind_pipeline(cmd, pipeline_);
+      vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
       vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
       for (std::size_t d = 0; d < dl.draws.size(); ++d) {
         const batch::DrawCommand& c = dl.draws[d];
@@ -93,7 +95,8 @@ class ThreeAvatars {
           const std::array bindings{
               gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
               gpu::storage_buffer(batches_->instances(c.type)), gpu::storage_buffer(slots),
-              gpu::storage_buffer(batches_->properties(c.type))};
+              gpu::storage_buffer(batches_->properties(c.type)), materials_->bindings()[0],
+              materials_->bindings()[1]};
           gpu::bind_resources(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
         }
         const render::SkinMeshRange& r = arena_->range(c.mesh);
@@ -112,6 +115,7 @@ class ThreeAvatars {
   glm::mat4 view_proj_;
   batch::CullCamera camera_;
   std::unique_ptr<render::SkinMeshArena> arena_;
+  std::unique_ptr<render::SkinMaterials> materials_;
   std::unique_ptr<render::SkinPalette> palette_;
   std::unique_ptr<render::BatchGpuData> batches_;
   gpu::Pipeline pipeline_;

@@ -154,6 +154,7 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
     anim::remap_joints(meshes.back().joints, crowd.dedup().remap[p]);
   }
   render::SkinMeshArena arena(ctx(), meshes);
+  const render::SkinMaterials materials(ctx(), av.materials, av.textures);
   render::SkinPalette palette(ctx(), crowd.palettes().size());
   // Two ranges (avatars 0-1, then 2-3) that merge into one copy region.
   const std::size_t half = 2 * crowd.animator().palette_size();
@@ -181,8 +182,10 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
     const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0};
     const std::array bindings{gpu::storage_buffer(arena.vertices()), gpu::storage_buffer(palette.buffer()),
                               gpu::storage_buffer(inst), gpu::storage_buffer(slots),
-                              gpu::storage_buffer(props)};
+                              gpu::storage_buffer(props), materials.bindings()[0],
+                              materials.bindings()[1]};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof push);
+    vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
     vkCmdBindIndexBuffer(cmd, arena.indices().handle(), 0, VK_INDEX_TYPE_UINT32);
     for (const batch::DrawCommand& d : crowd.draw_list().draws) {
       const render::SkinMeshRange& r = arena.range(d.mesh);

@@ -26,14 +26,23 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<cons
   crowd_ = std::make_unique<batch::AvatarCrowd>(*kit_, crowd);
   // Part meshes with joints in renderer-skeleton indices (skeleton dedup), as skin.vert reads them.
   std::vector<anim::SkinnedMesh> meshes;
+  std::vector<std::uint8_t> tintable;
   for (std::size_t p = 0; p < kit_->parts.size(); ++p) {
     meshes.push_back(kit_->parts[p].mesh);
     anim::remap_joints(meshes.back().joints, crowd_->dedup().remap[p]);
+    tintable.push_back(kit_->parts[p].tintable ? 1 : 0);
+    if (meshes.back().material >= static_cast<int>(kit_->materials.size()))
+      throw Error("part '" + meshes.back().name + "' names a material the kit does not have",
+                  "AvatarCrowdRenderer");
   }
-  arena_ = std::make_unique<SkinMeshArena>(ctx, meshes);
+  materials_ = std::make_unique<SkinMaterials>(ctx, kit_->materials, kit_->textures);
+  arena_ = std::make_unique<SkinMeshArena>(ctx, meshes, tintable);
   for (std::size_t p = 0; p < meshes.size(); ++p) {
     const SkinMeshRange& r = arena_->range(static_cast<std::uint32_t>(p));
     meshes_.push_back({r.index_count, r.first_index, static_cast<std::int32_t>(r.first_vertex)});
+    cull_modes_.push_back(materials_->double_sided(static_cast<std::uint32_t>(meshes[p].material + 1))
+                              ? VK_CULL_MODE_NONE
+                              : VK_CULL_MODE_BACK_BIT);
   }
   palette_ = std::make_unique<SkinPalette>(ctx, crowd_->palettes().size());
   for (std::size_t t = 0; t < crowd_->scene().batch_count(); ++t)
@@ -137,8 +146,15 @@ void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pip
                                    const glm::mat4& view_proj, std::uint32_t set) {
   const std::vector<batch::DrawCommand>& draws = crowd_->draw_list().draws;
   vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
+  const std::array<gpu::Binding, 2> material_bindings = materials_->bindings();
+  VkCullModeFlags cull = VK_CULL_MODE_FLAG_BITS_MAX_ENUM;  // none set yet
   for (std::uint32_t d = 0; d < draws.size(); ++d) {
     const batch::BatchType type = draws[d].type;
+    // Double-sided materials draw their back faces: the pipelines take the cull mode per draw.
+    if (cull_modes_[draws[d].mesh] != cull) {
+      cull = cull_modes_[draws[d].mesh];
+      vkCmdSetCullMode(cmd, cull);
+    }
     // The draws come sorted by type (generate_draws): a type's buffers are pushed once, at its first
     // draw; the pipeline, vertices, palettes and slots stay.
     if (d == 0 || type != draws[d - 1].type) {
@@ -146,7 +162,7 @@ void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pip
       const std::array bindings{
           gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
           gpu::storage_buffer(batches_->instances(type)), gpu::storage_buffer(occlusion_->slots(set)),
-          gpu::storage_buffer(batches_->properties(type))};
+          gpu::storage_buffer(batches_->properties(type)), material_bindings[0], material_bindings[1]};
       gpu::bind_resources(ctx_, cmd, pipeline, bindings, &push, sizeof push);
       ++stats_.descriptor_binds;
     }
@@ -157,7 +173,7 @@ void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pip
 
 std::uint64_t AvatarCrowdRenderer::gpu_bytes() const {
   std::uint64_t bytes = arena_->vertices().size() + arena_->indices().size() + palette_->buffer().size() +
-                        occlusion_->gpu_bytes();
+                        occlusion_->gpu_bytes() + materials_->gpu_bytes();
   for (std::size_t t = 0; t < crowd_->scene().batch_count(); ++t) {
     bytes += batches_->instances(static_cast<batch::BatchType>(t)).size() +
              batches_->properties(static_cast<batch::BatchType>(t)).size();

@@ -6,27 +6,62 @@
 #include "myriad/core/error.hpp"
 #include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
+
+#include <glm/gtc/packing.hpp>
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {
 
-std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh) {
+std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh, bool tintable) {
   std::vector<shader::SkinVertex> out(mesh.positions.size());
-  // A mesh has UVs for every vertex or for none (glTF attributes, SkinnedMesh::uvs).
+  // A mesh has UVs (and colours) for every vertex or for none (glTF attributes, SkinnedMesh).
   const bool has_uv = mesh.uvs.size() == mesh.positions.size() && !mesh.uvs.empty();
+  const bool has_color = mesh.colors.size() == mesh.positions.size() && !mesh.colors.empty();
+  if (mesh.material + 1 > 0xFFFF) throw Error("more than 65534 materials in one kit", "pack_skin_vertices");
+  const std::uint32_t flags = (has_uv ? SKIN_HAS_UV : 0u) | (tintable ? SKIN_TINTABLE : 0u) |
+                              (static_cast<std::uint32_t>(mesh.material + 1) << SKIN_MATERIAL_SHIFT);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const glm::u16vec4 j = mesh.joints[i];
+    const glm::vec4 c = has_color ? mesh.colors[i] : glm::vec4(1.0f);
     out[i] = {mesh.positions[i],
               mesh.normals.empty() ? glm::vec3(0, 1, 0) : mesh.normals[i],
               std::uint32_t{j.x} | (std::uint32_t{j.y} << 16),
               std::uint32_t{j.z} | (std::uint32_t{j.w} << 16),
               mesh.weights[i],
               has_uv ? mesh.uvs[i] : glm::vec2(0.0f),
-              has_uv ? 1u : 0u,
-              0u};
+              flags,
+              glm::packUnorm4x8(c)};
   }
   return out;
 }
+
+SkinMaterials::SkinMaterials(gpu::Context& ctx, std::span<const anim::Material> materials,
+                             std::span<const anim::Texture> textures) {
+  table_.push_back({glm::vec4(1.0f), SKIN_NO_TEXTURE, -1.0f, 0u, 0u});
+  for (const anim::Material& m : materials) {
+    const bool textured =
+        m.base_color_texture >= 0 && static_cast<std::size_t>(m.base_color_texture) < textures.size();
+    table_.push_back({m.base_color_factor,
+                      textured ? static_cast<std::uint32_t>(m.base_color_texture) : SKIN_NO_TEXTURE,
+                      m.alpha_mode == anim::AlphaMode::kOpaque ? -1.0f : m.alpha_cutoff,
+                      m.double_sided ? 1u : 0u, 0u});
+  }
+  std::vector<TextureSource> sources;
+  for (const anim::Texture& t : textures) sources.push_back({t.name, t.width, t.height, t.rgba8});
+  buffer_ = gpu::make_filled_buffer(ctx, std::span<const shader::SkinMaterial>(table_),
+                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  const TextureArray array = make_texture_array(sources, kSkinTextureMaxSize);
+  for (const std::vector<std::uint8_t>& level : array.levels) texture_bytes_ += level.size();
+  texture_ = gpu::make_texture_array_image(ctx, array, VK_FORMAT_R8G8B8A8_SRGB);
+  sampler_ = gpu::make_linear_sampler(ctx);
+}
+
+std::array<gpu::Binding, 2> SkinMaterials::bindings() const {
+  return {gpu::storage_buffer(buffer_),
+          gpu::sampled_image(sampler_.handle(), texture_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
+}
+
+std::uint64_t SkinMaterials::gpu_bytes() const { return buffer_.size() + texture_bytes_; }
 
 std::uint32_t skin_pattern_float(const batch::PropertySet& set) {
   std::uint32_t offset = 0;
@@ -49,14 +84,18 @@ void updated_palette_ranges(std::span<const std::uint8_t> updated, std::size_t p
   }
 }
 
-SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes) {
+SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes,
+                             std::span<const std::uint8_t> tintable) {
+  if (!tintable.empty() && tintable.size() != meshes.size())
+    throw Error("one tintable flag per mesh", "SkinMeshArena");
   std::vector<shader::SkinVertex> vertices;
   std::vector<std::uint32_t> indices;
-  for (const anim::SkinnedMesh& m : meshes) {
+  for (std::size_t mi = 0; mi < meshes.size(); ++mi) {
+    const anim::SkinnedMesh& m = meshes[mi];
     ranges_.push_back(
         {static_cast<std::uint32_t>(vertices.size()), static_cast<std::uint32_t>(m.positions.size()),
          static_cast<std::uint32_t>(indices.size()), static_cast<std::uint32_t>(m.indices.size())});
-    const auto packed = pack_skin_vertices(m);
+    const auto packed = pack_skin_vertices(m, tintable.empty() || tintable[mi] != 0);
     vertices.insert(vertices.end(), packed.begin(), packed.end());
     indices.insert(indices.end(), m.indices.begin(), m.indices.end());  // relative: drawn with vertex_offset
   }
@@ -167,7 +206,8 @@ namespace {
 gpu::PipelineLayoutDesc skin_layout() {
   return {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
            VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+           VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
           sizeof(shader::SkinPush)};
 }
 }  // namespace
@@ -181,6 +221,7 @@ gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32
   b.layout = skin_layout();
   b.color_formats = {color_format};
   b.depth_format = depth_format;
+  b.dynamic_cull_mode = true;
   return b.build(ctx);
 }
 }  // namespace

@@ -6,6 +6,7 @@
 // (docs/BENCHMARKS.md, batch). Per-instance batch data lives in batch_gpu.hpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "myriad/anim/skeleton.hpp"
 #include "myriad/batch/property_set.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
@@ -26,8 +28,34 @@ struct SkinMeshRange {
   std::uint32_t index_count;
 };
 
-// Packs skinned meshes (joints already in renderer-skeleton indices) into shader::SkinVertex.
-std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh);
+// Packs skinned meshes (joints already in renderer-skeleton indices) into shader::SkinVertex. The
+// material entry is mesh.material + 1 (entry 0 of a SkinMaterials table is the default material);
+// `tintable`: the instance's tint multiplies the material (AvatarPart::tintable).
+std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh, bool tintable = true);
+
+// A kit's materials on the GPU: one SkinMaterial per glTF material after the default (white, opaque,
+// single-sided) entry 0, and every base-colour texture as a layer of one sRGB array texture with a full
+// mip chain (core/texture_array.hpp). Bindings 5 and 6 of the skin pipelines.
+class SkinMaterials {
+ public:
+  SkinMaterials(gpu::Context& ctx, std::span<const anim::Material> materials,
+                std::span<const anim::Texture> textures);
+  // The table entry's values, as uploaded (entry 0 is the default material).
+  const std::vector<shader::SkinMaterial>& table() const { return table_; }
+  bool double_sided(std::uint32_t entry) const { return table_[entry].double_sided != 0; }
+  std::array<gpu::Binding, 2> bindings() const;
+  std::uint64_t gpu_bytes() const;
+
+ private:
+  std::vector<shader::SkinMaterial> table_;
+  gpu::Buffer buffer_;
+  gpu::Image texture_;
+  std::uint64_t texture_bytes_ = 0;
+  gpu::Sampler sampler_;
+};
+
+// Texels per side of a kit's array texture at most: larger textures are resampled to it.
+inline constexpr std::uint32_t kSkinTextureMaxSize = 1024;
 
 // SkinPush::pattern_float for a property set: 1 + the offset of its one-float property "pattern",
 // 0 when it has none (drawn plain).
@@ -35,7 +63,9 @@ std::uint32_t skin_pattern_float(const batch::PropertySet& set);
 
 class SkinMeshArena {
  public:
-  SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes);
+  // `tintable[m]` (AvatarPart::tintable) for each mesh; empty: every mesh is tintable.
+  SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMesh> meshes,
+                std::span<const std::uint8_t> tintable = {});
   const SkinMeshRange& range(std::uint32_t mesh) const { return ranges_[mesh]; }
   const gpu::Buffer& vertices() const { return vertices_; }
   const gpu::Buffer& indices() const { return indices_; }
@@ -87,7 +117,8 @@ class SkinPalette {
   std::vector<VkBufferCopy> regions_;  // srcOffset in the staging ring, dstOffset in device_
 };
 
-// skin.vert + skin.frag (colour + depth), skin.vert + skin_id.frag (palette offset per pixel, RGBA8 +
+// skin.vert + skin.frag (colour + depth; the cull mode is dynamic: set it per material before drawing),
+// skin.vert + skin_id.frag (the same) (palette offset per pixel, RGBA8 +
 // depth) or skin.vert + skin_capture.frag (points into RGBA32F).
 gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
 gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);

@@ -1,12 +1,31 @@
 #version 460
-// Skinned avatar parts: per-instance colour (skin tone or clothing tint) with simple sun shading.
-// Clothing draws its pattern (property `pattern`: 0 plain, 1 horizontal stripes, 2 checks, 3 dots) in
-// the tint and a second colour that contrasts with it; body parts have no pattern and stay plain.
+// Skinned avatar parts, each in its glTF material (base-colour factor x COLOR_0 x base-colour texture,
+// alpha mask, double-sided), multiplied by the instance's tint (skin tone or clothing tint) on parts the
+// kit marks tintable and on items; simple sun shading. Clothing draws its pattern (property `pattern`:
+// 0 plain, 1 horizontal stripes, 2 checks, 3 dots) in that colour and a second colour that contrasts
+// with it; body parts have no pattern. anim/material.hpp is the CPU reference of the colour rules.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "skin_layout.h"
+
+layout(binding = 5, scalar) readonly buffer Materials { SkinMaterial materials[]; };
+layout(binding = 6) uniform sampler2DArray skin_textures;
+
 layout(location = 0) in vec3 in_normal;
 layout(location = 1) in vec4 in_color;
 layout(location = 4) flat in vec2 in_pattern;  // x: pattern id; y: 1 when the cells come from UVs
 layout(location = 5) in vec3 in_pattern_cell;
+layout(location = 6) in vec2 in_uv;
+layout(location = 7) in vec4 in_vertex_color;
+layout(location = 8) flat in uvec2 in_material;
 layout(location = 0) out vec4 out_color;
+
+// The sRGB encoding (core/srgb.hpp): materials are multiplied in linear light, then encoded, as the
+// colour the rest of the frame's shading works in.
+vec3 linear_to_srgb(vec3 c) {
+  c = clamp(c, 0.0, 1.0);
+  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, greaterThan(c, vec3(0.0031308)));
+}
 
 // Dot radius in cells. UV cells are 2D (skin.vert puts them at a cell centre in z): round dots a third
 // of the cell's area. Positions cut a 3D lattice of balls, whose sections are smaller on average: a
@@ -25,13 +44,21 @@ float pattern_mask(int id, vec3 c, float dot_radius) {
 void main() {
   // Derivatives in uniform control flow, before any branch: how many cells one pixel spans.
   const vec3 w = fwidth(in_pattern_cell);
-  const vec3 tint = in_color.rgb;
+  const SkinMaterial material = materials[in_material.x];
+  // Sampled unconditionally (implicit derivatives need uniform control flow); layer 0 stands in.
+  const vec4 texel = texture(skin_textures, vec3(in_uv, float(material.texture_layer == SKIN_NO_TEXTURE
+                                                                 ? 0u : material.texture_layer)));
+  vec4 surface = material.base_color * in_vertex_color;
+  if (material.texture_layer != SKIN_NO_TEXTURE) surface *= texel;
+  if (material.alpha_cutoff >= 0.0 && surface.a < material.alpha_cutoff) discard;
+  const vec3 tint = in_material.y != 0u ? in_color.rgb : vec3(1.0);
+  const vec3 coloured = linear_to_srgb(surface.rgb) * tint;
   const int id = int(in_pattern.x + 0.5);
-  vec3 base = tint;
+  vec3 base = coloured;
   if (id != 0) {
-    // A darker second colour on light cloth, a lighter one on dark cloth: visible on any tint.
-    const float luma = dot(tint, vec3(0.299, 0.587, 0.114));
-    const vec3 second = luma > 0.3 ? tint * 0.45 : mix(tint, vec3(1.0), 0.5);
+    // A darker second colour on light cloth, a lighter one on dark cloth: visible on any colour.
+    const float luma = dot(coloured, vec3(0.299, 0.587, 0.114));
+    const vec3 second = luma > 0.3 ? coloured * 0.45 : mix(coloured, vec3(1.0), 0.5);
     const bool uv = in_pattern.y > 0.5;
     const float radius = uv ? kDotUv : kDotPosition;
     // Cells narrower than about two pixels along the pattern's axes alias (shimmer, moire): fade to
@@ -41,9 +68,11 @@ void main() {
         id == 3 ? (uv ? 3.14159 * radius * radius : 4.18879 * radius * radius * radius) : 0.5;
     const float m =
         mix(pattern_mask(id, in_pattern_cell, radius), average, smoothstep(0.3, 0.6, cells_per_pixel));
-    base = mix(tint, second, m);
+    base = mix(coloured, second, m);
   }
   const vec3 sun = normalize(vec3(0.4, 0.8, 0.3));
-  const float light = 0.35 + 0.65 * max(dot(normalize(in_normal), sun), 0.0);
+  // Back faces (drawn only for double-sided materials) are lit from their own side.
+  const vec3 normal = gl_FrontFacing ? normalize(in_normal) : -normalize(in_normal);
+  const float light = 0.35 + 0.65 * max(dot(normal, sun), 0.0);
   out_color = vec4(base * light, 1.0);
 }

@@ -21,6 +21,9 @@ layout(location = 2) flat out vec3 out_capture;
 layout(location = 3) flat out uint out_palette_offset;  // skin_id.frag: which avatar
 layout(location = 4) flat out vec2 out_pattern;         // skin.frag: pattern id (0 = plain), 1 = UV cells
 layout(location = 5) out vec3 out_pattern_cell;         // skin.frag: where in the pattern's cell grid
+layout(location = 6) out vec2 out_uv;                   // skin.frag: the base-colour texture's coordinate
+layout(location = 7) out vec4 out_vertex_color;         // skin.frag: COLOR_0 (linear)
+layout(location = 8) flat out uvec2 out_material;       // skin.frag: material entry, tintable (0/1)
 
 // Pattern cells: the mesh's UV (procedural parts map 0..1 around and along each tube segment, so 8
 // cells go round a limb and 5 along a bone), else the bind-pose position in 8 cm cells. Both are taken
@@ -55,9 +58,13 @@ void main() {
   out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
   out_capture = world;
   out_palette_offset = inst.palette_offset;
-  out_pattern = vec2(pc.pattern_float != 0u ? properties[p + pc.pattern_float - 1u] : 0.0, float(v.has_uv));
+  const bool has_uv = (v.flags & SKIN_HAS_UV) != 0u;
+  out_pattern = vec2(pc.pattern_float != 0u ? properties[p + pc.pattern_float - 1u] : 0.0, has_uv ? 1.0 : 0.0);
   // z = 0.5 for UVs: the cell centre, so skin.frag's 3D checks and dots become 2D ones.
-  out_pattern_cell = v.has_uv != 0u ? vec3(v.uv * kCellsPerUv, 0.5) : v.position * kCellsPerMetre;
+  out_pattern_cell = has_uv ? vec3(v.uv * kCellsPerUv, 0.5) : v.position * kCellsPerMetre;
+  out_uv = v.uv;
+  out_vertex_color = unpackUnorm4x8(v.color);
+  out_material = uvec2(v.flags >> SKIN_MATERIAL_SHIFT, (v.flags & SKIN_TINTABLE) != 0u ? 1u : 0u);
   // The capture position is selected, not branched to, on the push constant (see shadow.glsl); the
   // width is clamped to 1 so the unused side never divides by zero.
   const uint width = max(pc.capture_width, 1u);

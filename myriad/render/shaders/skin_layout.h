@@ -1,5 +1,5 @@
 // Layouts of GPU skinning (SPEC B4, B7), shared by C++ and GLSL: skinned vertices pulled from a
-// storage buffer (with the UVs clothing patterns follow), per-instance batch data (object-to-world rows +
+// storage buffer (with their UVs, vertex colour and material), the kit's materials, per-instance batch data (object-to-world rows +
 // offset into the global palette buffer + offset into the batch's property floats), and the push constants of
 // skin.vert.
 #ifndef MYRIAD_SKIN_LAYOUT_H
@@ -14,9 +14,25 @@ struct SkinVertex {
   uint joints01;  // joint 0 in the low 16 bits, joint 1 in the high (renderer-skeleton indices)
   uint joints23;
   vec4 weights;
-  vec2 uv;      // the mesh's texture coordinate, (0, 0) when it has none
-  uint has_uv;  // 1: clothing patterns follow uv; 0: they follow the bind-pose position
-  uint uv_pad;  // 64-byte vertices
+  vec2 uv;     // the mesh's texture coordinate, (0, 0) when it has none
+  uint flags;  // SKIN_HAS_UV | SKIN_TINTABLE | material index << SKIN_MATERIAL_SHIFT
+  uint color;  // COLOR_0 (linear) as RGBA8, red in the low byte; white when the mesh has none
+};
+// SkinVertex::flags: uv holds the mesh's coordinates (textures and clothing patterns follow it; without
+// it patterns follow the bind-pose position); the instance's tint multiplies the material; the part's
+// entry in the kit's SkinMaterial table.
+#define SKIN_HAS_UV 1u
+#define SKIN_TINTABLE 2u
+#define SKIN_MATERIAL_SHIFT 16u
+#define SKIN_NO_TEXTURE 0xFFFFFFFFu
+// One glTF material of a kit (binding 5 of skin.frag); base-colour textures are layers of the kit's
+// one array texture (binding 6), sRGB-encoded.
+struct SkinMaterial {
+  vec4 base_color;      // linear base-colour factor, alpha included
+  uint texture_layer;   // SKIN_NO_TEXTURE: none
+  float alpha_cutoff;   // alpha below it is discarded; negative: opaque (alpha ignored)
+  uint double_sided;    // 1: back faces drawn (with the normal flipped)
+  uint pad;
 };
 struct SkinInstance {
   vec4 rows[3];          // object-to-world, row-major 3x4
@@ -44,7 +60,9 @@ struct SkinPaletteUploadPush {
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(SkinVertex, 64, position, 0, normal, 12, joints01, 24, joints23, 28, weights, 32, uv, 48,
-                    has_uv, 56, uv_pad, 60);
+                    flags, 56, color, 60);
+MYRIAD_CHECK_LAYOUT(SkinMaterial, 32, base_color, 0, texture_layer, 16, alpha_cutoff, 20, double_sided, 24, pad,
+                    28);
 MYRIAD_CHECK_LAYOUT(SkinInstance, 56, rows, 0, palette_offset, 48, property_offset, 52);
 MYRIAD_CHECK_LAYOUT(SkinPush, 84, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
                     capture_vertex_count, 76, pattern_float, 80);

@@ -34,17 +34,6 @@ void pack_surface(const vegetation::PlantMesh& m, std::size_t i, std::uint32_t l
   v.layer = s.texture == vegetation::kNoPlantTexture ? VEG_NO_TEXTURE : s.texture;
 }
 
-gpu::Image make_texture_image(gpu::Context& ctx, std::span<const vegetation::PlantTexture> textures) {
-  const vegetation::PlantTextureArray a = vegetation::make_texture_array(textures);
-  gpu::Image image(ctx,
-                   {VK_FORMAT_R8G8B8A8_UNORM, a.size, a.size, static_cast<std::uint32_t>(a.levels.size()),
-                    VK_IMAGE_USAGE_SAMPLED_BIT, a.layers, true});
-  for (std::uint32_t l = 0; l < a.levels.size(); ++l)
-    gpu::upload_image(ctx, image, std::as_bytes(std::span(a.levels[l])),
-                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, l);
-  return image;
-}
-
 }  // namespace
 
 VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegetation::PlantMesh> meshes,
@@ -52,7 +41,7 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
                                        std::span<const vegetation::PlantTexture> textures)
     : ctx_(ctx),
       shadow_receiver_(ctx),
-      textures_(make_texture_image(ctx, textures)),
+      textures_(gpu::make_texture_array_image(ctx, vegetation::make_texture_array(textures))),
       texture_sampler_(gpu::make_linear_sampler(ctx)) {
   if (meshes.empty()) throw Error("VegetationRenderer: no meshes");
   const std::uint32_t layers = textures.empty() ? 0u : static_cast<std::uint32_t>(textures.size());
