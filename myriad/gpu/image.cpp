@@ -229,8 +229,8 @@ Image make_texture_array_image(Context& ctx, const TextureArray& array, VkFormat
   Image image(ctx, {format, array.size, array.size, static_cast<std::uint32_t>(array.levels.size()),
                     VK_IMAGE_USAGE_SAMPLED_BIT, array.layers, true});
   for (std::uint32_t l = 0; l < array.levels.size(); ++l)
-    upload_image(ctx, image, std::as_bytes(std::span(array.levels[l])), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                 l);
+    upload_image(ctx, image, std::as_bytes(std::span(array.levels[l])),
+                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, l);
   return image;
 }
 

@@ -92,11 +92,13 @@ class ThreeAvatars {
         if (d == 0 || c.type != dl.draws[d - 1].type) {
           const render::shader::SkinPush push{
               view_proj_, 0, 0, 0, 0, render::skin_pattern_float(crowd_.scene().sets().get(c.type))};
-          const std::array bindings{
-              gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
-              gpu::storage_buffer(batches_->instances(c.type)), gpu::storage_buffer(slots),
-              gpu::storage_buffer(batches_->properties(c.type)), materials_->bindings()[0],
-              materials_->bindings()[1]};
+          const std::array bindings{gpu::storage_buffer(arena_->vertices()),
+                                    gpu::storage_buffer(palette_->buffer()),
+                                    gpu::storage_buffer(batches_->instances(c.type)),
+                                    gpu::storage_buffer(slots),
+                                    gpu::storage_buffer(batches_->properties(c.type)),
+                                    materials_->bindings()[0],
+                                    materials_->bindings()[1]};
           gpu::bind_resources(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
         }
         const render::SkinMeshRange& r = arena_->range(c.mesh);

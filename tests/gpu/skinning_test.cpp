@@ -180,9 +180,12 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
     palette.record_upload(cmd);
     target.begin(cmd, glm::vec4(0.0f));
     const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0};
-    const std::array bindings{gpu::storage_buffer(arena.vertices()), gpu::storage_buffer(palette.buffer()),
-                              gpu::storage_buffer(inst), gpu::storage_buffer(slots),
-                              gpu::storage_buffer(props), materials.bindings()[0],
+    const std::array bindings{gpu::storage_buffer(arena.vertices()),
+                              gpu::storage_buffer(palette.buffer()),
+                              gpu::storage_buffer(inst),
+                              gpu::storage_buffer(slots),
+                              gpu::storage_buffer(props),
+                              materials.bindings()[0],
                               materials.bindings()[1]};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof push);
     vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);

@@ -159,10 +159,13 @@ void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pip
     // draw; the pipeline, vertices, palettes and slots stay.
     if (d == 0 || type != draws[d - 1].type) {
       const shader::SkinPush push{view_proj, 0, 0, 0, 0, pattern_float_[type]};
-      const std::array bindings{
-          gpu::storage_buffer(arena_->vertices()), gpu::storage_buffer(palette_->buffer()),
-          gpu::storage_buffer(batches_->instances(type)), gpu::storage_buffer(occlusion_->slots(set)),
-          gpu::storage_buffer(batches_->properties(type)), material_bindings[0], material_bindings[1]};
+      const std::array bindings{gpu::storage_buffer(arena_->vertices()),
+                                gpu::storage_buffer(palette_->buffer()),
+                                gpu::storage_buffer(batches_->instances(type)),
+                                gpu::storage_buffer(occlusion_->slots(set)),
+                                gpu::storage_buffer(batches_->properties(type)),
+                                material_bindings[0],
+                                material_bindings[1]};
       gpu::bind_resources(ctx_, cmd, pipeline, bindings, &push, sizeof push);
       ++stats_.descriptor_binds;
     }

@@ -92,7 +92,7 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::unique_ptr<batch::AvatarCrowd> crowd_;
   std::unique_ptr<SkinMaterials> materials_;
   std::unique_ptr<SkinMeshArena> arena_;
-  std::vector<VkCullModeFlags> cull_modes_;   // per part mesh, from its material
+  std::vector<VkCullModeFlags> cull_modes_;  // per part mesh, from its material
   std::unique_ptr<SkinPalette> palette_;
   std::unique_ptr<BatchGpuData> batches_;
   std::vector<MeshRange> meshes_;             // per part mesh, for the indirect commands

@@ -46,8 +46,9 @@ void main() {
   const vec3 w = fwidth(in_pattern_cell);
   const SkinMaterial material = materials[in_material.x];
   // Sampled unconditionally (implicit derivatives need uniform control flow); layer 0 stands in.
-  const vec4 texel = texture(skin_textures, vec3(in_uv, float(material.texture_layer == SKIN_NO_TEXTURE
-                                                                 ? 0u : material.texture_layer)));
+  const vec4 texel =
+      texture(skin_textures,
+              vec3(in_uv, float(material.texture_layer == SKIN_NO_TEXTURE ? 0u : material.texture_layer)));
   vec4 surface = material.base_color * in_vertex_color;
   if (material.texture_layer != SKIN_NO_TEXTURE) surface *= texel;
   if (material.alpha_cutoff >= 0.0 && surface.a < material.alpha_cutoff) discard;

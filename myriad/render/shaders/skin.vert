@@ -59,7 +59,8 @@ void main() {
   out_capture = world;
   out_palette_offset = inst.palette_offset;
   const bool has_uv = (v.flags & SKIN_HAS_UV) != 0u;
-  out_pattern = vec2(pc.pattern_float != 0u ? properties[p + pc.pattern_float - 1u] : 0.0, has_uv ? 1.0 : 0.0);
+  out_pattern =
+      vec2(pc.pattern_float != 0u ? properties[p + pc.pattern_float - 1u] : 0.0, has_uv ? 1.0 : 0.0);
   // z = 0.5 for UVs: the cell centre, so skin.frag's 3D checks and dots become 2D ones.
   out_pattern_cell = has_uv ? vec3(v.uv * kCellsPerUv, 0.5) : v.position * kCellsPerMetre;
   out_uv = v.uv;

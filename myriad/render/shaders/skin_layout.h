@@ -1,7 +1,7 @@
 // Layouts of GPU skinning (SPEC B4, B7), shared by C++ and GLSL: skinned vertices pulled from a
-// storage buffer (with their UVs, vertex colour and material), the kit's materials, per-instance batch data (object-to-world rows +
-// offset into the global palette buffer + offset into the batch's property floats), and the push constants of
-// skin.vert.
+// storage buffer (with their UVs, vertex colour and material), the kit's materials, per-instance batch data
+// (object-to-world rows + offset into the global palette buffer + offset into the batch's property floats),
+// and the push constants of skin.vert.
 #ifndef MYRIAD_SKIN_LAYOUT_H
 #define MYRIAD_SKIN_LAYOUT_H
 
@@ -28,10 +28,10 @@ struct SkinVertex {
 // One glTF material of a kit (binding 5 of skin.frag); base-colour textures are layers of the kit's
 // one array texture (binding 6), sRGB-encoded.
 struct SkinMaterial {
-  vec4 base_color;      // linear base-colour factor, alpha included
-  uint texture_layer;   // SKIN_NO_TEXTURE: none
-  float alpha_cutoff;   // alpha below it is discarded; negative: opaque (alpha ignored)
-  uint double_sided;    // 1: back faces drawn (with the normal flipped)
+  vec4 base_color;     // linear base-colour factor, alpha included
+  uint texture_layer;  // SKIN_NO_TEXTURE: none
+  float alpha_cutoff;  // alpha below it is discarded; negative: opaque (alpha ignored)
+  uint double_sided;   // 1: back faces drawn (with the normal flipped)
   uint pad;
 };
 struct SkinInstance {
@@ -61,8 +61,8 @@ struct SkinPaletteUploadPush {
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(SkinVertex, 64, position, 0, normal, 12, joints01, 24, joints23, 28, weights, 32, uv, 48,
                     flags, 56, color, 60);
-MYRIAD_CHECK_LAYOUT(SkinMaterial, 32, base_color, 0, texture_layer, 16, alpha_cutoff, 20, double_sided, 24, pad,
-                    28);
+MYRIAD_CHECK_LAYOUT(SkinMaterial, 32, base_color, 0, texture_layer, 16, alpha_cutoff, 20, double_sided, 24,
+                    pad, 28);
 MYRIAD_CHECK_LAYOUT(SkinInstance, 56, rows, 0, palette_offset, 48, property_offset, 52);
 MYRIAD_CHECK_LAYOUT(SkinPush, 84, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
                     capture_vertex_count, 76, pattern_float, 80);
