@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "myriad/anim/clip_roles.hpp"
 #include "myriad/anim/gltf_import.hpp"
 #include "myriad/anim/kit_build.hpp"
 #include "myriad/anim/kit_import.hpp"
@@ -25,6 +26,7 @@ namespace {
 struct AvatarsInfoOptions {
   std::vector<std::string> files;  // kit, then item files
   std::vector<std::string> clips;
+  std::vector<std::string> roles;  // ROLE=CLIP
 };
 
 struct MakeKitOptions {
@@ -55,7 +57,7 @@ void print_dedup(const anim::KitDedup& d) {
               ratio(d.clothed_before, d.clothed_after));
 }
 
-void print_kit(const anim::KitImport& in) {
+void print_kit(const anim::KitImport& in, const std::vector<anim::ClipRoleOverride>& overrides = {}) {
   const anim::Avatar& kit = in.kit;
   std::printf("kit %s: %zu joints, %zu parts\n", kit.name.c_str(), kit.skeleton.size(), kit.parts.size());
   for (const anim::Clip& c : kit.clips)
@@ -79,9 +81,34 @@ void print_kit(const anim::KitImport& in) {
   }
   for (const std::string& i : in.ignored) std::printf("  ignored: %s\n", i.c_str());
   for (const anim::Material& m : kit.materials) {
+    const char* alpha = m.alpha_mode == anim::AlphaMode::kOpaque ? "opaque"
+                        : m.alpha_mode == anim::AlphaMode::kMask ? "mask"
+                                                                 : "blend (drawn as mask)";
+    std::printf(
+        "  material '%s': base colour %.2f %.2f %.2f %.2f, %s, %s%s\n", m.name.c_str(),
+        double(m.base_color_factor.r), double(m.base_color_factor.g), double(m.base_color_factor.b),
+        double(m.base_color_factor.a),
+        m.base_color_texture >= 0
+            ? ("texture '" + kit.textures[static_cast<std::size_t>(m.base_color_texture)].name + "'").c_str()
+            : "no texture",
+        alpha, m.double_sided ? ", double-sided" : "");
     if (!m.texture_problem.empty())
       std::fprintf(stderr, "warning: material '%s': %s\n", m.name.c_str(), m.texture_problem.c_str());
   }
+  const anim::ClipRoles roles = anim::find_clip_roles(kit.clips, overrides);
+  const auto role = [&](int clip) {
+    return clip < 0 ? std::string("none") : "'" + kit.clips[std::size_t(clip)].name + "'";
+  };
+  std::printf("  clip roles: walk %s%s, idle %s\n", role(roles.walk).c_str(),
+              roles.walk >= 0 && !roles.walk_named ? " (no clip named walk/run: the first clip)" : "",
+              role(roles.idle).c_str());
+  const int stance_clip = roles.walk >= 0 ? roles.walk : roles.idle;
+  const anim::KitStance st =
+      anim::kit_stance(kit, stance_clip >= 0 ? &kit.clips[static_cast<std::size_t>(stance_clip)] : nullptr);
+  std::printf(
+      "  height %.3f m, foot offset %.3f m (lowest point below the armature origin, %s), centre %.3f %.3f\n",
+      double(st.height), double(-st.lowest.y), st.from_clip ? "first frame of the walk clip" : "rest pose",
+      double(st.centre.x), double(st.centre.z));
   print_dedup(anim::measure_dedup(kit));
 }
 
@@ -91,7 +118,9 @@ int run_info(const AvatarsInfoOptions& o) {
   for (const std::string& c : o.clips) {
     for (const std::string& w : anim::add_kit_clips(in.kit, c)) std::printf("warning: %s\n", w.c_str());
   }
-  print_kit(in);
+  std::vector<anim::ClipRoleOverride> overrides;
+  for (const std::string& r : o.roles) overrides.push_back(anim::parse_clip_role(r, "--avatar-clip"));
+  print_kit(in, overrides);
   return 0;
 }
 
@@ -133,6 +162,8 @@ Command add_avatars_command(CLI::App& app) {
   info->add_option("--clips", info_o->clips,
                    "Files whose animations are retargeted onto the kit by joint name")
       ->check(CLI::ExistingFile);
+  info->add_option("--avatar-clip", info_o->roles, "ROLE=CLIP: the clip for walk or idle (default: by name)")
+      ->type_name("ROLE=CLIP");
   CLI::App* make = avatars->add_subcommand(
       "make-kit", "Split a single-skin character into body parts, add sample items, write and re-import it");
   make->add_option("input", make_o->input, "model.glb / model.gltf, or 'procedural'")->required();

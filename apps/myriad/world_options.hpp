@@ -27,6 +27,19 @@ inline void add_world_scene_options(CLI::App& sub, render::WorldSceneOptions& o,
   sub.add_option("--avatar-clips", o.avatar_clips,
                  label + "file whose animations are retargeted onto the kit by joint name (repeatable)")
       ->check(CLI::ExistingFile);
+  sub.add_option("--avatar-height", o.avatar_height,
+                 label + "standing height every avatar is scaled to, metres (default: the kit's own size)")
+      ->check(finite_number)
+      ->check(CLI::PositiveNumber);
+  sub.add_option_function<std::vector<std::string>>(
+         "--avatar-clip",
+         [&o](const std::vector<std::string>& roles) {
+           for (const std::string& r : roles)
+             o.avatar_clip_roles.push_back(anim::parse_clip_role(r, "--avatar-clip"));
+         },
+         label +
+             "ROLE=CLIP: the kit's clip avatars play for walk or idle (repeatable; default: found by name)")
+      ->type_name("ROLE=CLIP");
   sub.add_option("--shadow-map", o.shadow_map_size, label + "shadow map texels per side (0 = off)")
       ->check(CLI::Range(0u, render::kMaxShadowMapSize));
 }

@@ -26,4 +26,18 @@ std::vector<std::uint16_t> joints_used(const AvatarPart& part);
 // `slack` of its radius for animation.
 Sphere kit_bounds(const Avatar& kit, float slack = 0.3f);
 
+// How a kit stands, in the avatar's frame (root_transform applied, +Y up, the file's units: glTF says
+// metres): the body parts (every part when none is a body part) skinned in one pose — the first frame
+// of `clip`, or the rest pose without one — and their extent. Placing an avatar at ground point g with
+// scale s: world = translate(g - s * (centre.x, lowest.y, centre.z)) * scale(s) * root_transform, so
+// the lowest point touches the ground and the body is centred over g whatever the armature's origin.
+struct KitStance {
+  glm::vec3 lowest{0.0f};  // the lowest skinned vertex
+  glm::vec3 lo{0.0f}, hi{0.0f};
+  glm::vec3 centre{0.0f};  // of the extent in X and Z; centre.y = lowest.y
+  float height = 0.0f;     // hi.y - lo.y
+  bool from_clip = false;
+};
+KitStance kit_stance(const Avatar& kit, const Clip* clip = nullptr);
+
 }  // namespace myriad::anim

@@ -22,7 +22,20 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   slots_ = anim::kit_slots(kit);
   bounds_ = anim::kit_bounds(kit);
   clips_ = kit.clips;
+  roles_ = anim::find_clip_roles(clips_, options.clip_roles);
   if (clips_.empty()) clips_.push_back({"rest", 1.0f, {}, {}, {}});
+  if (!(options.height >= 0.0f) || !std::isfinite(options.height))
+    throw Error("the avatar height must be a finite number of metres > 0 (or 0: the kit's own size)",
+                "AvatarCrowdOptions.height");
+  if (!(options.idle_share >= 0.0f && options.idle_share <= 1.0f))
+    throw Error("the idle share must be within 0..1", "AvatarCrowdOptions.idle_share");
+  // The stance of the clip avatars start in (walk, else idle, else the rest pose).
+  const int stance_clip = roles_.walk >= 0 ? roles_.walk : roles_.idle;
+  stance_ =
+      anim::kit_stance(kit, stance_clip >= 0 ? &kit.clips[static_cast<std::size_t>(stance_clip)] : nullptr);
+  if (!(stance_.height > 0.0f))
+    throw Error("the kit has no height: its body's vertices all lie at one height", "avatar kit");
+  scale_ = options.height > 0.0f ? options.height / stance_.height : 1.0f;
   const std::size_t n = options.avatars;
   if (!options.importance.empty() && options.importance.size() != n) {
     throw Error("importance needs one value per avatar", "AvatarCrowdOptions.importance");
@@ -40,14 +53,25 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   std::vector<DrawDesc> draw(1);
   for (std::size_t a = 0; a < n; ++a) {
     const auto seed = static_cast<std::uint32_t>(a) * 7919u + options.seed;
-    positions_[a] = options.origin + glm::vec3(static_cast<float>(a % side) * options.spacing, 0.0f,
-                                               -static_cast<float>(a / side) * options.spacing);
-    const auto clip = static_cast<std::uint32_t>(a % clips_.size());
+    const glm::vec3 grid = options.origin + glm::vec3(static_cast<float>(a % side) * options.spacing, 0.0f,
+                                                      -static_cast<float>(a / side) * options.spacing);
+    const auto ground = [&](float x, float z) {
+      return options.ground ? options.ground(x, z) : options.origin.y;
+    };
+    positions_[a] = {grid.x, ground(grid.x, grid.z), grid.z};
+    // The lowest point touches the ground under it (on a slope: where that foot is).
+    const glm::vec3 foot = grid + scale_ * (stance_.lowest - stance_.centre);
+    const glm::vec3 place(grid.x - scale_ * stance_.centre.x,
+                          ground(foot.x, foot.z) - scale_ * stance_.lowest.y,
+                          grid.z - scale_ * stance_.centre.z);
+    const bool idle = roles_.idle >= 0 && anim::hash01(seed + 3) < options.idle_share;
+    const auto clip = roles_.walk < 0 ? 0u : static_cast<std::uint32_t>(idle ? roles_.idle : roles_.walk);
     animator_->set_clip(a, clip, anim::hash01(seed) * clips_[clip].duration);
     animator_->set_speed(a, 1.0f + options.speed_spread * (2.0f * anim::hash01(seed + 1) - 1.0f));
     next_change_[a] = options.clip_change_period * (0.5f + anim::hash01(seed + 2));
-    const glm::mat4 world = glm::translate(glm::mat4(1.0f), positions_[a]) * kit.root_transform;
-    const glm::vec3 centre = positions_[a] + bounds_.center;
+    const glm::mat4 world = glm::translate(glm::mat4(1.0f), place) *
+                            glm::scale(glm::mat4(1.0f), glm::vec3(scale_)) * kit.root_transform;
+    const glm::vec3 centre = place + scale_ * bounds_.center;
     outfits_[a] = anim::draw_outfit(slots_, seed, options.outfit);
     const anim::Outfit& outfit = outfits_[a];
     for (std::size_t w = 0; w < outfit.parts.size(); ++w) {
@@ -60,7 +84,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
                  item ? std::span<const float>(clothing) : std::span<const float>(body)};
       RendererDesc r;
       // The whole kit's reach bounds every part: parts move with the pose.
-      r.bounds = {centre, bounds_.radius};
+      r.bounds = {centre, scale_ * bounds_.radius};
       r.object_to_world = world;
       r.palette_offset = animator_->palette_offset(a);
       r.draws = draw;

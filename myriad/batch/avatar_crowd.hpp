@@ -8,10 +8,13 @@
 
 #include "myriad/anim/animator.hpp"
 #include "myriad/anim/avatar.hpp"
+#include "myriad/anim/clip_roles.hpp"
+#include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/outfit.hpp"
 #include "myriad/anim/throttle.hpp"
 #include "myriad/batch/draw_commands.hpp"
 
+#include <functional>
 #include <memory>
 
 namespace myriad::batch {
@@ -30,6 +33,16 @@ struct AvatarCrowdOptions {
   // offset) an avatar cross-fades to the kit's next clip over `clip_fade` seconds.
   float clip_change_period = 0.0f;
   float clip_fade = 0.5f;
+  // Size and footing: every avatar is scaled to `height` metres standing (0: the kit's own size, glTF
+  // metres) and stands with the kit's lowest point (anim::kit_stance: the first frame of its walk
+  // clip) on `ground` (height under x, z; empty: origin.y everywhere), centred over its grid point
+  // whatever the armature's origin.
+  float height = 0.0f;
+  std::function<float(float x, float z)> ground;
+  // Clips by role (anim/clip_roles.hpp): avatars walk with the walk clip; `idle_share` of them (when
+  // the kit has an idle clip) stand with it instead.
+  std::vector<anim::ClipRoleOverride> clip_roles;
+  float idle_share = 0.0f;
 };
 
 struct CrowdFrameStats {
@@ -67,7 +80,14 @@ class AvatarCrowd {
   std::span<const std::uint8_t> updated() const { return update_mask_; }
   const DrawList& draw_list() const { return draws_; }
   const CullResult& cull_result() const { return cull_; }
+  // Avatar a's ground point: its grid position at the ground's height (where its blob shadow lies).
   glm::vec3 position(std::size_t a) const { return positions_[a]; }
+  // The kit as placed: its stance (in the kit's units), the scale every avatar has, and so its
+  // standing height in metres; the clips found for each role.
+  const anim::KitStance& stance() const { return stance_; }
+  float scale() const { return scale_; }
+  float standing_height() const { return scale_ * stance_.height; }
+  const anim::ClipRoles& clip_roles() const { return roles_; }
   BatchType body_type() const { return body_type_; }
   BatchType clothing_type() const { return clothing_type_; }
   const anim::Outfit& outfit(std::size_t a) const { return outfits_[a]; }
@@ -95,6 +115,9 @@ class AvatarCrowd {
   std::vector<std::uint32_t> per_renderer_matrices_;  // per avatar: its worn parts' bone counts summed
   std::size_t worn_parts_ = 0;
   Sphere bounds_;  // the kit's bounds in the avatar's frame
+  anim::KitStance stance_;
+  float scale_ = 1.0f;
+  anim::ClipRoles roles_;
   std::uint64_t frame_ = 0;
   CullResult cull_;
   DrawList draws_;

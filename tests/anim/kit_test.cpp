@@ -6,6 +6,7 @@
 // kits fail naming what is wrong; kits written by write_kit_gltf read back unchanged, CesiumMan too.
 #include "kit_test_models.hpp"
 
+#include "myriad/anim/clip_roles.hpp"
 #include "myriad/anim/dedup.hpp"
 #include "myriad/anim/gltf_import.hpp"
 #include "myriad/anim/kit_build.hpp"
@@ -379,6 +380,84 @@ TEST(KitWrite, ProceduralKitReadsBackUnchanged) {
   std::set<std::string> names;
   for (const auto& s : slots.slots) names.insert(s.name);
   EXPECT_EQ(names, (std::set<std::string>{"torso", "legs", "feet", "hands", "head"}));
+}
+
+// Materials survive the kit writer and reader: base colour, texture (written as PNG), alpha mask with
+// its cutoff, double-sided, COLOR_0 and the tintable flag of a body part.
+TEST(KitWrite, MaterialsColoursAndTintableFlagsReadBack) {
+  Avatar kit = make_avatar({.clothed = false});
+  Texture tex{"checker", 2, 2, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 128, 255, 255, 255, 0}};
+  kit.textures.push_back(tex);
+  Material masked{.name = "leaf",
+                  .base_color_factor = {0.2f, 0.4f, 0.6f, 0.8f},
+                  .base_color_texture = 0,
+                  .double_sided = true};
+  masked.alpha_mode = AlphaMode::kMask;
+  masked.alpha_cutoff = 0.3f;
+  kit.materials.push_back(masked);
+  kit.materials.push_back(Material{.name = "orange", .base_color_factor = {0.59f, 0.29f, 0.04f, 1.0f}});
+  kit.parts[0].mesh.material = 0;
+  kit.parts[1].mesh.material = 1;
+  kit.parts[1].mesh.colors.assign(kit.parts[1].mesh.positions.size(), glm::vec4(0.25f, 0.5f, 0.75f, 1.0f));
+  kit.parts[1].tintable = false;
+  const KitImport in = write_and_import_kit(kit, temp_dir("materials"), "materials");
+  ASSERT_EQ(in.kit.parts.size(), kit.parts.size());
+  const AvatarPart& a = in.kit.parts[0];
+  const AvatarPart& b = in.kit.parts[1];
+  ASSERT_GE(a.mesh.material, 0);
+  ASSERT_GE(b.mesh.material, 0);
+  const Material& ma = in.kit.materials[static_cast<std::size_t>(a.mesh.material)];
+  const Material& mb = in.kit.materials[static_cast<std::size_t>(b.mesh.material)];
+  EXPECT_EQ(ma.alpha_mode, AlphaMode::kMask);
+  EXPECT_FLOAT_EQ(ma.alpha_cutoff, 0.3f);
+  EXPECT_TRUE(ma.double_sided);
+  EXPECT_EQ(ma.base_color_factor, masked.base_color_factor);
+  ASSERT_GE(ma.base_color_texture, 0);
+  EXPECT_EQ(in.kit.textures[static_cast<std::size_t>(ma.base_color_texture)].rgba8, tex.rgba8);
+  EXPECT_EQ(mb.alpha_mode, AlphaMode::kOpaque);
+  EXPECT_FALSE(mb.double_sided);
+  EXPECT_LT(mb.base_color_texture, 0);
+  ASSERT_EQ(b.mesh.colors.size(), b.mesh.positions.size());
+  EXPECT_EQ(b.mesh.colors[0], glm::vec4(0.25f, 0.5f, 0.75f, 1.0f));
+  EXPECT_TRUE(a.mesh.colors.empty());
+  EXPECT_TRUE(a.tintable);
+  EXPECT_FALSE(b.tintable);
+}
+
+// Clip roles by name in any case, the shortest of several matches, an override by name, and the
+// errors that name the option and list the clips.
+TEST(ClipRoles, FoundByNameOrOverride) {
+  const auto clips = [](std::initializer_list<const char*> names) {
+    std::vector<Clip> out;
+    for (const char* n : names) out.push_back(Clip{n, 1.0f, {}, {}, {}});
+    return out;
+  };
+  const std::vector<Clip> fox = clips({"Survey", "Walk", "Run"});
+  ClipRoles r = find_clip_roles(fox);
+  EXPECT_EQ(r.walk, 1);
+  EXPECT_EQ(r.idle, -1);
+  EXPECT_TRUE(r.walk_named);
+  const std::vector<Clip> named = clips({"Armature|Walking_Fast", "IDLE_breathing", "armature|walking"});
+  r = find_clip_roles(named);
+  EXPECT_EQ(r.walk, 2);
+  EXPECT_EQ(r.idle, 1);
+  const std::vector<ClipRoleOverride> o = {parse_clip_role("Idle=Survey", "--avatar-clip"),
+                                           parse_clip_role("walk=Run", "--avatar-clip")};
+  r = find_clip_roles(fox, o);
+  EXPECT_EQ(r.walk, 2);
+  EXPECT_EQ(r.idle, 0);
+  r = find_clip_roles(clips({"Epileptisch"}));
+  EXPECT_EQ(r.walk, 0);
+  EXPECT_FALSE(r.walk_named);
+  try {
+    const std::vector<ClipRoleOverride> bad = {parse_clip_role("walk=Jump", "--avatar-clip")};
+    find_clip_roles(fox, bad);
+    FAIL() << "a role naming no clip was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'Survey', 'Walk', 'Run'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_clip_role("dance=Walk", "--avatar-clip"), Error);
+  EXPECT_THROW(parse_clip_role("walk", "--avatar-clip"), Error);
 }
 
 TEST(KitBuild, CesiumManSplitIntoSeventeenPartsWithItemsReadsBack) {

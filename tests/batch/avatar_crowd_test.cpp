@@ -218,6 +218,59 @@ std::filesystem::path kit_dir(const std::string& name) {
          ("myriad_crowd_kit_" + name + "_" + std::to_string(::getpid()));
 }
 
+// The lowest point of avatar a's body as drawn (CPU skinning with the crowd's palettes and the body
+// batch's object-to-world rows), in world space.
+glm::vec3 lowest_drawn_point(const AvatarCrowd& crowd, const anim::Avatar& kit, std::size_t avatar) {
+  glm::vec3 lowest(0.0f, INFINITY, 0.0f);
+  const DrawLayer& draws = crowd.scene().draws();
+  const Batch& body = crowd.scene().batch(crowd.body_type());
+  const std::size_t palette_size = crowd.animator().palette_size();
+  for (std::size_t d = 0; d < draws.size(); ++d) {
+    if (draws.renderer[d] == kNoRenderer || draws.type[d] != crowd.body_type()) continue;
+    const std::uint32_t slot = draws.slot[d];
+    if (body.palette_offset[slot] != avatar * palette_size) continue;
+    const anim::AvatarPart& part = kit.parts[draws.mesh[d]];
+    std::vector<glm::u16vec4> joints = part.mesh.joints;
+    anim::remap_joints(joints, crowd.dedup().remap[draws.mesh[d]]);
+    const auto palette = crowd.palettes().subspan(body.palette_offset[slot], palette_size);
+    const Mat3x4& m = body.object_to_world[slot];
+    for (std::size_t v = 0; v < part.mesh.positions.size(); ++v) {
+      const glm::vec4 p(anim::skin_position(palette, joints[v], part.mesh.weights[v], part.mesh.positions[v]),
+                        1.0f);
+      const glm::vec3 w(glm::dot(m.rows[0], p), glm::dot(m.rows[1], p), glm::dot(m.rows[2], p));
+      if (w.y < lowest.y) lowest = w;
+    }
+  }
+  return lowest;
+}
+
+// A kit whose armature origin is at the pelvis (feet 0.95 m below it) and which is 2.4 x too big
+// stands at --avatar-height 1.8 on sloped ground: its lowest point within 1 cm of the ground under it,
+// in every frame (rest pose), and the figure is 1.8 m tall.
+TEST(AvatarCrowd, APelvisOriginKitStandsOnSlopedGroundAtTheAskedHeight) {
+  anim::Avatar kit = anim::make_avatar({.clothed = false});
+  kit.clips.clear();  // the rest pose: the lowest point is the same in every frame
+  kit.root_transform = glm::scale(glm::mat4(1.0f), glm::vec3(2.4f)) *
+                       glm::translate(glm::mat4(1.0f), glm::vec3(0.3f, -0.95f, -0.2f));
+  const auto ground = [](float x, float z) { return 5.0f + 0.2f * x - 0.1f * z; };
+  AvatarCrowd crowd(
+      kit, {.avatars = 4, .spacing = 3.0f, .origin = {10.0f, 0.0f, 4.0f}, .height = 1.8f, .ground = ground});
+  EXPECT_NEAR(crowd.standing_height(), 1.8f, 1e-4f);
+  const CullCamera cam = overview({10, 20, 30}, {10, 0, 0});
+  for (int f = 0; f < 5; ++f) {
+    crowd.frame(cam, 0.1f);
+    for (std::size_t a = 0; a < 4; ++a) {
+      const glm::vec3 low = lowest_drawn_point(crowd, kit, a);
+      ASSERT_TRUE(std::isfinite(low.y));
+      EXPECT_NEAR(low.y, ground(low.x, low.z), 0.01f) << "avatar " << a << " frame " << f;
+      // Centred over its grid point, whatever the armature's origin.
+      EXPECT_NEAR(low.x, crowd.position(a).x, 0.5f);
+      EXPECT_NEAR(crowd.position(a).y, ground(crowd.position(a).x, crowd.position(a).z), 1e-4f);
+    }
+  }
+  EXPECT_THROW(AvatarCrowd(kit, {.avatars = 1, .height = -1.0f}), Error);
+}
+
 TEST(AvatarCrowd, WalkingProceduralAvatarsAreNotInTPose) {
   const anim::KitImport in =
       anim::write_and_import_kit(anim::make_sample_kit(nullptr), kit_dir("procedural"), "kit");

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
+#include "myriad/anim/material.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
+#include "myriad/core/srgb.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/avatars/batch_gpu.hpp"
@@ -43,8 +45,8 @@ void dress(batch::AvatarCrowd& crowd, glm::vec3 tint, float pattern) {
 // them: one pipeline bind, each batch type's buffers and SkinPush::pattern_float pushed once.
 class ThreeAvatars {
  public:
-  ThreeAvatars(gpu::Context& ctx, bool uvs)
-      : ctx_(ctx), av_(anim::make_avatar({.clothed = true})), crowd_(av_, {.avatars = 3, .spacing = 0.9f}) {
+  ThreeAvatars(gpu::Context& ctx, bool uvs, anim::Avatar kit = anim::make_avatar({.clothed = true}))
+      : ctx_(ctx), av_(std::move(kit)), crowd_(av_, {.avatars = 3, .spacing = 0.9f}) {
     const float fov = glm::radians(50.0f);
     const glm::vec3 eye(0.9f, 1.0f, 3.5f);
     view_proj_ = perspective_infinite_reverse_z(fov, 1.0f, 0.1f) *
@@ -54,12 +56,14 @@ class ThreeAvatars {
     camera_.lod_scale = 1.0f / (2.0f * std::tan(fov / 2.0f));
     crowd_.frame(camera_, 0.3f);
     std::vector<anim::SkinnedMesh> meshes;
+    std::vector<std::uint8_t> tintable;
     for (std::size_t p = 0; p < av_.parts.size(); ++p) {
       meshes.push_back(av_.parts[p].mesh);
       anim::remap_joints(meshes.back().joints, crowd_.dedup().remap[p]);
       if (!uvs) meshes.back().uvs.clear();  // patterns from the bind-pose position
+      tintable.push_back(av_.parts[p].tintable ? 1 : 0);
     }
-    arena_ = std::make_unique<render::SkinMeshArena>(ctx, meshes);
+    arena_ = std::make_unique<render::SkinMeshArena>(ctx, meshes, tintable);
     materials_ = std::make_unique<render::SkinMaterials>(ctx, av_.materials, av_.textures);
     palette_ = std::make_unique<render::SkinPalette>(ctx, crowd_.palettes().size());
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
@@ -200,6 +204,72 @@ TEST_F(AvatarCustomizationTest, PatternsFollowTheBindPoseWithoutUvs) {
 render::FrameView front_view(glm::vec3 eye, glm::vec3 target, std::uint32_t size) {
   return render::FrameView::of_camera(render::SceneCamera::look_at(eye, target, glm::radians(50.0f)), size,
                                       size, kWorldUp);
+}
+
+// The material rules (anim::avatar_surface) on the GPU: four body parts of the procedural kit get a
+// textured material (factor x texel, multiplied in linear light), a vertex-coloured one (COLOR_0), an
+// alpha-masked one whose alpha is below its cutoff, and a colour-only one, none tintable; the rest
+// stay tintable in their skin tone. Every drawn pixel must be one of the CPU reference's colours times
+// one light factor, each unmasked part's colour must cover pixels, and the masked part's never.
+TEST_F(AvatarCustomizationTest, PartsDrawTheirMaterialsAsTheCpuReference) {
+  anim::Avatar kit = anim::make_avatar({.clothed = false});
+  ASSERT_GE(kit.parts.size(), 5u);
+  const auto add = [&](anim::Material m) {
+    kit.materials.push_back(m);
+    return static_cast<int>(kit.materials.size() - 1);
+  };
+  // A 2 x 2 texture of one sRGB colour: resampling and mips keep it.
+  anim::Texture tex{"orange", 2, 2, {}};
+  for (int i = 0; i < 4; ++i) tex.rgba8.insert(tex.rgba8.end(), {230, 140, 40, 255});
+  kit.textures.push_back(tex);
+  anim::Material textured{.name = "textured", .base_color_factor = {1.0f, 0.5f, 1.0f, 1.0f}};
+  textured.base_color_texture = 0;
+  anim::Material coloured{.name = "vertex colours"};
+  anim::Material masked{.name = "masked", .base_color_factor = {1.0f, 0.0f, 1.0f, 0.3f}};
+  masked.alpha_mode = anim::AlphaMode::kMask;
+  masked.alpha_cutoff = 0.5f;
+  anim::Material plain{.name = "colour only", .base_color_factor = {0.05f, 0.6f, 0.1f, 1.0f}};
+  const glm::vec4 vertex_color(51.0f / 255.0f, 153.0f / 255.0f, 230.0f / 255.0f, 1.0f);  // exact in RGBA8
+  const anim::Material* materials[4] = {&textured, &coloured, &masked, &plain};
+  for (int p = 0; p < 4; ++p) {
+    anim::AvatarPart& part = kit.parts[static_cast<std::size_t>(p)];
+    part.mesh.material = add(*materials[p]);
+    part.tintable = false;
+    if (p == 1) part.mesh.colors.assign(part.mesh.positions.size(), vertex_color);
+  }
+  const glm::vec4 texel(srgb_to_linear(230.0f / 255.0f), srgb_to_linear(140.0f / 255.0f),
+                        srgb_to_linear(40.0f / 255.0f), 1.0f);
+  std::vector<glm::vec3> expected;
+  for (int p = 0; p < 4; ++p) {
+    const anim::SurfaceColor c =
+        anim::avatar_surface(kit.materials[static_cast<std::size_t>(p)],
+                             p == 1 ? vertex_color : glm::vec4(1.0f), texel, glm::vec3(1.0f), false);
+    EXPECT_EQ(c.discarded, p == 2);
+    expected.push_back(c.rgb);
+  }
+  ThreeAvatars avatars(ctx(), true, std::move(kit));
+  const std::vector<std::uint8_t> px = avatars.render(kLightTint, 0.0f);
+  // Pixel i is colour `e` times one light factor in [0.3, 1] (within 1.5 steps per channel).
+  const auto shade_of = [&](std::size_t i, glm::vec3 e) {
+    const int c = e.r >= e.g && e.r >= e.b ? 0 : (e.g >= e.b ? 1 : 2);
+    const float light = float(px[i + std::size_t(c)]) / (255.0f * e[c]);
+    if (light < 0.3f || light > 1.02f) return false;
+    for (int k = 0; k < 3; ++k)
+      if (std::abs(float(px[i + std::size_t(k)]) - 255.0f * e[k] * light) > 1.5f) return false;
+    return true;
+  };
+  std::array<std::size_t, 4> hits{};
+  std::size_t covered = 0;
+  for (std::size_t i = 0; i < px.size(); i += 4) {
+    if (px[i + 3] == 0) continue;
+    ++covered;
+    for (int p = 0; p < 4; ++p) hits[std::size_t(p)] += shade_of(i, expected[std::size_t(p)]) ? 1 : 0;
+  }
+  ASSERT_GT(covered, 2000u);
+  EXPECT_GT(hits[0], 30u) << "the textured part";
+  EXPECT_GT(hits[1], 30u) << "the vertex-coloured part";
+  EXPECT_EQ(hits[2], 0u) << "the masked part was drawn";
+  EXPECT_GT(hits[3], 30u) << "the colour-only part";
 }
 
 TEST_F(AvatarCustomizationTest, RendererBindsOncePerPassAndDrawsPatterns) {

@@ -9,7 +9,8 @@
 namespace myriad::render {
 namespace {
 
-constexpr float kAvatarRadius = 0.4f;  // horizontal half-extent of a walking avatar (arms down)
+constexpr float kAvatarRadius = 0.4f;  // horizontal half-extent of a walking avatar (arms down)...
+constexpr float kHumanHeight = 1.8f;   // ... of this height: blobs scale with the avatars' height
 
 }  // namespace
 
@@ -55,7 +56,8 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<cons
   blobs_ = std::make_unique<AvatarBlobShadow>(ctx, color_format, depth_format, count);
   std::vector<shader::AvatarBlob> discs;
   for (std::size_t a = 0; a < count; ++a)
-    discs.push_back(avatar_blob(crowd_->position(a), kAvatarRadius, 0.0f));
+    discs.push_back(avatar_blob(crowd_->position(a), kAvatarRadius * crowd_->standing_height() / kHumanHeight,
+                                crowd_->position(a).y));
   blobs_->set_blobs(discs);
   stats_.avatars = count;
 }

@@ -167,6 +167,11 @@ anim::Avatar load_avatar_kit(const WorldSceneOptions& options) {
       std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
   for (const std::string& i : in.ignored) std::fprintf(stderr, "avatar kit: ignored %s\n", i.c_str());
+  for (const anim::Material& m : in.kit.materials) {
+    if (!m.texture_problem.empty())
+      std::fprintf(stderr, "warning: avatar kit material '%s': %s\n", m.name.c_str(),
+                   m.texture_problem.c_str());
+  }
   return std::move(in.kit);
 }
 
@@ -177,21 +182,25 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
   if (options.avatars > 0) {
     std::shared_ptr<anim::Avatar> kit = std::make_shared<anim::Avatar>(load_avatar_kit(options));
     if (progress) progress("building the avatars (kit: " + kit->name + ")", 4, kBuildSteps);
+    batch::AvatarCrowdOptions placing;
+    placing.avatars = options.avatars;
+    placing.spacing = kAvatarSpacing;
+    placing.origin = {kAvatarOrigin.x, ground.height(double(kAvatarOrigin.x), double(kAvatarOrigin.z)),
+                      kAvatarOrigin.z};
+    placing.seed = static_cast<std::uint32_t>(options.seed);
+    // SPEC B9: avatars beyond 15 / 40 / 80 m pose every 2 / 4 / 8 frames (the default bands), and only
+    // the posed ones' palettes are uploaded.
+    placing.throttle = true;
+    // A kit with several clips (e.g. --avatar-clips): each avatar cross-fades to the next one every 8 s
+    // or so.
+    placing.clip_change_period = 8.0f;
+    // Avatars stand on the hills, at the height asked for, a fifth of them idle when the kit can.
+    placing.height = options.avatar_height;
+    placing.ground = [this](float x, float z) { return ground.height(double(x), double(z)); };
+    placing.clip_roles = options.avatar_clip_roles;
+    placing.idle_share = 0.2f;
     avatars = std::make_unique<AvatarCrowdRenderer>(
-        ctx, std::move(kit),
-        batch::AvatarCrowdOptions{
-            .avatars = options.avatars,
-            .spacing = kAvatarSpacing,
-            .origin = {kAvatarOrigin.x, ground.height(double(kAvatarOrigin.x), double(kAvatarOrigin.z)),
-                       kAvatarOrigin.z},
-            .seed = static_cast<std::uint32_t>(options.seed),
-            // SPEC B9: avatars beyond 15 / 40 / 80 m pose every 2 / 4 / 8 frames (the default bands),
-            // and only the posed ones' palettes are uploaded.
-            .throttle = true,
-            // A kit with several clips (e.g. --avatar-clips): each avatar cross-fades to the next one
-            // every 8 s or so.
-            .clip_change_period = 8.0f},
-        OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+        ctx, std::move(kit), placing, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   } else if (progress) {
     progress("no avatars", 4, kBuildSteps);
   }
@@ -206,6 +215,9 @@ void validate(const WorldSceneOptions& options) {
   if (options.crowd_entities == 0 || options.crowd_entities > kMaxCrowdEntities)
     throw Error("the crowd needs 1 to " + std::to_string(kMaxCrowdEntities) + " entities",
                 "WorldSceneOptions::crowd_entities");
+  if (!std::isfinite(options.avatar_height) || options.avatar_height < 0.0f)
+    throw Error("the avatar height must be a finite number of metres > 0",
+                "WorldSceneOptions::avatar_height");
   if (options.avatars > kMaxAvatars)
     throw Error("at most " + std::to_string(kMaxAvatars) + " avatars", "WorldSceneOptions::avatars");
   if (options.shadow_map_size > kMaxShadowMapSize)

@@ -7,6 +7,8 @@
 // stand on a plaza between the two.
 #pragma once
 
+#include "myriad/anim/clip_roles.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -47,6 +49,10 @@ struct WorldSceneOptions {
   // procedural humanoid — written into cache_dir as glTF and imported back like a user's kit.
   std::filesystem::path avatar_kit;
   std::vector<std::filesystem::path> avatar_items, avatar_clips;
+  // Standing height every avatar is scaled to, metres (0: the kit's own size) and clip roles named by
+  // the user (anim/clip_roles.hpp; the rest are found by name).
+  float avatar_height = 0.0f;
+  std::vector<anim::ClipRoleOverride> avatar_clip_roles;
 };
 
 // Throws myriad::Error naming the first option outside its limits.
