@@ -217,9 +217,11 @@ Material read_material(const gltf::Document& c, int gi, std::map<int, int>& imag
   mat.double_sided = gm.doubleSided;
   if (gm.alphaMode == "MASK" || gm.alphaMode == "BLEND") {
     mat.alpha_mode = gm.alphaMode == "MASK" ? AlphaMode::kMask : AlphaMode::kBlend;
-    mat.alpha_cutoff = gm.alphaMode == "MASK" ? static_cast<float>(gm.alphaCutoff) : 0.5f;
-    if (!std::isfinite(mat.alpha_cutoff) || mat.alpha_cutoff < 0.0f)
-      c.fail("alphaCutoff must be a finite number >= 0", "materials[" + std::to_string(gi) + "].alphaCutoff");
+    // Checked as a double: a value past float's range would not survive the conversion.
+    const double cutoff = gm.alphaMode == "MASK" ? gm.alphaCutoff : 0.5;
+    if (!(cutoff >= 0.0))
+      c.fail("alphaCutoff must be a number >= 0", "materials[" + std::to_string(gi) + "].alphaCutoff");
+    mat.alpha_cutoff = static_cast<float>(std::min(cutoff, 2.0));  // above 1 every texel is discarded
   } else if (!gm.alphaMode.empty() && gm.alphaMode != "OPAQUE") {
     c.fail("unknown alphaMode '" + gm.alphaMode + "'", "materials[" + std::to_string(gi) + "].alphaMode");
   }
