@@ -91,18 +91,27 @@ class ThreeAvatars {
       gpu::bind_pipeline(cmd, pipeline_);
       vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
       vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
+      const std::array<gpu::Binding, 4> fragment =
+          render::skin_fragment_bindings(*materials_, shadow_receiver_, nullptr);
       for (std::size_t d = 0; d < dl.draws.size(); ++d) {
         const batch::DrawCommand& c = dl.draws[d];
         if (d == 0 || c.type != dl.draws[d - 1].type) {
-          const render::shader::SkinPush push{
-              view_proj_, 0, 0, 0, 0, render::skin_pattern_float(crowd_.scene().sets().get(c.type))};
+          const render::shader::SkinPush push{view_proj_,
+                                              0,
+                                              0,
+                                              0,
+                                              0,
+                                              render::skin_pattern_float(crowd_.scene().sets().get(c.type)),
+                                              render::kSkinDefaultLight};
           const std::array bindings{gpu::storage_buffer(arena_->vertices()),
                                     gpu::storage_buffer(palette_->buffer()),
                                     gpu::storage_buffer(batches_->instances(c.type)),
                                     gpu::storage_buffer(slots),
                                     gpu::storage_buffer(batches_->properties(c.type)),
-                                    materials_->bindings()[0],
-                                    materials_->bindings()[1]};
+                                    fragment[0],
+                                    fragment[1],
+                                    fragment[2],
+                                    fragment[3]};
           gpu::bind_resources(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
         }
         const render::SkinMeshRange& r = arena_->range(c.mesh);
@@ -122,6 +131,7 @@ class ThreeAvatars {
   batch::CullCamera camera_;
   std::unique_ptr<render::SkinMeshArena> arena_;
   std::unique_ptr<render::SkinMaterials> materials_;
+  render::ShadowReceiver shadow_receiver_{ctx_};
   std::unique_ptr<render::SkinPalette> palette_;
   std::unique_ptr<render::BatchGpuData> batches_;
   gpu::Pipeline pipeline_;

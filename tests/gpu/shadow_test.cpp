@@ -2,8 +2,9 @@
 // camera's frustum slice and the caster reach and snaps to whole texels; casters outside the camera
 // frustum (a crowd giant, a vegetation tree, a voxel pillar, a voxel tree) darken the visible ground exactly
 // inside their predicted shadow footprint and nowhere else; the ground shadowing itself leaves the picture
-// exactly as drawn without a map (no acne); and the shadow view's culling keeps the camera's LOD for every
-// entity and plant that both views see, and leaves the vegetation's two-phase visibility flags alone.
+// exactly as drawn without a map (no acne); skinned avatars receive the map; and the shadow view's culling
+// keeps the camera's LOD for every entity and plant that both views see, and leaves the vegetation's
+// two-phase visibility flags alone.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "vegetation_cull_reference.hpp"
 #include "gpu_fixture.hpp"
 #include "myriad/crowd/entity_cull.hpp"
+#include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
@@ -120,6 +122,19 @@ std::size_t differing_pixels(const std::vector<std::uint8_t>& a, const std::vect
   return n;
 }
 
+// A crowd entity `scale` times its size just outside the camera frustum (by its culling sphere), on
+// the light's side.
+crowd::CrowdEntity giant_outside(const Frustum& view_frustum, const Aabb& local, float scale) {
+  crowd::CrowdEntity giant;
+  giant.position = {-20.0f, 0.0f, 0.0f};
+  while (view_frustum.intersects(Sphere{giant.position, crowd::type_bounds(local).bound_radius * scale}))
+    giant.position.x -= 1.0f;
+  giant.yaw_scale = crowd::pack_yaw_scale(0.0f, scale);
+  giant.type_clip = 0;
+  giant.tint = 0xffffffffu;
+  return giant;
+}
+
 class ShadowTest : public GpuTest {
  protected:
   // Plant meshes plus a unit box (index box_mesh()) for the ground slab.
@@ -205,14 +220,7 @@ TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
   const render::FrameView view = camera_view(camera);
   const glm::mat4& view_proj = view.view_proj;
   const Frustum& view_frustum = view.frustum;
-  // Just outside the camera frustum (by the culling sphere), on the light's side.
-  crowd::CrowdEntity giant;
-  giant.position = {-20.0f, 0.0f, 0.0f};
-  while (view_frustum.intersects(Sphere{giant.position, crowd::type_bounds(local).bound_radius * kScale}))
-    giant.position.x -= 1.0f;
-  giant.yaw_scale = crowd::pack_yaw_scale(0.0f, kScale);
-  giant.type_clip = 0;
-  giant.tint = 0xffffffffu;
+  const crowd::CrowdEntity giant = giant_outside(view_frustum, local, kScale);
   crowd::CrowdEntity away = giant;
   away.position = {0.0f, 0.0f, 5000.0f};
   render::OffscreenTarget target(ctx(), kWidth, kHeight);
@@ -264,6 +272,64 @@ TEST_F(ShadowTest, CrowdCasterOutsideTheViewDarkensTheGround) {
   EXPECT_GT(d.darkened_inside, 100u);
   EXPECT_EQ(d.changed_outside, 0u);
   EXPECT_EQ(d.lighter, 0u);
+}
+
+// Skinned avatars receive the scene's shadow map: beside a giant (drawn only into the map), some of
+// their pixels darken and none gets lighter; with the giant far away the map changes nothing.
+TEST_F(ShadowTest, AvatarsReceiveTheShadowOfACaster) {
+  const std::vector<crowd::CrowdFile> types{make_test_crowd_type()};
+  render::SceneCamera camera = top_camera();
+  camera.eye.y = 14.0f;  // closer: the avatars cover more pixels
+  const render::FrameView view = camera_view(camera);
+  crowd::CrowdEntity giant;
+  giant.position = {-14.0f, 0.0f, 0.0f};
+  giant.yaw_scale = crowd::pack_yaw_scale(0.0f, 16.0f);
+  giant.type_clip = 0;
+  giant.tint = 0xffffffffu;
+  crowd::CrowdEntity away = giant;
+  away.position = {0.0f, 0.0f, 5000.0f};
+  render::OffscreenTarget target(ctx(), kWidth, kHeight);
+  render::CrowdRenderer crowd_renderer(ctx(), types, std::span(&giant, 1),
+                                       render::OffscreenTarget::kColorFormat,
+                                       render::OffscreenTarget::kDepthFormat);
+  // Four by four avatars 4 m tall (so that they cover pixels from 30 m above) on the giant's lit side.
+  render::AvatarCrowdRenderer avatars(
+      ctx(), {.avatars = 25, .spacing = 2.5f, .origin = {-5.0f, 0.0f, 5.0f}, .height = 4.0f}, false,
+      render::OffscreenTarget::kColorFormat, render::OffscreenTarget::kDepthFormat);
+  render::ShadowMap shadow(ctx(), 1024);
+  shadow.fit(view, 60.0f, 60.0f);
+  auto frame = [&](bool with_shadow) {
+    avatars.update(view, 0.0f);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      crowd_renderer.cull(cmd, view);
+      crowd_renderer.cull_shadow(cmd, shadow.view());
+      shadow.begin(cmd);
+      crowd_renderer.draw_shadow(cmd, shadow.view());
+      shadow.end(cmd);
+      avatars.upload(cmd);
+      avatars.cull(cmd, view, render::FramePhase::kSingle, nullptr);
+      target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      avatars.draw(cmd, view, render::FramePhase::kSingle, with_shadow ? &shadow : nullptr);
+      target.end(cmd);
+    });
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> lit = frame(false);
+  const std::vector<std::uint8_t> shadowed = frame(true);
+  crowd_renderer.set_entities(std::span(&away, 1));
+  const std::vector<std::uint8_t> unshadowed = frame(true);
+  std::size_t covered = 0, darker = 0, lighter = 0;
+  for (std::size_t i = 0; i < lit.size(); i += 4) {
+    const int a = lit[i] + lit[i + 1] + lit[i + 2], b = shadowed[i] + shadowed[i + 1] + shadowed[i + 2];
+    covered += a > 0 ? 1 : 0;
+    darker += b + 30 < a ? 1 : 0;
+    lighter += b > a ? 1 : 0;
+  }
+  ASSERT_GT(covered, 300u) << "the avatars are not in view";
+  EXPECT_GT(darker, 50u) << "the shadow map does not reach the avatars";
+  EXPECT_EQ(lighter, 0u);
+  // Avatars cast no map shadow (B9): a map without casters changes none of their pixels (no acne).
+  EXPECT_EQ(differing_pixels(lit, unshadowed), 0u);
 }
 
 // Terrain: a voxel pillar outside the camera frustum shadows the floor (the same world both times;

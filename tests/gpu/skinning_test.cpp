@@ -155,6 +155,7 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
   }
   render::SkinMeshArena arena(ctx(), meshes);
   const render::SkinMaterials materials(ctx(), av.materials, av.textures);
+  const render::ShadowReceiver receiver(ctx());
   render::SkinPalette palette(ctx(), crowd.palettes().size());
   // Two ranges (avatars 0-1, then 2-3) that merge into one copy region.
   const std::size_t half = 2 * crowd.animator().palette_size();
@@ -179,14 +180,17 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
     palette.record_upload(cmd);
     target.begin(cmd, glm::vec4(0.0f));
-    const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0};
+    const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0, render::kSkinDefaultLight};
+    const std::array<gpu::Binding, 4> fragment = render::skin_fragment_bindings(materials, receiver, nullptr);
     const std::array bindings{gpu::storage_buffer(arena.vertices()),
                               gpu::storage_buffer(palette.buffer()),
                               gpu::storage_buffer(inst),
                               gpu::storage_buffer(slots),
                               gpu::storage_buffer(props),
-                              materials.bindings()[0],
-                              materials.bindings()[1]};
+                              fragment[0],
+                              fragment[1],
+                              fragment[2],
+                              fragment[3]};
     gpu::bind(ctx(), cmd, pipeline, bindings, &push, sizeof push);
     vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
     vkCmdBindIndexBuffer(cmd, arena.indices().handle(), 0, VK_INDEX_TYPE_UINT32);

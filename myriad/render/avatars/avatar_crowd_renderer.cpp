@@ -10,7 +10,9 @@ namespace myriad::render {
 namespace {
 
 constexpr float kAvatarRadius = 0.4f;  // horizontal half-extent of a walking avatar (arms down)...
-constexpr float kHumanHeight = 1.8f;   // ... of this height: blobs scale with the avatars' height
+constexpr float kHumanHeight = 1.8f;
+constexpr float kAvatarAmbient = 0.35f;  // the share of light that reaches surfaces facing away   // ... of
+                                         // this height: blobs scale with the avatars' height
 
 }  // namespace
 
@@ -22,7 +24,11 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, const batch::AvatarC
 AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<const anim::Avatar> kit,
                                          const batch::AvatarCrowdOptions& crowd, VkFormat color_format,
                                          VkFormat depth_format)
-    : ctx_(ctx), kit_(std::move(kit)), color_format_(color_format), depth_format_(depth_format) {
+    : ctx_(ctx),
+      kit_(std::move(kit)),
+      color_format_(color_format),
+      depth_format_(depth_format),
+      shadow_receiver_(ctx) {
   if (!kit_ || kit_->parts.empty()) throw Error("the avatar kit has no parts", "AvatarCrowdRenderer");
   crowd_ = std::make_unique<batch::AvatarCrowd>(*kit_, crowd);
   // Part meshes with joints in renderer-skeleton indices (skeleton dedup), as skin.vert reads them.
@@ -100,11 +106,11 @@ void AvatarCrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, Frame
 }
 
 void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
-                               const ShadowMap*) {
+                               const ShadowMap* shadow) {
   if (!crowd_->draw_list().draws.empty()) {
     gpu::bind_pipeline(cmd, pipeline_);
     ++stats_.pipeline_binds;
-    draw_set(cmd, pipeline_, view.view_proj, BatchOcclusion::command_set(phase));
+    draw_set(cmd, pipeline_, view, BatchOcclusion::command_set(phase), shadow);
   }
   // The blobs darken what every phase drew under them: after the last phase.
   if (phase != FramePhase::kEarly) blobs_->draw(cmd, view.view_proj);
@@ -115,8 +121,8 @@ void AvatarCrowdRenderer::draw_ids(VkCommandBuffer cmd, const FrameView& view) {
   if (crowd_->draw_list().draws.empty()) return;
   gpu::bind_pipeline(cmd, id_pipeline_);
   ++stats_.pipeline_binds;
-  draw_set(cmd, id_pipeline_, view.view_proj, 0);
-  if (occlusion_->two_phase()) draw_set(cmd, id_pipeline_, view.view_proj, 1);
+  draw_set(cmd, id_pipeline_, view, 0, nullptr);
+  if (occlusion_->two_phase()) draw_set(cmd, id_pipeline_, view, 1, nullptr);
 }
 
 void AvatarCrowdRenderer::finish_frame() {
@@ -144,11 +150,11 @@ std::uint64_t AvatarCrowdRenderer::avatars_of(std::uint64_t renderers) const {
   return parts ? (renderers * stats_.avatars + parts / 2) / parts : 0;
 }
 
-void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
-                                   const glm::mat4& view_proj, std::uint32_t set) {
+void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const FrameView& view,
+                                   std::uint32_t set, const ShadowMap* shadow) {
   const std::vector<batch::DrawCommand>& draws = crowd_->draw_list().draws;
   vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
-  const std::array<gpu::Binding, 2> material_bindings = materials_->bindings();
+  const std::array<gpu::Binding, 4> fragment = skin_fragment_bindings(*materials_, shadow_receiver_, shadow);
   VkCullModeFlags cull = VK_CULL_MODE_FLAG_BITS_MAX_ENUM;  // none set yet
   for (std::uint32_t d = 0; d < draws.size(); ++d) {
     const batch::BatchType type = draws[d].type;
@@ -160,14 +166,17 @@ void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pip
     // The draws come sorted by type (generate_draws): a type's buffers are pushed once, at its first
     // draw; the pipeline, vertices, palettes and slots stay.
     if (d == 0 || type != draws[d - 1].type) {
-      const shader::SkinPush push{view_proj, 0, 0, 0, 0, pattern_float_[type]};
+      const shader::SkinPush push{
+          view.view_proj, 0, 0, 0, 0, pattern_float_[type], glm::vec4(view.to_light, kAvatarAmbient)};
       const std::array bindings{gpu::storage_buffer(arena_->vertices()),
                                 gpu::storage_buffer(palette_->buffer()),
                                 gpu::storage_buffer(batches_->instances(type)),
                                 gpu::storage_buffer(occlusion_->slots(set)),
                                 gpu::storage_buffer(batches_->properties(type)),
-                                material_bindings[0],
-                                material_bindings[1]};
+                                fragment[0],
+                                fragment[1],
+                                fragment[2],
+                                fragment[3]};
       gpu::bind_resources(ctx_, cmd, pipeline, bindings, &push, sizeof push);
       ++stats_.descriptor_binds;
     }

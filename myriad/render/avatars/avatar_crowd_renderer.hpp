@@ -65,7 +65,7 @@ class AvatarCrowdRenderer : public FrameSystem {
             const DepthPyramid* pyramid) override;
   // Inside rendering: the avatars the phase's cull kept; after the last phase their blob shadows
   // (they blend over what is drawn so far: draw avatars after the other opaque systems of the
-  // phase). Avatars cast no map shadow (B9).
+  // phase), lit by the view's sun and shadowed by `shadow`. Avatars cast no map shadow (B9).
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // Inside rendering, after the frame: the avatars the frame drew (both phases), their palette offsets
   // + 1 as RGB (ID pass), no blobs.
@@ -84,8 +84,8 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::uint64_t avatars_of(std::uint64_t renderers) const;
   // The list's draws of one command set, indirect, with `pipeline` (bound by the caller, once per
   // pass); descriptors pushed once per batch type.
-  void draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const glm::mat4& view_proj,
-                std::uint32_t set);
+  void draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const FrameView& view, std::uint32_t set,
+                const ShadowMap* shadow);
 
   gpu::Context& ctx_;
   std::shared_ptr<const anim::Avatar> kit_;
@@ -101,6 +101,7 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::unique_ptr<BatchOcclusion> occlusion_;
   gpu::Pipeline pipeline_, id_pipeline_;
   VkFormat color_format_, depth_format_;
+  ShadowReceiver shadow_receiver_;
   std::unique_ptr<AvatarBlobShadow> blobs_;
   AvatarDrawStats stats_;
   PaletteUpload palette_upload_ = PaletteUpload::kStagingCopy;

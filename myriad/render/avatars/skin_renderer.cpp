@@ -60,6 +60,12 @@ std::array<gpu::Binding, 2> SkinMaterials::bindings() const {
           gpu::sampled_image(sampler_.handle(), texture_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)};
 }
 
+std::array<gpu::Binding, 4> skin_fragment_bindings(const SkinMaterials& materials,
+                                                   const ShadowReceiver& receiver, const ShadowMap* shadow) {
+  const std::array<gpu::Binding, 2> m = materials.bindings(), s = receiver.bindings(shadow);
+  return {m[0], m[1], s[0], s[1]};
+}
+
 std::uint64_t SkinMaterials::gpu_bytes() const { return buffer_.size() + texture_bytes_; }
 
 std::uint32_t skin_pattern_float(const batch::PropertySet& set) {
@@ -206,7 +212,8 @@ gpu::PipelineLayoutDesc skin_layout() {
   return {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
            VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
            VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-           VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER},
+           VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ShadowReceiver::kBindingTypes[0],
+           ShadowReceiver::kBindingTypes[1]},
           sizeof(shader::SkinPush)};
 }
 }  // namespace

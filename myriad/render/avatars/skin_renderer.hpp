@@ -17,6 +17,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
 namespace myriad::render {
@@ -53,6 +54,14 @@ class SkinMaterials {
   std::uint64_t texture_bytes_ = 0;
   gpu::Sampler sampler_;
 };
+
+// SkinPush::to_light where no frame gives one (tests, captures): a sun up and to the side, 0.35 ambient.
+inline const glm::vec4 kSkinDefaultLight{glm::normalize(glm::vec3(0.4f, 0.8f, 0.3f)), 0.35f};
+
+// Bindings 5-8 of the skin pipelines: the kit's materials, then the shadow map (or the receiver's
+// lit stand-in when `shadow` is null).
+std::array<gpu::Binding, 4> skin_fragment_bindings(const SkinMaterials& materials,
+                                                   const ShadowReceiver& receiver, const ShadowMap* shadow);
 
 // Texels per side of a kit's array texture at most: larger textures are resampled to it.
 inline constexpr std::uint32_t kSkinTextureMaxSize = 1024;

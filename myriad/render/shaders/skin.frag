@@ -1,12 +1,16 @@
 #version 460
 // Skinned avatar parts, each in its glTF material (base-colour factor x COLOR_0 x base-colour texture,
 // alpha mask, double-sided), multiplied by the instance's tint (skin tone or clothing tint) on parts the
-// kit marks tintable and on items; simple sun shading. Clothing draws its pattern (property `pattern`:
+// kit marks tintable and on items; lit by the frame's sun, shadowed by the scene's shadow map. Clothing draws its pattern (property `pattern`:
 // 0 plain, 1 horizontal stripes, 2 checks, 3 dots) in that colour and a second colour that contrasts
 // with it; body parts have no pattern. anim/material.hpp is the CPU reference of the colour rules.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "skin_layout.h"
+#define SHADOW_BINDING 7
+#include "shadow.glsl"
+
+layout(push_constant, scalar) uniform Push { SkinPush pc; };
 
 layout(binding = 5, scalar) readonly buffer Materials { SkinMaterial materials[]; };
 layout(binding = 6) uniform sampler2DArray skin_textures;
@@ -18,6 +22,7 @@ layout(location = 5) in vec3 in_pattern_cell;
 layout(location = 6) in vec2 in_uv;
 layout(location = 7) in vec4 in_vertex_color;
 layout(location = 8) flat in uvec2 in_material;
+layout(location = 9) in vec3 in_world;
 layout(location = 0) out vec4 out_color;
 
 // The sRGB encoding (core/srgb.hpp): materials are multiplied in linear light, then encoded, as the
@@ -71,9 +76,11 @@ void main() {
         mix(pattern_mask(id, in_pattern_cell, radius), average, smoothstep(0.3, 0.6, cells_per_pixel));
     base = mix(coloured, second, m);
   }
-  const vec3 sun = normalize(vec3(0.4, 0.8, 0.3));
-  // Back faces (drawn only for double-sided materials) are lit from their own side.
+  // The frame's sun and the scene's shadow map (a stand-in reading as lit without one). Back faces
+  // (drawn only for double-sided materials) are lit from their own side.
   const vec3 normal = gl_FrontFacing ? normalize(in_normal) : -normalize(in_normal);
-  const float light = 0.35 + 0.65 * max(dot(normal, sun), 0.0);
+  const float ambient = pc.to_light.w;
+  const float light =
+      ambient + (1.0 - ambient) * max(dot(normal, pc.to_light.xyz), 0.0) * shadow_visibility(in_world, normal);
   out_color = vec4(base * light, 1.0);
 }

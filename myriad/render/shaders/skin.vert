@@ -24,6 +24,7 @@ layout(location = 5) out vec3 out_pattern_cell;         // skin.frag: where in t
 layout(location = 6) out vec2 out_uv;                   // skin.frag: the base-colour texture's coordinate
 layout(location = 7) out vec4 out_vertex_color;         // skin.frag: COLOR_0 (linear)
 layout(location = 8) flat out uvec2 out_material;       // skin.frag: material entry, tintable (0/1)
+layout(location = 9) out vec3 out_world;                // skin.frag: shadow lookup
 
 // Pattern cells: the mesh's UV (procedural parts map 0..1 around and along each tube segment, so 8
 // cells go round a limb and 5 along a bone), else the bind-pose position in 8 cm cells. Both are taken
@@ -57,6 +58,7 @@ void main() {
   const uint p = inst.property_offset;
   out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
   out_capture = world;
+  out_world = world;
   out_palette_offset = inst.palette_offset;
   const bool has_uv = (v.flags & SKIN_HAS_UV) != 0u;
   out_pattern =
