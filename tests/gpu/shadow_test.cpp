@@ -122,17 +122,22 @@ std::size_t differing_pixels(const std::vector<std::uint8_t>& a, const std::vect
   return n;
 }
 
-// A crowd entity `scale` times its size just outside the camera frustum (by its culling sphere), on
-// the light's side.
-crowd::CrowdEntity giant_outside(const Frustum& view_frustum, const Aabb& local, float scale) {
+// A crowd entity `scale` times its size standing at `position`.
+crowd::CrowdEntity giant_at(glm::vec3 position, float scale) {
   crowd::CrowdEntity giant;
-  giant.position = {-20.0f, 0.0f, 0.0f};
-  while (view_frustum.intersects(Sphere{giant.position, crowd::type_bounds(local).bound_radius * scale}))
-    giant.position.x -= 1.0f;
+  giant.position = position;
   giant.yaw_scale = crowd::pack_yaw_scale(0.0f, scale);
   giant.type_clip = 0;
   giant.tint = 0xffffffffu;
   return giant;
+}
+
+// The same just outside the camera frustum (by its culling sphere), on the light's side.
+crowd::CrowdEntity giant_outside(const Frustum& view_frustum, const Aabb& local, float scale) {
+  glm::vec3 position(-20.0f, 0.0f, 0.0f);
+  while (view_frustum.intersects(Sphere{position, crowd::type_bounds(local).bound_radius * scale}))
+    position.x -= 1.0f;
+  return giant_at(position, scale);
 }
 
 class ShadowTest : public GpuTest {
@@ -281,18 +286,13 @@ TEST_F(ShadowTest, AvatarsReceiveTheShadowOfACaster) {
   render::SceneCamera camera = top_camera();
   camera.eye.y = 14.0f;  // closer: the avatars cover more pixels
   const render::FrameView view = camera_view(camera);
-  crowd::CrowdEntity giant;
-  giant.position = {-14.0f, 0.0f, 0.0f};
-  giant.yaw_scale = crowd::pack_yaw_scale(0.0f, 16.0f);
-  giant.type_clip = 0;
-  giant.tint = 0xffffffffu;
-  crowd::CrowdEntity away = giant;
-  away.position = {0.0f, 0.0f, 5000.0f};
+  const crowd::CrowdEntity giant = giant_at({-14.0f, 0.0f, 0.0f}, 16.0f);
+  const crowd::CrowdEntity away = giant_at({0.0f, 0.0f, 5000.0f}, 16.0f);
   render::OffscreenTarget target(ctx(), kWidth, kHeight);
   render::CrowdRenderer crowd_renderer(ctx(), types, std::span(&giant, 1),
                                        render::OffscreenTarget::kColorFormat,
                                        render::OffscreenTarget::kDepthFormat);
-  // Four by four avatars 4 m tall (so that they cover pixels from 30 m above) on the giant's lit side.
+  // Five by five avatars 4 m tall (so that they cover pixels from 14 m above) in the giant's shadow's reach.
   render::AvatarCrowdRenderer avatars(
       ctx(), {.avatars = 25, .spacing = 2.5f, .origin = {-5.0f, 0.0f, 5.0f}, .height = 4.0f}, false,
       render::OffscreenTarget::kColorFormat, render::OffscreenTarget::kDepthFormat);
