@@ -45,6 +45,8 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
   avatars["descriptor_binds"] = st.avatars.descriptor_binds;
   avatars["batch_types"] = st.avatars.batch_types;
   avatars["skeletons_updated"] = st.avatars.skeletons_updated;
+  avatars["avatars_per_lod"] = {st.avatars.lod_avatars[0], st.avatars.lod_avatars[1],
+                                st.avatars.lod_avatars[2], st.avatars.lod_avatars[3]};
   avatars["palette_bytes_uploaded"] = st.avatars.palette_bytes_uploaded;
   j["voxel_vegetation"] = {{"threads_per_frame", st.voxel_vegetation_threads},
                            {"reused_lists", st.voxel_vegetation_reused},

@@ -36,6 +36,23 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   if (!(stance_.height > 0.0f))
     throw Error("the kit has no height: its body's vertices all lie at one height", "avatar kit");
   scale_ = options.height > 0.0f ? options.height / stance_.height : 1.0f;
+  if (options.lod_levels < 1 || options.lod_levels > anim::kMaxPartLods)
+    throw Error("avatars have 1 to " + std::to_string(anim::kMaxPartLods) + " LOD levels",
+                "AvatarCrowdOptions.lod_levels");
+  if (!options.layer_masks.empty() && options.layer_masks.size() != options.avatars)
+    throw Error("layer_masks needs one mask per avatar", "AvatarCrowdOptions.layer_masks");
+  for (const anim::AvatarPart& part : kit.parts) {
+    std::vector<anim::SkinnedMesh> levels = anim::make_part_lods(part.mesh, options.lod_levels);
+    for (anim::SkinnedMesh& m : levels) lod_meshes_.push_back(std::move(m));
+  }
+  LodGroup lod;
+  lod.level_count = options.lod_levels;
+  for (std::uint32_t l = 0; l + 1 < options.lod_levels; ++l) {
+    lod.transitions[l] = options.lod_screen_heights[l];
+    if (!(lod.transitions[l] > 0.0f) || (l > 0 && !(lod.transitions[l] < lod.transitions[l - 1])))
+      throw Error("LOD screen heights must be positive and descending",
+                  "AvatarCrowdOptions.lod_screen_heights");
+  }
   const std::size_t n = options.avatars;
   if (!options.importance.empty() && options.importance.size() != n) {
     throw Error("importance needs one value per avatar", "AvatarCrowdOptions.importance");
@@ -74,21 +91,35 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
     const glm::vec3 centre = place + scale_ * bounds_.center;
     outfits_[a] = anim::draw_outfit(slots_, seed, options.outfit);
     const anim::Outfit& outfit = outfits_[a];
+    std::uint32_t group = kNoLodGroup;
+    if (options.lod_levels > 1) {
+      // Important avatars (the player's friends) count as larger: finer levels from further away.
+      const float importance = options.importance.empty() ? 0.0f : std::max(options.importance[a], 0.0f);
+      lod.center = positions_[a] + glm::vec3(0.0f, 0.5f * standing_height(), 0.0f);
+      lod.size = standing_height() * (1.0f + importance);
+      group = scene_->add_lod_group(lod);
+      lod_group_.push_back(group);
+    }
     for (std::size_t w = 0; w < outfit.parts.size(); ++w) {
       const std::uint32_t p = outfit.parts[w];
       const bool item = kit.parts[p].clothing;
       const glm::vec4& t = outfit.tint[w];
       const float body[4] = {t.x, t.y, t.z, t.w};
       const float clothing[5] = {t.x, t.y, t.z, t.w, outfit.pattern[w]};
-      draw[0] = {p, item ? 1u : 0u, item ? clothing_type_ : body_type_,
-                 item ? std::span<const float>(clothing) : std::span<const float>(body)};
-      RendererDesc r;
-      // The whole kit's reach bounds every part: parts move with the pose.
-      r.bounds = {centre, scale_ * bounds_.radius};
-      r.object_to_world = world;
-      r.palette_offset = animator_->palette_offset(a);
-      r.draws = draw;
-      scene_->add_renderer(r);
+      for (std::uint32_t level = 0; level < options.lod_levels; ++level) {
+        draw[0] = {p * options.lod_levels + level, item ? 1u : 0u, item ? clothing_type_ : body_type_,
+                   item ? std::span<const float>(clothing) : std::span<const float>(body)};
+        RendererDesc r;
+        // The whole kit's reach bounds every part: parts move with the pose.
+        r.bounds = {centre, scale_ * bounds_.radius};
+        r.layer_mask = options.layer_masks.empty() ? kAvatarLayerCamera : options.layer_masks[a];
+        r.lod_group = group;
+        r.lod_level = static_cast<std::uint8_t>(level);
+        r.object_to_world = world;
+        r.palette_offset = animator_->palette_offset(a);
+        r.draws = draw;
+        scene_->add_renderer(r);
+      }
       per_renderer_matrices_[a] += static_cast<std::uint32_t>(kit.parts[p].skin.joints.size());
     }
     worn_parts_ += outfit.parts.size();
@@ -111,7 +142,12 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   std::span<const std::uint8_t> mask;  // empty: every avatar
   // The first frame poses everyone, throttled or not: until then no avatar has a palette to keep.
   if (options_.throttle && frame_ > 0) {
-    for (std::size_t a = 0; a < n; ++a) distance_[a] = glm::length(positions_[a] - camera.position);
+    // Importance also raises the skinning rate below the "always" threshold: an avatar counts as
+    // (1 + importance) times nearer.
+    for (std::size_t a = 0; a < n; ++a) {
+      const float importance = options_.importance.empty() ? 0.0f : std::max(options_.importance[a], 0.0f);
+      distance_[a] = glm::length(positions_[a] - camera.position) / (1.0f + importance);
+    }
     s.skeletons_updated =
         options_.throttle_rules.build_mask(frame_, distance_, options_.importance, update_mask_);
     mask = update_mask_;
@@ -129,6 +165,19 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   for (std::uint8_t v : cull_.visible) s.visible_renderers += v;
   s.draws_unbatched = draws_.visible_draw_instances;
   s.draws = draws_.draws.size();
+  for (const DrawCommand& d : draws_.draws)
+    s.vertices += lod_meshes_[d.mesh].positions.size() * d.instance_count;
+  // An avatar is drawn at its group's level when any of its parts passed the frustum (they share its
+  // bounds); its renderers are consecutive (worn part by worn part, level by level).
+  std::size_t r = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::uint8_t level = options_.lod_levels > 1 ? cull_.group_level[lod_group_[a]] : 0;
+    const std::size_t renderers = outfits_[a].parts.size() * options_.lod_levels;
+    bool seen = false;
+    for (std::size_t k = 0; k < renderers && !seen; ++k) seen = cull_.visible[r + k] != 0;
+    r += renderers;
+    if (seen && level < anim::kMaxPartLods) ++s.avatars_per_lod[level];
+  }
   ++frame_;
   return s;
 }

@@ -11,6 +11,7 @@
 #include "myriad/anim/clip_roles.hpp"
 #include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/outfit.hpp"
+#include "myriad/anim/part_lods.hpp"
 #include "myriad/anim/throttle.hpp"
 #include "myriad/batch/draw_commands.hpp"
 
@@ -43,7 +44,20 @@ struct AvatarCrowdOptions {
   // the kit has an idle clip) stand with it instead.
   std::vector<anim::ClipRoleOverride> clip_roles;
   float idle_share = 0.0f;
+  // LOD groups (the article's culling layer, SPEC B3): with lod_levels > 1 every part gets lower levels
+  // (anim::make_part_lods: about half the vertices each, borders locked) and each avatar is one LOD
+  // group that picks one level for all its parts from its screen-relative height (standing height x
+  // (1 + importance) x CullCamera::lod_scale / distance to the middle of its height above its ground
+  // point): level i while it is >= lod_screen_heights[i], the last level below (never culled by LOD).
+  std::uint32_t lod_levels = 1;
+  float lod_screen_heights[anim::kMaxPartLods - 1] = {0.15f, 0.06f, 0.025f};
+  // Per avatar (empty: every avatar kAvatarLayerCamera): the views whose CullCamera::layer_mask shares a
+  // bit draw it. Avatars have blob shadows and are on no shadow-casting layer.
+  std::vector<std::uint32_t> layer_masks;
 };
+
+inline constexpr std::uint32_t kAvatarLayerCamera = 1u;
+inline constexpr std::uint32_t kAvatarLayerShadowCaster = 2u;
 
 struct CrowdFrameStats {
   std::size_t avatars_updated = 0;
@@ -57,6 +71,9 @@ struct CrowdFrameStats {
   std::size_t visible_renderers = 0;
   std::size_t draws_unbatched = 0;  // visible draw instances
   std::size_t draws = 0;            // instanced draws after merging
+  // Avatars drawn at each LOD level (visible in the frustum) and the vertices their draws skin.
+  std::size_t avatars_per_lod[anim::kMaxPartLods] = {0, 0, 0, 0};
+  std::size_t vertices = 0;
 };
 
 class AvatarCrowd {
@@ -88,6 +105,10 @@ class AvatarCrowd {
   float scale() const { return scale_; }
   float standing_height() const { return scale_ * stance_.height; }
   const anim::ClipRoles& clip_roles() const { return roles_; }
+  // Draw mesh ids are part * lod_levels() + level; mesh(id) is that part's level (part-local joints).
+  std::uint32_t lod_levels() const { return options_.lod_levels; }
+  const anim::SkinnedMesh& mesh(std::uint32_t id) const { return lod_meshes_[id]; }
+  std::size_t mesh_count() const { return lod_meshes_.size(); }
   BatchType body_type() const { return body_type_; }
   BatchType clothing_type() const { return clothing_type_; }
   const anim::Outfit& outfit(std::size_t a) const { return outfits_[a]; }
@@ -118,6 +139,8 @@ class AvatarCrowd {
   anim::KitStance stance_;
   float scale_ = 1.0f;
   anim::ClipRoles roles_;
+  std::vector<anim::SkinnedMesh> lod_meshes_;  // part * lod_levels + level
+  std::vector<std::uint32_t> lod_group_;       // per avatar (lod_levels > 1)
   std::uint64_t frame_ = 0;
   CullResult cull_;
   DrawList draws_;

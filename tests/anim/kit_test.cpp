@@ -14,6 +14,7 @@
 #include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/kit_write.hpp"
 #include "myriad/anim/outfit.hpp"
+#include "myriad/anim/part_lods.hpp"
 #include "myriad/anim/pose.hpp"
 #include "myriad/core/error.hpp"
 
@@ -422,6 +423,48 @@ TEST(KitWrite, MaterialsColoursAndTintableFlagsReadBack) {
   EXPECT_TRUE(a.mesh.colors.empty());
   EXPECT_TRUE(a.tintable);
   EXPECT_FALSE(b.tintable);
+}
+
+// Part LODs: each level keeps about half the vertices of the one above, every border vertex (the
+// seams where parts of one body meet) stays where it was, and attributes follow the kept vertices.
+TEST(PartLods, HalveTheVerticesAndKeepTheBorders) {
+  SkinnedMesh m;
+  constexpr int kN = 24;  // kN x kN quads of a gently curved sheet
+  for (int z = 0; z <= kN; ++z)
+    for (int x = 0; x <= kN; ++x) {
+      m.positions.emplace_back(float(x), 0.3f * std::sin(float(x) * 0.4f) * std::cos(float(z) * 0.3f),
+                               float(z));
+      m.normals.emplace_back(0.0f, 1.0f, 0.0f);
+      m.uvs.emplace_back(float(x) / kN, float(z) / kN);
+      m.joints.emplace_back(0, 1, 0, 0);
+      m.weights.emplace_back(float(x) / kN, 1.0f - float(x) / kN, 0.0f, 0.0f);
+    }
+  for (int z = 0; z < kN; ++z)
+    for (int x = 0; x < kN; ++x) {
+      const auto v = [&](int dx, int dz) { return std::uint32_t((z + dz) * (kN + 1) + x + dx); };
+      m.indices.insert(m.indices.end(), {v(0, 0), v(0, 1), v(1, 0), v(1, 0), v(0, 1), v(1, 1)});
+    }
+  const std::vector<SkinnedMesh> lods = make_part_lods(m, 3);
+  ASSERT_EQ(lods.size(), 3u);
+  EXPECT_EQ(lods[0].positions, m.positions);
+  for (std::size_t l = 1; l < 3; ++l) {
+    const SkinnedMesh& lo = lods[l];
+    EXPECT_LE(lo.indices.size(), lods[l - 1].indices.size() * 6 / 10) << "level " << l;
+    EXPECT_LE(lo.positions.size(), lods[l - 1].positions.size() * 7 / 10) << "level " << l;
+    ASSERT_EQ(lo.uvs.size(), lo.positions.size());
+    ASSERT_EQ(lo.weights.size(), lo.positions.size());
+    for (std::size_t v = 0; v < lo.positions.size(); ++v) {
+      // Attributes travel with their vertex: the UV and weight were made from the position.
+      EXPECT_FLOAT_EQ(lo.uvs[v].x * kN, lo.positions[v].x);
+      EXPECT_FLOAT_EQ(lo.weights[v].x * kN, lo.positions[v].x);
+    }
+    for (const glm::vec3& p : m.positions) {
+      if (p.x != 0.0f && p.z != 0.0f && p.x != float(kN) && p.z != float(kN)) continue;
+      EXPECT_NE(std::find(lo.positions.begin(), lo.positions.end(), p), lo.positions.end())
+          << "border vertex " << p.x << ", " << p.z << " lost at level " << l;
+    }
+  }
+  EXPECT_THROW(make_part_lods(m, 0), Error);
 }
 
 // Clip roles by name in any case, the shortest of several matches, an override by name, and the

@@ -271,6 +271,65 @@ TEST(AvatarCrowd, APelvisOriginKitStandsOnSlopedGroundAtTheAskedHeight) {
   EXPECT_THROW(AvatarCrowd(kit, {.avatars = 1, .height = -1.0f}), Error);
 }
 
+// LOD groups on the CPU: each avatar's level is the LOD rule's for its screen-relative height (the
+// CPU reference computed here), importance raises it, the draws use that level's meshes (vertex
+// counts add up), and a camera without the avatars' layer draws none of them.
+TEST(AvatarCrowd, LodGroupsPickOneLevelPerAvatarAndImportanceRaisesIt) {
+  const anim::Avatar kit = anim::make_avatar({.clothed = true});
+  constexpr std::size_t kAvatars = 25;
+  std::vector<float> importance(kAvatars, 0.0f);
+  importance[24] = 3.0f;  // the farthest row's last avatar: a friend
+  AvatarCrowdOptions o{.avatars = kAvatars, .spacing = 8.0f, .lod_levels = 3};
+  AvatarCrowd plain(kit, o);
+  o.importance = importance;
+  AvatarCrowd friends(kit, o);
+  const CullCamera cam = overview({16, 2, 4}, {16, 0, -40});
+  const CrowdFrameStats s = plain.frame(cam, 0.0f);
+  friends.frame(cam, 0.0f);
+  std::size_t per_level[3] = {0, 0, 0};
+  for (std::size_t a = 0; a < kAvatars; ++a) {
+    LodGroup g;
+    g.center = plain.position(a) + glm::vec3(0.0f, 0.5f * plain.standing_height(), 0.0f);
+    g.level_count = 3;
+    g.transitions[0] = o.lod_screen_heights[0];
+    g.transitions[1] = o.lod_screen_heights[1];
+    g.size = plain.standing_height();
+    const std::uint8_t want = select_lod(g, cam.position, cam.lod_scale);
+    EXPECT_EQ(plain.cull_result().group_level[a], want) << "avatar " << a;
+    if (want < 3) ++per_level[want];
+  }
+  EXPECT_GT(per_level[0], 0u);
+  EXPECT_GT(per_level[2], 0u);
+  EXPECT_LT(friends.cull_result().group_level[24], plain.cull_result().group_level[24]);
+  std::size_t vertices = 0;
+  const std::size_t palette_size = plain.animator().palette_size();
+  for (const DrawCommand& d : plain.draw_list().draws) {
+    // Every instance of a level's draw is an avatar whose group chose that level.
+    for (std::uint32_t i = d.first_instance; i < d.first_instance + d.instance_count; ++i) {
+      const std::uint32_t slot = plain.draw_list().instances[i];
+      const std::size_t a = plain.scene().batch(d.type).palette_offset[slot] / palette_size;
+      EXPECT_EQ(d.mesh % 3, plain.cull_result().group_level[a]) << "avatar " << a;
+    }
+    vertices += plain.mesh(d.mesh).positions.size() * d.instance_count;
+  }
+  EXPECT_EQ(s.vertices, vertices);
+  std::size_t levels_drawn[3] = {0, 0, 0};
+  for (const DrawCommand& d : plain.draw_list().draws) levels_drawn[d.mesh % 3] += d.instance_count;
+  EXPECT_GT(levels_drawn[0], 0u);
+  EXPECT_GT(levels_drawn[2], 0u);
+  // Lower levels have fewer vertices (meshoptimizer halves them where borders allow).
+  std::size_t lod0 = 0, lod2 = 0;
+  for (std::size_t p = 0; p < kit.parts.size(); ++p) {
+    lod0 += plain.mesh(static_cast<std::uint32_t>(p * 3)).positions.size();
+    lod2 += plain.mesh(static_cast<std::uint32_t>(p * 3 + 2)).positions.size();
+  }
+  EXPECT_LT(lod2, lod0);
+  // Layer masks: a view of another layer draws none of them.
+  CullCamera shadow_view = cam;
+  shadow_view.layer_mask = kAvatarLayerShadowCaster;
+  EXPECT_EQ(plain.frame(shadow_view, 0.0f).draws, 0u);
+}
+
 TEST(AvatarCrowd, WalkingProceduralAvatarsAreNotInTPose) {
   const anim::KitImport in =
       anim::write_and_import_kit(anim::make_sample_kit(nullptr), kit_dir("procedural"), "kit");

@@ -315,6 +315,38 @@ TEST_F(AvatarCustomizationTest, RendererBindsOncePerPassAndDrawsPatterns) {
   EXPECT_GT(changed, covered / 10) << "the renderer does not pass the clothing's pattern";
 }
 
+// LOD groups on the GPU path: a 6 x 6 grid of avatars seen along its rows, so near avatars draw level 0
+// and far ones lower levels; every level is drawn somewhere, the vertices the GPU drew equal the CPU
+// draw list's (6 m apart, seen from 5 m up, no avatar hides another whole), and fewer than without LOD
+// groups.
+TEST_F(AvatarCustomizationTest, LodGroupsDrawWhatTheCpuSelected) {
+  render::OffscreenTarget target(ctx(), 128, 128);
+  render::SceneFrame frame(ctx());
+  const render::FrameView view = front_view({3.0f, 5.0f, 5.0f}, {3.0f, 0.0f, -20.0f}, 128);
+  const auto vertices_drawn = [&](std::uint32_t levels, render::AvatarDrawStats& stats) {
+    render::AvatarCrowdRenderer avatars(
+        ctx(), {.avatars = 36, .spacing = 6.0f, .origin = {-12.0f, 0.0f, 0.0f}, .lod_levels = levels}, true,
+        render::OffscreenTarget::kColorFormat, render::OffscreenTarget::kDepthFormat);
+    render::FrameSystem* const systems[] = {&avatars};
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      frame.record(cmd, view, systems, target, glm::vec4(0.0f), nullptr, 0.0f);
+    });
+    avatars.finish_frame();
+    stats = avatars.stats();
+    return stats.vertices;
+  };
+  render::AvatarDrawStats full, lod;
+  const std::uint64_t without = vertices_drawn(1, full);
+  const std::uint64_t with = vertices_drawn(3, lod);
+  EXPECT_EQ(full.avatars_per_lod[0], full.frustum_passed);
+  for (int l = 0; l < 3; ++l) EXPECT_GT(lod.avatars_per_lod[std::size_t(l)], 0u) << "level " << l;
+  EXPECT_EQ(lod.avatars_per_lod[0] + lod.avatars_per_lod[1] + lod.avatars_per_lod[2], lod.frustum_passed);
+  EXPECT_EQ(lod.occluded, 0u);
+  EXPECT_EQ(with, lod.vertices_listed) << "the GPU drew other levels than the CPU selected";
+  EXPECT_EQ(without, full.vertices_listed);
+  EXPECT_LT(with, without);
+}
+
 TEST_F(AvatarCustomizationTest, ThrottledFramesUploadOnlyThePosedPalettes) {
   for (const render::PaletteUpload how :
        {render::PaletteUpload::kStagingCopy, render::PaletteUpload::kCompute}) {

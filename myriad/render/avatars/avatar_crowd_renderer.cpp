@@ -32,10 +32,12 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<cons
   if (!kit_ || kit_->parts.empty()) throw Error("the avatar kit has no parts", "AvatarCrowdRenderer");
   crowd_ = std::make_unique<batch::AvatarCrowd>(*kit_, crowd);
   // Part meshes with joints in renderer-skeleton indices (skeleton dedup), as skin.vert reads them.
+  // Every part's LOD levels in the crowd's mesh-id order (part * levels + level).
   std::vector<anim::SkinnedMesh> meshes;
   std::vector<std::uint8_t> tintable;
-  for (std::size_t p = 0; p < kit_->parts.size(); ++p) {
-    meshes.push_back(kit_->parts[p].mesh);
+  for (std::uint32_t id = 0; id < crowd_->mesh_count(); ++id) {
+    const std::size_t p = id / crowd_->lod_levels();
+    meshes.push_back(crowd_->mesh(id));
     anim::remap_joints(meshes.back().joints, crowd_->dedup().remap[p]);
     tintable.push_back(kit_->parts[p].tintable ? 1 : 0);
     if (meshes.back().material >= static_cast<int>(kit_->materials.size()))
@@ -92,6 +94,8 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
   for (std::size_t d = 0; d < draws.size(); ++d)
     stats_.batch_types += d == 0 || draws[d].type != draws[d - 1].type ? 1 : 0;
   stats_.frustum_passed = avatars_of(s.visible_renderers);
+  std::copy(std::begin(s.avatars_per_lod), std::end(s.avatars_per_lod), stats_.avatars_per_lod.begin());
+  stats_.vertices_listed = s.vertices;
   stats_.cpu_update_ms = clock.elapsed_ms();
 }
 

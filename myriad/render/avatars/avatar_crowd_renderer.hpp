@@ -7,6 +7,7 @@
 // through it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -35,6 +36,10 @@ struct AvatarDrawStats {
   // pass: the types' instance and property buffers differ) and the batch types (property sets) drawn.
   std::uint64_t pipeline_binds = 0, descriptor_binds = 0, batch_types = 0;
   std::uint64_t matrices = 0;  // palette matrices computed this frame
+  // Avatars in the frustum at each LOD level (CPU LOD groups), and the vertices the CPU's draw list
+  // would skin; `vertices` is what the GPU drew after occlusion.
+  std::array<std::uint64_t, anim::kMaxPartLods> avatars_per_lod{};
+  std::uint64_t vertices_listed = 0;
   // Avatars posed this frame (throttling skips far ones) and the palette bytes staged for them.
   std::uint64_t skeletons_updated = 0, palette_bytes_uploaded = 0;
   double cpu_update_ms = 0.0;  // update(): animation, palettes, culling, staging

@@ -199,6 +199,8 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
     placing.ground = [this](float x, float z) { return ground.height(double(x), double(z)); };
     placing.clip_roles = options.avatar_clip_roles;
     placing.idle_share = 0.2f;
+    // Three levels per part: full detail near, half and a quarter of the vertices further away.
+    placing.lod_levels = 3;
     avatars = std::make_unique<AvatarCrowdRenderer>(
         ctx, std::move(kit), placing, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   } else if (progress) {

@@ -97,10 +97,11 @@ struct SystemFrameStats {
 
 // The avatars' figures beyond SystemFrameStats (last finished frame; 0 when they were not drawn).
 struct AvatarFrameFigures {
-  std::uint64_t descriptor_binds = 0;        // descriptor pushes: one per batch type per pass
-  std::uint64_t batch_types = 0;             // property sets drawn (body, clothing)
-  std::uint64_t skeletons_updated = 0;       // avatars posed (B9 throttling skips far ones)
-  std::uint64_t palette_bytes_uploaded = 0;  // their palettes, staged for the GPU
+  std::uint64_t descriptor_binds = 0;           // descriptor pushes: one per batch type per pass
+  std::uint64_t batch_types = 0;                // property sets drawn (body, clothing)
+  std::uint64_t skeletons_updated = 0;          // avatars posed (B9 throttling skips far ones)
+  std::uint64_t palette_bytes_uploaded = 0;     // their palettes, staged for the GPU
+  std::uint64_t lod_avatars[4] = {0, 0, 0, 0};  // avatars in the frustum at each LOD level
 };
 
 struct WorldFrameStats {

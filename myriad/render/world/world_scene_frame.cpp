@@ -226,7 +226,11 @@ void WorldScene::finish_frame() {
       avatars.pipeline_binds = a.pipeline_binds + 1;
       avatars.vertices = a.vertices;
       avatars.triangles = a.triangles;
-      st.avatars = {a.descriptor_binds, a.batch_types, a.skeletons_updated, a.palette_bytes_uploaded};
+      st.avatars = {a.descriptor_binds,
+                    a.batch_types,
+                    a.skeletons_updated,
+                    a.palette_bytes_uploaded,
+                    {a.avatars_per_lod[0], a.avatars_per_lod[1], a.avatars_per_lod[2], a.avatars_per_lod[3]}};
     }
   }
 
