@@ -229,6 +229,29 @@ void run_batch_suite(Report& report, const SuiteOptions& options) {
     }
     report.add("avatars" + m + "_frame_ms", median(many_ms), "ms",
                "2 worker threads: sampling + pose + palettes + culling + draw generation");
+    // The same crowd with three LOD levels per part (the default scene's setting): the frame time
+    // and what a frame skins, with and without LOD groups.
+    batch::AvatarCrowd lods(av, {.avatars = many, .lod_levels = 3});
+    std::vector<double> lod_ms;
+    batch::CrowdFrameStats with{}, without{};
+    for (int r = 0; r < reps + 1; ++r) {
+      Stopwatch w;
+      with = lods.frame(cam, 1.0f / 60.0f);
+      if (r > 0) lod_ms.push_back(w.elapsed_ms());
+    }
+    without = all.frame(cam, 1.0f / 60.0f);
+    report.add("avatars" + m + "_lod_frame_ms", median(lod_ms), "ms",
+               "2 worker threads, 3 LOD levels per part (LOD groups culled on the CPU)");
+    report.add("avatars" + m + "_vertices_skinned", static_cast<double>(without.vertices), "",
+               "vertices the frame's draws skin, no LOD groups");
+    report.add("avatars" + m + "_lod_vertices_skinned", static_cast<double>(with.vertices), "",
+               "the same with 3 LOD levels (levels " + std::to_string(with.avatars_per_lod[0]) + " / " +
+                   std::to_string(with.avatars_per_lod[1]) + " / " + std::to_string(with.avatars_per_lod[2]) +
+                   " avatars)");
+    report.add("avatars" + m + "_matrices_per_frame", static_cast<double>(without.matrices), "",
+               "palette matrices posed, no LOD groups");
+    report.add("avatars" + m + "_lod_matrices_per_frame", static_cast<double>(with.matrices), "",
+               "the same with LOD groups (LODs change vertices, not bones)");
     batch::AvatarCrowd far_ones_wait(av, {.avatars = many, .throttle = true});
     far_ones_wait.frame(cam, 1.0f / 60.0f);  // poses everyone: not counted, as above
     double bytes = 0.0, throttled_bytes = 0.0;
