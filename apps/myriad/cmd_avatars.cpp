@@ -17,6 +17,7 @@
 #include "myriad/anim/kit_import.hpp"
 #include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/outfit.hpp"
+#include "myriad/anim/stride.hpp"
 #include "myriad/core/error.hpp"
 #include "output_path.hpp"
 
@@ -102,6 +103,12 @@ void print_kit(const anim::KitImport& in, const std::vector<anim::ClipRoleOverri
   std::printf("  clip roles: walk %s%s, idle %s\n", role(roles.walk).c_str(),
               roles.walk >= 0 && !roles.walk_named ? " (no clip named walk/run: the first clip)" : "",
               role(roles.idle).c_str());
+  if (roles.walk >= 0) {
+    const anim::ClipStride stride = anim::clip_stride(kit, kit.clips[static_cast<std::size_t>(roles.walk)]);
+    std::printf("  walk stride: %.3f m/s forward (%.2f, %.2f)%s\n", double(stride.speed),
+                double(stride.forward.x), double(stride.forward.z),
+                stride.root_motion ? ", root motion (walked in place by the crowd)" : "");
+  }
   const int stance_clip = roles.walk >= 0 ? roles.walk : roles.idle;
   const anim::KitStance st =
       anim::kit_stance(kit, stance_clip >= 0 ? &kit.clips[static_cast<std::size_t>(stance_clip)] : nullptr);

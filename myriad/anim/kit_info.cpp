@@ -51,6 +51,23 @@ Sphere kit_bounds(const Avatar& kit, float slack) {
   return {c, glm::length(hi - c) * (1.0f + slack)};
 }
 
+void skin_body(const Avatar& kit, std::span<const glm::mat4> model, std::vector<glm::vec3>& out) {
+  out.clear();
+  const bool any_body =
+      std::any_of(kit.parts.begin(), kit.parts.end(), [](const AvatarPart& p) { return !p.clothing; });
+  std::vector<Mat3x4> palette;
+  for (const AvatarPart& part : kit.parts) {
+    if (any_body && part.clothing) continue;
+    palette.resize(part.skin.joints.size());
+    build_palette(model, part.skin.joints, part.skin.inverse_binds, palette);
+    for (std::size_t v = 0; v < part.mesh.positions.size(); ++v) {
+      const glm::vec3 p =
+          skin_position(palette, part.mesh.joints[v], part.mesh.weights[v], part.mesh.positions[v]);
+      out.emplace_back(kit.root_transform * glm::vec4(p, 1.0f));
+    }
+  }
+}
+
 KitStance kit_stance(const Avatar& kit, const Clip* clip) {
   const Skeleton& sk = kit.skeleton;
   LocalPose pose;
@@ -64,26 +81,17 @@ KitStance kit_stance(const Avatar& kit, const Clip* clip) {
   }
   std::vector<glm::mat4> model(sk.size());
   local_to_model(sk.parents, pose, model);
-  const bool any_body =
-      std::any_of(kit.parts.begin(), kit.parts.end(), [](const AvatarPart& p) { return !p.clothing; });
+  std::vector<glm::vec3> body;
+  skin_body(kit, model, body);
   KitStance s;
   s.from_clip = clip != nullptr;
   s.lo = glm::vec3(INFINITY);
   s.hi = glm::vec3(-INFINITY);
   s.lowest = glm::vec3(0.0f, INFINITY, 0.0f);
-  std::vector<Mat3x4> palette;
-  for (const AvatarPart& part : kit.parts) {
-    if (any_body && part.clothing) continue;
-    palette.resize(part.skin.joints.size());
-    build_palette(model, part.skin.joints, part.skin.inverse_binds, palette);
-    for (std::size_t v = 0; v < part.mesh.positions.size(); ++v) {
-      const glm::vec3 p =
-          skin_position(palette, part.mesh.joints[v], part.mesh.weights[v], part.mesh.positions[v]);
-      const glm::vec3 w(kit.root_transform * glm::vec4(p, 1.0f));
-      s.lo = glm::min(s.lo, w);
-      s.hi = glm::max(s.hi, w);
-      if (w.y < s.lowest.y) s.lowest = w;
-    }
+  for (const glm::vec3& w : body) {
+    s.lo = glm::min(s.lo, w);
+    s.hi = glm::max(s.hi, w);
+    if (w.y < s.lowest.y) s.lowest = w;
   }
   if (!(s.lo.y <= s.hi.y)) return KitStance{};
   s.height = s.hi.y - s.lo.y;

@@ -8,6 +8,7 @@
 #include "myriad/core/bounds.hpp"
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,9 @@ struct KitStance {
   bool from_clip = false;
 };
 KitStance kit_stance(const Avatar& kit, const Clip* clip = nullptr);
+
+// The body parts' vertices (every part's when none is a body part) skinned with the skeleton's model
+// matrices `model`, in the avatar's frame (root_transform applied), part after part.
+void skin_body(const Avatar& kit, std::span<const glm::mat4> model, std::vector<glm::vec3>& out);
 
 }  // namespace myriad::anim

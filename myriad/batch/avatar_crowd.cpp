@@ -21,6 +21,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   dedup_ = anim::dedup_skeletons(skins);
   slots_ = anim::kit_slots(kit);
   bounds_ = anim::kit_bounds(kit);
+  root_transform_ = kit.root_transform;
   clips_ = kit.clips;
   roles_ = anim::find_clip_roles(clips_, options.clip_roles);
   if (clips_.empty()) clips_.push_back({"rest", 1.0f, {}, {}, {}});
@@ -53,6 +54,17 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
       throw Error("LOD screen heights must be positive and descending",
                   "AvatarCrowdOptions.lod_screen_heights");
   }
+  if (!(options.walk_span >= 0.0f) || !std::isfinite(options.walk_span))
+    throw Error("the walk span must be a finite number of metres >= 0", "AvatarCrowdOptions.walk_span");
+  if (options.walk_span > 0.0f && roles_.walk >= 0) {
+    // Avatars walk at the walk clip's stride: a clip that moves its root forward walks in place
+    // instead, and the crowd moves the avatars.
+    anim::Clip& walk = clips_[static_cast<std::size_t>(roles_.walk)];
+    stride_ = anim::clip_stride(kit, walk);
+    if (stride_.root_motion)
+      anim::remove_root_drift(walk, kit.skeleton,
+                              glm::inverse(glm::mat3(kit.root_transform)) * glm::vec3(0.0f, 1.0f, 0.0f));
+  }
   const std::size_t n = options.avatars;
   if (!options.importance.empty() && options.importance.size() != n) {
     throw Error("importance needs one value per avatar", "AvatarCrowdOptions.importance");
@@ -60,6 +72,10 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   animator_ = std::make_unique<anim::Animator>(kit.skeleton, clips_, dedup_.renderer_skeleton, n);
   palettes_.resize(n * animator_->palette_size());
   positions_.resize(n);
+  grid_.resize(n);
+  walked_.resize(n);
+  speed_.resize(n);
+  first_renderer_.resize(n);
   distance_.resize(n);
   update_mask_.resize(n);
   outfits_.resize(n);
@@ -75,20 +91,25 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
     const auto ground = [&](float x, float z) {
       return options.ground ? options.ground(x, z) : options.origin.y;
     };
+    grid_[a] = grid;
+    // Walkers share their lane (the grid line along the walking direction) with its phase and speed,
+    // so they keep their spacing instead of walking through each other.
+    const glm::vec3 across = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), stride_.forward);
+    const auto lane = static_cast<std::int32_t>(
+        std::lround(glm::dot(grid - options.origin, across) / std::max(options.spacing, 1e-3f)));
+    const std::uint32_t motion_seed =
+        walking() ? static_cast<std::uint32_t>(lane) * 104729u + options.seed : seed;
+    walked_[a] = options.walk_span * 2.0f * anim::hash01(motion_seed + 4);
+    const glm::mat4 placing = placement(grid, 0.0f);
     positions_[a] = {grid.x, ground(grid.x, grid.z), grid.z};
-    // The lowest point touches the ground under it (on a slope: where that foot is).
-    const glm::vec3 foot = grid + scale_ * (stance_.lowest - stance_.centre);
-    const glm::vec3 place(grid.x - scale_ * stance_.centre.x,
-                          ground(foot.x, foot.z) - scale_ * stance_.lowest.y,
-                          grid.z - scale_ * stance_.centre.z);
     const bool idle = roles_.idle >= 0 && anim::hash01(seed + 3) < options.idle_share;
     const auto clip = roles_.walk < 0 ? 0u : static_cast<std::uint32_t>(idle ? roles_.idle : roles_.walk);
     animator_->set_clip(a, clip, anim::hash01(seed) * clips_[clip].duration);
-    animator_->set_speed(a, 1.0f + options.speed_spread * (2.0f * anim::hash01(seed + 1) - 1.0f));
+    speed_[a] = 1.0f + options.speed_spread * (2.0f * anim::hash01(motion_seed + 1) - 1.0f);
+    animator_->set_speed(a, speed_[a]);
     next_change_[a] = options.clip_change_period * (0.5f + anim::hash01(seed + 2));
-    const glm::mat4 world = glm::translate(glm::mat4(1.0f), place) *
-                            glm::scale(glm::mat4(1.0f), glm::vec3(scale_)) * kit.root_transform;
-    const glm::vec3 centre = place + scale_ * bounds_.center;
+    const glm::mat4 world = placing * kit.root_transform;
+    const glm::vec3 centre(placing * glm::vec4(bounds_.center, 1.0f));
     outfits_[a] = anim::draw_outfit(slots_, seed, options.outfit);
     const anim::Outfit& outfit = outfits_[a];
     std::uint32_t group = kNoLodGroup;
@@ -106,6 +127,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
       const glm::vec4& t = outfit.tint[w];
       const float body[4] = {t.x, t.y, t.z, t.w};
       const float clothing[5] = {t.x, t.y, t.z, t.w, outfit.pattern[w]};
+      if (w == 0) first_renderer_[a] = static_cast<std::uint32_t>(scene_->culling().size());
       for (std::uint32_t level = 0; level < options.lod_levels; ++level) {
         draw[0] = {p * options.lod_levels + level, item ? 1u : 0u, item ? clothing_type_ : body_type_,
                    item ? std::span<const float>(clothing) : std::span<const float>(body)};
@@ -139,6 +161,7 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
       animator_->cross_fade(a, next, options_.clip_fade);
     }
   }
+  if (options_.walk_span > 0.0f && stride_.speed > 0.0f) walk(dt);
   std::span<const std::uint8_t> mask;  // empty: every avatar
   // The first frame poses everyone, throttled or not: until then no avatar has a palette to keep.
   if (options_.throttle && frame_ > 0) {
@@ -180,6 +203,44 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   }
   ++frame_;
   return s;
+}
+
+glm::mat4 AvatarCrowd::placement(glm::vec3 at, float yaw) const {
+  // Centred over `at`, turned by `yaw` about the vertical through its centre, its lowest point on the
+  // ground under that point (on a slope: where that foot is).
+  const glm::mat4 turn = glm::rotate(glm::mat4(1.0f), yaw, glm::vec3(0.0f, 1.0f, 0.0f));
+  const glm::vec3 foot = at + glm::vec3(turn * glm::vec4(scale_ * (stance_.lowest - stance_.centre), 0.0f));
+  const float ground = options_.ground ? options_.ground(foot.x, foot.z) : options_.origin.y;
+  return glm::translate(glm::mat4(1.0f), glm::vec3(at.x, ground, at.z)) * turn *
+         glm::translate(glm::mat4(1.0f),
+                        -scale_ * glm::vec3(stance_.centre.x, stance_.lowest.y, stance_.centre.z)) *
+         glm::scale(glm::mat4(1.0f), glm::vec3(scale_));
+}
+
+void AvatarCrowd::walk(float dt) {
+  const float span = options_.walk_span;
+  const glm::vec3 forward = stride_.forward;
+  const float yaw_forward = 0.0f, yaw_back = glm::pi<float>();
+  for (std::size_t a = 0; a < options_.avatars; ++a) {
+    // Only while it plays the walk clip (not idle, not fading to another clip).
+    if (animator_->clip(a) != static_cast<std::uint32_t>(roles_.walk) || animator_->fading(a)) continue;
+    walked_[a] = std::fmod(walked_[a] + scale_ * stride_.speed * speed_[a] * dt, 2.0f * span);
+    // Back and forth over the span, centred on the grid point, turning at either end.
+    const bool out = walked_[a] < span;
+    const float along = (out ? walked_[a] : 2.0f * span - walked_[a]) - 0.5f * span;
+    const glm::vec3 at = grid_[a] + forward * along;
+    const glm::mat4 placing = placement(at, out ? yaw_forward : yaw_back);
+    const glm::mat4 world = placing * root_transform_;
+    const Sphere bounds{glm::vec3(placing * glm::vec4(bounds_.center, 1.0f)), scale_ * bounds_.radius};
+    positions_[a] = {at.x, options_.ground ? options_.ground(at.x, at.z) : options_.origin.y, at.z};
+    const std::uint32_t renderers =
+        static_cast<std::uint32_t>(outfits_[a].parts.size() * options_.lod_levels);
+    for (std::uint32_t r = first_renderer_[a]; r < first_renderer_[a] + renderers; ++r)
+      scene_->set_transform(r, world, bounds);
+    if (options_.lod_levels > 1)
+      scene_->set_lod_group_center(lod_group_[a],
+                                   positions_[a] + glm::vec3(0.0f, 0.5f * standing_height(), 0.0f));
+  }
 }
 
 }  // namespace myriad::batch

@@ -12,6 +12,7 @@
 #include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/outfit.hpp"
 #include "myriad/anim/part_lods.hpp"
+#include "myriad/anim/stride.hpp"
 #include "myriad/anim/throttle.hpp"
 #include "myriad/batch/draw_commands.hpp"
 
@@ -54,6 +55,11 @@ struct AvatarCrowdOptions {
   // Per avatar (empty: every avatar kAvatarLayerCamera): the views whose CullCamera::layer_mask shares a
   // bit draw it. Avatars have blob shadows and are on no shadow-casting layer.
   std::vector<std::uint32_t> layer_masks;
+  // Walking (0: in place): avatars playing the walk clip go back and forth over this many metres
+  // around their grid point, along the clip's forward direction, at the clip's stride speed times
+  // their playback speed (anim::clip_stride), so their feet do not slide; root motion is taken out of
+  // the clip and done by the crowd. Avatars turn round at either end.
+  float walk_span = 0.0f;
 };
 
 inline constexpr std::uint32_t kAvatarLayerCamera = 1u;
@@ -105,6 +111,11 @@ class AvatarCrowd {
   float scale() const { return scale_; }
   float standing_height() const { return scale_ * stance_.height; }
   const anim::ClipRoles& clip_roles() const { return roles_; }
+  // The walk clip's stride (speed 0 unless walk_span > 0 and the kit has a walk clip).
+  const anim::ClipStride& stride() const { return stride_; }
+  // Whether avatars move (walk_span > 0 and a walk clip with a stride): positions change every frame.
+  bool walking() const { return options_.walk_span > 0.0f && stride_.speed > 0.0f; }
+  std::size_t position_count() const { return positions_.size(); }
   // Draw mesh ids are part * lod_levels() + level; mesh(id) is that part's level (part-local joints).
   std::uint32_t lod_levels() const { return options_.lod_levels; }
   const anim::SkinnedMesh& mesh(std::uint32_t id) const { return lod_meshes_[id]; }
@@ -140,7 +151,16 @@ class AvatarCrowd {
   float scale_ = 1.0f;
   anim::ClipRoles roles_;
   std::vector<anim::SkinnedMesh> lod_meshes_;  // part * lod_levels + level
-  std::vector<std::uint32_t> lod_group_;       // per avatar (lod_levels > 1)
+  // Walking: per avatar its grid point, the distance walked along its back-and-forth path (mod twice
+  // the span), playback speed and first renderer (its renderers are consecutive).
+  glm::mat4 placement(glm::vec3 at, float yaw) const;
+  void walk(float dt);
+  anim::ClipStride stride_;
+  glm::mat4 root_transform_{1.0f};
+  std::vector<glm::vec3> grid_;
+  std::vector<float> walked_, speed_;
+  std::vector<std::uint32_t> first_renderer_;
+  std::vector<std::uint32_t> lod_group_;  // per avatar (lod_levels > 1)
   std::uint64_t frame_ = 0;
   CullResult cull_;
   DrawList draws_;

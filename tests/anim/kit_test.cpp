@@ -15,6 +15,7 @@
 #include "myriad/anim/kit_write.hpp"
 #include "myriad/anim/outfit.hpp"
 #include "myriad/anim/part_lods.hpp"
+#include "myriad/anim/stride.hpp"
 #include "myriad/anim/pose.hpp"
 #include "myriad/core/error.hpp"
 
@@ -465,6 +466,55 @@ TEST(PartLods, HalveTheVerticesAndKeepTheBorders) {
     }
   }
   EXPECT_THROW(make_part_lods(m, 0), Error);
+}
+
+// A two-joint kit (a body and a foot below it, a sole on the foot) whose clip moves the foot from +0.5 to
+// -0.5 in z over one second while it stays the lowest: the ground passes under the body at 1 unit/s, so the
+// clip walks forward (+z) at 1 unit/s. With the body carried forward 2 units over the clip and the foot kept
+// in place in the world, the clip walks by root motion; without its drift it walks in place at 2.
+TEST(Stride, SpeedAndForwardFromThePlantedFootOrTheRoot) {
+  Avatar kit;
+  kit.skeleton.names = {"body", "foot"};
+  kit.skeleton.parents = {kNoParent, 0};
+  kit.skeleton.rest.resize(2);
+  kit.skeleton.rest.translation = {glm::vec3(0.0f, 1.0f, 0.0f), glm::vec3(0.0f, -1.0f, 0.0f)};
+  kit.skeleton.rest.rotation = {glm::quat(1.0f, 0.0f, 0.0f, 0.0f), glm::quat(1.0f, 0.0f, 0.0f, 0.0f)};
+  kit.skeleton.rest.scale = {glm::vec3(1.0f), glm::vec3(1.0f)};
+  // A sole: one triangle on the foot (bound where the foot rests, at the origin).
+  AvatarPart sole;
+  sole.mesh.positions = {{-0.05f, 0.0f, 0.0f}, {0.05f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.1f}};
+  sole.mesh.joints.assign(3, glm::u16vec4(0));
+  sole.mesh.weights.assign(3, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+  sole.mesh.indices = {0, 1, 2};
+  sole.skin = {{1}, {glm::mat4(1.0f)}};
+  kit.parts.push_back(sole);
+  const auto clip_of = [](glm::vec3 root0, glm::vec3 root1, glm::vec3 foot0, glm::vec3 foot1) {
+    Clip c{"walk", 1.0f, {}, {0.0f, 1.0f, 0.0f, 1.0f}, {}};
+    c.values = {glm::vec4(root0, 0.0f), glm::vec4(root1, 0.0f), glm::vec4(foot0, 0.0f),
+                glm::vec4(foot1, 0.0f)};
+    c.channels = {{0, ChannelPath::kTranslation, Interpolation::kLinear, 0, 2, 0},
+                  {1, ChannelPath::kTranslation, Interpolation::kLinear, 2, 2, 2}};
+    return c;
+  };
+  const Clip treadmill = clip_of({0, 1, 0}, {0, 1, 0}, {0, -1, 0.5f}, {0, -1, -0.5f});
+  ClipStride s = clip_stride(kit, treadmill);
+  EXPECT_NEAR(s.speed, 1.0f, 1e-3f);
+  EXPECT_NEAR(s.forward.z, 1.0f, 1e-4f);
+  EXPECT_FALSE(s.root_motion);
+  Clip carried = clip_of({0, 1, 0}, {0, 1, 2}, {0, -1, 0.5f}, {0, -1, -1.5f});
+  s = clip_stride(kit, carried);
+  EXPECT_TRUE(s.root_motion);
+  EXPECT_NEAR(s.speed, 2.0f, 1e-3f);
+  EXPECT_NEAR(s.forward.z, 1.0f, 1e-4f);
+  remove_root_drift(carried, kit.skeleton, glm::vec3(0.0f, 1.0f, 0.0f));
+  EXPECT_EQ(glm::vec3(carried.values[1]), glm::vec3(0.0f, 1.0f, 0.0f));  // the root stays; its height too
+  s = clip_stride(kit, carried);
+  EXPECT_FALSE(s.root_motion);
+  EXPECT_NEAR(s.speed, 2.0f, 1e-3f);
+  // A kit turned by its root transform (e.g. Z-up): forward turns with it.
+  kit.root_transform = glm::rotate(glm::mat4(1.0f), glm::half_pi<float>(), glm::vec3(0.0f, 1.0f, 0.0f));
+  s = clip_stride(kit, treadmill);
+  EXPECT_NEAR(s.forward.x, 1.0f, 1e-4f);
 }
 
 // Clip roles by name in any case, the shortest of several matches, an override by name, and the

@@ -218,10 +218,10 @@ std::filesystem::path kit_dir(const std::string& name) {
          ("myriad_crowd_kit_" + name + "_" + std::to_string(::getpid()));
 }
 
-// The lowest point of avatar a's body as drawn (CPU skinning with the crowd's palettes and the body
-// batch's object-to-world rows), in world space.
-glm::vec3 lowest_drawn_point(const AvatarCrowd& crowd, const anim::Avatar& kit, std::size_t avatar) {
-  glm::vec3 lowest(0.0f, INFINITY, 0.0f);
+// Avatar a's body vertices as drawn (CPU skinning with the crowd's palettes and the body batch's
+// object-to-world rows), in world space, in a fixed order (draw layer, then vertex).
+std::vector<glm::vec3> drawn_points(const AvatarCrowd& crowd, const anim::Avatar& kit, std::size_t avatar) {
+  std::vector<glm::vec3> out;
   const DrawLayer& draws = crowd.scene().draws();
   const Batch& body = crowd.scene().batch(crowd.body_type());
   const std::size_t palette_size = crowd.animator().palette_size();
@@ -229,19 +229,30 @@ glm::vec3 lowest_drawn_point(const AvatarCrowd& crowd, const anim::Avatar& kit, 
     if (draws.renderer[d] == kNoRenderer || draws.type[d] != crowd.body_type()) continue;
     const std::uint32_t slot = draws.slot[d];
     if (body.palette_offset[slot] != avatar * palette_size) continue;
-    const anim::AvatarPart& part = kit.parts[draws.mesh[d]];
+    const anim::AvatarPart& part = kit.parts[draws.mesh[d] / crowd.lod_levels()];
+    if (draws.mesh[d] % crowd.lod_levels() != 0) continue;  // level 0 only
     std::vector<glm::u16vec4> joints = part.mesh.joints;
-    anim::remap_joints(joints, crowd.dedup().remap[draws.mesh[d]]);
+    anim::remap_joints(joints, crowd.dedup().remap[draws.mesh[d] / crowd.lod_levels()]);
     const auto palette = crowd.palettes().subspan(body.palette_offset[slot], palette_size);
     const Mat3x4& m = body.object_to_world[slot];
     for (std::size_t v = 0; v < part.mesh.positions.size(); ++v) {
       const glm::vec4 p(anim::skin_position(palette, joints[v], part.mesh.weights[v], part.mesh.positions[v]),
                         1.0f);
-      const glm::vec3 w(glm::dot(m.rows[0], p), glm::dot(m.rows[1], p), glm::dot(m.rows[2], p));
-      if (w.y < lowest.y) lowest = w;
+      out.emplace_back(glm::dot(m.rows[0], p), glm::dot(m.rows[1], p), glm::dot(m.rows[2], p));
     }
   }
-  return lowest;
+  return out;
+}
+
+std::size_t lowest_index(const std::vector<glm::vec3>& points) {
+  std::size_t low = 0;
+  for (std::size_t i = 1; i < points.size(); ++i) low = points[i].y < points[low].y ? i : low;
+  return low;
+}
+
+glm::vec3 lowest_drawn_point(const AvatarCrowd& crowd, const anim::Avatar& kit, std::size_t avatar) {
+  const std::vector<glm::vec3> points = drawn_points(crowd, kit, avatar);
+  return points.empty() ? glm::vec3(0.0f, INFINITY, 0.0f) : points[lowest_index(points)];
 }
 
 // A kit whose armature origin is at the pelvis (feet 0.95 m below it) and which is 2.4 x too big
@@ -328,6 +339,46 @@ TEST(AvatarCrowd, LodGroupsPickOneLevelPerAvatarAndImportanceRaisesIt) {
   CullCamera shadow_view = cam;
   shadow_view.layer_mask = kAvatarLayerShadowCaster;
   EXPECT_EQ(plain.frame(shadow_view, 0.0f).draws, 0u);
+}
+
+// Walking avatars move at their clip's stride: step by step (1/60 s), the vertex lowest at the start
+// of the step (on the planted foot) moves much less than the avatar does, in most steps; at twice the
+// speed it would slide as far as the avatar goes. They stay within their span of their grid point, on
+// the ground.
+TEST(AvatarCrowd, WalkingAvatarsMoveWithoutSlidingFeet) {
+  // A real walk cycle (the procedural humanoid's legs swing like pendulums and never plant).
+  const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
+  ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";
+  const anim::ImportedModel model = anim::import_gltf(p);
+  const anim::Avatar kit = anim::kit_from_model(model, anim::kAvatarBodyParts);
+  const auto ground = [](float x, float z) { return 0.05f * x + 0.02f * z; };
+  AvatarCrowd crowd(
+      kit, {.avatars = 4, .spacing = 3.0f, .speed_spread = 0.0f, .ground = ground, .walk_span = 8.0f});
+  ASSERT_TRUE(crowd.walking());
+  EXPECT_GT(crowd.stride().speed, 0.3f);
+  EXPECT_LT(crowd.stride().speed, 3.0f);
+  const CullCamera cam = overview({0, 10, 30}, {0, 0, 0});
+  crowd.frame(cam, 0.0f);
+  std::vector<glm::vec3> points = drawn_points(crowd, kit, 0);
+  glm::vec3 at = crowd.position(0);
+  std::vector<float> slide_ratio;
+  for (int f = 0; f < 90; ++f) {
+    // The vertex lowest now (on the planted foot), followed to the next step.
+    const std::size_t planted = lowest_index(points);
+    crowd.frame(cam, 1.0f / 60.0f);
+    const std::vector<glm::vec3> points2 = drawn_points(crowd, kit, 0);
+    const glm::vec3 low = points[planted], low2 = points2[planted], at2 = crowd.position(0);
+    const float moved = glm::length(glm::vec2(at2.x - at.x, at2.z - at.z));
+    if (moved > 1e-4f && moved < 0.5f)  // not the turn at the end of the span
+      slide_ratio.push_back(glm::length(glm::vec2(low2.x - low.x, low2.z - low.z)) / moved);
+    EXPECT_NEAR(at2.y, ground(at2.x, at2.z), 1e-4f);
+    EXPECT_LE(glm::length(glm::vec2(at2.x, at2.z)), 4.0f + 1e-3f);  // grid point (0, 0), span 8
+    points = points2;
+    at = at2;
+  }
+  ASSERT_GT(slide_ratio.size(), 60u) << "the avatar does not walk";
+  std::sort(slide_ratio.begin(), slide_ratio.end());
+  EXPECT_LT(slide_ratio[slide_ratio.size() / 2], 0.35f) << "the feet slide";
 }
 
 TEST(AvatarCrowd, WalkingProceduralAvatarsAreNotInTPose) {

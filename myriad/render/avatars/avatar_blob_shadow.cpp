@@ -1,5 +1,8 @@
 #include "myriad/render/avatars/avatar_blob_shadow.hpp"
 
+#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/sync.hpp"
+
 #include <array>
 #include <cstring>
 
@@ -23,7 +26,7 @@ AvatarBlobShadow::AvatarBlobShadow(gpu::Context& ctx, VkFormat color_format, VkF
     : ctx_(ctx), capacity_(capacity) {
   if (capacity == 0) throw Error("avatar blob shadow: capacity must be positive");
   blobs_ = gpu::Buffer(ctx, VkDeviceSize(capacity) * sizeof(shader::AvatarBlob),
-                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kUpload);
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
   gpu::GraphicsPipelineBuilder builder;
   builder.vertex = spirv::avatar_blob_vert();
   builder.fragment = spirv::avatar_blob_frag();
@@ -39,9 +42,31 @@ AvatarBlobShadow::AvatarBlobShadow(gpu::Context& ctx, VkFormat color_format, VkF
 
 void AvatarBlobShadow::set_blobs(std::span<const shader::AvatarBlob> blobs) {
   if (blobs.size() > capacity_) throw Error("avatar blob shadow: more blobs than capacity");
-  if (!blobs.empty()) std::memcpy(blobs_.mapped(), blobs.data(), blobs.size_bytes());
-  blobs_.flush();
+  if (!blobs.empty()) gpu::upload(ctx_, blobs_, blobs);
   count_ = std::uint32_t(blobs.size());
+}
+
+void AvatarBlobShadow::stage_blobs(std::span<const shader::AvatarBlob> blobs) {
+  if (blobs.size() > capacity_) throw Error("avatar blob shadow: more blobs than capacity");
+  count_ = std::uint32_t(blobs.size());
+  staged_.size = 0;
+  if (blobs.empty()) return;
+  const gpu::StagingRing::Span staged = ctx_.staging_ring().reserve(blobs.size_bytes(), 16);
+  std::memcpy(staged.data, blobs.data(), blobs.size_bytes());
+  staged_ = {staged.offset, 0, blobs.size_bytes()};
+}
+
+void AvatarBlobShadow::record_upload(VkCommandBuffer cmd) {
+  if (staged_.size == 0) return;
+  const gpu::StagingRing& ring = ctx_.staging_ring();
+  ring.flush();
+  // Earlier frames' blob draws finish reading before the copy overwrites the buffer.
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE);
+  vkCmdCopyBuffer(cmd, ring.buffer().handle(), blobs_.handle(), 1, &staged_);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  staged_.size = 0;
 }
 
 void AvatarBlobShadow::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, float lift) const {

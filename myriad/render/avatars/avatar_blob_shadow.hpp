@@ -28,9 +28,12 @@ class AvatarBlobShadow {
  public:
   AvatarBlobShadow(gpu::Context& ctx, VkFormat color_format, VkFormat depth_format, std::uint32_t capacity);
 
-  // Writes the blobs into the persistently mapped instance buffer. Single-buffered: call only while
-  // no submitted frame still reads it.
+  // Uploads the blobs now and waits (setup; no frame may be in flight).
   void set_blobs(std::span<const shader::AvatarBlob> blobs);
+  // Per frame, for blobs that move with walking avatars: stages them in the context's staging ring
+  // (the one upload path); record_upload(), outside rendering in the same frame, copies them in.
+  void stage_blobs(std::span<const shader::AvatarBlob> blobs);
+  void record_upload(VkCommandBuffer cmd);
   // Inside dynamic rendering, after opaque geometry: one vkCmdDraw(4, count). `lift` raises the discs
   // above the ground plane so they pass the GREATER_OR_EQUAL test against the ground's own depth.
   void draw(VkCommandBuffer cmd, const glm::mat4& view_proj, float lift = 0.02f) const;
@@ -43,6 +46,7 @@ class AvatarBlobShadow {
   gpu::Buffer blobs_;
   std::uint32_t capacity_;
   std::uint32_t count_ = 0;
+  VkBufferCopy staged_{};  // size 0: nothing staged
 };
 
 }  // namespace myriad::render

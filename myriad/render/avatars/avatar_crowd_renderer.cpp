@@ -62,12 +62,16 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<cons
   pipeline_ = make_skin_pipeline(ctx, color_format, depth_format);
   const auto count = static_cast<std::uint32_t>(crowd.avatars);
   blobs_ = std::make_unique<AvatarBlobShadow>(ctx, color_format, depth_format, count);
+  blobs_->set_blobs(blob_discs());
+  stats_.avatars = count;
+}
+
+std::vector<shader::AvatarBlob> AvatarCrowdRenderer::blob_discs() const {
   std::vector<shader::AvatarBlob> discs;
-  for (std::size_t a = 0; a < count; ++a)
+  for (std::size_t a = 0; a < crowd_->position_count(); ++a)
     discs.push_back(avatar_blob(crowd_->position(a), kAvatarRadius * crowd_->standing_height() / kHumanHeight,
                                 crowd_->position(a).y));
-  blobs_->set_blobs(discs);
-  stats_.avatars = count;
+  return discs;
 }
 
 void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
@@ -77,6 +81,7 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
   camera.position = view.eye;
   camera.lod_scale = view.lod_scale();
   const batch::CrowdFrameStats s = crowd_->frame(camera, dt);
+  if (crowd_->walking()) blobs_->stage_blobs(blob_discs());  // they follow their avatars
   // Only the avatars posed this frame: the GPU still holds the others' last palettes.
   palette_ranges_.clear();
   updated_palette_ranges(crowd_->updated(), crowd_->animator().palette_size(), palette_ranges_);
@@ -102,6 +107,7 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
 void AvatarCrowdRenderer::upload(VkCommandBuffer cmd) {
   palette_->record_upload(cmd, palette_upload_);
   batches_->record_upload(cmd);
+  blobs_->record_upload(cmd);
 }
 
 void AvatarCrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,

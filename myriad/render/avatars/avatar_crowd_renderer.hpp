@@ -87,6 +87,7 @@ class AvatarCrowdRenderer : public FrameSystem {
 
  private:
   std::uint64_t avatars_of(std::uint64_t renderers) const;
+  std::vector<shader::AvatarBlob> blob_discs() const;  // one under each avatar, where it stands now
   // The list's draws of one command set, indirect, with `pipeline` (bound by the caller, once per
   // pass); descriptors pushed once per batch type.
   void draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const FrameView& view, std::uint32_t set,

@@ -201,6 +201,8 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
     placing.idle_share = 0.2f;
     // Three levels per part: full detail near, half and a quarter of the vertices further away.
     placing.lod_levels = 3;
+    // Walking avatars go back and forth over 6 m at their walk clip's stride (feet do not slide).
+    placing.walk_span = 6.0f;
     avatars = std::make_unique<AvatarCrowdRenderer>(
         ctx, std::move(kit), placing, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   } else if (progress) {
