@@ -48,6 +48,9 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   }
   LodGroup lod;
   lod.level_count = options.lod_levels;
+  lod.fade_band = options.lod_fade_band;
+  if (!(options.lod_fade_band >= 0.0f && options.lod_fade_band < 1.0f))
+    throw Error("the LOD fade band must be within 0..1", "AvatarCrowdOptions.lod_fade_band");
   for (std::uint32_t l = 0; l + 1 < options.lod_levels; ++l) {
     lod.transitions[l] = options.lod_screen_heights[l];
     if (!(lod.transitions[l] > 0.0f) || (l > 0 && !(lod.transitions[l] < lod.transitions[l - 1])))
@@ -184,12 +187,18 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   for (std::size_t a = 0; a < n; ++a)
     s.matrices_without_dedup += update_mask_[a] ? per_renderer_matrices_[a] : 0;
   cull(*scene_, camera, cull_);
+  if (options_.lod_levels > 1) update_fades();
   generate_draws(*scene_, cull_, draws_);
   for (std::uint8_t v : cull_.visible) s.visible_renderers += v;
   s.draws_unbatched = draws_.visible_draw_instances;
   s.draws = draws_.draws.size();
-  for (const DrawCommand& d : draws_.draws)
+  const Batch& body = scene_->batch(body_type_);
+  for (const DrawCommand& d : draws_.draws) {
     s.vertices += lod_meshes_[d.mesh].positions.size() * d.instance_count;
+    if (d.type != body_type_) continue;
+    for (std::uint32_t i = d.first_instance; i < d.first_instance + d.instance_count; ++i)
+      s.incoming_body_instances += (body.fade[draws_.instances[i]] & 0x100u) != 0 ? 1 : 0;
+  }
   // An avatar is drawn at its group's level when any of its parts passed the frustum (they share its
   // bounds); its renderers are consecutive (worn part by worn part, level by level).
   std::size_t r = 0;
@@ -203,6 +212,27 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   }
   ++frame_;
   return s;
+}
+
+void AvatarCrowd::update_fades() {
+  // Only avatars whose level or fade changed touch their instances (and so the GPU upload).
+  fade_state_.resize(options_.avatars, 0);
+  for (std::size_t a = 0; a < options_.avatars; ++a) {
+    const std::uint8_t level = cull_.group_level[lod_group_[a]], q = cull_.group_fade[lod_group_[a]];
+    const auto state = static_cast<std::uint16_t>(q == 0 ? 0 : (level << 8) | q);
+    if (state == fade_state_[a]) continue;
+    fade_state_[a] = state;
+    const std::uint32_t renderers =
+        static_cast<std::uint32_t>(outfits_[a].parts.size() * options_.lod_levels);
+    for (std::uint32_t k = 0; k < renderers; ++k) {
+      const std::uint32_t r = first_renderer_[a] + k, renderer_level = k % options_.lod_levels;
+      const std::uint32_t fade = q == 0                         ? 0u
+                                 : renderer_level == level      ? q
+                                 : renderer_level == level + 1u ? (q | 0x100u)
+                                                                : 0u;
+      scene_->set_fade(r, fade);
+    }
+  }
 }
 
 glm::mat4 AvatarCrowd::placement(glm::vec3 at, float yaw) const {

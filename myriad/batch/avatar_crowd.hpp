@@ -52,6 +52,9 @@ struct AvatarCrowdOptions {
   // point): level i while it is >= lod_screen_heights[i], the last level below (never culled by LOD).
   std::uint32_t lod_levels = 1;
   float lod_screen_heights[anim::kMaxPartLods - 1] = {0.15f, 0.06f, 0.025f};
+  // Width of the dithered cross-fade band around each switch, as a fraction of its screen height
+  // (LodGroup::fade_band; 0: levels switch at once).
+  float lod_fade_band = 0.2f;
   // Per avatar (empty: every avatar kAvatarLayerCamera): the views whose CullCamera::layer_mask shares a
   // bit draw it. Avatars have blob shadows and are on no shadow-casting layer.
   std::vector<std::uint32_t> layer_masks;
@@ -77,9 +80,12 @@ struct CrowdFrameStats {
   std::size_t visible_renderers = 0;
   std::size_t draws_unbatched = 0;  // visible draw instances
   std::size_t draws = 0;            // instanced draws after merging
-  // Avatars drawn at each LOD level (visible in the frustum) and the vertices their draws skin.
+  // Avatars drawn at each LOD level (visible in the frustum; one in a cross-fade band counts at its
+  // finer level) and the vertices their draws skin.
   std::size_t avatars_per_lod[anim::kMaxPartLods] = {0, 0, 0, 0};
   std::size_t vertices = 0;
+  // Draw instances of body parts at the incoming (lower) level of avatars in a cross-fade band.
+  std::size_t incoming_body_instances = 0;
 };
 
 class AvatarCrowd {
@@ -155,12 +161,14 @@ class AvatarCrowd {
   // the span), playback speed and first renderer (its renderers are consecutive).
   glm::mat4 placement(glm::vec3 at, float yaw) const;
   void walk(float dt);
+  void update_fades();
   anim::ClipStride stride_;
   glm::mat4 root_transform_{1.0f};
   std::vector<glm::vec3> grid_;
   std::vector<float> walked_, speed_;
   std::vector<std::uint32_t> first_renderer_;
-  std::vector<std::uint32_t> lod_group_;  // per avatar (lod_levels > 1)
+  std::vector<std::uint32_t> lod_group_;   // per avatar (lod_levels > 1)
+  std::vector<std::uint16_t> fade_state_;  // per avatar: level << 8 | q of its renderers' fades
   std::uint64_t frame_ = 0;
   CullResult cull_;
   DrawList draws_;

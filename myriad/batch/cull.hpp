@@ -26,12 +26,18 @@ struct CullCamera {
 
 struct CullResult {
   std::vector<std::uint8_t> group_level;  // per LOD group: selected level, or kLodCulled
-  std::vector<std::uint8_t> visible;      // per renderer: 1 when drawn
-  std::size_t occluded = 0;               // renderers hidden by CullCamera::occlusion
+  // Per LOD group: the cross-fade threshold q (1..255) when it also draws group_level + 1, else 0.
+  std::vector<std::uint8_t> group_fade;
+  std::vector<std::uint8_t> visible;  // per renderer: 1 when drawn
+  std::size_t occluded = 0;           // renderers hidden by CullCamera::occlusion
 };
 
 // The LOD rule, shared by the parallel path and tests.
 std::uint8_t select_lod(const LodGroup& group, glm::vec3 camera, float lod_scale);
+
+// The same with the group's cross-fade band: the level (the finer one inside a band) and, inside a
+// band, q in 1..255 in `fade` (0 elsewhere): q = 255 (t (1 + b/2) - h) / (t b), rounded, at least 1.
+std::uint8_t select_lod(const LodGroup& group, glm::vec3 camera, float lod_scale, std::uint8_t& fade);
 
 void cull(const BatchScene& scene, const CullCamera& camera, CullResult& out);
 

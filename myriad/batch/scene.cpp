@@ -58,6 +58,7 @@ std::uint32_t BatchScene::add_renderer(const RendererDesc& d) {
     const std::uint32_t slot = take_slot(dd.type);
     b.object_to_world[slot] = rows;
     b.palette_offset[slot] = d.palette_offset;
+    b.fade[slot] = 0;
     const std::vector<float>& defaults = sets_.get(dd.type).defaults;
     const std::span<const float> values =
         dd.properties.empty() ? std::span<const float>(defaults) : dd.properties;
@@ -122,6 +123,7 @@ std::uint32_t BatchScene::take_slot(BatchType type) {
   const auto slot = static_cast<std::uint32_t>(b.size());
   b.object_to_world.emplace_back();
   b.palette_offset.push_back(0);
+  b.fade.push_back(0);
   b.properties.resize(b.properties.size() + b.floats_per_instance, 0.0f);
   return slot;
 }
@@ -174,13 +176,23 @@ void BatchScene::set_transform(std::uint32_t renderer, const glm::mat4& m, const
   }
 }
 
-void BatchScene::set_palette_offset(std::uint32_t renderer, std::uint32_t offset) {
-  require_alive(renderer, "BatchScene::set_palette_offset");
+void BatchScene::set_instance_word(std::uint32_t renderer, std::vector<std::uint32_t> Batch::*field,
+                                   std::uint32_t value) {
   const std::uint32_t first = culling_.first_draw[renderer];
   for (std::uint32_t d = first; d < first + culling_.draw_count[renderer]; ++d) {
-    batches_[draws_.type[d]].palette_offset[draws_.slot[d]] = offset;
+    (batches_[draws_.type[d]].*field)[draws_.slot[d]] = value;
     mark(draws_.type[d], draws_.slot[d]);
   }
+}
+
+void BatchScene::set_palette_offset(std::uint32_t renderer, std::uint32_t offset) {
+  require_alive(renderer, "BatchScene::set_palette_offset");
+  set_instance_word(renderer, &Batch::palette_offset, offset);
+}
+
+void BatchScene::set_fade(std::uint32_t renderer, std::uint32_t fade) {
+  require_alive(renderer, "BatchScene::set_fade");
+  set_instance_word(renderer, &Batch::fade, fade);
 }
 
 void BatchScene::set_properties(std::uint32_t renderer, std::uint32_t draw, std::span<const float> values) {

@@ -30,6 +30,10 @@ struct LodGroup {
   float size = 1.0f;
   std::uint32_t level_count = 1;
   float transitions[kMaxLods] = {0.0f, 0.0f, 0.0f, 0.0f};  // descending
+  // Dithered cross-fade (0: none): around each transition t a band of heights [t (1 - b/2),
+  // t (1 + b/2)) in which the group draws level i and level i + 1, with complementary dither masks
+  // whose threshold q (1..255) grows as the height falls through the band (batch/cull.hpp).
+  float fade_band = 0.0f;
 };
 
 struct DrawDesc {
@@ -76,6 +80,9 @@ struct Batch {
   std::uint32_t floats_per_instance = 0;
   std::vector<Mat3x4> object_to_world;
   std::vector<std::uint32_t> palette_offset;
+  // The instance's LOD cross-fade: bits 0-7 the dither threshold q, bit 8 set on the incoming (lower)
+  // level; 0 = drawn whole (render/shaders/dither.glsl).
+  std::vector<std::uint32_t> fade;
   std::vector<float> properties;  // floats_per_instance per instance
   std::uint32_t dirty_begin = 0;  // dirty instance range [begin, end), empty when begin >= end
   std::uint32_t dirty_end = 0;
@@ -104,6 +111,7 @@ class BatchScene {
 
   void set_transform(std::uint32_t renderer, const glm::mat4& object_to_world, const Sphere& world_bounds);
   void set_palette_offset(std::uint32_t renderer, std::uint32_t offset);
+  void set_fade(std::uint32_t renderer, std::uint32_t fade);
   void set_properties(std::uint32_t renderer, std::uint32_t draw, std::span<const float> values);
   void set_lod_group_center(std::uint32_t group, glm::vec3 center) { lod_groups_[group].center = center; }
 
@@ -119,6 +127,9 @@ class BatchScene {
   const PropertySetRegistry& sets() const { return sets_; }
 
  private:
+  // Writes `value` into `field` of every draw instance of `renderer` and marks them dirty.
+  void set_instance_word(std::uint32_t renderer, std::vector<std::uint32_t> Batch::*field,
+                         std::uint32_t value);
   void mark(BatchType type, std::uint32_t slot);
   void require_alive(std::uint32_t renderer, const char* where) const;
   std::uint32_t take_renderer_index();

@@ -305,8 +305,11 @@ TEST(AvatarCrowd, LodGroupsPickOneLevelPerAvatarAndImportanceRaisesIt) {
     g.transitions[0] = o.lod_screen_heights[0];
     g.transitions[1] = o.lod_screen_heights[1];
     g.size = plain.standing_height();
-    const std::uint8_t want = select_lod(g, cam.position, cam.lod_scale);
+    g.fade_band = o.lod_fade_band;
+    std::uint8_t fade = 0;
+    const std::uint8_t want = select_lod(g, cam.position, cam.lod_scale, fade);
     EXPECT_EQ(plain.cull_result().group_level[a], want) << "avatar " << a;
+    EXPECT_EQ(plain.cull_result().group_fade[a], fade) << "avatar " << a;
     if (want < 3) ++per_level[want];
   }
   EXPECT_GT(per_level[0], 0u);
@@ -319,7 +322,13 @@ TEST(AvatarCrowd, LodGroupsPickOneLevelPerAvatarAndImportanceRaisesIt) {
     for (std::uint32_t i = d.first_instance; i < d.first_instance + d.instance_count; ++i) {
       const std::uint32_t slot = plain.draw_list().instances[i];
       const std::size_t a = plain.scene().batch(d.type).palette_offset[slot] / palette_size;
-      EXPECT_EQ(d.mesh % 3, plain.cull_result().group_level[a]) << "avatar " << a;
+      // ... or the next level when the avatar is in a cross-fade band (its incoming level).
+      const std::uint32_t level = plain.cull_result().group_level[a];
+      const bool incoming = (plain.scene().batch(d.type).fade[slot] & 0x100u) != 0;
+      EXPECT_EQ(d.mesh % 3, incoming ? level + 1 : level) << "avatar " << a;
+      if (incoming) {
+        EXPECT_NE(plain.cull_result().group_fade[a], 0u);
+      }
     }
     vertices += plain.mesh(d.mesh).positions.size() * d.instance_count;
   }

@@ -115,6 +115,58 @@ TEST(Cull, LayerMaskAndLodGroupRules) {
 
 // The occlusion reference: a wall over the left half of the screen at 20 m hides the renderers
 // wholly behind it there, not those in front of it, beside it or straddling its edge; it is counted.
+// Cross-fade bands: inside the band around a transition the group keeps the finer level, reports q
+// growing from 1 at the band's near edge to 255 at its far edge, and both levels' renderers are
+// visible; outside the bands one level is, as without bands.
+TEST(Cull, CrossFadeBandsDrawBothLevelsWithAGrowingThreshold) {
+  LodGroup g;
+  g.size = 1.0f;
+  g.level_count = 2;
+  g.transitions[0] = 0.1f;
+  g.fade_band = 0.2f;  // heights [0.09, 0.11)
+  std::uint8_t q = 0;
+  const auto at_height = [&](float h) {
+    // size * lod_scale / distance = h with lod_scale 1
+    return select_lod(g, glm::vec3(0.0f, 0.0f, 1.0f / h), 1.0f, q);
+  };
+  EXPECT_EQ(at_height(0.2f), 0);
+  EXPECT_EQ(q, 0);
+  EXPECT_EQ(at_height(0.05f), 1);
+  EXPECT_EQ(q, 0);
+  EXPECT_EQ(at_height(0.1099f), 0);
+  EXPECT_GE(q, 1);
+  EXPECT_LE(q, 3);
+  EXPECT_EQ(at_height(0.1f), 0);
+  EXPECT_NEAR(q, 128, 1);
+  EXPECT_EQ(at_height(0.0901f), 0);
+  EXPECT_GE(q, 252);
+  PropertySetRegistry sets;
+  BatchScene s(sets);
+  g.center = {0, 0, -10};
+  g.size = 0.1f * 10.0f / (1.0f / (2.0f * std::tan(glm::radians(30.0f))));  // height 0.1 from the origin
+  const std::uint32_t group = s.add_lod_group(g);
+  const DrawDesc draw[1] = {{0, 0, 0, {}}};
+  std::uint32_t level[2];
+  for (std::uint8_t l = 0; l < 2; ++l) {
+    RendererDesc r;
+    r.bounds = {{0, 0, -10}, 1.0f};
+    r.lod_group = group;
+    r.lod_level = l;
+    r.draws = draw;
+    level[l] = s.add_renderer(r);
+  }
+  CullResult r;
+  cull(s, camera_at({0, 0, 0}, {0, 0, -1}, 1), r);
+  EXPECT_EQ(r.group_level[group], 0);
+  EXPECT_NEAR(r.group_fade[group], 128, 2);
+  EXPECT_EQ(r.visible[level[0]], 1);
+  EXPECT_EQ(r.visible[level[1]], 1);
+  cull(s, camera_at({0, 0, 5}, {0, 0, -1}, 1), r);  // farther: past the band, level 1 alone
+  EXPECT_EQ(r.group_fade[group], 0);
+  EXPECT_EQ(r.visible[level[0]], 0);
+  EXPECT_EQ(r.visible[level[1]], 1);
+}
+
 TEST(Cull, OcclusionHidesWhatLiesBehindTheDepthAndCountsIt) {
   PropertySetRegistry sets;
   BatchScene scene(sets);

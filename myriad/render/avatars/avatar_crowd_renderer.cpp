@@ -98,7 +98,10 @@ void AvatarCrowdRenderer::update(const FrameView& view, float dt) {
   stats_.batch_types = 0;
   for (std::size_t d = 0; d < draws.size(); ++d)
     stats_.batch_types += d == 0 || draws[d].type != draws[d - 1].type ? 1 : 0;
-  stats_.frustum_passed = avatars_of(s.visible_renderers);
+  // Avatars, not renderers: one fading between two levels draws both but counts once.
+  stats_.frustum_passed = 0;
+  for (const std::size_t n : s.avatars_per_lod) stats_.frustum_passed += n;
+  incoming_body_instances_ = s.incoming_body_instances;
   std::copy(std::begin(s.avatars_per_lod), std::end(s.avatars_per_lod), stats_.avatars_per_lod.begin());
   stats_.vertices_listed = s.vertices;
   stats_.cpu_update_ms = clock.elapsed_ms();
@@ -150,6 +153,8 @@ void AvatarCrowdRenderer::finish_frame() {
   }
   // Every avatar wears every body part (outfits differ only in items), and all parts of an avatar
   // share its bounds: drawn body parts / body parts = avatars drawn.
+  // A fading avatar's incoming level is not counted again (exact unless the GPU occluded a fading one).
+  body_renderers -= std::min(body_renderers, incoming_body_instances_);
   stats_.visible = crowd_->body_parts() ? body_renderers / crowd_->body_parts() : 0;
 }
 

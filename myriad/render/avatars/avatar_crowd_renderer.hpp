@@ -111,6 +111,7 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::unique_ptr<AvatarBlobShadow> blobs_;
   AvatarDrawStats stats_;
   PaletteUpload palette_upload_ = PaletteUpload::kStagingCopy;
+  std::uint64_t incoming_body_instances_ = 0;  // this frame's list: body parts of fading avatars' lower level
 };
 
 }  // namespace myriad::render

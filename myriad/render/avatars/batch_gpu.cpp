@@ -13,7 +13,8 @@ shader::SkinInstance pack_skin_instance(const batch::Batch& b, std::size_t slot)
   const Mat3x4& m = b.object_to_world[slot];
   return {{m.rows[0], m.rows[1], m.rows[2]},
           b.palette_offset[slot],
-          static_cast<std::uint32_t>(slot * b.floats_per_instance)};
+          static_cast<std::uint32_t>(slot * b.floats_per_instance),
+          b.fade[slot]};
 }
 
 std::vector<shader::SkinInstance> pack_skin_instances(const batch::Batch& b) {

@@ -9,6 +9,7 @@
 #include "skin_layout.h"
 #define SHADOW_BINDING 7
 #include "shadow.glsl"
+#include "dither.glsl"
 
 layout(push_constant, scalar) uniform Push { SkinPush pc; };
 
@@ -23,6 +24,7 @@ layout(location = 6) in vec2 in_uv;
 layout(location = 7) in vec4 in_vertex_color;
 layout(location = 8) flat in uvec2 in_material;
 layout(location = 9) in vec3 in_world;
+layout(location = 10) flat in uint in_fade;
 layout(location = 0) out vec4 out_color;
 
 // The sRGB encoding (core/srgb.hpp): materials are multiplied in linear light, then encoded, as the
@@ -57,6 +59,8 @@ void main() {
   vec4 surface = material.base_color * in_vertex_color;
   if (material.texture_layer != SKIN_NO_TEXTURE) surface *= texel;
   if (material.alpha_cutoff >= 0.0 && surface.a < material.alpha_cutoff) discard;
+  // An avatar in a LOD cross-fade band draws two levels with complementary dither masks.
+  if (!dither_keep(gl_FragCoord.xy, in_fade & 0xffu, (in_fade & 0x100u) != 0u)) discard;
   const vec3 tint = in_material.y != 0u ? in_color.rgb : vec3(1.0);
   const vec3 coloured = linear_to_srgb(surface.rgb) * tint;
   const int id = int(in_pattern.x + 0.5);

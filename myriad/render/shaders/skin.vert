@@ -25,6 +25,7 @@ layout(location = 6) out vec2 out_uv;                   // skin.frag: the base-c
 layout(location = 7) out vec4 out_vertex_color;         // skin.frag: COLOR_0 (linear)
 layout(location = 8) flat out uvec2 out_material;       // skin.frag: material entry, tintable (0/1)
 layout(location = 9) out vec3 out_world;                // skin.frag: shadow lookup
+layout(location = 10) flat out uint out_fade;           // skin.frag: LOD cross-fade (dither.glsl)
 
 // Pattern cells: the mesh's UV (procedural parts map 0..1 around and along each tube segment, so 8
 // cells go round a limb and 5 along a bone), else the bind-pose position in 8 cm cells. Both are taken
@@ -59,6 +60,7 @@ void main() {
   out_color = vec4(properties[p], properties[p + 1u], properties[p + 2u], 1.0);
   out_capture = world;
   out_world = world;
+  out_fade = inst.fade;
   out_palette_offset = inst.palette_offset;
   const bool has_uv = (v.flags & SKIN_HAS_UV) != 0u;
   out_pattern =

@@ -38,6 +38,7 @@ struct SkinInstance {
   vec4 rows[3];          // object-to-world, row-major 3x4
   uint palette_offset;   // first palette matrix of this renderer's character
   uint property_offset;  // first float of this instance's per-instance material properties
+  uint fade;             // LOD cross-fade (batch::Batch::fade): q in bits 0-7, bit 8 incoming; 0 whole
 };
 struct SkinPush {
   mat4 view_proj;
@@ -66,7 +67,7 @@ MYRIAD_CHECK_LAYOUT(SkinVertex, 64, position, 0, normal, 12, joints01, 24, joint
                     flags, 56, color, 60);
 MYRIAD_CHECK_LAYOUT(SkinMaterial, 32, base_color, 0, texture_layer, 16, alpha_cutoff, 20, double_sided, 24,
                     pad, 28);
-MYRIAD_CHECK_LAYOUT(SkinInstance, 56, rows, 0, palette_offset, 48, property_offset, 52);
+MYRIAD_CHECK_LAYOUT(SkinInstance, 60, rows, 0, palette_offset, 48, property_offset, 52, fade, 56);
 MYRIAD_CHECK_LAYOUT(SkinPush, 100, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
                     capture_vertex_count, 76, pattern_float, 80, to_light, 84);
 MYRIAD_CHECK_LAYOUT(SkinPaletteUploadPush, 12, src_row, 0, dst_row, 4, row_count, 8);
