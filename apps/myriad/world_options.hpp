@@ -34,12 +34,20 @@ inline void add_world_scene_options(CLI::App& sub, render::WorldSceneOptions& o,
   sub.add_option_function<std::vector<std::string>>(
          "--avatar-clip",
          [&o](const std::vector<std::string>& roles) {
-           for (const std::string& r : roles)
-             o.avatar_clip_roles.push_back(anim::parse_clip_role(r, "--avatar-clip"));
+           for (const std::string& r : roles) {
+             try {
+               o.avatar_clip_roles.push_back(anim::parse_clip_role(r, "--avatar-clip"));
+             } catch (const Error& e) {  // reported like every other option error
+               throw CLI::ValidationError("--avatar-clip", e.what());
+             }
+           }
          },
          label +
              "ROLE=CLIP: the kit's clip avatars play for walk or idle (repeatable; default: found by name)")
       ->type_name("ROLE=CLIP");
+  sub.add_flag(
+      "--strict", o.strict_assets,
+      label + "refuse an avatar kit whose texture files cannot be read (default: warn, use the base colour)");
   sub.add_option("--shadow-map", o.shadow_map_size, label + "shadow map texels per side (0 = off)")
       ->check(CLI::Range(0u, render::kMaxShadowMapSize));
 }

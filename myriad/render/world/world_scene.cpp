@@ -168,6 +168,9 @@ anim::Avatar load_avatar_kit(const WorldSceneOptions& options) {
   }
   for (const std::string& i : in.ignored) std::fprintf(stderr, "avatar kit: ignored %s\n", i.c_str());
   for (const anim::Material& m : in.kit.materials) {
+    if (!m.texture_problem.empty() && options.strict_assets)
+      throw Error("avatar kit material '" + m.name + "': " + m.texture_problem, options.avatar_kit.string(),
+                  "put the texture files beside the kit, or render without --strict");
     if (!m.texture_problem.empty())
       std::fprintf(stderr, "warning: avatar kit material '%s': %s\n", m.name.c_str(),
                    m.texture_problem.c_str());

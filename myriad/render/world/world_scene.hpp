@@ -52,6 +52,8 @@ struct WorldSceneOptions {
   // Standing height every avatar is scaled to, metres (0: the kit's own size) and clip roles named by
   // the user (anim/clip_roles.hpp; the rest are found by name).
   float avatar_height = 0.0f;
+  // A kit texture that cannot be read: an error instead of a warning and the base colour.
+  bool strict_assets = false;
   std::vector<anim::ClipRoleOverride> avatar_clip_roles;
 };
 
