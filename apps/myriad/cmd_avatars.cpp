@@ -17,6 +17,7 @@
 #include "myriad/anim/kit_import.hpp"
 #include "myriad/anim/kit_info.hpp"
 #include "myriad/anim/outfit.hpp"
+#include "myriad/anim/part_lods.hpp"
 #include "myriad/anim/stride.hpp"
 #include "myriad/core/error.hpp"
 #include "output_path.hpp"
@@ -116,6 +117,13 @@ void print_kit(const anim::KitImport& in, const std::vector<anim::ClipRoleOverri
       "  height %.3f m, foot offset %.3f m (lowest point below the armature origin, %s), centre %.3f %.3f\n",
       double(st.height), double(-st.lowest.y), st.from_clip ? "first frame of the walk clip" : "rest pose",
       double(st.centre.x), double(st.centre.z));
+  std::size_t lod_vertices[3] = {0, 0, 0};
+  for (const anim::AvatarPart& part : kit.parts) {
+    const std::vector<anim::SkinnedMesh> levels = anim::make_part_lods(part.mesh, 3);
+    for (std::size_t l = 0; l < 3; ++l) lod_vertices[l] += levels[l].positions.size();
+  }
+  std::printf("  LOD levels (every part, borders locked): %zu / %zu / %zu vertices\n", lod_vertices[0],
+              lod_vertices[1], lod_vertices[2]);
   print_dedup(anim::measure_dedup(kit));
 }
 
