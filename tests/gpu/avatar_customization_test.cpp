@@ -102,7 +102,8 @@ class ThreeAvatars {
                                               0,
                                               0,
                                               render::skin_pattern_float(crowd_.scene().sets().get(c.type)),
-                                              render::kSkinDefaultLight};
+                                              render::kSkinDefaultLight,
+                                              glm::vec3(1.0f)};
           const std::array bindings{gpu::storage_buffer(arena_->vertices()),
                                     gpu::storage_buffer(palette_->buffer()),
                                     gpu::storage_buffer(batches_->instances(c.type)),
@@ -313,6 +314,40 @@ TEST_F(AvatarCustomizationTest, RendererBindsOncePerPassAndDrawsPatterns) {
   }
   EXPECT_GT(covered, 1000u);
   EXPECT_GT(changed, covered / 10) << "the renderer does not pass the clothing's pattern";
+}
+
+// The frame's sun colour reaches the avatars: under a red sun the lit sides lose green and blue and keep
+// their red; the ambient share stays white.
+TEST_F(AvatarCustomizationTest, AvatarsTakeTheSunColourFromTheFrame) {
+  render::AvatarCrowdRenderer avatars(ctx(), {.avatars = 4, .spacing = 1.0f}, true,
+                                      render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat);
+  render::OffscreenTarget target(ctx(), 128, 128);
+  render::SceneFrame frame(ctx());
+  render::FrameView view = front_view({0.5f, 1.2f, 4.0f}, {0.5f, 0.9f, -0.5f}, 128);
+  view.to_light = glm::normalize(glm::vec3(0.3f, 0.6f, 1.0f));  // from behind the camera: most of it lit
+  render::FrameSystem* const systems[] = {&avatars};
+  const auto image = [&](glm::vec3 sun) {
+    view.sun_color = sun;
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      frame.record(cmd, view, systems, target, glm::vec4(0.0f), nullptr, 0.0f);
+    });
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> white = image(glm::vec3(1.0f));
+  const std::vector<std::uint8_t> red = image(glm::vec3(1.0f, 0.3f, 0.3f));
+  std::size_t covered = 0, greener = 0, less_green = 0, red_changed = 0;
+  for (std::size_t i = 0; i < white.size(); i += 4) {
+    if (white[i + 3] == 0) continue;
+    ++covered;
+    red_changed += std::abs(int(white[i]) - int(red[i])) > 1 ? 1 : 0;
+    less_green += red[i + 1] + 2 < white[i + 1] ? 1 : 0;
+    greener += red[i + 1] > white[i + 1] ? 1 : 0;
+  }
+  ASSERT_GT(covered, 1000u);
+  EXPECT_GT(less_green, covered / 4) << "the sun's colour does not reach the avatars";
+  EXPECT_EQ(greener, 0u);
+  EXPECT_EQ(red_changed, 0u);
 }
 
 // LOD groups on the GPU path: a 6 x 6 grid of avatars seen along its rows, so near avatars draw level 0

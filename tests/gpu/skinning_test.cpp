@@ -180,7 +180,7 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
     palette.record_upload(cmd);
     target.begin(cmd, glm::vec4(0.0f));
-    const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0, render::kSkinDefaultLight};
+    const render::shader::SkinPush push{view_proj, 0, 0, 0, 0, 0, render::kSkinDefaultLight, glm::vec3(1.0f)};
     const std::array<gpu::Binding, 4> fragment = render::skin_fragment_bindings(materials, receiver, nullptr);
     const std::array bindings{gpu::storage_buffer(arena.vertices()),
                               gpu::storage_buffer(palette.buffer()),

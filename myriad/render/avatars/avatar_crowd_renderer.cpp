@@ -182,7 +182,8 @@ void AvatarCrowdRenderer::draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pip
     // draw; the pipeline, vertices, palettes and slots stay.
     if (d == 0 || type != draws[d - 1].type) {
       const shader::SkinPush push{
-          view.view_proj, 0, 0, 0, 0, pattern_float_[type], glm::vec4(view.to_light, kAvatarAmbient)};
+          view.view_proj, 0, 0, 0, 0, pattern_float_[type], glm::vec4(view.to_light, kAvatarAmbient),
+          view.sun_color};
       const std::array bindings{gpu::storage_buffer(arena_->vertices()),
                                 gpu::storage_buffer(palette_->buffer()),
                                 gpu::storage_buffer(batches_->instances(type)),

@@ -202,6 +202,7 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
   shader::CrowdDrawPush push{};
   push.view_proj = view.view_proj;
   push.to_light = glm::vec4(view.to_light, options.ambient);
+  push.sun_color = view.sun_color;
   push.time = view.time;
   push.lod_colors = options.lod_colors ? 1u : 0u;
   const std::array<gpu::Binding, 2> shadow_bindings = shadow_receiver_.bindings(shadow);

@@ -26,6 +26,7 @@ struct FrameView {
   float aspect = 1.0f;
   std::uint32_t width = 1, height = 1;   // pixels of the camera's image
   glm::vec3 to_light{0.0f, 1.0f, 0.0f};  // unit vector towards the light
+  glm::vec3 sun_color{1.0f};             // the light's colour, multiplying its direct term
   float slice_height = 1e30f;            // voxel world: nothing above this height is drawn (V14)
   float time = 0.0f;                     // scene clock at this frame, seconds (animation, wind)
   bool is_shadow = false;                // the light's view: depth only, casters

@@ -57,6 +57,7 @@ struct CrowdDrawPush {
   uint lod;
   uint lod_colors;  // 1: colour by LOD instead of texture (diagnostics)
   uint shadow;      // 1: the shadow map's draw (entries flagged CROWD_ENTRY_SECONDARY cast nothing)
+  vec3 sun_color;   // FrameView::sun_color: multiplies the direct light
 };
 
 // Per frame. Draw slot s = type * CROWD_LOD_COUNT + level owns commands[s] (its instance_count is
@@ -78,8 +79,8 @@ MYRIAD_CHECK_LAYOUT(CrowdVatProbe, 16, column, 0, clip, 4, local_time, 8, pad, 1
 MYRIAD_CHECK_LAYOUT(CrowdVatProbePush, 8, columns, 0, probe_count, 4);
 MYRIAD_CHECK_LAYOUT(CrowdVertexGpu, 12, column, 0, uv, 4);
 MYRIAD_CHECK_LAYOUT(CrowdTypeDrawGpu, 16, texel_offset, 0, columns, 4, clip_offset, 8, clip_count, 12);
-MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 100, view_proj, 0, to_light, 64, time, 80, type, 84, lod, 88, lod_colors,
-                    92, shadow, 96);
+MYRIAD_CHECK_LAYOUT(CrowdDrawPush, 112, view_proj, 0, to_light, 64, time, 80, type, 84, lod, 88, lod_colors,
+                    92, shadow, 96, sun_color, 100);
 MYRIAD_CHECK_LAYOUT(CrowdCullPush, 128, planes, 0, camera, 96, entity_count, 108, switch_ratio, 112,
                     band_step, 120, types_phase, 124);
 #endif

@@ -29,6 +29,6 @@ void main() {
   vec3 textured = texture(base_color, in_uv).rgb * unpackUnorm4x8(in_tint).rgb;
   vec3 albedo = mix(textured, kLodColors[min(pc.lod, 2u)], bvec3(pc.lod_colors != 0u));
   vec3 n = normalize(in_normal);
-  float light = max(dot(n, pc.to_light.xyz), 0.0) * shadow_visibility(in_world, n) + pc.to_light.w;
+  vec3 light = max(dot(n, pc.to_light.xyz), 0.0) * shadow_visibility(in_world, n) * pc.sun_color + pc.to_light.w;
   out_color = vec4(albedo * light, 1.0);
 }

@@ -84,7 +84,7 @@ void main() {
   // (drawn only for double-sided materials) are lit from their own side.
   const vec3 normal = gl_FrontFacing ? normalize(in_normal) : -normalize(in_normal);
   const float ambient = pc.to_light.w;
-  const float light =
-      ambient + (1.0 - ambient) * max(dot(normal, pc.to_light.xyz), 0.0) * shadow_visibility(in_world, normal);
+  const vec3 light = ambient + (1.0 - ambient) * max(dot(normal, pc.to_light.xyz), 0.0) *
+                                   shadow_visibility(in_world, normal) * pc.sun_color;
   out_color = vec4(base * light, 1.0);
 }

@@ -52,8 +52,9 @@ struct SkinPush {
   // `pattern`); 0 when the batch type has no pattern (plain). Pushed per batch type.
   uint pattern_float;
   // skin.frag's light: xyz the unit vector towards the sun (FrameView::to_light), w the ambient share;
-  // light = w + (1 - w) * max(N.L, 0) * shadow.
+  // light = w + (1 - w) * max(N.L, 0) * shadow * sun_color.
   vec4 to_light;
+  vec3 sun_color;  // FrameView::sun_color
 };
 // skin_palette_upload.comp: rows [first_row, first_row + row_count) of the palette (3 rows a matrix).
 struct SkinPaletteUploadPush {
@@ -68,8 +69,8 @@ MYRIAD_CHECK_LAYOUT(SkinVertex, 64, position, 0, normal, 12, joints01, 24, joint
 MYRIAD_CHECK_LAYOUT(SkinMaterial, 32, base_color, 0, texture_layer, 16, alpha_cutoff, 20, double_sided, 24,
                     pad, 28);
 MYRIAD_CHECK_LAYOUT(SkinInstance, 60, rows, 0, palette_offset, 48, property_offset, 52, fade, 56);
-MYRIAD_CHECK_LAYOUT(SkinPush, 100, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
-                    capture_vertex_count, 76, pattern_float, 80, to_light, 84);
+MYRIAD_CHECK_LAYOUT(SkinPush, 112, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
+                    capture_vertex_count, 76, pattern_float, 80, to_light, 84, sun_color, 100);
 MYRIAD_CHECK_LAYOUT(SkinPaletteUploadPush, 12, src_row, 0, dst_row, 4, row_count, 8);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
