@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "myriad/anim/kit_info.hpp"
+#include "myriad/anim/pose.hpp"
 #include "myriad/core/error.hpp"
 
 namespace myriad::batch {
@@ -73,9 +74,11 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
     throw Error("importance needs one value per avatar", "AvatarCrowdOptions.importance");
   }
   animator_ = std::make_unique<anim::Animator>(kit.skeleton, clips_, dedup_.renderer_skeleton, n);
+  measure_lift(kit);
   palettes_.resize(n * animator_->palette_size());
   positions_.resize(n);
   grid_.resize(n);
+  placing_.resize(n);
   walked_.resize(n);
   speed_.resize(n);
   first_renderer_.resize(n);
@@ -104,6 +107,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
         walking() ? static_cast<std::uint32_t>(lane) * 104729u + options.seed : seed;
     walked_[a] = options.walk_span * 2.0f * anim::hash01(motion_seed + 4);
     const glm::mat4 placing = placement(grid, 0.0f);
+    placing_[a] = placing;
     positions_[a] = {grid.x, ground(grid.x, grid.z), grid.z};
     const bool idle = roles_.idle >= 0 && anim::hash01(seed + 3) < options.idle_share;
     const auto clip = roles_.walk < 0 ? 0u : static_cast<std::uint32_t>(idle ? roles_.idle : roles_.walk);
@@ -182,6 +186,7 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
     s.skeletons_updated = n;
   }
   s.matrices = animator_->update(palettes_, mask);
+  lift_palettes(mask);
   s.avatars_updated = s.matrices / animator_->palette_size();
   s.palette_bytes_uploaded = s.skeletons_updated * animator_->palette_size() * sizeof(anim::Mat3x4);
   for (std::size_t a = 0; a < n; ++a)
@@ -212,6 +217,60 @@ CrowdFrameStats AvatarCrowd::frame(const CullCamera& camera, float dt) {
   }
   ++frame_;
   return s;
+}
+
+void AvatarCrowd::measure_lift(const anim::Avatar& kit) {
+  // Per clip, over its cycle: the body's lowest point in the avatar's frame (hips bob, feet lift and
+  // change over), so each posed frame can be set down with that point on the ground under it.
+  root_linear_ = glm::mat3(kit.root_transform);
+  lowest_.assign(clips_.size(), std::vector<glm::vec3>(kLiftSamples + 1, stance_.lowest));
+  anim::LocalPose pose;
+  pose.resize(kit.skeleton.size());
+  std::vector<glm::mat4> model(kit.skeleton.size());
+  std::vector<glm::vec3> body;
+  for (std::size_t c = 0; c < clips_.size(); ++c) {
+    anim::SamplingCache cache;
+    cache.reset(clips_[c]);
+    for (std::size_t i = 0; i <= kLiftSamples; ++i) {
+      anim::sample(kit.skeleton, clips_[c], clips_[c].duration * float(i) / float(kLiftSamples), cache, pose);
+      anim::local_to_model(kit.skeleton.parents, pose, model);
+      anim::skin_body(kit, model, body);
+      if (body.empty()) continue;  // keeps the stance's lowest point
+      glm::vec3 low = body.front();
+      for (const glm::vec3& v : body) low = v.y < low.y ? v : low;
+      lowest_[c][i] = low;
+    }
+  }
+}
+
+void AvatarCrowd::lift_palettes(std::span<const std::uint8_t> posed) {
+  const std::size_t size = animator_->palette_size();
+  for (std::size_t a = 0; a < options_.avatars; ++a) {
+    if (!posed.empty() && posed[a] == 0) continue;
+    const std::uint32_t c = animator_->clip(a);
+    const float duration = clips_[c].duration;
+    const float phase = duration > 0.0f ? std::fmod(animator_->time(a), duration) / duration : 0.0f;
+    const float x = std::clamp(phase, 0.0f, 1.0f) * float(kLiftSamples);
+    const auto i = std::min(static_cast<std::size_t>(x), kLiftSamples - 1);
+    // Height interpolated; the place from the nearer sample (between two samples the lowest point
+    // may pass from one foot to the other).
+    const float f = x - float(i);
+    glm::vec3 lowest = lowest_[c][f < 0.5f ? i : i + 1];
+    lowest.y = glm::mix(lowest_[c][i].y, lowest_[c][i + 1].y, f);
+    // Where that point is now and where the ground is under it, in the world.
+    const glm::vec3 now(placing_[a] * glm::vec4(lowest, 1.0f));
+    const float ground = options_.ground ? options_.ground(now.x, now.z) : options_.origin.y;
+    const float lift = ground - now.y;
+    if (lift == 0.0f) continue;
+    // The same displacement in the model frame of the palettes (before root_transform and placement).
+    const glm::vec3 offset =
+        glm::inverse(glm::mat3(placing_[a]) * root_linear_) * glm::vec3(0.0f, lift, 0.0f);
+    for (anim::Mat3x4& m : std::span(palettes_).subspan(a * size, size)) {
+      m.rows[0].w += offset.x;
+      m.rows[1].w += offset.y;
+      m.rows[2].w += offset.z;
+    }
+  }
 }
 
 void AvatarCrowd::update_fades() {
@@ -260,6 +319,7 @@ void AvatarCrowd::walk(float dt) {
     const float along = (out ? walked_[a] : 2.0f * span - walked_[a]) - 0.5f * span;
     const glm::vec3 at = grid_[a] + forward * along;
     const glm::mat4 placing = placement(at, out ? yaw_forward : yaw_back);
+    placing_[a] = placing;
     const glm::mat4 world = placing * root_transform_;
     const Sphere bounds{glm::vec3(placing * glm::vec4(bounds_.center, 1.0f)), scale_ * bounds_.radius};
     positions_[a] = {at.x, options_.ground ? options_.ground(at.x, at.z) : options_.origin.y, at.z};

@@ -162,6 +162,14 @@ class AvatarCrowd {
   glm::mat4 placement(glm::vec3 at, float yaw) const;
   void walk(float dt);
   void update_fades();
+  // Feet on the ground in every frame: per clip, the body's lowest point over the cycle (kLiftSamples,
+  // interpolated); posed palettes are moved up or down so that it touches the ground under it.
+  static constexpr std::size_t kLiftSamples = 64;
+  void measure_lift(const anim::Avatar& kit);
+  void lift_palettes(std::span<const std::uint8_t> posed);
+  std::vector<std::vector<glm::vec3>> lowest_;  // per clip, per sample: the lowest body point
+  glm::mat3 root_linear_{1.0f};
+  std::vector<glm::mat4> placing_;  // per avatar: avatar frame -> world (placement())
   anim::ClipStride stride_;
   glm::mat4 root_transform_{1.0f};
   std::vector<glm::vec3> grid_;

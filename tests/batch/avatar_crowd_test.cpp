@@ -354,6 +354,31 @@ TEST(AvatarCrowd, LodGroupsPickOneLevelPerAvatarAndImportanceRaisesIt) {
 // of the step (on the planted foot) moves much less than the avatar does, in most steps; at twice the
 // speed it would slide as far as the avatar goes. They stay within their span of their grid point, on
 // the ground.
+// A real walk cycle, its armature origin moved up to the hips (0.9 m above the feet), scaled to 1.8 m on
+// a gentle slope: in every frame of the walk, in place and walking about, each avatar's lowest point is
+// within 1 cm of the ground under it (the hips bob and the feet lift: each posed frame is lifted).
+TEST(AvatarCrowd, AWalkingKitKeepsItsFeetOnTheGroundInEveryFrame) {
+  const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
+  ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";
+  const anim::ImportedModel model = anim::import_gltf(p);
+  anim::Avatar kit = anim::kit_from_model(model, anim::kAvatarBodyParts);
+  kit.root_transform = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -0.9f, 0.0f)) * kit.root_transform;
+  const auto ground = [](float x, float z) { return 2.0f + 0.02f * x - 0.01f * z; };
+  for (const float span : {0.0f, 6.0f}) {
+    SCOPED_TRACE(span == 0.0f ? "walking in place" : "walking about");
+    AvatarCrowd crowd(kit,
+                      {.avatars = 4, .spacing = 3.0f, .height = 1.8f, .ground = ground, .walk_span = span});
+    const CullCamera cam = overview({0, 10, 30}, {0, 0, 0});
+    for (int f = 0; f < 60; ++f) {
+      crowd.frame(cam, 1.0f / 30.0f);
+      for (std::size_t a = 0; a < 4; ++a) {
+        const glm::vec3 low = lowest_drawn_point(crowd, kit, a);
+        ASSERT_NEAR(low.y, ground(low.x, low.z), 0.01f) << "avatar " << a << " frame " << f;
+      }
+    }
+  }
+}
+
 TEST(AvatarCrowd, WalkingAvatarsMoveWithoutSlidingFeet) {
   // A real walk cycle (the procedural humanoid's legs swing like pendulums and never plant).
   const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
