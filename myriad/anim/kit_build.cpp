@@ -150,9 +150,14 @@ AvatarPart lathe(const std::vector<glm::vec2>& profile, glm::vec3 base, glm::vec
 
 }  // namespace
 
-Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts) {
+namespace {
+
+// The meshes of one material joined into one mesh (attributes a mesh lacks filled with defaults).
+SkinnedMesh join_meshes(const ImportedModel& model, int material) {
   SkinnedMesh joined;
+  joined.material = material;
   for (const SkinnedMesh& m : model.meshes) {
+    if (m.material != material) continue;
     const auto base = static_cast<std::uint32_t>(joined.positions.size());
     const std::vector<glm::vec3> n = normals_of(m);
     joined.positions.insert(joined.positions.end(), m.positions.begin(), m.positions.end());
@@ -176,22 +181,42 @@ Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts) {
     joined.joints.insert(joined.joints.end(), m.joints.begin(), m.joints.end());
     joined.weights.insert(joined.weights.end(), m.weights.begin(), m.weights.end());
     for (const std::uint32_t v : m.indices) joined.indices.push_back(base + v);
-    if (joined.material < 0) joined.material = m.material;
   }
-  if (joined.indices.empty()) throw Error("the model has no skinned triangles", "kit_from_model");
-  joined.name = "body";
+  return joined;
+}
+
+}  // namespace
+
+Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts) {
+  // One split per material, so every part keeps the material it was authored with (a model of one
+  // material gives `body_parts` parts; one of several gives up to that many per material).
+  std::vector<int> materials;
+  for (const SkinnedMesh& m : model.meshes)
+    if (std::find(materials.begin(), materials.end(), m.material) == materials.end())
+      materials.push_back(m.material);
   Avatar kit;
   kit.skeleton = model.skeleton;
   kit.clips = model.clips;
   kit.root_transform = model.root_transform;
   kit.materials = model.materials;
   kit.textures = model.textures;
-  for (SplitPart& s : split_into_parts(joined, model.joints, model.inverse_binds, body_parts)) {
-    AvatarPart p;
-    p.mesh = std::move(s.mesh);
-    p.skin = std::move(s.skin);
-    kit.parts.push_back(std::move(p));
+  for (const int material : materials) {
+    SkinnedMesh joined = join_meshes(model, material);
+    if (joined.indices.empty()) continue;
+    joined.name = "body";
+    if (materials.size() > 1)
+      joined.name += material >= 0 && static_cast<std::size_t>(material) < model.materials.size() &&
+                             !model.materials[static_cast<std::size_t>(material)].name.empty()
+                         ? "_" + model.materials[static_cast<std::size_t>(material)].name
+                         : "_material" + std::to_string(material);
+    for (SplitPart& s : split_into_parts(joined, model.joints, model.inverse_binds, body_parts)) {
+      AvatarPart p;
+      p.mesh = std::move(s.mesh);
+      p.skin = std::move(s.skin);
+      kit.parts.push_back(std::move(p));
+    }
   }
+  if (kit.parts.empty()) throw Error("the model has no skinned triangles", "kit_from_model");
   // Unnamed joints would not bind items by name: give them the importer's names.
   for (std::size_t j = 0; j < kit.skeleton.size(); ++j) {
     if (kit.skeleton.names[j].empty() && j < model.joint_nodes.size())

@@ -553,6 +553,32 @@ TEST(ClipRoles, FoundByNameOrOverride) {
   EXPECT_THROW(parse_clip_role("walk", "--avatar-clip"), Error);
 }
 
+// A single-skin model whose meshes have different materials keeps them through the split: every part
+// has one of the model's materials, and each material's parts hold exactly its meshes' triangles.
+TEST(KitBuild, SplittingKeepsEachMeshsMaterial) {
+  const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
+  ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";
+  ImportedModel model = import_gltf(p);
+  ASSERT_EQ(model.meshes.size(), 1u);
+  // The mesh's first half of triangles stays textured; the second becomes a colour-only mesh.
+  SkinnedMesh second = model.meshes[0];
+  const std::size_t half = model.meshes[0].indices.size() / 6 * 3;
+  second.indices.erase(second.indices.begin(), second.indices.begin() + std::ptrdiff_t(half));
+  model.meshes[0].indices.resize(half);
+  model.materials.push_back(Material{.name = "cloth", .base_color_factor = {0.2f, 0.3f, 0.9f, 1.0f}});
+  second.material = static_cast<int>(model.materials.size() - 1);
+  model.meshes.push_back(second);
+  const Avatar kit = kit_from_model(model, kAvatarBodyParts);
+  std::size_t triangles[2] = {0, 0};
+  for (const AvatarPart& part : kit.parts) {
+    ASSERT_GE(part.mesh.material, 0);
+    ASSERT_LT(part.mesh.material, 2);
+    triangles[part.mesh.material] += part.mesh.indices.size() / 3;
+  }
+  EXPECT_EQ(triangles[0], half / 3);
+  EXPECT_EQ(triangles[1], second.indices.size() / 3);
+}
+
 TEST(KitBuild, CesiumManSplitIntoSeventeenPartsWithItemsReadsBack) {
   const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
   ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";
