@@ -23,23 +23,44 @@ struct ConformalRow {
   double inv_s;
 };
 
+// Triangle t of a chart laid flat in its own plane: corner 0 at the origin, corner 1 on +x.
+struct FlatTriangle {
+  std::uint32_t v[3];  // chart vertices
+  DVec2 x[3];          // the corners in the plane
+  double twice_area;   // in 3D
+};
+
+// False for a triangle whose doubled area is at most `min_twice_area` or whose first edge is empty
+// (degenerate: it constrains nothing).
+bool flat_triangle(const BakeMesh& mesh, const ChartMesh& chart, std::size_t t, double min_twice_area,
+                   FlatTriangle& out) {
+  DVec3 p[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    out.v[k] = chart.indices[3 * t + k];
+    p[k] = DVec3(mesh.positions[chart.source_vertex[out.v[k]]]);
+  }
+  const DVec3 e1 = p[1] - p[0], e2 = p[2] - p[0];
+  const DVec3 n = glm::cross(e1, e2);
+  out.twice_area = glm::length(n);
+  const double l1 = glm::length(e1);
+  if (out.twice_area <= min_twice_area || l1 <= 0.0) return false;
+  const DVec3 x = e1 / l1, y = glm::cross(n / out.twice_area, x);
+  out.x[0] = DVec2(0.0);
+  out.x[1] = DVec2(l1, 0.0);
+  out.x[2] = DVec2(glm::dot(e2, x), glm::dot(e2, y));
+  return true;
+}
+
 std::vector<ConformalRow> conformal_rows(const BakeMesh& mesh, const ChartMesh& chart) {
   std::vector<ConformalRow> rows;
   rows.reserve(chart.indices.size() / 3);
   for (std::size_t t = 0; t < chart.indices.size() / 3; ++t) {
     ConformalRow row{};
-    DVec3 p[3];
-    for (std::size_t k = 0; k < 3; ++k) {
-      row.v[k] = chart.indices[3 * t + k];
-      p[k] = DVec3(mesh.positions[chart.source_vertex[row.v[k]]]);
-    }
-    const DVec3 e1 = p[1] - p[0], e2 = p[2] - p[0];
-    const DVec3 n = glm::cross(e1, e2);
-    const double twice_area = glm::length(n);
-    const double l1 = glm::length(e1);
-    if (twice_area <= 1e-30 || l1 <= 0.0) continue;
-    const DVec3 x = e1 / l1, y = glm::cross(n / twice_area, x);
-    const DVec2 z[3] = {DVec2(0.0), DVec2(l1, 0.0), DVec2(glm::dot(e2, x), glm::dot(e2, y))};
+    FlatTriangle flat;
+    if (!flat_triangle(mesh, chart, t, 1e-30, flat)) continue;
+    std::copy(std::begin(flat.v), std::end(flat.v), std::begin(row.v));
+    const double twice_area = flat.twice_area;
+    const DVec2* z = flat.x;
     for (std::size_t k = 0; k < 3; ++k) {
       row.wr[k] = z[(k + 2) % 3].x - z[(k + 1) % 3].x;
       row.wi[k] = z[(k + 2) % 3].y - z[(k + 1) % 3].y;
@@ -201,6 +222,47 @@ double corner_angle(DVec2 at, DVec2 b, DVec2 c) {
   return std::abs(std::atan2(cross2(b - at, c - at), glm::dot(b - at, c - at)));
 }
 
+// Jacobi-preconditioned conjugate gradients on two-component unknowns (the Tutte embedding and ARAP's
+// global step both solve a weighted graph Laplacian): `x` is the warm start and the result, `r` the
+// starting residual (zero on rows that must not move), `r0` the squared size the stop is relative to;
+// stops after `iterations`, or when |r|^2 <= tolerance * r0. Rows `fixed` marks (may be null) get no
+// update from A p. `z`, `p`, `ap` are scratch of x's size.
+template <class Apply>
+void solve_laplacian_pcg(std::vector<DVec2>& x, std::vector<DVec2>& r, double r0,
+                         const std::vector<double>& diag, const std::vector<std::uint8_t>* fixed,
+                         const Apply& apply, std::size_t iterations, double tolerance, std::vector<DVec2>& z,
+                         std::vector<DVec2>& p, std::vector<DVec2>& ap) {
+  const std::size_t vertices = x.size();
+  double rz = 0.0;
+  for (std::size_t v = 0; v < vertices; ++v) {
+    z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+    p[v] = z[v];
+    rz += glm::dot(r[v], z[v]);
+  }
+  for (std::size_t iteration = 0; iteration < iterations && rz > 0.0; ++iteration) {
+    apply(p, ap);
+    double pap = 0.0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      if (fixed && (*fixed)[v]) ap[v] = DVec2(0.0);
+      pap += glm::dot(p[v], ap[v]);
+    }
+    if (pap <= 0.0) break;
+    const double alpha = rz / pap;
+    double rz_next = 0.0, rr = 0.0;
+    for (std::size_t v = 0; v < vertices; ++v) {
+      x[v] += alpha * p[v];
+      r[v] -= alpha * ap[v];
+      z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
+      rz_next += glm::dot(r[v], z[v]);
+      rr += glm::dot(r[v], r[v]);
+    }
+    if (rr <= tolerance * r0) break;
+    const double beta = rz_next / rz;
+    rz = rz_next;
+    for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
+  }
+}
+
 // Tutte's embedding with symmetrised mean-value weights: the boundary loop fixed on a circle by arc
 // length, every inner vertex the positive-weighted mean of its neighbours. Bijective for a disc by
 // construction (Floater), whatever the chart's curvature; empty when the boundary is not one loop.
@@ -285,37 +347,13 @@ std::vector<DVec2> tutte_embedding(
   std::vector<DVec2> x(vertices, DVec2(0.0)), r(vertices), z(vertices), p(vertices), ap(vertices);
   for (std::size_t v = 0; v < vertices; ++v) x[v] = fixed[v] ? uv[v] : DVec2(0.0);
   apply(x, r);
-  double rz = 0.0, r0 = 0.0;
+  double r0 = 0.0;
   for (std::size_t v = 0; v < vertices; ++v) {
     r[v] = fixed[v] || diag[v] <= 0.0 ? DVec2(0.0) : -r[v];
-    z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-    p[v] = z[v];
-    rz += glm::dot(r[v], z[v]);
     r0 += glm::dot(r[v], r[v]);
   }
-  const std::size_t max_iterations = std::max<std::size_t>(200, 4 * vertices);
-  for (std::size_t iteration = 0; iteration < max_iterations && rz > 0.0; ++iteration) {
-    apply(p, ap);
-    double pap = 0.0;
-    for (std::size_t v = 0; v < vertices; ++v) {
-      if (fixed[v]) ap[v] = DVec2(0.0);
-      pap += glm::dot(p[v], ap[v]);
-    }
-    if (pap <= 0.0) break;
-    const double alpha = rz / pap;
-    double rz_next = 0.0, rr = 0.0;
-    for (std::size_t v = 0; v < vertices; ++v) {
-      x[v] += alpha * p[v];
-      r[v] -= alpha * ap[v];
-      z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-      rz_next += glm::dot(r[v], z[v]);
-      rr += glm::dot(r[v], r[v]);
-    }
-    if (rr <= 1e-24 * r0) break;
-    const double beta = rz_next / rz;
-    rz = rz_next;
-    for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
-  }
+  solve_laplacian_pcg(x, r, r0, diag, &fixed, apply, std::max<std::size_t>(200, 4 * vertices), 1e-24, z, p,
+                      ap);
   return x;
 }
 
@@ -405,19 +443,10 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
   frames.reserve(tris);
   for (std::size_t t = 0; t < tris; ++t) {
     Frame f{};
-    DVec3 p[3];
-    for (std::size_t k = 0; k < 3; ++k) {
-      f.v[k] = chart.indices[3 * t + k];
-      p[k] = DVec3(mesh.positions[chart.source_vertex[f.v[k]]]);
-    }
-    const DVec3 e1 = p[1] - p[0], e2 = p[2] - p[0];
-    const DVec3 n = glm::cross(e1, e2);
-    const double twice_area = glm::length(n), l1 = glm::length(e1);
-    if (twice_area <= 1e-12 * area3 || l1 <= 0.0) continue;  // degenerate: constrains nothing
-    const DVec3 ax = e1 / l1, ay = glm::cross(n / twice_area, ax);
-    f.x[0] = DVec2(0.0);
-    f.x[1] = DVec2(l1, 0.0);
-    f.x[2] = DVec2(glm::dot(e2, ax), glm::dot(e2, ay));
+    FlatTriangle flat;
+    if (!flat_triangle(mesh, chart, t, 1e-12 * area3, flat)) continue;
+    std::copy(std::begin(flat.v), std::end(flat.v), std::begin(f.v));
+    std::copy(std::begin(flat.x), std::end(flat.x), std::begin(f.x));
     for (int k = 0; k < 3; ++k) {
       const DVec2 a = f.x[(k + 1) % 3] - f.x[k], b = f.x[(k + 2) % 3] - f.x[k];
       f.w[k] = 0.5 * std::max(glm::dot(a, b) / std::abs(cross2(a, b)), 0.01);
@@ -501,6 +530,31 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
     return e;
   };
   double current = 0.0;
+  // Line search (Smith and Schaefer): moving every vertex v by t * move(v), the first t at which some
+  // triangle's signed area, quadratic in t, reaches zero bounds the step; 0.8 of that (at most 1)
+  // flips nothing.
+  auto flip_free_step = [&](const auto& move) {
+    double step = 1.0;
+    for (const Frame& f : frames) {
+      const DVec2 p1 = uv[f.v[1]] - uv[f.v[0]], p2 = uv[f.v[2]] - uv[f.v[0]];
+      const DVec2 d1 = move(f.v[1]) - move(f.v[0]), d2 = move(f.v[2]) - move(f.v[0]);
+      const double a = cross2(d1, d2), b = cross2(p1, d2) + cross2(d1, p2), c = cross2(p1, p2);
+      double root = std::numeric_limits<double>::infinity();
+      if (std::abs(a) <= 1e-300) {
+        if (b < 0.0) root = -c / b;
+      } else {
+        const double disc = b * b - 4.0 * a * c;
+        if (disc >= 0.0) {
+          const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+          for (const double t_zero : {q / a, q != 0.0 ? c / q : -1.0}) {
+            if (t_zero > 0.0) root = std::min(root, t_zero);
+          }
+        }
+      }
+      step = std::min(step, 0.8 * root);
+    }
+    return step;
+  };
   auto descend = [&]() {
     std::fill(gradient.begin(), gradient.end(), DVec2(0.0));
     std::fill(stiffness.begin(), stiffness.end(), 0.0);
@@ -533,25 +587,7 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
       slope += glm::dot(g, gradient[v]);
     }
     if (!(slope < 0.0)) return false;
-    double step = 1.0;
-    for (const Frame& f : frames) {
-      const DVec2 p1 = uv[f.v[1]] - uv[f.v[0]], p2 = uv[f.v[2]] - uv[f.v[0]];
-      const DVec2 d1 = gradient[f.v[1]] - gradient[f.v[0]], d2 = gradient[f.v[2]] - gradient[f.v[0]];
-      const double a = cross2(d1, d2), b = cross2(p1, d2) + cross2(d1, p2), c = cross2(p1, p2);
-      double root = std::numeric_limits<double>::infinity();
-      if (std::abs(a) <= 1e-300) {
-        if (b < 0.0) root = -c / b;
-      } else {
-        const double disc = b * b - 4.0 * a * c;
-        if (disc >= 0.0) {
-          const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
-          for (const double t_zero : {q / a, q != 0.0 ? c / q : -1.0}) {
-            if (t_zero > 0.0) root = std::min(root, t_zero);
-          }
-        }
-      }
-      step = std::min(step, 0.8 * root);
-    }
+    double step = flip_free_step([&](std::uint32_t v) { return gradient[v]; });
     bool moved = false;
     for (int halving = 0; halving < 40 && step > 1e-14; ++halving, step *= 0.5) {
       for (std::size_t v = 0; v < vertices; ++v) trial[v] = uv[v] + step * gradient[v];
@@ -651,57 +687,15 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
     if (!direct_solve()) {
       target = uv;
       apply(target, r);
-      double rz = 0.0, r0 = 0.0;
+      double r0 = 0.0;
       for (std::size_t v = 0; v < vertices; ++v) {
         r[v] = v == pin || diag[v] <= 0.0 ? DVec2(0.0) : rhs[v] - r[v];
-        z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-        p[v] = z[v];
-        rz += glm::dot(r[v], z[v]);
         r0 += glm::dot(rhs[v], rhs[v]);
       }
-      const std::size_t cg_iterations = std::max<std::size_t>(100, vertices);
-      for (std::size_t it = 0; it < cg_iterations && rz > 0.0; ++it) {
-        apply(p, ap);
-        double pap = 0.0;
-        for (std::size_t v = 0; v < vertices; ++v) pap += glm::dot(p[v], ap[v]);
-        if (pap <= 0.0) break;
-        const double alpha = rz / pap;
-        double rz_next = 0.0, rr = 0.0;
-        for (std::size_t v = 0; v < vertices; ++v) {
-          target[v] += alpha * p[v];
-          r[v] -= alpha * ap[v];
-          z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-          rz_next += glm::dot(r[v], z[v]);
-          rr += glm::dot(r[v], r[v]);
-        }
-        if (rr <= 1e-16 * r0) break;
-        const double beta = rz_next / rz;
-        rz = rz_next;
-        for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
-      }
+      solve_laplacian_pcg(target, r, r0, diag, nullptr, apply, std::max<std::size_t>(100, vertices), 1e-16, z,
+                          p, ap);
     }
-    // Line search (Smith and Schaefer): the first step at which some triangle's signed area,
-    // quadratic in the step, reaches zero bounds it; 0.8 of that (at most 1) flips nothing.
-    double step = 1.0;
-    for (const Frame& f : frames) {
-      const DVec2 p1 = uv[f.v[1]] - uv[f.v[0]], p2 = uv[f.v[2]] - uv[f.v[0]];
-      const DVec2 d1 = (target[f.v[1]] - uv[f.v[1]]) - (target[f.v[0]] - uv[f.v[0]]);
-      const DVec2 d2 = (target[f.v[2]] - uv[f.v[2]]) - (target[f.v[0]] - uv[f.v[0]]);
-      const double a = cross2(d1, d2), b = cross2(p1, d2) + cross2(d1, p2), c = cross2(p1, p2);
-      double root = std::numeric_limits<double>::infinity();
-      if (std::abs(a) <= 1e-300) {
-        if (b < 0.0) root = -c / b;
-      } else {
-        const double disc = b * b - 4.0 * a * c;
-        if (disc >= 0.0) {
-          const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
-          for (const double t_zero : {q / a, q != 0.0 ? c / q : -1.0}) {
-            if (t_zero > 0.0) root = std::min(root, t_zero);
-          }
-        }
-      }
-      step = std::min(step, 0.8 * root);
-    }
+    const double step = flip_free_step([&](std::uint32_t v) { return target[v] - uv[v]; });
     if (step < 0.25) {
       // A triangle about to collapse blocks the step: expand it first.
       current = energy(uv);
