@@ -152,6 +152,21 @@ AvatarPart lathe(const std::vector<glm::vec2>& profile, glm::vec3 base, glm::vec
 
 namespace {
 
+// Appends an optional per-vertex attribute of a mesh joined at vertex `base` (the joined mesh now has
+// `count` vertices): present on either side, the side without it gets `fallback`; on neither, it stays
+// empty.
+template <class T>
+void append_optional(std::vector<T>& joined, const std::vector<T>& add, std::size_t base, std::size_t count,
+                     T fallback) {
+  if (add.empty() && joined.empty()) return;
+  joined.resize(base, fallback);
+  if (add.empty()) {
+    joined.resize(count, fallback);
+  } else {
+    joined.insert(joined.end(), add.begin(), add.end());
+  }
+}
+
 // The meshes of one material joined into one mesh (attributes a mesh lacks filled with defaults).
 SkinnedMesh join_meshes(const ImportedModel& model, int material) {
   SkinnedMesh joined;
@@ -162,22 +177,8 @@ SkinnedMesh join_meshes(const ImportedModel& model, int material) {
     const std::vector<glm::vec3> n = normals_of(m);
     joined.positions.insert(joined.positions.end(), m.positions.begin(), m.positions.end());
     joined.normals.insert(joined.normals.end(), n.begin(), n.end());
-    if (!m.uvs.empty() || !joined.uvs.empty()) {
-      joined.uvs.resize(base, glm::vec2(0.0f));
-      if (m.uvs.empty()) {
-        joined.uvs.resize(joined.positions.size(), glm::vec2(0.0f));
-      } else {
-        joined.uvs.insert(joined.uvs.end(), m.uvs.begin(), m.uvs.end());
-      }
-    }
-    if (!m.colors.empty() || !joined.colors.empty()) {
-      joined.colors.resize(base, glm::vec4(1.0f));
-      if (m.colors.empty()) {
-        joined.colors.resize(joined.positions.size(), glm::vec4(1.0f));
-      } else {
-        joined.colors.insert(joined.colors.end(), m.colors.begin(), m.colors.end());
-      }
-    }
+    append_optional(joined.uvs, m.uvs, base, joined.positions.size(), glm::vec2(0.0f));
+    append_optional(joined.colors, m.colors, base, joined.positions.size(), glm::vec4(1.0f));
     joined.joints.insert(joined.joints.end(), m.joints.begin(), m.joints.end());
     joined.weights.insert(joined.weights.end(), m.weights.begin(), m.weights.end());
     for (const std::uint32_t v : m.indices) joined.indices.push_back(base + v);

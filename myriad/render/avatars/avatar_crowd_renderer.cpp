@@ -66,12 +66,12 @@ AvatarCrowdRenderer::AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<cons
   stats_.avatars = count;
 }
 
-std::vector<shader::AvatarBlob> AvatarCrowdRenderer::blob_discs() const {
-  std::vector<shader::AvatarBlob> discs;
-  for (std::size_t a = 0; a < crowd_->position_count(); ++a)
-    discs.push_back(avatar_blob(crowd_->position(a), kAvatarRadius * crowd_->standing_height() / kHumanHeight,
-                                crowd_->position(a).y));
-  return discs;
+const std::vector<shader::AvatarBlob>& AvatarCrowdRenderer::blob_discs() {
+  discs_.resize(crowd_->position_count());  // reused: walking avatars refresh them every frame
+  for (std::size_t a = 0; a < discs_.size(); ++a)
+    discs_[a] = avatar_blob(crowd_->position(a), kAvatarRadius * crowd_->standing_height() / kHumanHeight,
+                            crowd_->position(a).y);
+  return discs_;
 }
 
 void AvatarCrowdRenderer::update(const FrameView& view, float dt) {

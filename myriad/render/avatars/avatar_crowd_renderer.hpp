@@ -87,7 +87,9 @@ class AvatarCrowdRenderer : public FrameSystem {
 
  private:
   std::uint64_t avatars_of(std::uint64_t renderers) const;
-  std::vector<shader::AvatarBlob> blob_discs() const;  // one under each avatar, where it stands now
+  // One under each avatar, where it stands now (in discs_).
+  const std::vector<shader::AvatarBlob>& blob_discs();
+  std::vector<shader::AvatarBlob> discs_;
   // The list's draws of one command set, indirect, with `pipeline` (bound by the caller, once per
   // pass); descriptors pushed once per batch type.
   void draw_set(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const FrameView& view, std::uint32_t set,
