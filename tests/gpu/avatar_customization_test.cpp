@@ -75,6 +75,11 @@ class ThreeAvatars {
   }
 
   // The image with every clothing part in `tint` and `pattern`.
+  // Every renderer's LOD cross-fade word (batch::Batch::fade), as a fading avatar's levels carry it.
+  void set_fade(std::uint32_t fade) {
+    for (std::uint32_t r = 0; r < crowd_.scene().culling().size(); ++r) crowd_.scene().set_fade(r, fade);
+  }
+
   std::vector<std::uint8_t> render(glm::vec3 tint, float pattern) {
     dress(crowd_, tint, pattern);
     crowd_.frame(camera_, 0.0f);  // the same pose: dt 0, never throttled
@@ -314,6 +319,32 @@ TEST_F(AvatarCustomizationTest, RendererBindsOncePerPassAndDrawsPatterns) {
   }
   EXPECT_GT(covered, 1000u);
   EXPECT_GT(changed, covered / 10) << "the renderer does not pass the clothing's pattern";
+}
+
+// The LOD cross-fade's dither masks: at q = 128 the incoming level keeps about half of the pixels the
+// avatars cover whole, the outgoing level exactly the others (no pixel twice, none lost).
+TEST_F(AvatarCustomizationTest, CrossFadeLevelsDrawComplementaryHalves) {
+  ThreeAvatars avatars(ctx(), true);
+  const std::vector<std::uint8_t> whole = avatars.render(kLightTint, 0.0f);
+  avatars.set_fade(128u | 0x100u);
+  const std::vector<std::uint8_t> incoming = avatars.render(kLightTint, 0.0f);
+  avatars.set_fade(128u);
+  const std::vector<std::uint8_t> outgoing = avatars.render(kLightTint, 0.0f);
+  std::size_t covered = 0, in = 0, out = 0, both = 0, stray = 0;
+  for (std::size_t i = 3; i < whole.size(); i += 4) {
+    const bool w = whole[i] != 0, a = incoming[i] != 0, b = outgoing[i] != 0;
+    covered += w;
+    in += a;
+    out += b;
+    both += a && b;
+    stray += (a || b) && !w;
+  }
+  ASSERT_GT(covered, 2000u);
+  EXPECT_GT(in, covered * 4 / 10);
+  EXPECT_LT(in, covered * 6 / 10);
+  EXPECT_EQ(both, 0u) << "pixels drawn by both levels";
+  EXPECT_EQ(in + out, covered) << "pixels lost or added by the masks";
+  EXPECT_EQ(stray, 0u);
 }
 
 // The frame's sun colour reaches the avatars: under a red sun the lit sides lose green and blue and keep
