@@ -53,6 +53,17 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
                            {"buffer_bytes", st.systems[1].gpu_bytes}};
   j["shadow_draws"] = st.shadow_draws;
   j["uploaded_bytes"] = st.uploaded_bytes;
+  // Bytes per system per frame against its share of the budget (upload_queue.hpp).
+  nlohmann::ordered_json& budget = j["upload_budget"];
+  budget["frame_budget_bytes"] = st.upload_frame_budget;
+  for (const gpu::UploadShareStats& u : st.uploads)
+    budget["shares"][u.name] = {{"budget_bytes", u.budget},
+                                {"frame_bytes", u.frame_bytes},
+                                {"max_frame_bytes", u.max_frame_bytes},
+                                {"p99_frame_bytes", u.p99_frame_bytes},
+                                {"frames", u.frames},
+                                {"frames_over_budget", u.frames_over_budget},
+                                {"queued_bytes", u.queued_bytes}};
   j["vegetation_resident"] = st.vegetation_resident;
   j["vegetation_pools"] = {{"pages_staged", st.vegetation_pages_staged},
                            {"tiles_waiting", st.vegetation_tiles_waiting},

@@ -3,6 +3,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/buffer_guards.hpp"
 #include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -249,6 +250,7 @@ void Context::destroy() noexcept {
       vkQueueWaitIdle(queue_);
     }
     batch_.reset();
+    uploads_.reset();
     ring_.reset();
     guards_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
@@ -490,6 +492,11 @@ void Context::submit_upload(std::span<const std::byte> bytes,
 StagingRing& Context::staging_ring() {
   if (!ring_) ring_ = std::make_unique<StagingRing>(*this, ring_capacity_, ring_frame_budget_);
   return *ring_;
+}
+
+UploadQueue& Context::uploads() {
+  if (!uploads_) uploads_ = std::make_unique<UploadQueue>(staging_ring());
+  return *uploads_;
 }
 
 void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record) {

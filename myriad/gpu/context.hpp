@@ -21,6 +21,7 @@ namespace myriad::gpu {
 
 class BufferGuards;
 class StagingRing;
+class UploadQueue;
 
 struct ContextOptions {
   // Khronos validation layer with synchronization validation. Default: the MYRIAD_VALIDATION
@@ -141,6 +142,9 @@ class Context {
   // The per-frame upload path (staging_ring.hpp), made on first use with the sizes ContextOptions
   // gives. Allocate from it only while recording the command buffer that reads the allocation.
   StagingRing& staging_ring();
+  // The frame's upload queue over the staging ring (upload_queue.hpp): every system stages its
+  // per-frame and streamed data through it under a named share of the frame budget.
+  UploadQueue& uploads();
 
   // Buffer guards (null when off). Code that submits its own command buffers (the viewer) brackets
   // each with record_guard_fills / record_guard_copies and calls check_guards once it completed;
@@ -197,6 +201,7 @@ class Context {
   bool recording_ = false;  // inside submit_and_wait's `record`
   std::uint64_t submits_ = 0;
   std::unique_ptr<StagingRing> ring_;
+  std::unique_ptr<UploadQueue> uploads_;
   std::uint64_t ring_capacity_ = 0, ring_frame_budget_ = 0;
 
   std::atomic<std::uint32_t> message_count_{0};

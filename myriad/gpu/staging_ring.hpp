@@ -42,6 +42,8 @@ class StagingRing {
   void complete(std::uint64_t serial);
   // Every frame begun so far completed (e.g. after a device wait).
   void complete_all() { complete(serial_); }
+  // The serial of the current frame (0 before the first begin_frame).
+  std::uint64_t serial() const { return serial_; }
 
   // `size` bytes at an `alignment` multiple (a power of two, at least 4), or nothing when the ring has
   // no room left before the oldest frame still in flight. Outside the frame budget.

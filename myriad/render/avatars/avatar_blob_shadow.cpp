@@ -1,6 +1,6 @@
 #include "myriad/render/avatars/avatar_blob_shadow.hpp"
 
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/gpu/sync.hpp"
 
 #include <array>
@@ -23,7 +23,7 @@ float avatar_blob_alpha(float d, float strength) {
 
 AvatarBlobShadow::AvatarBlobShadow(gpu::Context& ctx, VkFormat color_format, VkFormat depth_format,
                                    std::uint32_t capacity)
-    : ctx_(ctx), capacity_(capacity) {
+    : ctx_(ctx), upload_share_(ctx.uploads(), "avatars"), capacity_(capacity) {
   if (capacity == 0) throw Error("avatar blob shadow: capacity must be positive");
   blobs_ = gpu::Buffer(ctx, VkDeviceSize(capacity) * sizeof(shader::AvatarBlob),
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
@@ -49,25 +49,14 @@ void AvatarBlobShadow::set_blobs(std::span<const shader::AvatarBlob> blobs) {
 void AvatarBlobShadow::stage_blobs(std::span<const shader::AvatarBlob> blobs) {
   if (blobs.size() > capacity_) throw Error("avatar blob shadow: more blobs than capacity");
   count_ = std::uint32_t(blobs.size());
-  staged_.size = 0;
   if (blobs.empty()) return;
-  const gpu::StagingRing::Span staged = ctx_.staging_ring().reserve(blobs.size_bytes(), 16);
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  const gpu::StagingRing::Span staged = uploads.reserve(upload_share_, blobs.size_bytes(), 16);
   std::memcpy(staged.data, blobs.data(), blobs.size_bytes());
-  staged_ = {staged.offset, 0, blobs.size_bytes()};
+  uploads.copy_from(staged, 0, blobs_.handle(), 0, blobs.size_bytes());
 }
 
-void AvatarBlobShadow::record_upload(VkCommandBuffer cmd) {
-  if (staged_.size == 0) return;
-  const gpu::StagingRing& ring = ctx_.staging_ring();
-  ring.flush();
-  // Earlier frames' blob draws finish reading before the copy overwrites the buffer.
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_NONE,
-                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE);
-  vkCmdCopyBuffer(cmd, ring.buffer().handle(), blobs_.handle(), 1, &staged_);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-  staged_.size = 0;
-}
+void AvatarBlobShadow::record_upload(VkCommandBuffer cmd) { ctx_.uploads().record(cmd); }
 
 void AvatarBlobShadow::draw(VkCommandBuffer cmd, const glm::mat4& view_proj, float lift) const {
   if (count_ == 0) return;

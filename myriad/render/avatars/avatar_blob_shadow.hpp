@@ -10,6 +10,7 @@
 
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/shaders/avatar_blob_layout.h"
 
 namespace myriad::render {
@@ -30,8 +31,8 @@ class AvatarBlobShadow {
 
   // Uploads the blobs now and waits (setup; no frame may be in flight).
   void set_blobs(std::span<const shader::AvatarBlob> blobs);
-  // Per frame, for blobs that move with walking avatars: stages them in the context's staging ring
-  // (the one upload path); record_upload(), outside rendering in the same frame, copies them in.
+  // Per frame, for blobs that move with walking avatars: stages them in the upload queue ("avatars");
+  // record_upload(), outside rendering in the same frame, records the queue.
   void stage_blobs(std::span<const shader::AvatarBlob> blobs);
   void record_upload(VkCommandBuffer cmd);
   // Inside dynamic rendering, after opaque geometry: one vkCmdDraw(4, count). `lift` raises the discs
@@ -42,11 +43,11 @@ class AvatarBlobShadow {
 
  private:
   gpu::Context& ctx_;
+  gpu::OwnedUploadShare upload_share_;
   gpu::Pipeline pipeline_;
   gpu::Buffer blobs_;
   std::uint32_t capacity_;
   std::uint32_t count_ = 0;
-  VkBufferCopy staged_{};  // size 0: nothing staged
 };
 
 }  // namespace myriad::render

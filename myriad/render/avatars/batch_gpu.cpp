@@ -23,7 +23,8 @@ std::vector<shader::SkinInstance> pack_skin_instances(const batch::Batch& b) {
   return out;
 }
 
-BatchGpuData::BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene) : ctx_(ctx) {
+BatchGpuData::BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene)
+    : ctx_(ctx), upload_share_(ctx.uploads(), "avatars") {
   types_.resize(scene.batch_count());
   for (std::size_t t = 0; t < types_.size(); ++t) {
     const batch::Batch& b = scene.batch(static_cast<batch::BatchType>(t));
@@ -43,6 +44,7 @@ std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
   dirty_.clear();
   scene.collect_dirty(dirty_);
   std::size_t bytes = 0;
+  gpu::UploadQueue& uploads = ctx_.uploads();
   for (const batch::DirtyRange& d : dirty_) {
     if (d.type >= types_.size() || d.end > types_[d.type].capacity) {
       throw Error("batch grew after its GPU buffers were made", "BatchGpuData::stage_changes",
@@ -53,48 +55,33 @@ std::size_t BatchGpuData::stage_changes(batch::BatchScene& scene) {
     if (d.end <= d.begin) continue;
     const VkDeviceSize ioff = VkDeviceSize{d.begin} * sizeof(shader::SkinInstance);
     const VkDeviceSize isize = VkDeviceSize{d.end - d.begin} * sizeof(shader::SkinInstance);
-    const gpu::StagingRing::Span staged = ctx_.staging_ring().reserve(isize);
+    const gpu::StagingRing::Span staged = uploads.reserve(upload_share_, isize);
     // Packed straight into the ring (memcpy: the mapped bytes carry no alignment promise for the type).
     for (std::uint32_t s = d.begin; s < d.end; ++s) {
       const shader::SkinInstance inst = pack_skin_instance(b, s);
       std::memcpy(staged.data + std::size_t{s - d.begin} * sizeof inst, &inst, sizeof inst);
     }
-    p.instance_regions.push_back({staged.offset, ioff, isize});
+    uploads.copy_from(staged, 0, p.instances.handle(), ioff, isize);
+    ++pending_regions_;
     bytes += isize;
     if (p.floats_per_instance != 0) {
       const std::size_t f0 = std::size_t{d.begin} * p.floats_per_instance;
       const std::size_t fn = std::size_t{d.end - d.begin} * p.floats_per_instance;
-      const gpu::StagingRing::Span props =
-          ctx_.staging_ring().stage(std::as_bytes(std::span(b.properties).subspan(f0, fn)));
-      p.property_regions.push_back({props.offset, f0 * sizeof(float), fn * sizeof(float)});
+      const gpu::StagingRing::Span props = uploads.reserve(upload_share_, fn * sizeof(float));
+      std::memcpy(props.data, b.properties.data() + f0, fn * sizeof(float));
+      uploads.copy_from(props, 0, p.properties.handle(), f0 * sizeof(float), fn * sizeof(float));
+      ++pending_regions_;
       bytes += fn * sizeof(float);
     }
   }
   return bytes;
 }
 
-std::size_t BatchGpuData::pending_regions() const {
-  std::size_t n = 0;
-  for (const PerType& p : types_) n += p.instance_regions.size() + p.property_regions.size();
-  return n;
-}
+std::size_t BatchGpuData::pending_regions() const { return pending_regions_; }
 
 void BatchGpuData::record_upload(VkCommandBuffer cmd) {
-  if (pending_regions() == 0) return;
-  const gpu::StagingRing& ring = ctx_.staging_ring();
-  ring.flush();
-  for (PerType& p : types_) {
-    if (!p.instance_regions.empty())
-      vkCmdCopyBuffer(cmd, ring.buffer().handle(), p.instances.handle(),
-                      static_cast<std::uint32_t>(p.instance_regions.size()), p.instance_regions.data());
-    if (!p.property_regions.empty())
-      vkCmdCopyBuffer(cmd, ring.buffer().handle(), p.properties.handle(),
-                      static_cast<std::uint32_t>(p.property_regions.size()), p.property_regions.data());
-    p.instance_regions.clear();
-    p.property_regions.clear();
-  }
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  ctx_.uploads().record(cmd);
+  pending_regions_ = 0;
 }
 
 }  // namespace myriad::render

@@ -9,6 +9,7 @@
 
 #include "myriad/batch/scene.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/gpu/staging_ring.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
@@ -23,11 +24,11 @@ class BatchGpuData {
   // Sized for the scene as it is now (instances added later need a new BatchGpuData).
   BatchGpuData(gpu::Context& ctx, const batch::BatchScene& scene);
 
-  // Moves the scene's dirty ranges into the staging ring (this frame's allocations, outside its budget)
-  // and queues their copies. Returns bytes staged. Throws when the ring is full.
+  // Moves the scene's dirty ranges into the upload queue ("avatars", every frame: outside any budget)
+  // as copies to the instance and property buffers. Returns bytes staged. Throws when the ring is full.
   std::size_t stage_changes(batch::BatchScene& scene);
-  // Records the queued copies and a barrier to vertex-shader storage reads; clears the queue. Record
-  // it in the frame that staged them (the ring reuses a frame's bytes once it completed).
+  // Records the upload queue (its closing barrier makes the copies visible to the vertex shaders).
+  // Record it in the frame that staged them (the ring reuses a frame's bytes once it completed).
   void record_upload(VkCommandBuffer cmd);
 
   const gpu::Buffer& instances(batch::BatchType type) const { return types_[type].instances; }
@@ -39,9 +40,10 @@ class BatchGpuData {
     std::size_t capacity = 0;
     std::uint32_t floats_per_instance = 0;
     gpu::Buffer instances, properties;
-    std::vector<VkBufferCopy> instance_regions, property_regions;  // srcOffset in the staging ring
   };
   gpu::Context& ctx_;
+  gpu::OwnedUploadShare upload_share_;
+  std::size_t pending_regions_ = 0;  // copies staged since the last record_upload()
   std::vector<PerType> types_;
   std::vector<batch::DirtyRange> dirty_;
 };

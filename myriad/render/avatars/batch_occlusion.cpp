@@ -24,6 +24,7 @@ gpu::PipelineLayoutDesc compact_layout() {
 
 BatchOcclusion::BatchOcclusion(gpu::Context& ctx, const batch::BatchScene& scene)
     : ctx_(ctx),
+      upload_share_(ctx.uploads(), "avatars"),
       cull_(TwoPhaseCull::make_pipeline(ctx, spirv::batch_cull_comp(), kCullBindings,
                                         sizeof(shader::BatchCullPush), false)),
       cull_hiz_(TwoPhaseCull::make_pipeline(ctx, spirv::batch_cull_hiz_comp(), kCullBindings,
@@ -86,11 +87,12 @@ void BatchOcclusion::stage(const batch::BatchScene& scene, const batch::CullResu
                 "): reserve() between frames");
 
   // Storage-buffer ranges of the ring: aligned for binding, never empty.
-  gpu::StagingRing& ring = ctx_.staging_ring();
+  gpu::UploadQueue& uploads = ctx_.uploads();
   const VkDeviceSize align = std::max<VkDeviceSize>(ctx_.limits().minStorageBufferOffsetAlignment, 16);
-  renderers_ = ring.reserve(std::max(renderers, 1u) * sizeof(shader::BatchCullRenderer), align);
-  entries_ = ring.reserve(std::max(entries, 1u) * sizeof(shader::BatchListEntry), align);
-  template_ = ring.reserve(std::max(draws, 1u) * sizeof(shader::BatchDrawCommand), align);
+  renderers_ =
+      uploads.reserve(upload_share_, std::max(renderers, 1u) * sizeof(shader::BatchCullRenderer), align);
+  entries_ = uploads.reserve(upload_share_, std::max(entries, 1u) * sizeof(shader::BatchListEntry), align);
+  template_ = uploads.reserve(upload_share_, std::max(draws, 1u) * sizeof(shader::BatchDrawCommand), align);
 
   auto* r = reinterpret_cast<shader::BatchCullRenderer*>(renderers_.data);
   for (std::uint32_t i = 0; i < renderers; ++i) {
@@ -108,7 +110,7 @@ void BatchOcclusion::stage(const batch::BatchScene& scene, const batch::CullResu
     for (std::uint32_t i = draw.first_instance; i < draw.first_instance + draw.instance_count; ++i)
       e[i] = {list.instances[i], d, list.renderers[i]};
   }
-  ring.flush();
+  uploads.ring().flush();
   push_ = {renderers, entries, draws, 0u};
 }
 

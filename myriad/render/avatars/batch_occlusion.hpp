@@ -23,7 +23,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/pipeline.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/passes/mesh_range.hpp"
 #include "myriad/render/passes/two_phase_cull.hpp"
 #include "myriad/render/shaders/batch_cull_layout.h"
@@ -83,6 +83,7 @@ class BatchOcclusion {
   static std::uint32_t draw_instances_of(const batch::BatchScene& scene);
 
   gpu::Context& ctx_;
+  gpu::OwnedUploadShare upload_share_;
   gpu::Pipeline cull_, cull_hiz_, compact_;
   TwoPhaseCull two_phase_;
   gpu::AppendOverflow overflow_;

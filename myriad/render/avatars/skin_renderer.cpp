@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "myriad/core/error.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/gpu/sync.hpp"
 
 #include <glm/gtc/packing.hpp>
@@ -114,6 +114,7 @@ SkinMeshArena::SkinMeshArena(gpu::Context& ctx, std::span<const anim::SkinnedMes
 
 SkinPalette::SkinPalette(gpu::Context& ctx, std::size_t matrices)
     : ctx_(ctx),
+      upload_share_(ctx.uploads(), "avatars"),
       upload_pipeline_(
           gpu::make_compute_pipeline(ctx, spirv::skin_palette_upload_comp(),
                                      {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -138,7 +139,8 @@ std::size_t SkinPalette::write(std::span<const anim::Mat3x4> palettes, std::span
   }
   if (total == 0) return 0;
   // One allocation for all ranges, row-aligned so the compute upload addresses the staged rows as vec4s.
-  const gpu::StagingRing::Span staged = ctx_.staging_ring().reserve(total * kMatrix, sizeof(glm::vec4));
+  const gpu::StagingRing::Span staged =
+      ctx_.uploads().reserve(upload_share_, total * kMatrix, sizeof(glm::vec4));
   VkDeviceSize src = staged.offset;
   for (const PaletteRange& r : ranges) {
     if (r.count == 0) continue;

@@ -17,6 +17,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
@@ -100,7 +101,8 @@ struct PaletteRange {
 void updated_palette_ranges(std::span<const std::uint8_t> updated, std::size_t palette_size,
                             std::vector<PaletteRange>& out);
 
-// The global palette buffer (device-local); what changed is staged in the context's staging ring.
+// The global palette buffer (device-local); what changed is staged in the context's upload queue
+// ("avatars", every frame) and copied, or written by a compute pass reading the staged rows in place.
 class SkinPalette {
  public:
   SkinPalette(gpu::Context& ctx, std::size_t matrices);
@@ -121,6 +123,7 @@ class SkinPalette {
   void record_compute(VkCommandBuffer cmd);
 
   gpu::Context& ctx_;
+  gpu::OwnedUploadShare upload_share_;
   gpu::Buffer device_;
   gpu::Pipeline upload_pipeline_;
   std::vector<VkBufferCopy> regions_;  // srcOffset in the staging ring, dstOffset in device_

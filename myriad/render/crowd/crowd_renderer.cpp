@@ -1,12 +1,11 @@
 #include "myriad/render/crowd/crowd_renderer.hpp"
 
-#include "myriad/gpu/staging_ring.hpp"
-
 #include "myriad/core/error.hpp"
 #include "myriad/core/mip_chain.hpp"
 #include "myriad/crowd/entity_lod.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
 #include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 #include "myriad_render_shaders.hpp"
 
@@ -61,7 +60,10 @@ void check_type(const crowd::CrowdFile& f, std::size_t t) {
 CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                              std::span<const crowd::CrowdEntity> entities, VkFormat color_format,
                              VkFormat depth_format)
-    : ctx_(ctx), entity_count_(std::uint32_t(entities.size())), shadow_receiver_(ctx) {
+    : ctx_(ctx),
+      upload_share_(ctx.uploads(), "crowd"),
+      entity_count_(std::uint32_t(entities.size())),
+      shadow_receiver_(ctx) {
   if (types.empty()) throw Error("crowd renderer: no enemy types");
   std::vector<shader::CrowdTypeDrawGpu> type_draw;
   std::vector<crowd::VatClipRuntime> clips;
@@ -156,15 +158,14 @@ void CrowdRenderer::stage_entities(std::span<const crowd::CrowdEntity> entities)
 void CrowdRenderer::upload(VkCommandBuffer cmd) {
   if (!entities_staged_) return;
   entities_staged_ = false;
-  // Through the context's staging ring, outside its budget: the crowd moves every frame.
-  const gpu::StagingRing::Span staged = ctx_.staging_ring().stage(std::as_bytes(std::span(staged_entities_)));
-  ctx_.staging_ring().flush();
-  const VkBufferCopy region{staged.offset, 0, staged.size};
-  vkCmdCopyBuffer(cmd, staged.buffer, entities_.handle(), 1, &region);
-  // Culling (compute) and drawing (vertex shaders) read the entities.
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  // Through the upload queue, every frame (the crowd moves); culling and drawing read the entities
+  // after the queue's closing barrier.
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  const std::span<const std::byte> bytes = std::as_bytes(std::span(staged_entities_));
+  const gpu::StagingRing::Span staged = uploads.reserve(upload_share_, bytes.size());
+  std::memcpy(staged.data, bytes.data(), bytes.size());
+  uploads.copy_from(staged, 0, entities_.handle(), 0, bytes.size());
+  uploads.record(cmd);
 }
 
 crowd::CrowdCullParams CrowdRenderer::cull_params(const FrameView& view) const {

@@ -7,6 +7,7 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/image.hpp"
 #include "myriad/gpu/pipeline.hpp"
@@ -103,6 +104,7 @@ class CrowdRenderer : public FrameSystem {
   };
 
   gpu::Context& ctx_;
+  gpu::OwnedUploadShare upload_share_;  // the entities, every frame
   std::uint32_t entity_count_ = 0;
   std::vector<crowd::CrowdTypeBounds> bounds_;
   float lod_reference_diameter_ = 1.0f;  // the first type's diameter unless set

@@ -1,19 +1,21 @@
 #include "myriad/render/frame/scene_frame.hpp"
 
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 
 namespace myriad::render {
 
 void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<FrameSystem* const> systems,
                         OffscreenTarget& target, glm::vec4 clear, ShadowMap* shadow, float dt,
                         gpu::GpuTimer* timer) {
-  // One staging frame per scene frame: its uploads count against one budget and are reused once the
-  // caller reports the frame complete (Context::submit_and_wait and the viewer's fence do).
-  gpu::StagingRing& ring = ctx_.staging_ring();
-  ring.begin_frame();
+  // One upload frame per scene frame: its uploads count against one budget, and their staging is
+  // reused once the caller reports the frame complete (Context::submit_and_wait and the viewer's fence
+  // do). Systems record the queue in their upload(); the last record catches what none recorded.
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  uploads.begin_frame();
   for (FrameSystem* s : systems) s->update(view, dt);
   for (FrameSystem* s : systems) s->upload(cmd);
-  uploaded_bytes_ = ring.stats().frame_bytes;
+  uploads.record(cmd);
+  uploaded_bytes_ = uploads.ring().stats().frame_bytes;
 
   shadow_draws_ = 0;
   if (shadow) {

@@ -1,9 +1,9 @@
 // GPU storage behind PageArenas (V10, V13): per arena one device-local vertex buffer and one u32 index
 // buffer, created with the arena's capacity when the arena is first recorded (it must be sealed by
-// then) and never resized. Page geometry waits in a CPU queue
-// until the frame's recording stages it through the context's staging ring and copies it to the
-// page's ranges; nothing of it is kept on the CPU afterwards. Counts the bytes each recording uploads,
-// so "nothing changed, nothing uploaded" is checkable.
+// then) and never resized. Page geometry goes into the context's upload queue under one all-or-none
+// share ("voxel terrain": page tables must never point at geometry that has not landed), held here only
+// while its arena has no buffers yet; nothing of it is kept on the CPU once staged. Counts the bytes
+// each recording uploads, so "nothing changed, nothing uploaded" is checkable.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
 
 namespace myriad::render {
@@ -20,6 +21,9 @@ class PageArenaBuffers {
   // `vertex_stride`: bytes per vertex (28 for voxel terrain); `max_queued_bytes`: the most that may
   // wait for one recording (it must fit the staging ring).
   PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_stride, std::uint64_t max_queued_bytes);
+  ~PageArenaBuffers();
+  PageArenaBuffers(const PageArenaBuffers&) = delete;
+  PageArenaBuffers& operator=(const PageArenaBuffers&) = delete;
 
   // Queues `page`'s geometry for upload at its current placement in `arenas`. The counts must equal
   // the placement's. Throws myriad::Error when the queue would pass max_queued_bytes: record the
@@ -28,13 +32,16 @@ class PageArenaBuffers {
              std::span<const std::uint32_t> indices);
 
   // Creates the buffers of arenas new since the last call (throws myriad::Error on an arena that is not
-  // sealed), then stages everything queued in the context's staging ring (all of it or, when the ring
-  // has no room this frame, none: page tables must never point at geometry that has not landed) and
-  // records the copies and a barrier making them visible to vertex and compute shaders. Returns the
-  // bytes copied (0 when deferred: pending_bytes() stays non-zero).
+  // sealed), hands the geometry held for them to the upload queue and records the queue (all of the
+  // share's geometry or, when the ring has no room this frame, none). Returns the geometry bytes
+  // staged since the last call (0 when deferred: pending_bytes() stays non-zero).
   std::uint64_t record_uploads(VkCommandBuffer cmd, const PageArenas& arenas);
 
-  std::uint64_t pending_bytes() const { return queued_.size(); }
+  std::uint64_t pending_bytes() const;
+  // The share the geometry goes under: its own "voxel terrain" share, or one its owner gives (a system of
+  // several renderers paces them under one budget). Only while nothing is pending.
+  gpu::UploadShare upload_share() const { return share_; }
+  void use_upload_share(gpu::UploadShare share);
   std::size_t arena_count() const { return vertex_buffers_.size(); }
   const gpu::Buffer& vertex_buffer(std::uint32_t arena) const { return vertex_buffers_.at(arena); }
   const gpu::Buffer& index_buffer(std::uint32_t arena) const { return index_buffers_.at(arena); }
@@ -43,19 +50,25 @@ class PageArenaBuffers {
   std::uint32_t vertex_stride() const { return vertex_stride_; }
 
  private:
-  struct Copy {
+  // Geometry of an arena whose buffers do not exist yet (placed before the arena was sealed).
+  struct Held {
     std::uint32_t arena;
     bool indices;  // to the arena's index buffer, else its vertex buffer
-    VkBufferCopy region;
+    VkDeviceSize dst_offset;
+    std::vector<std::byte> bytes;
   };
+  void create_buffers(const PageArena& arena);
   void ensure_buffers(const PageArenas& arenas);
-  VkDeviceSize queue(std::span<const std::byte> bytes);
+  void send(std::uint32_t arena, bool indices, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
 
   gpu::Context& ctx_;
+  gpu::UploadShare share_;
+  bool own_share_ = true;
   std::uint32_t vertex_stride_;
   std::uint64_t max_queued_bytes_;
-  std::vector<std::byte> queued_;  // geometry waiting for a recording; copies' srcOffset index it
-  std::vector<Copy> copies_;
+  std::vector<Held> held_;
+  std::uint64_t held_bytes_ = 0;
+  std::uint64_t sent_ = 0;  // bytes handed to the queue since the last record_uploads
   std::vector<gpu::Buffer> vertex_buffers_;
   std::vector<gpu::Buffer> index_buffers_;
 };

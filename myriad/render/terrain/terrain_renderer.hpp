@@ -117,6 +117,8 @@ class TerrainRenderer : public FrameSystem {
   const TerrainFrameStats& frame_stats() const { return stats_; }
   // Page geometry queued but not yet staged (the staging ring had no room for it this frame).
   std::uint64_t pending_upload_bytes() const { return buffers_.pending_bytes(); }
+  // Geometry goes under `share` of the upload queue (PageArenaBuffers::use_upload_share).
+  void use_upload_share(gpu::UploadShare share) { buffers_.use_upload_share(share); }
   // After the frame completed: pages the last camera and shadow culls dropped because an arena's
   // visible list was full (0 unless the page tables and the list disagree).
   std::uint32_t overflow() const { return overflow_.read() + shadow_overflow_.read(); }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "myriad/core/error.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/gpu/sync.hpp"
 #include "myriad_render_shaders.hpp"
 
@@ -28,6 +28,7 @@ std::uint64_t VegetationGpuType::bytes() const {
 // [, pyramid, Hi-Z params].
 VegetationCull::VegetationCull(gpu::Context& ctx)
     : ctx_(ctx),
+      upload_share_(ctx.uploads(), "vegetation field"),
       decode_(gpu::make_filled_buffer(ctx, vegetation::decode_table(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)),
       pipeline_(gpu::make_compute_pipeline(
           ctx, spirv::veg_cull_comp(),
@@ -141,7 +142,7 @@ VegetationCpuLists VegetationCull::stage_cpu_lists(VkCommandBuffer cmd, const Ve
   }
   if (total == 0) return out;
   gpu::StagingRing& ring = ctx_.staging_ring();
-  const gpu::StagingRing::Span span = ring.reserve(total * sizeof(std::uint32_t));
+  const gpu::StagingRing::Span span = ctx_.uploads().reserve(upload_share_, total * sizeof(std::uint32_t));
   std::array<VkBufferCopy, vegetation::kGpuMaxLods> regions{};
   std::uint32_t n = 0;
   VkDeviceSize at = 0;
@@ -177,8 +178,8 @@ std::uint32_t VegetationCull::record(VkCommandBuffer cmd, const Frustum& frustum
   }
   gpu::StagingRing& ring = ctx_.staging_ring();
   const gpu::StagingRing::Span list =
-      ring.reserve(std::max<VkDeviceSize>(live.size(), 1) * sizeof(std::uint32_t),
-                   std::max<VkDeviceSize>(ctx_.limits().minStorageBufferOffsetAlignment, 16));
+      ctx_.uploads().reserve(upload_share_, std::max<VkDeviceSize>(live.size(), 1) * sizeof(std::uint32_t),
+                             std::max<VkDeviceSize>(ctx_.limits().minStorageBufferOffsetAlignment, 16));
   if (!live.empty()) std::memcpy(list.data, live.data(), live.size() * sizeof(std::uint32_t));
   ring.flush();
 

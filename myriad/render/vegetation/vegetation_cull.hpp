@@ -16,6 +16,7 @@
 #include "myriad/core/frustum.hpp"
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/vegetation/cpu_cull.hpp"
 #include "myriad/vegetation/pool_cull.hpp"
 #include "myriad/vegetation/runtime.hpp"
@@ -115,6 +116,7 @@ class VegetationCull {
 
  private:
   gpu::Context& ctx_;
+  gpu::OwnedUploadShare upload_share_;  // page lists read in place, CPU-culled lists
   gpu::Buffer decode_;
   gpu::Pipeline pipeline_;
   gpu::Pipeline hiz_pipeline_;

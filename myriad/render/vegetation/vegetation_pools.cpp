@@ -8,8 +8,7 @@
 #include <utility>
 
 #include "myriad/core/error.hpp"
-#include "myriad/gpu/staging_ring.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 
 namespace myriad::render {
 namespace {
@@ -28,14 +27,18 @@ constexpr std::uint8_t kTable = 1, kRecords = 2;
 
 VegetationPools::VegetationPools(gpu::Context& ctx, const VegetationCull& cull,
                                  const VegetationRenderer& renderer, VegetationPoolsOptions options)
-    : ctx_(ctx), cull_(cull), renderer_(renderer), options_(options) {
+    : ctx_(ctx),
+      cull_(cull),
+      renderer_(renderer),
+      options_(options),
+      share_(ctx.uploads().share("vegetation field", options.upload_budget)) {
   if (options_.upload_budget < kPageRecordBytes + sizeof(PlantPage))
     throw Error("the vegetation upload budget is below one page (" +
                     std::to_string(kPageRecordBytes + sizeof(PlantPage)) + " bytes)",
                 "VegetationPoolsOptions::upload_budget");
 }
 
-VegetationPools::~VegetationPools() = default;
+VegetationPools::~VegetationPools() { ctx_.uploads().release(share_); }
 
 const VegetationGpuType* VegetationPools::pool(std::size_t type) const {
   return type < pools_.size() && pools_[type].gpu ? &*pools_[type].gpu : nullptr;
@@ -56,9 +59,10 @@ std::uint64_t VegetationPools::gpu_bytes() const {
 
 void VegetationPools::stage_params(const VegetationGpuType& gpu) {
   const shader::VegCullParams params = cull_.params(gpu);
-  const gpu::StagingRing::Span span =
-      ctx_.staging_ring().stage(std::as_bytes(std::span<const shader::VegCullParams>(&params, 1)));
-  copies_.push_back({span.buffer, gpu.params.handle(), {span.offset, 0, sizeof(params)}});
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  const gpu::StagingRing::Span span = uploads.reserve(share_, sizeof(params));
+  std::memcpy(span.data, &params, sizeof(params));
+  uploads.copy_from(span, 0, gpu.params.handle(), 0, sizeof(params));
   frame_.staged_bytes += sizeof(params);
 }
 
@@ -75,14 +79,14 @@ void VegetationPools::resize_pool(std::size_t type, const vegetation::RuntimeWor
     for (const auto& [from, to] :
          {std::pair{&old.records, &resized.records}, std::pair{&old.pages, &resized.pages},
           std::pair{&old.visibility, &resized.visibility}})
-      growth_.push_back({from->handle(), to->handle(), {0, 0, std::min(from->size(), to->size())}});
+      ctx_.uploads().copy(from->handle(), to->handle(), {0, 0, std::min(from->size(), to->size())});
     kept_visibility = std::min(old.visibility.size(), resized.visibility.size());
     resized.segments = std::move(old.segments);
     retired_.push_back(std::move(old));
   }
   if (kept_visibility < resized.visibility.size())
-    growth_fills_.push_back(
-        {resized.visibility.handle(), kept_visibility, resized.visibility.size() - kept_visibility});
+    ctx_.uploads().fill(resized.visibility.handle(), kept_visibility,
+                        resized.visibility.size() - kept_visibility, 0u);
   pool.gpu = std::move(resized);
   stage_params(*pool.gpu);
 }
@@ -110,14 +114,14 @@ void VegetationPools::stage_table(std::size_t type, const vegetation::RuntimeWor
   }
   // Table entries alone (a rebase) go all in this frame, outside the budget: every live page's offset
   // must match the frame's render origin.
-  const gpu::StagingRing::Span span = ctx_.staging_ring().reserve(n * sizeof(PlantPage));
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  const gpu::StagingRing::Span span = uploads.reserve(share_, n * sizeof(PlantPage));
   VkDeviceSize at = 0;
   for (std::uint32_t page : pool.table_queue) {
     if (pool.pending[page] != kTable || page >= cpu.page_count()) continue;
     std::memcpy(span.data + at, &cpu.pages[page], sizeof(PlantPage));
-    copies_.push_back({span.buffer,
-                       pool.gpu->pages.handle(),
-                       {span.offset + at, VkDeviceSize(page) * sizeof(PlantPage), sizeof(PlantPage)}});
+    uploads.copy_from(span, at, pool.gpu->pages.handle(), VkDeviceSize(page) * sizeof(PlantPage),
+                      sizeof(PlantPage));
     at += sizeof(PlantPage);
     pool.pending[page] = 0;
     ++frame_.tables_staged;
@@ -127,8 +131,7 @@ void VegetationPools::stage_table(std::size_t type, const vegetation::RuntimeWor
 }
 
 void VegetationPools::stage_records(const vegetation::RuntimeWorld& world) {
-  gpu::StagingRing& ring = ctx_.staging_ring();
-  std::uint64_t budget = options_.upload_budget;
+  gpu::UploadQueue& uploads = ctx_.uploads();
   constexpr VkDeviceSize kBytes = kPageRecordBytes + sizeof(PlantPage);
   while (record_head_ < record_queue_.size()) {
     const PendingPage next = record_queue_[record_head_];
@@ -140,25 +143,20 @@ void VegetationPools::stage_records(const vegetation::RuntimeWorld& world) {
       ++record_head_;
       continue;
     }
-    if (budget < kBytes) break;
-    const std::optional<gpu::StagingRing::Span> span = ring.allocate_budgeted(kBytes);
-    if (!span) break;  // the frame's ring budget is spent: the rest goes in later frames
+    const std::optional<gpu::StagingRing::Span> span = uploads.stage(share_, kBytes);
+    if (!span) break;  // the frame's share is spent: the rest goes in later frames
     std::memcpy(span->data, cpu.page_records(next.page), kPageRecordBytes);
     std::memcpy(span->data + kPageRecordBytes, &cpu.pages[next.page], sizeof(PlantPage));
     const VegetationGpuType& gpu = *pool.gpu;
-    copies_.push_back({span->buffer,
-                       gpu.records.handle(),
-                       {span->offset, VkDeviceSize(next.page) * kPageRecordBytes, kPageRecordBytes}});
-    copies_.push_back(
-        {span->buffer,
-         gpu.pages.handle(),
-         {span->offset + kPageRecordBytes, VkDeviceSize(next.page) * sizeof(PlantPage), sizeof(PlantPage)}});
+    uploads.copy_from(*span, 0, gpu.records.handle(), VkDeviceSize(next.page) * kPageRecordBytes,
+                      kPageRecordBytes);
+    uploads.copy_from(*span, kPageRecordBytes, gpu.pages.handle(),
+                      VkDeviceSize(next.page) * sizeof(PlantPage), sizeof(PlantPage));
     // New instances in the slots: nothing of them was visible last frame.
-    fills_.push_back(
-        {gpu.visibility.handle(), VkDeviceSize(next.page) * kPageVisibilityBytes, kPageVisibilityBytes});
+    uploads.fill(gpu.visibility.handle(), VkDeviceSize(next.page) * kPageVisibilityBytes,
+                 kPageVisibilityBytes, 0u);
     pool.pending[next.page] = 0;
     staged_tiles_.push_back({cpu.pages[next.page].tile_x, cpu.pages[next.page].tile_z});
-    budget -= kBytes;
     frame_.staged_bytes += kBytes;
     ++frame_.pages_staged;
     ++record_head_;
@@ -213,10 +211,6 @@ void VegetationPools::rebuild_live(const vegetation::TileStreamer& streamer) {
 void VegetationPools::clear_frame() {
   // The frame that read the replaced pools completed.
   retired_.clear();
-  growth_.clear();
-  growth_fills_.clear();
-  copies_.clear();
-  fills_.clear();
   staged_tiles_.clear();
   frame_ = {};
 }
@@ -269,7 +263,7 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::TileStreamer& st
 
 void VegetationPools::settle(vegetation::TileStreamer& streamer) {
   do {
-    (void)ctx_.staging_ring().begin_frame();
+    (void)ctx_.uploads().begin_frame();
     (void)update(streamer);
     ctx_.submit_and_wait([&](VkCommandBuffer cmd) { upload(cmd); });
   } while (!settled());
@@ -277,7 +271,7 @@ void VegetationPools::settle(vegetation::TileStreamer& streamer) {
   // what they hold are copied into buffers of their size (the frames after this grow them again if the
   // camera moves on).
   clear_frame();
-  (void)ctx_.staging_ring().begin_frame();
+  (void)ctx_.uploads().begin_frame();
   const vegetation::RuntimeWorld& world = streamer.world();
   for (std::size_t t = 0; t < pools_.size(); ++t) {
     if (!pools_[t].gpu) continue;
@@ -290,34 +284,8 @@ void VegetationPools::settle(vegetation::TileStreamer& streamer) {
 }
 
 void VegetationPools::upload(VkCommandBuffer cmd) {
-  if (growth_.empty() && growth_fills_.empty() && copies_.empty() && fills_.empty()) return;
-  // Earlier frames' reads of these pools finish before they are written.
-  gpu::memory_barrier(cmd,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                          VK_PIPELINE_STAGE_2_COPY_BIT,
-                      VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
-  for (const Transfer& t : growth_) vkCmdCopyBuffer(cmd, t.src, t.dst, 1, &t.region);
-  for (const Fill& f : growth_fills_) vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, 0u);
-  if (!growth_.empty() || !growth_fills_.empty())  // staged pages may land on what those wrote
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  ctx_.staging_ring().flush();
-  // One copy command per destination, its regions in staging order.
-  std::stable_sort(copies_.begin(), copies_.end(),
-                   [](const Transfer& a, const Transfer& b) { return a.dst < b.dst; });
-  for (std::size_t i = 0; i < copies_.size();) {
-    std::size_t j = i;
-    regions_.clear();
-    while (j < copies_.size() && copies_[j].dst == copies_[i].dst && copies_[j].src == copies_[i].src)
-      regions_.push_back(copies_[j++].region);
-    vkCmdCopyBuffer(cmd, copies_[i].src, copies_[i].dst, static_cast<std::uint32_t>(regions_.size()),
-                    regions_.data());
-    i = j;
-  }
-  for (const Fill& f : fills_) vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, 0u);
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  // Growth copies, cleared visibility words, then the staged pages and tables (upload_queue.hpp).
+  ctx_.uploads().record(cmd);
 }
 
 }  // namespace myriad::render

@@ -1,11 +1,11 @@
 // The GPU pools of a streamed vegetation world (G3 on the GPU): one VegetationGpuType per runtime type,
 // kept equal to the CPU pools page by page. Each frame the pages the world changed are staged through
-// the staging ring: table entries alone (a rebase) all at once, records within a byte budget per
-// frame, oldest first; nothing unchanged is uploaded again. A pool that needs more pages grows on the
-// GPU by an eighth past the need (its contents copied over, the old buffers kept one frame): slack
-// costs device bytes per instance, each growth a device copy. Culling and drawing read only live
-// segments: tiles the streamer holds whole and none of whose pages still wait, so a tile appears whole
-// in the frame its last page lands, and never half.
+// the upload queue under the "vegetation field" share: table entries alone (a rebase) all at once,
+// records within the share's byte budget per frame, oldest first; nothing unchanged is uploaded again. A pool
+// that needs more pages grows on the GPU by an eighth past the need (its contents copied over, the old
+// buffers kept one frame): slack costs device bytes per instance, each growth a device copy. Culling and
+// drawing read only live segments: tiles the streamer holds whole and none of whose pages still wait, so a
+// tile appears whole in the frame its last page lands, and never half.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/vegetation/runtime.hpp"
 #include "myriad/vegetation/streaming.hpp"
@@ -20,9 +21,11 @@
 namespace myriad::render {
 
 struct VegetationPoolsOptions {
-  float band = 0.2f;                         // hashed LOD band (VegetationCull::make_pool)
-  float fade = 0.1f;                         // cross-fade band
-  std::uint64_t upload_budget = 8ull << 20;  // record bytes staged per frame (table entries go anyway)
+  float band = 0.2f;  // hashed LOD band, ±10 % of each switch distance (VegetationCull::make_pool)
+  float fade = 0.1f;  // cross-fade band, 10 % below it
+  // Record bytes staged per frame: the "vegetation field" share of the upload queue (table entries and
+  // parameter blocks go anyway, counted in the share).
+  std::uint64_t upload_budget = 8ull << 20;
 };
 
 // What one update() staged and held back.
@@ -43,7 +46,7 @@ class VegetationPools {
   VegetationPools(const VegetationPools&) = delete;
   VegetationPools& operator=(const VegetationPools&) = delete;
 
-  // CPU, in a frame after the staging ring's begin_frame and after the previous frame completed: takes
+  // CPU, in a frame after the upload queue's begin_frame and after the previous frame completed: takes
   // the streamer's page changes and stages what the budget allows. The live segments are rebuilt only
   // when a tile turns resident or leaves, the world is rebased, or pages of a waiting resident tile
   // land: a streamer appends only to tiles it does not hold whole yet.
@@ -51,9 +54,8 @@ class VegetationPools {
   // Setup path (waits): update() and upload() in submissions of their own until every change is on the
   // GPU, then pools more than a sixteenth past what they hold are fitted. Not inside a frame's recording.
   void settle(vegetation::TileStreamer& streamer);
-  // Outside rendering, before anything reads the pools: growth copies, staged copies, cleared
-  // visibility words of refilled pages, then one barrier (transfer writes before compute and vertex
-  // reads).
+  // Outside rendering, before anything reads the pools: records the upload queue (growth copies,
+  // cleared visibility words, staged pages, one closing barrier).
   void upload(VkCommandBuffer cmd);
 
   std::span<const VegetationFrameType> frame_types() const { return frame_types_; }
@@ -73,14 +75,6 @@ class VegetationPools {
   struct PendingPage {
     std::uint32_t type = 0, page = 0;
   };
-  struct Transfer {
-    VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
-    VkBufferCopy region{};
-  };
-  struct Fill {
-    VkBuffer dst = VK_NULL_HANDLE;
-    VkDeviceSize offset = 0, size = 0;
-  };
 
   void clear_frame();
   void ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
@@ -96,14 +90,12 @@ class VegetationPools {
   const VegetationCull& cull_;
   const VegetationRenderer& renderer_;
   VegetationPoolsOptions options_;
+  gpu::UploadShare share_;
   std::vector<Pool> pools_;
   std::vector<PendingPage> record_queue_;  // oldest first, from record_head_ on
   std::size_t record_head_ = 0;
   std::vector<VegetationFrameType> frame_types_;
   std::vector<VegetationGpuType> retired_;  // replaced by a grown copy this frame
-  std::vector<Transfer> growth_, copies_;
-  std::vector<Fill> growth_fills_, fills_;  // new pools' visibility words; refilled pages' ones
-  std::vector<VkBufferCopy> regions_;       // upload()'s scratch
   std::vector<vegetation::RuntimeWorld::PageChange> changes_;
   std::vector<vegetation::TileKey> waiting_, live_;  // sorted
   std::vector<vegetation::TileKey> staged_tiles_;    // tiles of the record pages this update staged

@@ -40,7 +40,11 @@ std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ive
 }
 
 StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options)
-    : ctx_(ctx), options_(options), frame_(ctx) {
+    : ctx_(ctx),
+      options_(options),
+      terrain_share_(
+          ctx.uploads().share("voxel terrain", options.upload_budget, gpu::UploadPolicy::kAllOrNone)),
+      frame_(ctx) {
   // Level 1 must reach past the fine ring (it is the fallback while fine columns stream in).
   options_.far_radius = std::max(options_.far_radius, options_.radius / 2 + 2);
   voxel::StreamOptions so;
@@ -60,6 +64,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   terrain_ =
       std::make_unique<StreamTerrain>(ctx, to, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   terrain_->renderer().set_fog(glm::vec3(kSky), reach());
+  terrain_->renderer().use_upload_share(terrain_share_);
   if (options.vegetation) {
     VoxelVegetationOptions vo;
     vo.max_distance = view_distance();  // beyond, the far levels draw the ground without plants
@@ -89,11 +94,12 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       far_terrain_.push_back(std::make_unique<StreamTerrain>(ctx, lo, OffscreenTarget::kColorFormat,
                                                              OffscreenTarget::kDepthFormat));
       far_terrain_.back()->renderer().set_fog(glm::vec3(kSky), reach());
+      far_terrain_.back()->renderer().use_upload_share(terrain_share_);
     }
   }
 }
 
-StreamedVoxelScene::~StreamedVoxelScene() = default;
+StreamedVoxelScene::~StreamedVoxelScene() { ctx_.uploads().release(terrain_share_); }
 
 float StreamedVoxelScene::reach() const {
   // The outermost level's ring, less the block being crossed.
@@ -146,16 +152,15 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const Fram
   for (const auto& far : far_terrain_) waiting += far->pending();
   const auto share = std::uint32_t(paced(waiting));
   const voxel::StreamWorld& stream = *stream_;
-  stats_.uploads =
-      terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, options_.upload_budget, 0, share);
+  const std::uint64_t budget = ctx_.uploads().budget(terrain_share_);
+  stats_.uploads = terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, budget, 0, share);
   for (int level = 1; level <= far_levels(); ++level) {
     const voxel::FarStream& far = *far_;
     const StreamTerrainStats& f = far_terrain(level).apply(
         [&far, level](glm::ivec3 s) {
           return far.mesh(level, {s.x, s.z}, s.y);
         },
-        options_.upload_budget, stats_.uploads.uploaded_bytes,
-        share - std::min(share, stats_.uploads.uploaded_sections));
+        budget, stats_.uploads.uploaded_bytes, share - std::min(share, stats_.uploads.uploaded_sections));
     stats_.uploads.uploaded_sections += f.uploaded_sections;
     stats_.uploads.removed_sections += f.removed_sections;
     stats_.uploads.uploaded_bytes += f.uploaded_bytes;

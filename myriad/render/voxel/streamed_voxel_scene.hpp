@@ -30,8 +30,9 @@ struct StreamedVoxelSceneOptions {
   int far_radius = 12;
   int worker_threads = 0;
   voxel::MeshMode mesh_mode = voxel::MeshMode::kAtlas;
-  // Geometry bytes per frame: 1 MiB is 60 MiB/s at 60 Hz, several times what a flight at 60 m/s streams,
-  // and keeps the frame's copies (into the arenas' queue, then the staging ring) well under a millisecond.
+  // Geometry bytes per frame (the "voxel terrain" share of the upload queue, every level together): 1 MiB
+  // is 60 MiB/s at 60 Hz, several times what a flight at 60 m/s streams, and keeps the frame's copies
+  // (into the upload queue, then the staging ring) well under a millisecond.
   std::uint64_t upload_budget = 1ull << 20;
   std::filesystem::path save_directory;   // StreamOptions::save_directory
   bool vegetation = true;                 // grass and trees on the fine columns (V15)
@@ -122,6 +123,7 @@ class StreamedVoxelScene : public FrameScene {
 
   gpu::Context& ctx_;
   StreamedVoxelSceneOptions options_;
+  gpu::UploadShare terrain_share_;  // every level's geometry, paced by options_.upload_budget
   std::unique_ptr<voxel::StreamWorld> stream_;
   std::unique_ptr<StreamTerrain> terrain_;
   std::unique_ptr<voxel::FarStream> far_;

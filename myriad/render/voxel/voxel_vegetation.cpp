@@ -6,8 +6,8 @@
 #include <optional>
 #include <tuple>
 
-#include "myriad/gpu/staging_ring.hpp"
 #include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/shaders/voxel_vegetation_layout.h"
 #include "myriad_render_shaders.hpp"
 
@@ -45,6 +45,7 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
                                                  const VoxelVegetationOptions& config)
     : ctx_(ctx),
       config_(config),
+      share_(ctx.uploads().share("voxel vegetation", config.upload_budget)),
       section_tree_bounds_(std::size_t(sections.x * sections.y * sections.z)),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
@@ -104,17 +105,27 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   tree_shadow_ = build_shadow_caster(ctx, b);
 }
 
+VoxelVegetationRenderer::~VoxelVegetationRenderer() { ctx_.uploads().release(share_); }
+
 void VoxelVegetationRenderer::create_pool_buffers(Pool& pool, bool trees) {
   const VkDeviceSize slots = pool.capacity;
   pool.instances = gpu::make_storage_buffer(ctx_, slots * pool.stride);
-  pool.clear = true;
+  // Every slot starts empty: queued now, so the clear precedes any copy into the new array.
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  uploads.clear(pool.instances, kEmpty);
+  cleared_ = true;
   for (int set = 0; set < 2; ++set) {
     // Grass: the near list from 0, the far list from `capacity`.
     (trees ? tree_visible_ : grass_visible_)[set] =
         gpu::make_storage_buffer(ctx_, slots * (trees ? 1 : 2) * sizeof(std::uint32_t));
   }
   (trees ? tree_two_phase_ : grass_two_phase_).reserve(pool.capacity);
-  if (trees) sway_ = gpu::make_storage_buffer(ctx_, slots * sizeof(glm::vec2));
+  if (trees) {
+    if (sway_.handle() != VK_NULL_HANDLE) uploads.drop(sway_.handle());
+    sway_ = gpu::make_storage_buffer(ctx_, slots * sizeof(glm::vec2));
+    // Defined before the first wind pass writes it (a shadow pass may read it first).
+    uploads.clear(sway_, 0);
+  }
   tracker_.invalidate();  // the lists and the two-phase state start over
   lists_ = Lists::kNone;
   wind_version_ = 0;
@@ -122,10 +133,12 @@ void VoxelVegetationRenderer::create_pool_buffers(Pool& pool, bool trees) {
 
 void VoxelVegetationRenderer::stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset,
                                     std::span<const std::byte> bytes) {
-  const std::size_t offset = (queued_.size() + 15) & ~std::size_t(15);
-  queued_.resize(offset + bytes.size());
-  std::memcpy(queued_.data() + offset, bytes.data(), bytes.size());
-  copies_.push_back({section, dst.handle(), {offset, dst_offset, bytes.size()}});
+  ctx_.uploads().enqueue(share_, dst.handle(), dst_offset, bytes, section);
+}
+
+void VoxelVegetationRenderer::empty_slots(VkBuffer dst, VkDeviceSize offset, VkDeviceSize size) {
+  ctx_.uploads().fill(dst, offset, size, kEmpty);
+  fill_bytes_ += size;
 }
 
 void VoxelVegetationRenderer::stage_table(Pool& pool) {
@@ -141,7 +154,7 @@ void VoxelVegetationRenderer::stage_table(Pool& pool) {
   table[0] = entries;
   table[1] = prefix;
   const VkBuffer dst = pool.table.handle();
-  std::erase_if(copies_, [&](const Copy& c) { return c.dst == dst; });  // superseded
+  ctx_.uploads().drop(dst);  // superseded
   stage(-1, pool.table, 0, std::as_bytes(std::span(table)));
   pool.table_dirty = false;
 }
@@ -155,9 +168,7 @@ void VoxelVegetationRenderer::grow(Pool& pool, std::uint32_t extra) {
   if (capacity >= (1u << 30))
     throw Error("voxel vegetation capacity exceeded (2^30 instances)", "VoxelVegetationRenderer");
   // Everything waiting for the old array goes; every section is placed again in the new one.
-  const VkBuffer old = pool.instances.handle();
-  std::erase_if(copies_, [&](const Copy& c) { return c.dst == old; });
-  std::erase_if(fills_, [&](const Fill& f) { return f.dst == old; });
+  ctx_.uploads().drop(pool.instances.handle());
   pool.capacity = std::uint32_t(capacity);
   pool.ranges = RangeAllocator(pool.capacity, pool.slack);
   create_pool_buffers(pool, &pool == &trees_);
@@ -176,8 +187,8 @@ void VoxelVegetationRenderer::place(Pool& pool, int section, std::span<const std
   const auto s = std::size_t(section);
   const auto n = std::uint32_t(bytes.size() / pool.stride);
   const VkBuffer dst = pool.instances.handle();
-  // This section's copies still waiting for the staging ring are superseded.
-  std::erase_if(copies_, [&](const Copy& c) { return c.section == section && c.dst == dst; });
+  // This section's copies still waiting in the upload queue are superseded.
+  ctx_.uploads().drop(dst, section);
   const std::uint32_t old = pool.count[s];
   pool.data[s].assign(bytes.begin(), bytes.end());
   pool.live = pool.live - old + n;
@@ -187,13 +198,12 @@ void VoxelVegetationRenderer::place(Pool& pool, int section, std::span<const std
   if (n > 0 && r.size > 0 && RangeAllocator::fits_in_place(r, n)) {
     // In place: the new instances over the old, the old tail emptied.
     if (old > n)
-      fills_.push_back({dst, VkDeviceSize(r.offset + n) * pool.stride, VkDeviceSize(old - n) * pool.stride});
+      empty_slots(dst, VkDeviceSize(r.offset + n) * pool.stride, VkDeviceSize(old - n) * pool.stride);
     stage(section, pool.instances, VkDeviceSize(r.offset) * pool.stride, bytes);
     return;
   }
   if (r.size > 0) {  // the old range becomes empty slots
-    if (old > 0)
-      fills_.push_back({dst, VkDeviceSize(r.offset) * pool.stride, VkDeviceSize(old) * pool.stride});
+    if (old > 0) empty_slots(dst, VkDeviceSize(r.offset) * pool.stride, VkDeviceSize(old) * pool.stride);
     pool.ranges.free(r);
     r = Range{};
   }
@@ -241,63 +251,20 @@ void VoxelVegetationRenderer::set_section(int section, const voxel::SectionVeget
 void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
   stats_ = {};
   shadow_run_count_ = 0;
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
-                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
-  bool changed = false;
-  for (Pool* pool : {&grass_, &trees_}) {
-    if (!pool->clear) continue;  // a new array: every slot starts empty
-    vkCmdFillBuffer(cmd, pool->instances.handle(), 0, pool->instances.size(), kEmpty);
-    // The sway is defined before the first wind pass writes it (a shadow pass may read it first).
-    if (pool == &trees_) vkCmdFillBuffer(cmd, sway_.handle(), 0, sway_.size(), 0);
-    pool->clear = false;
-    changed = true;
-  }
-  if (changed) {
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  }
-  for (const Fill& f : fills_) {
-    vkCmdFillBuffer(cmd, f.dst, f.offset, f.size, kEmpty);
-    stats_.uploaded_bytes += f.size;
-  }
+  gpu::UploadQueue& uploads = ctx_.uploads();
   for (Pool* pool : {&grass_, &trees_})
     if (pool->table_dirty) stage_table(*pool);
-  if (!fills_.empty() && !copies_.empty()) {
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
-  }
-  changed = changed || !fills_.empty();
-  // Section instances and the range tables through the staging ring within its frame budget; what
-  // does not fit waits for the next frame (those slots read as empty until then).
-  gpu::StagingRing& ring = ctx_.staging_ring();
-  std::size_t done = 0;
-  for (; done < copies_.size(); ++done) {
-    Copy c = copies_[done];
-    const std::optional<gpu::StagingRing::Span> span = ring.allocate_budgeted(c.region.size, 16);
-    if (!span) break;
-    std::memcpy(span->data, queued_.data() + c.region.srcOffset, c.region.size);
-    c.region.srcOffset = span->offset;
-    vkCmdCopyBuffer(cmd, span->buffer, c.dst, 1, &c.region);
-    stats_.uploaded_bytes += c.region.size;
-  }
-  ring.flush();
-  changed = changed || done > 0;
-  copies_.erase(copies_.begin(), copies_.begin() + std::ptrdiff_t(done));
-  stats_.pending_copies = std::uint32_t(copies_.size());
-  if (copies_.empty()) {
-    // A whole world's worth gives its memory back; an edit's few sections keep the capacity.
-    if (queued_.capacity() > (1u << 20))
-      std::vector<std::byte>().swap(queued_);
-    else
-      queued_.clear();
-  }
-  fills_.clear();
-  if (changed) ++version_;  // the slots the culling reads changed: cull again (V13)
-  // The instances are read by culling and wind (compute), the draws and the shadow draws (vertex); the
-  // draw arguments are rewritten by cull() (transfer).
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  // Clears, emptied ranges, then the section instances and range tables within the share's budget;
+  // what does not fit waits for a later frame (those slots read as empty until then).
+  uploads.record(cmd);
+  const std::uint64_t staged = uploads.staged_total(share_) - reported_staged_;
+  reported_staged_ += staged;
+  stats_.uploaded_bytes = fill_bytes_ + staged;
+  stats_.pending_copies = uploads.queued_copies(share_);
+  // The slots the culling reads changed: cull again (V13).
+  if (stats_.uploaded_bytes > 0 || cleared_) ++version_;
+  fill_bytes_ = 0;
+  cleared_ = false;
 }
 
 void VoxelVegetationRenderer::dispatch(VkCommandBuffer cmd, std::uint32_t live) {

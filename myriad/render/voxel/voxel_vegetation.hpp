@@ -20,6 +20,7 @@
 #include "myriad/gpu/buffer.hpp"
 #include "myriad/gpu/host_readback.hpp"
 #include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/terrain/coarse_chunks.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
@@ -38,6 +39,9 @@ struct VoxelVegetationOptions {
   std::uint64_t template_seed = 0x7EE5;  // the tree templates' shapes
   float lod_distance = 24.0f;            // grass nearer than this uses two crossed quads, farther a billboard
   float max_distance = 400.0f;           // nothing farther is drawn
+  // Section instance and range bytes staged per frame (the "voxel vegetation" share of the upload
+  // queue; within the staging ring's frame budget as well).
+  std::uint64_t upload_budget = 16ull << 20;
 };
 
 struct VoxelVegetationStats {
@@ -49,7 +53,7 @@ struct VoxelVegetationStats {
   std::uint32_t pipeline_binds = 0;
   std::uint32_t group_tests = 0;  // CPU section-group tests
   std::uint64_t uploaded_bytes = 0;
-  std::uint32_t pending_copies = 0;     // section copies left for later frames by the staging budget
+  std::uint32_t pending_copies = 0;     // section copies left for later frames by the upload budget
   std::uint32_t shadow_draws = 0;       // draw_shadow: instanced draws (runs of tree slots)
   std::uint32_t shadow_tree_slots = 0;  // draw_shadow: tree slots submitted (each tested in the shader)
 };
@@ -66,6 +70,9 @@ class VoxelVegetationRenderer : public FrameSystem {
 
   VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
                           VkFormat depth_format, const VoxelVegetationOptions& config = {});
+  ~VoxelVegetationRenderer() override;
+  VoxelVegetationRenderer(const VoxelVegetationRenderer&) = delete;
+  VoxelVegetationRenderer& operator=(const VoxelVegetationRenderer&) = delete;
 
   // Replaces a section's instances (an empty set frees its ranges). When the arrays are full they are
   // re-created larger and every section re-packed: the caller guarantees that no submitted frame still
@@ -118,15 +125,6 @@ class VoxelVegetationRenderer : public FrameSystem {
   std::uint32_t template_vertices() const { return template_stride_; }  // per template (padded)
 
  private:
-  struct Copy {
-    int section;  // whose instances (a replaced section's waiting copies are dropped); -1: a table
-    VkBuffer dst;
-    VkBufferCopy region;  // srcOffset into queued_ until staged
-  };
-  struct Fill {
-    VkBuffer dst;
-    VkDeviceSize offset, size;
-  };
   // Grass or trees: the dense instance array, its section ranges and the table of live ranges.
   struct Pool {
     std::size_t stride = 0;      // bytes per instance
@@ -138,14 +136,15 @@ class VoxelVegetationRenderer : public FrameSystem {
     std::vector<std::vector<std::byte>> data;  // per section: its instances (re-packing reads them)
     std::uint32_t live = 0;
     gpu::Buffer instances, table;
-    bool clear = true;        // every slot starts empty (after creation)
     bool table_dirty = true;  // the live ranges changed
     Range live_range(int section) const {
       const Range& r = allocated.at(std::size_t(section));
       return {r.offset, count.at(std::size_t(section))};
     }
   };
+  // Queues bytes for `dst` tagged with their section (-1: a table), so a newer version drops them.
   void stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
+  void empty_slots(VkBuffer dst, VkDeviceSize offset, VkDeviceSize size);
   // Places a section's instances in `pool` (in place when they fit its range, else a new range; grows
   // the pool when none is free).
   void place(Pool& pool, int section, std::span<const std::byte> bytes);
@@ -158,6 +157,10 @@ class VoxelVegetationRenderer : public FrameSystem {
 
   gpu::Context& ctx_;
   VoxelVegetationOptions config_;
+  gpu::UploadShare share_;
+  std::uint64_t fill_bytes_ = 0;       // emptied slots queued since the last upload()
+  bool cleared_ = false;               // a new array's clear queued since the last upload()
+  std::uint64_t reported_staged_ = 0;  // the share's staged_total at the last upload()
   Pool grass_, trees_;
   std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
   std::vector<Range> shadow_runs_;         // cull_shadow's instanced draws (merged slot ranges)
@@ -169,9 +172,6 @@ class VoxelVegetationRenderer : public FrameSystem {
   gpu::Buffer grass_visible_[2], tree_visible_[2], grass_draws_[2], tree_draws_[2];
   gpu::Buffer sway_, template_;
   std::uint32_t template_stride_ = 0;
-  std::vector<std::byte> queued_;  // section instances waiting for the staging ring
-  std::vector<Copy> copies_;
-  std::vector<Fill> fills_;
   gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, tree_wind_, grass_draw_, tree_draw_,
       tree_shadow_;
   gpu::AppendOverflow overflow_;  // of the grass and tree culling

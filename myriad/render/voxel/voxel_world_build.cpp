@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/upload_queue.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/voxel/generator.hpp"
 #include "myriad/voxel/light.hpp"
@@ -55,7 +55,7 @@ void upload_voxel_world(gpu::Context& ctx, TerrainRenderer& terrain, VoxelVegeta
                         VoxelWorldBuildStats& stats) {
   const Stopwatch clock;
   do {
-    ctx.staging_ring().begin_frame();
+    ctx.uploads().begin_frame();
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
       terrain.upload(cmd);
       if (vegetation) vegetation->upload(cmd);

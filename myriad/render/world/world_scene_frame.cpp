@@ -132,6 +132,8 @@ void WorldScene::finish_frame() {
   WorldFrameStats& st = m.stats;
   ++st.frame;
   st.voxel_edits = m.edits;
+  st.uploads = m.ctx.uploads().stats();
+  st.upload_frame_budget = m.ctx.uploads().ring().frame_budget();
   st.gpu_ms.clear();
   for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
   for (SystemFrameStats& s : st.systems) s = {};

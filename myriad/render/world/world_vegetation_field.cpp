@@ -18,10 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kCompleteMarker = "bake_complete.txt";
-// The plants' hashed LOD band (±10 % of each switch distance) and cross-fade band (10 % below it).
-constexpr float kLodBand = 0.2f;
-constexpr float kLodFade = 0.1f;
-
 // The bake is reused when its marker names the same inputs; otherwise it is baked again.
 std::string bake_signature(const VegetationFieldOptions& o) {
   std::string s = "seed " + std::to_string(o.seed) + " extent " + std::to_string(o.min.x) + " " +
@@ -96,8 +92,7 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   ground_tiles_ =
       std::make_unique<GroundTiles>(*renderer_, std::move(tiles), first_ground_mesh, options.ground, ground_);
   passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
-  pools_ = std::make_unique<VegetationPools>(
-      ctx, *cull_, *renderer_, VegetationPoolsOptions{kLodBand, kLodFade, options.upload_budget});
+  pools_ = std::make_unique<VegetationPools>(ctx, *cull_, *renderer_, options.pools);
 }
 
 vegetation::StreamingFrame VegetationField::update(glm::dvec3 camera) {

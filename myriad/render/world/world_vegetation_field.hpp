@@ -38,8 +38,9 @@ struct VegetationFieldOptions {
   float tile_size = 200.0f;
   float load_radius = 1000.0f;
   float hysteresis = 150.0f;
-  std::uint64_t upload_budget = 8ull << 20;  // pool bytes staged per frame
-  double rebase_distance = 0.0;              // metres; 0 = the render origin stays at the world origin
+  // The GPU pools: hashed LOD and fade bands, and the bytes staged per frame (their upload share).
+  VegetationPoolsOptions pools;
+  double rebase_distance = 0.0;  // metres; 0 = the render origin stays at the world origin
 };
 
 struct VegetationFieldStats {
@@ -92,8 +93,8 @@ class VegetationField : public FrameSystem {
   // Streams until every tile within reach of `camera` is resident and on the GPU (setup path: waits).
   void settle(glm::vec3 camera);
 
-  // In the scene frame (after the staging ring's frame began): the pages streaming changed, staged
-  // within the upload budget; tiles whose pages all landed are drawn from this frame on.
+  // In the scene frame (after the upload queue's frame began): the pages streaming changed, staged
+  // within the field's upload share; tiles whose pages all landed are drawn from this frame on.
   void update(const FrameView& view, float dt) override;
   // Pages still waiting for the budget.
   bool uploading() const { return !pools_->settled(); }
