@@ -3,8 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::bench {
 namespace {

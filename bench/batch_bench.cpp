@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/pose.hpp"
-#include "myriad/anim/pose_kernels.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/anim/pose/pose_kernels.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "myriad/core/text_raster.hpp"
+#include "myriad/core/image/text_raster.hpp"
 
 namespace myriad::bench {
 namespace {

@@ -6,10 +6,10 @@
 #include <random>
 #include <vector>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/packing.hpp"
-#include "myriad/core/parallel.hpp"
-#include "myriad/core/range_allocator.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/core/layout/range_allocator.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/cpu_cull.hpp"
-#include "myriad/vegetation/runtime.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/cull/cpu_cull.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
 
 namespace {
 

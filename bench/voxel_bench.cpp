@@ -4,9 +4,9 @@
 
 #include <vector>
 
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace {
 

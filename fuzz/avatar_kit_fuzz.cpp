@@ -10,9 +10,9 @@
 #include <cstring>
 #include <span>
 
-#include "myriad/anim/kit_import.hpp"
-#include "myriad/anim/kit_info.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/import/kit_import.hpp"
+#include "myriad/anim/kit/kit_info.hpp"
+#include "myriad/core/io/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const bool binary = size >= 4 && std::memcmp(data, "glTF", 4) == 0;

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "anchors.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

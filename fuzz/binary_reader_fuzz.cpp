@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <span>
 
-#include "myriad/core/binary_io.hpp"
+#include "myriad/core/io/binary_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(data), size);

@@ -9,8 +9,8 @@
 #include <span>
 #include <vector>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/crowd/crowd_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,11 +5,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/whole_model.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/import/whole_model.hpp"
+#include "myriad/core/io/error.hpp"
 #ifdef MYRIAD_FUZZ_HAS_CROWD
-#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
 #endif
 
 namespace myriad::fuzz {

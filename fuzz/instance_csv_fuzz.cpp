@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "myriad/core/error.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/tile_format.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/bake/tile_format.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace myriad::vegetation;

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <span>
 
-#include "myriad/core/error.hpp"
-#include "myriad/vegetation/plant_gltf.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/plant/plant_gltf.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const bool binary = size >= 4 && std::memcmp(data, "glTF", 4) == 0;

@@ -9,9 +9,9 @@
 #include <span>
 #include <vector>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/vegetation/tile_format.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/bake/tile_format.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::byte> bytes(size);

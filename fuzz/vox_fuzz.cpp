@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/vox_file.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/files/vox_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<std::byte> bytes(size);

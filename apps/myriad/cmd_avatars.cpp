@@ -11,15 +11,15 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "myriad/anim/clip_roles.hpp"
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/kit_build.hpp"
-#include "myriad/anim/kit_import.hpp"
-#include "myriad/anim/kit_info.hpp"
-#include "myriad/anim/outfit.hpp"
-#include "myriad/anim/part_lods.hpp"
-#include "myriad/anim/stride.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/clip/clip_roles.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/kit/kit_build.hpp"
+#include "myriad/anim/import/kit_import.hpp"
+#include "myriad/anim/kit/kit_info.hpp"
+#include "myriad/anim/kit/outfit.hpp"
+#include "myriad/anim/kit/part_lods.hpp"
+#include "myriad/anim/clip/stride.hpp"
+#include "myriad/core/io/error.hpp"
 #include "output_path.hpp"
 
 namespace myriad::app {

@@ -10,9 +10,9 @@
 #include "chart.hpp"
 #include "commands.hpp"
 #include "evaluation.hpp"
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/core/image_io.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/image_io.hpp"
 #include "output_path.hpp"
 #include "suite.hpp"
 

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "commands.hpp"
-#include "myriad/anim/whole_model.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/import/whole_model.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
 #include "output_path.hpp"
 

@@ -15,16 +15,16 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/gltf/writer.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/mesh_export.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/mesh_export.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
 #ifdef MYRIAD_EXPORT_CROWD
-#include "myriad/core/image_io.hpp"
+#include "myriad/core/image/image_io.hpp"
 #include "myriad/crowd/crowd_file.hpp"
 #endif
 

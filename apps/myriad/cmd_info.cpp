@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/context.hpp"
-#include "myriad/gpu/features.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/device/features.hpp"
 
 namespace myriad::app {
 namespace {

@@ -11,9 +11,9 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/image_io.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/image/image_io.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/smoke/smoke_scene.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "render_streamed_voxel.hpp"
@@ -24,7 +24,7 @@
 #include "prefab_option.hpp"
 #endif
 #ifdef MYRIAD_HAS_CROWD
-#include "myriad/crowd_bake/enemy_roster.hpp"
+#include "myriad/crowd_bake/enemy/enemy_roster.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
 #endif
 #ifdef MYRIAD_HAS_WORLD

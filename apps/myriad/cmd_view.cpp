@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "myriad/crowd_bake/enemy_roster.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/crowd_bake/enemy/enemy_roster.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 #include "myriad/render/world/world_scene.hpp"
 #include "myriad/view/controls.hpp"

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 
 namespace myriad::app {
 

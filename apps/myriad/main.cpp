@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/version.hpp"
 
 namespace {

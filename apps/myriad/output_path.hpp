@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::app {
 

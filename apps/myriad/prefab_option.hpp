@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "myriad/core/error.hpp"
-#include "myriad/vegetation/plant_gltf.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/plant/plant_gltf.hpp"
 
 namespace myriad::app {
 

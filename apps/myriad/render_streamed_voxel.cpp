@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <thread>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/image_io.hpp"
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/image_io.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 
 namespace myriad::app {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/image_io.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/crowd_bake/enemy_roster.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/image_io.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/crowd_bake/enemy/enemy_roster.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/world/world_coverage.hpp"
 #include "myriad/render/world/world_scene.hpp"

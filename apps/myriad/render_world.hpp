@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/world/world_scene.hpp"
 
 namespace myriad::app {

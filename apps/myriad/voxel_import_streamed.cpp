@@ -8,16 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/core/image_io.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/image_io.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/stream_world.hpp"
-#include "myriad/voxel/vox_place.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/stream/stream_world.hpp"
+#include "myriad/voxel/files/vox_place.hpp"
 #include "render_streamed_voxel.hpp"
 
 namespace myriad::app {

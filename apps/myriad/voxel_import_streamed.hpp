@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "myriad/voxel/vox_file.hpp"
+#include "myriad/voxel/files/vox_file.hpp"
 
 namespace myriad::app {
 

@@ -12,17 +12,17 @@
 #include <random>
 #include <vector>
 
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/kit_build.hpp"
-#include "myriad/anim/kit_info.hpp"
-#include "myriad/anim/pose.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/kit/kit_build.hpp"
+#include "myriad/anim/kit/kit_info.hpp"
+#include "myriad/anim/pose/pose.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
-#include "myriad/core/assets.hpp"
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/parallel.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/io/assets.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"
 #include "suite.hpp"
 

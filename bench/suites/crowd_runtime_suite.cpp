@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/crowd_bake/enemy_roster.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/crowd_bake/enemy/enemy_roster.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
 #include "suite.hpp"
 

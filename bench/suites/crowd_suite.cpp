@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
-#include "myriad/anim/whole_model.hpp"
-#include "myriad/core/assets.hpp"
+#include "myriad/anim/import/whole_model.hpp"
+#include "myriad/core/io/assets.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

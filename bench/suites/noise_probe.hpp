@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "suite.hpp"
 

@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 #include "noise_probe.hpp"

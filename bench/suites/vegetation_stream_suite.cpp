@@ -18,14 +18,14 @@
 
 #include <unistd.h>
 
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/context.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/vegetation/vegetation_pools.hpp"
 #include "myriad/render/vegetation/vegetation_renderer.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/streaming.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/runtime/streaming.hpp"
 #include "noise_probe.hpp"
 #include "suite.hpp"
 

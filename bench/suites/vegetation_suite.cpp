@@ -13,14 +13,14 @@
 
 #include <unistd.h>
 
-#include "myriad/core/parallel.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/cpu_cull.hpp"
-#include "myriad/vegetation/runtime.hpp"
-#include "myriad/vegetation/sphere_blocks.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/cull/cpu_cull.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
+#include "myriad/vegetation/cull/sphere_blocks.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

@@ -3,13 +3,13 @@
 // edit latency.
 #include <random>
 
-#include "myriad/core/parallel.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #include "suite.hpp"
 
 namespace myriad::bench {

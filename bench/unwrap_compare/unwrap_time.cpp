@@ -1,9 +1,18 @@
 // Times LOD0's unwrap (unwrap_and_rebake on the welded mesh) of one glTF model, `repeats` times:
 // one line per run, "<ms> ms <vertices> vertices <charts> charts".
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/uv_unwrap.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+// scripts/bench-unwrap-compare also builds this file against older commits, which have
+// the flat module layout.
+#if __has_include("myriad/anim/import/gltf_import.hpp")
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/uv/uv_unwrap.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
+#else
+#include "myriad/anim/gltf_import.hpp"      // pre-split layout
+#include "myriad/crowd_bake/import.hpp"     // pre-split layout
+#include "myriad/crowd_bake/uv_unwrap.hpp"  // pre-split layout
+#include "myriad/crowd_bake/weld.hpp"       // pre-split layout
+#endif
 
 #include <chrono>
 #include <cstdio>

@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
-#include "myriad/core/bounds.hpp"
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/math.hpp"
+#include "myriad/core/cull/bounds.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/math/math.hpp"
 
 int main(int argc, char** argv) {
   const std::filesystem::path out = argc > 1 ? argv[1] : ".";

@@ -11,13 +11,13 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "myriad/core/assets.hpp"
-#include "myriad/core/image_io.hpp"
+#include "myriad/core/io/assets.hpp"
+#include "myriad/core/image/image_io.hpp"
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
-#include "myriad/anim/whole_model.hpp"
+#include "myriad/anim/import/whole_model.hpp"
 
 int main(int argc, char** argv) try {
   const std::filesystem::path out = argc > 1 ? argv[1] : ".";

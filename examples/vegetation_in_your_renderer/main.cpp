@@ -16,15 +16,15 @@
 
 #include <vulkan/vulkan.h>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/image_io.hpp"
-#include "myriad/core/math.hpp"
-#include "myriad/gpu/context.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/image_io.hpp"
+#include "myriad/core/math/math.hpp"
+#include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/runtime.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "myriad/gltf/writer.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/mesh_export.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/mesh_export.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 int main(int argc, char** argv) try {
   namespace voxel = myriad::voxel;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "myriad/anim/kit_info.hpp"
-#include "myriad/anim/pose.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/kit/kit_info.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::batch {
 

@@ -1,19 +1,19 @@
 // A crowd of customized skinned avatars from one kit on the batch renderer (SPEC B2-B9): one Animator
 // over all avatars (one deduplicated palette each, in one global palette array; each avatar its own
 // clip, phase and speed), per avatar an outfit drawn from the kit under the seed (which items, their
-// tint and pattern; anim/outfit.hpp), one renderer per worn part with mesh id = kit part index so equal
+// tint and pattern; anim/kit/outfit.hpp), one renderer per worn part with mesh id = kit part index so equal
 // parts of all avatars batch together, and two property sets (body: skin tone; items: tint and
 // pattern) as the batch types. frame() runs sample -> pose -> palettes -> cull -> draws.
 #pragma once
 
-#include "myriad/anim/animator.hpp"
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/clip_roles.hpp"
-#include "myriad/anim/kit_info.hpp"
-#include "myriad/anim/outfit.hpp"
-#include "myriad/anim/part_lods.hpp"
-#include "myriad/anim/stride.hpp"
-#include "myriad/anim/throttle.hpp"
+#include "myriad/anim/playback/animator.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/clip/clip_roles.hpp"
+#include "myriad/anim/kit/kit_info.hpp"
+#include "myriad/anim/kit/outfit.hpp"
+#include "myriad/anim/kit/part_lods.hpp"
+#include "myriad/anim/clip/stride.hpp"
+#include "myriad/anim/playback/throttle.hpp"
 #include "myriad/batch/draw_commands.hpp"
 
 #include <functional>
@@ -41,7 +41,7 @@ struct AvatarCrowdOptions {
   // whatever the armature's origin.
   float height = 0.0f;
   std::function<float(float x, float z)> ground;
-  // Clips by role (anim/clip_roles.hpp): avatars walk with the walk clip; `idle_share` of them (when
+  // Clips by role (anim/clip/clip_roles.hpp): avatars walk with the walk clip; `idle_share` of them (when
   // the kit has an idle clip) stand with it instead.
   std::vector<anim::ClipRoleOverride> clip_roles;
   float idle_share = 0.0f;

@@ -1,6 +1,6 @@
 #include "myriad/batch/cull.hpp"
 
-#include "myriad/core/parallel.hpp"
+#include "myriad/core/thread/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "myriad/batch/scene.hpp"
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/hiz_occlusion.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/cull/hiz_occlusion.hpp"
 
 #include <cstdint>
 #include <vector>

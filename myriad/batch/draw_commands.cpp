@@ -1,6 +1,6 @@
 #include "myriad/batch/draw_commands.hpp"
 
-#include "myriad/core/parallel.hpp"
+#include "myriad/core/thread/parallel.hpp"
 
 #include <tbb/parallel_sort.h>
 

@@ -1,6 +1,6 @@
 #include "myriad/batch/property_set.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::batch {
 

@@ -1,6 +1,6 @@
 #include "myriad/batch/scene.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <algorithm>
 

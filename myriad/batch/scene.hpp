@@ -8,8 +8,8 @@
 #pragma once
 
 #include "myriad/batch/property_set.hpp"
-#include "myriad/core/bounds.hpp"
-#include "myriad/core/math.hpp"
+#include "myriad/core/cull/bounds.hpp"
+#include "myriad/core/math/math.hpp"
 
 #include <cstdint>
 #include <limits>

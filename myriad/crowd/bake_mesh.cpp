@@ -1,6 +1,6 @@
 #include "myriad/crowd/bake_mesh.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // LOD2, hole check, VAT) reads and writes this one type, so stages can be tested and reordered alone.
 #pragma once
 
-#include "myriad/anim/gltf_import.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
 
 #include <glm/glm.hpp>
 #include <glm/gtc/type_precision.hpp>

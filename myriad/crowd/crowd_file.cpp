@@ -1,7 +1,7 @@
 #include "myriad/crowd/crowd_file.hpp"
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <cmath>
 

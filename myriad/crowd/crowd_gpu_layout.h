@@ -1,4 +1,4 @@
-// The crowd records the GPU reads as they are, defined once for C++ and GLSL (core/gpu_layout.h): the
+// The crowd records the GPU reads as they are, defined once for C++ and GLSL (core/layout/gpu_layout.h): the
 // entity (what crowd culling and the VAT draw read per member), a VAT clip as the runtime samples it,
 // and the frame pair a clock falls between. The VAT passes include this through
 // render/shaders/crowd_layout.h.
@@ -6,10 +6,10 @@
 #define MYRIAD_CROWD_CROWD_GPU_LAYOUT_H
 
 #ifdef __cplusplus
-#include "myriad/core/gpu_layout.h"
+#include "myriad/core/layout/gpu_layout.h"
 namespace myriad::crowd {
 #else
-#include "core/gpu_layout.h"
+#include "core/layout/gpu_layout.h"
 #endif
 
 // Per-entity LOD state (crowd::decide_lod, entity_lod.hpp), one word per entity kept from frame to

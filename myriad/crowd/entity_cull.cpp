@@ -1,7 +1,7 @@
 #include "myriad/crowd/entity_cull.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/packing.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/layout/packing.hpp"
 
 #include <string>
 

@@ -3,8 +3,8 @@
 // lists agree entity for entity.
 #pragma once
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/hiz_occlusion.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/cull/hiz_occlusion.hpp"
 #include "myriad/crowd/crowd_gpu_layout.h"
 #include "myriad/crowd/entity_lod.hpp"
 

@@ -1,6 +1,6 @@
 #include "myriad/crowd/entity_lod.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -35,7 +35,7 @@
 // the plain select_level. Bands must not overlap (LodCurve::solve checks).
 #pragma once
 
-#include "myriad/core/bounds.hpp"
+#include "myriad/core/cull/bounds.hpp"
 #include "myriad/crowd/crowd_gpu_layout.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "myriad/crowd/vat.hpp"
 
-#include "myriad/anim/pose.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #include "myriad/crowd_bake/pipeline.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/texture_rebake.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/texture/texture_rebake.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -8,12 +8,12 @@
 #pragma once
 
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/crowd_bake/hole_check.hpp"
-#include "myriad/crowd_bake/lod1_simplify.hpp"
-#include "myriad/crowd_bake/lod2_remesh.hpp"
-#include "myriad/crowd_bake/uv_unwrap.hpp"
+#include "myriad/crowd_bake/lod/hole_check.hpp"
+#include "myriad/crowd_bake/lod/lod1_simplify.hpp"
+#include "myriad/crowd_bake/remesh/lod2_remesh.hpp"
+#include "myriad/crowd_bake/uv/uv_unwrap.hpp"
 #include "myriad/crowd/vat.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 
 #include <filesystem>
 #include <functional>

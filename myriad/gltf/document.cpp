@@ -10,8 +10,8 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/gltf/image_check.hpp"
 
 namespace myriad::gltf {

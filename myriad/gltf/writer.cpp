@@ -1,6 +1,6 @@
 #include "myriad/gltf/writer.hpp"
 
-#include "myriad/core/binary_io.hpp"
+#include "myriad/core/io/binary_io.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // with mouse drag, and goes faster with a modifier or the wheel. Pure CPU: input arrives as numbers.
 #pragma once
 
-#include "myriad/core/math.hpp"
+#include "myriad/core/math/math.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 
 namespace myriad::view {

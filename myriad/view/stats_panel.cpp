@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 
 namespace myriad::view {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "myriad/core/text_raster.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/image.hpp"
+#include "myriad/core/image/text_raster.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/image.hpp"
 
 namespace myriad::view {
 

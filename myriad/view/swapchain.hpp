@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 
 namespace myriad::view {
 

@@ -1,6 +1,6 @@
 #include "myriad/view/viewer.hpp"
 
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -12,9 +12,9 @@
 #include <optional>
 #include <utility>
 
-#include "myriad/core/image_io.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/image/image_io.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/view/controls.hpp"
 #include "myriad/view/fly_camera.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "myriad/core/math.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/core/math/math.hpp"
+#include "myriad/gpu/device/context.hpp"
 
 struct GLFWwindow;
 

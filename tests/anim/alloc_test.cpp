@@ -1,9 +1,9 @@
 // The per-frame animation path allocates nothing: global operator new is counted while an
 // Animator updates (after a warm-up frame) on one thread and on all threads, with and without
 // cross-fades.
-#include "myriad/anim/animator.hpp"
-#include "myriad/anim/avatar.hpp"
-#include "myriad/core/parallel.hpp"
+#include "myriad/anim/playback/animator.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/core/thread/parallel.hpp"
 
 #include <gtest/gtest.h>
 

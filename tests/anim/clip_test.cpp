@@ -1,7 +1,7 @@
 // Clip sampling against hand-computed values for STEP, LINEAR (vectors and quaternions) and
 // CUBICSPLINE, plus the cursor cache giving the same result as a fresh search in any time order.
-#include "myriad/anim/clip.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/clip/clip.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

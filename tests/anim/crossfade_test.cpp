@@ -1,10 +1,10 @@
 // Per-character speed and cross-fades in the Animator, and blend_poses against hand-computed values:
 // a fade starts exactly on the old clip's pose, ends exactly on the new one's, is the nlerp midpoint
 // halfway, and runs on speed-scaled time.
-#include "myriad/anim/animator.hpp"
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/blend.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/playback/animator.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/pose/blend.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include "sampled_pose.hpp"
 

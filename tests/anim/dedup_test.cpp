@@ -1,8 +1,8 @@
 // Skeleton dedup (B6): skinning through the renderer skeleton is bit-identical to per-part skinning,
 // on procedural avatars and on CesiumMan split into parts; matrix counts fall as B8 requires.
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/dedup.hpp"
-#include "myriad/anim/pose.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/kit/dedup.hpp"
+#include "myriad/anim/pose/pose.hpp"
 
 #include <gtest/gtest.h>
 

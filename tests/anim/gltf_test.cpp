@@ -1,10 +1,10 @@
 // glTF import on the shared models: joint counts, clips, textures; joint transforms of CesiumMan and
 // Fox at given times against an independent, straightforward evaluation written here (tinygltf nodes,
 // recursive parent walk, linear key search, explicit slerp); and clear errors for broken files.
-#include "myriad/anim/clip.hpp"
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/pose.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/clip/clip.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 #include <tiny_gltf.h>

@@ -6,18 +6,18 @@
 // kits fail naming what is wrong; kits written by write_kit_gltf read back unchanged, CesiumMan too.
 #include "kit_test_models.hpp"
 
-#include "myriad/anim/clip_roles.hpp"
-#include "myriad/anim/dedup.hpp"
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/kit_build.hpp"
-#include "myriad/anim/kit_import.hpp"
-#include "myriad/anim/kit_info.hpp"
-#include "myriad/anim/kit_write.hpp"
-#include "myriad/anim/outfit.hpp"
-#include "myriad/anim/part_lods.hpp"
-#include "myriad/anim/stride.hpp"
-#include "myriad/anim/pose.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/clip/clip_roles.hpp"
+#include "myriad/anim/kit/dedup.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/kit/kit_build.hpp"
+#include "myriad/anim/import/kit_import.hpp"
+#include "myriad/anim/kit/kit_info.hpp"
+#include "myriad/anim/kit/kit_write.hpp"
+#include "myriad/anim/kit/outfit.hpp"
+#include "myriad/anim/kit/part_lods.hpp"
+#include "myriad/anim/clip/stride.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // Local-to-model and palettes against plain glm matrix products; the animator against a serial
 // per-character computation (and 1 thread against many).
-#include "myriad/anim/animator.hpp"
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/pose.hpp"
-#include "myriad/anim/pose_kernels.hpp"
-#include "myriad/core/parallel.hpp"
+#include "myriad/anim/playback/animator.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/anim/pose/pose_kernels.hpp"
+#include "myriad/core/thread/parallel.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Clip retargeting by joint name: exact on the same skeleton, rest-rotation deltas and root-motion
 // scaling against hand-computed numbers, name normalisation (mixamorig:), the lists of joints left
 // out, and the error when nothing matches.
-#include "myriad/anim/avatar.hpp"
-#include "myriad/anim/retarget.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/kit/avatar.hpp"
+#include "myriad/anim/clip/retarget.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include "sampled_pose.hpp"
 

@@ -1,7 +1,7 @@
 // A clip sampled into a fresh pose at one time: the reference the animation tests compare against.
 #pragma once
 
-#include "myriad/anim/clip.hpp"
+#include "myriad/anim/clip/clip.hpp"
 
 namespace myriad::anim::test {
 

@@ -2,10 +2,10 @@
 // together), body and clothing never share a draw, B8 matrix ratios, throttling saves updates;
 // outfits differ between avatars yet batch by part and property set; walking avatars (the procedural
 // kit and CesiumMan's kit read back from glTF) swing their arms below the shoulder: no T-pose.
-#include "myriad/anim/kit_build.hpp"
-#include "myriad/anim/pose.hpp"
+#include "myriad/anim/kit/kit_build.hpp"
+#include "myriad/anim/pose/pose.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

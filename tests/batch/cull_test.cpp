@@ -1,7 +1,7 @@
 // Culling equals a brute-force reference written here (own LOD formula, plane loop); layer mask and
 // LOD group rules on hand-placed cases; identical on 1 thread and many.
 #include "myriad/batch/cull.hpp"
-#include "myriad/core/parallel.hpp"
+#include "myriad/core/thread/parallel.hpp"
 #include "test_scene.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Draw generation: every visible draw instance drawn exactly once with its batch type, mesh,
 // material and slot; no draw mixes property sets; runs fully merged and sorted; thread-independent.
 #include "myriad/batch/draw_commands.hpp"
-#include "myriad/core/parallel.hpp"
+#include "myriad/core/thread/parallel.hpp"
 #include "test_scene.hpp"
 
 #include <gtest/gtest.h>

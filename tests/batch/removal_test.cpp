@@ -3,7 +3,7 @@
 // a removed renderer is drawn; indices, draw ranges and batch slots are reused. Compared against a
 // brute-force model of the scene kept here (a map of live renderers and their descriptions).
 #include "myriad/batch/draw_commands.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The three layers and property sets: layout, initial property values, upload-on-change ranges.
 #include "myriad/batch/scene.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "test_scene.hpp"
 
 #include <gtest/gtest.h>

@@ -7,8 +7,8 @@
 #include <vector>
 #include <string>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::bench {
 namespace {

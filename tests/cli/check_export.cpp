@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "myriad/gltf/document.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #ifdef CHECK_EXPORT_CROWD
 #include "myriad/crowd/crowd_file.hpp"
 #endif

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "file_size_limit.hpp"
-#include "myriad/core/binary_io.hpp"
+#include "myriad/core/io/binary_io.hpp"
 
 namespace myriad {
 namespace {

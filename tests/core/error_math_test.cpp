@@ -3,9 +3,9 @@
 
 #include <random>
 
-#include "myriad/core/bounds.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/core/math.hpp"
+#include "myriad/core/cull/bounds.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/math/math.hpp"
 
 namespace myriad {
 namespace {

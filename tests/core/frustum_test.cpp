@@ -7,8 +7,8 @@
 #include <cfloat>
 #include <random>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/frustum.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/cull/frustum.hpp"
 
 namespace myriad {
 namespace {

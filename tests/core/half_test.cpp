@@ -9,7 +9,7 @@
 #include <limits>
 #include <random>
 
-#include "myriad/core/packing.hpp"
+#include "myriad/core/layout/packing.hpp"
 
 namespace myriad {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "myriad/core/hiz_occlusion.hpp"
+#include "myriad/core/cull/hiz_occlusion.hpp"
 
 namespace myriad {
 namespace {

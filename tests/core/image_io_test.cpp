@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "file_size_limit.hpp"
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/image_io.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/image/image_io.hpp"
 
 namespace myriad {
 namespace {

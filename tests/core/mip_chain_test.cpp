@@ -1,7 +1,7 @@
 // The sRGB mip chain: Vulkan's level sizes down to 1 x 1, 2 x 2 averages in linear light (black and
 // white make sRGB 188, not 128), alpha averaged as is, odd edges folded in, bad input refused.
-#include "myriad/core/error.hpp"
-#include "myriad/core/mip_chain.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/mip_chain.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "myriad/core/noise.hpp"
+#include "myriad/core/math/noise.hpp"
 
 namespace myriad {
 namespace {

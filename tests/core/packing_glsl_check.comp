@@ -1,7 +1,7 @@
-// Compile check for myriad/core/packing.glsl (run by ctest as core.packing_glsl_compiles).
+// Compile check for myriad/core/layout/packing.glsl (run by ctest as core.packing_glsl_compiles).
 #version 460
 #extension GL_GOOGLE_include_directive : require
-#include "myriad/core/packing.glsl"
+#include "myriad/core/layout/packing.glsl"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Packed { uint packed_values[]; };

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "myriad/core/packing.hpp"
+#include "myriad/core/layout/packing.hpp"
 
 namespace myriad {
 namespace {

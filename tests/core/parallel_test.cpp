@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "myriad/core/parallel.hpp"
+#include "myriad/core/thread/parallel.hpp"
 
 namespace myriad {
 namespace {

@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/range_allocator.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/layout/range_allocator.hpp"
 
 namespace myriad {
 namespace {

@@ -5,9 +5,9 @@
 // file), vertex counts that never grow down the levels, and LOD1 ≤ 0.60 × LOD0 triangles on the robot.
 // A property test over seeded random models: LOD0 never above the welded mesh with its original UV
 // seams, nor above the original.
-#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
-#include "myriad/crowd_bake/texture_rebake.hpp"
+#include "myriad/crowd_bake/texture/texture_rebake.hpp"
 
 #include "crowd_bake_checks.hpp"
 #include "crowd_test_assets.hpp"

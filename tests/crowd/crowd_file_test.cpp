@@ -3,8 +3,8 @@
 #include "myriad/crowd/crowd_file.hpp"
 
 #include "../core/file_size_limit.hpp"
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // path, never skips it.
 #pragma once
 
-#include "myriad/anim/gltf_import.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
 
 #include <gtest/gtest.h>
 

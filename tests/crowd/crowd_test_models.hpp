@@ -8,7 +8,7 @@
 
 #include "../anim/kit_test_models.hpp"
 
-#include "myriad/anim/whole_model.hpp"
+#include "myriad/anim/import/whole_model.hpp"
 
 #include <glm/gtc/constants.hpp>
 

@@ -1,8 +1,8 @@
 // The procedural enemy: about 1.5k vertices, a closed surface, UV seams that welding removes (the
 // article's enemies lost 19–29 %), hard cap edges that it keeps, and the two clips.
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include "myriad/crowd/entity_cull.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // The silhouette hole check (SPEC C7): nothing for identical meshes, a punched hole above the 1 %
 // limit, an inflated mesh beyond the loss limit, and back-face culling by material.
-#include "myriad/crowd_bake/hole_check.hpp"
+#include "myriad/crowd_bake/lod/hole_check.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/silhouette_raster.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/lod/silhouette_raster.hpp"
 #include "remesh_test_meshes.hpp"
 
 #include <gtest/gtest.h>

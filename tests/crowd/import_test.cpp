@@ -1,14 +1,14 @@
 // Import for baking: real models merge into one mesh with per-triangle materials; models the baker
 // cannot use fail with errors that say why.
-#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
 
 #include "crowd_test_assets.hpp"
 #include "../anim/kit_test_models.hpp"
 
-#include "myriad/anim/whole_model.hpp"
+#include "myriad/anim/import/whole_model.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // LOD1 (SPEC C5): per-piece simplification keeps every piece border vertex where it was, reuses LOD0
 // vertices only (so LOD0's UVs and texture stay valid), lands near the target and favours the head.
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/lod1_simplify.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/lod/lod1_simplify.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 
 #include "crowd_test_assets.hpp"
 

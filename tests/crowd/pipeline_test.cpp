@@ -2,7 +2,7 @@
 // VAT columns that exist and whose VAT holds no column no LOD uses; with impossible limits every chain
 // falls back to the level above, or (without that step) keeps the closest try and says so. The shared
 // and generated models are in bake_models_test.cpp.
-#include "myriad/crowd_bake/enemy.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
 
 #include "crowd_bake_checks.hpp"

@@ -1,17 +1,17 @@
 // LOD2 (SPEC C6): a closed mesh within the triangle range, every vertex on the original surface
 // after shrink-wrap, attachments that reproduce the vertex from LOD0's corners, and a silhouette
 // within the hole check's limits.
-#include "myriad/crowd_bake/lod2_remesh.hpp"
+#include "myriad/crowd_bake/remesh/lod2_remesh.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/hole_check.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/remesh_closest_point.hpp"
-#include "myriad/crowd_bake/silhouette_raster.hpp"
-#include "myriad/crowd_bake/texture_rebake.hpp"
-#include "myriad/crowd_bake/uv_unwrap.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/lod/hole_check.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/remesh/remesh_closest_point.hpp"
+#include "myriad/crowd_bake/lod/silhouette_raster.hpp"
+#include "myriad/crowd_bake/texture/texture_rebake.hpp"
+#include "myriad/crowd_bake/uv/uv_unwrap.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 #include "remesh_test_meshes.hpp"
 
 #include <gtest/gtest.h>

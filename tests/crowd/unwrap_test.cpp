@@ -1,14 +1,14 @@
 // The LOD0 re-unwrap (SPEC C3): UVs inside [0,1] without overlap, seams exactly on sharp edges (and
 // none on a smooth open patch), and the re-baked atlas reproducing the original colours.
-#include "myriad/crowd_bake/uv_unwrap.hpp"
+#include "myriad/crowd_bake/uv/uv_unwrap.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/crowd_bake/texture_rebake.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/uv_charts.hpp"
-#include "myriad/crowd_bake/uv_parameterize.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/crowd_bake/texture/texture_rebake.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/uv/uv_charts.hpp"
+#include "myriad/crowd_bake/uv/uv_parameterize.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 #include "crowd_test_assets.hpp"
 #include "remesh_test_meshes.hpp"
 

@@ -1,12 +1,12 @@
 // VAT (SPEC C1, C4): rows equal CPU skinning at the sample times, the stored texels are within the
 // documented quantisation, and attached columns are exactly the weighted sums of their three columns.
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
 #include "myriad/crowd/vat.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 
-#include "myriad/anim/pose.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/anim/pose/pose.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <gtest/gtest.h>
 

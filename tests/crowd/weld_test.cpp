@@ -1,6 +1,6 @@
 // Welding (SPEC C3): pairs within the normal angle merge, pairs beyond it never do (also not through
 // a chain), skin bindings are respected, and the welded mesh has the original's surface and bounds.
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/packing.hpp"
+#include "myriad/core/layout/packing.hpp"
 #include "myriad/render/avatars/avatar_blob_shadow.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad_test_shaders.hpp"

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/anim/material.hpp"
+#include "myriad/anim/kit/material.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
-#include "myriad/core/srgb.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/image/srgb.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/avatars/batch_gpu.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"

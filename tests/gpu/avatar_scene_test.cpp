@@ -7,7 +7,7 @@
 #include <random>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/image_io.hpp"
+#include "myriad/core/image/image_io.hpp"
 #include "myriad/render/avatars/avatar_scene.hpp"
 
 namespace myriad::test {

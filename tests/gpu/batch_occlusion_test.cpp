@@ -11,7 +11,7 @@
 #include "gpu_fixture.hpp"
 #include "myriad/batch/cull.hpp"
 #include "myriad/batch/draw_commands.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/render/avatars/batch_occlusion.hpp"
 #include "occlusion_depth.hpp"
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/timing.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/sync/timing.hpp"
 
 namespace myriad::test {
 namespace {

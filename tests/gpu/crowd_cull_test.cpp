@@ -10,7 +10,7 @@
 #include "gpu_fixture.hpp"
 #include "occlusion_depth.hpp"
 #include "myriad/crowd/entity_cull.hpp"
-#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/crowd/crowd_cull.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 

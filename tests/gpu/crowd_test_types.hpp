@@ -3,11 +3,11 @@
 // Only what rendering reads must be right here; the baker's own output is tested in tests/crowd.
 #pragma once
 
-#include "myriad/core/bounds.hpp"
+#include "myriad/core/cull/bounds.hpp"
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
-#include "myriad/crowd_bake/weld.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
 
 namespace myriad::test {
 

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/crowd_bake/enemy.hpp"
-#include "myriad/crowd_bake/import.hpp"
+#include "myriad/crowd_bake/enemy/enemy.hpp"
+#include "myriad/crowd_bake/import/import.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
-#include "myriad/crowd_bake/weld.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/crowd_bake/import/weld.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 #include "myriad_test_shaders.hpp"
 

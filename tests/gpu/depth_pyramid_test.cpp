@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/min_pyramid.hpp"
-#include "myriad/gpu/image.hpp"
+#include "myriad/core/cull/min_pyramid.hpp"
+#include "myriad/gpu/memory/image.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 
 namespace myriad::test {

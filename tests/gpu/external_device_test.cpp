@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/buffer.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
 
 namespace myriad::test {
 namespace {

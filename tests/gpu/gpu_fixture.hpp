@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 
 namespace myriad::test {
 

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/packing.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/passes/sphere_cull.hpp"
 #include "myriad_test_shaders.hpp"

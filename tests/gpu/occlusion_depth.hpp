@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "myriad/core/hiz_occlusion.hpp"
-#include "myriad/gpu/image.hpp"
+#include "myriad/core/cull/hiz_occlusion.hpp"
+#include "myriad/gpu/memory/image.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 
 namespace myriad::test {

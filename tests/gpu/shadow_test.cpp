@@ -23,11 +23,11 @@
 #include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/render/vegetation/vegetation_renderer.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::test {
 namespace {

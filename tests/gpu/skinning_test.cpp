@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/gpu/rendering.hpp"
+#include "myriad/gpu/pipeline/rendering.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/avatars/batch_gpu.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"

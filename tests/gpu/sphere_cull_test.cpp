@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/frustum.hpp"
-#include "myriad/gpu/buffer.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/shaders/cull_layout.h"
 #include "myriad/render/passes/sphere_cull.hpp"
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 
 namespace myriad::test {
 namespace {

@@ -11,11 +11,11 @@
 #include "gpu_fixture.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::test {
 namespace {

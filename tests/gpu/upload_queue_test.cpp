@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 
 namespace myriad::test {
 namespace {

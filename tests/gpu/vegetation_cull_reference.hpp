@@ -11,12 +11,12 @@
 
 #include <gtest/gtest.h>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/gpu/buffer.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
-#include "myriad/vegetation/cpu_cull.hpp"
-#include "myriad/vegetation/runtime.hpp"
+#include "myriad/vegetation/cull/cpu_cull.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
 
 namespace myriad::test {
 

@@ -13,7 +13,7 @@
 #include "gpu_fixture.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
-#include "myriad/vegetation/baker.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
 
 namespace myriad::test {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "gpu_fixture.hpp"
 #include "myriad/render/vegetation/vegetation_scene.hpp"
-#include "myriad/vegetation/plant_gltf_write.hpp"
+#include "myriad/vegetation/plant/plant_gltf_write.hpp"
 
 namespace myriad::test {
 namespace {

@@ -15,12 +15,12 @@
 #include <unistd.h>
 
 #include "gpu_fixture.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/vegetation/vegetation_pools.hpp"
 #include "myriad/render/vegetation/vegetation_renderer.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/streaming.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/runtime/streaming.hpp"
 #include "vegetation_cull_reference.hpp"
 
 namespace myriad::test {

@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/core/hiz_occlusion.hpp"
-#include "myriad/core/min_pyramid.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/core/cull/hiz_occlusion.hpp"
+#include "myriad/core/cull/min_pyramid.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/render/shaders/shared_types.h"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
-#include "myriad/vegetation/baker.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
 #include "vegetation_cull_reference.hpp"
 
 namespace myriad::test {

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
-#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::test {
 namespace {

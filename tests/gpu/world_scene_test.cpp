@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "gpu_fixture.hpp"
-#include "myriad/crowd_bake/enemy_roster.hpp"
+#include "myriad/crowd_bake/enemy/enemy_roster.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/world/world_coverage.hpp"
 #include "myriad/render/world/world_scene.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 

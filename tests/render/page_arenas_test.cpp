@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
 
 namespace myriad::render {

@@ -9,9 +9,9 @@
 #include <set>
 
 #include "../core/file_size_limit.hpp"
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/core/parallel.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/parallel.hpp"
 #include "test_util.hpp"
 
 namespace myriad::vegetation {

@@ -5,10 +5,10 @@
 
 #include <random>
 
-#include "myriad/vegetation/cpu_cull.hpp"
-#include "myriad/vegetation/runtime.hpp"
-#include "myriad/vegetation/sphere_blocks.hpp"
-#include "myriad/core/packing.hpp"
+#include "myriad/vegetation/cull/cpu_cull.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
+#include "myriad/vegetation/cull/sphere_blocks.hpp"
+#include "myriad/core/layout/packing.hpp"
 #include "test_util.hpp"
 
 namespace myriad::vegetation {

@@ -5,8 +5,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/ground.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/bake/ground.hpp"
 
 namespace myriad::vegetation {
 namespace {

@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/vegetation/baker.hpp"
-#include "myriad/vegetation/plant_gltf.hpp"
-#include "myriad/vegetation/plant_gltf_write.hpp"
-#include "myriad/vegetation/plant_textures.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+#include "myriad/vegetation/plant/plant_gltf.hpp"
+#include "myriad/vegetation/plant/plant_gltf_write.hpp"
+#include "myriad/vegetation/plant/plant_textures.hpp"
 #include "test_util.hpp"
 
 namespace myriad::vegetation {

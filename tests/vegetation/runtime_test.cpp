@@ -10,8 +10,8 @@
 #include <map>
 #include <tuple>
 
-#include "myriad/core/packing.hpp"
-#include "myriad/vegetation/runtime.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
 #include "test_util.hpp"
 
 namespace myriad::vegetation {

@@ -9,8 +9,8 @@
 #include <string>
 #include <thread>
 
-#include "myriad/core/error.hpp"
-#include "myriad/vegetation/streaming.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/runtime/streaming.hpp"
 #include "test_util.hpp"
 
 namespace myriad::vegetation {

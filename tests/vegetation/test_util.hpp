@@ -7,9 +7,9 @@
 
 #include <unistd.h>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/math.hpp"
-#include "myriad/vegetation/baker.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/math/math.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
 
 namespace myriad::vegetation::test {
 

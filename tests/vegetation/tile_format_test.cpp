@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "../core/file_size_limit.hpp"
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
 #include "test_util.hpp"
 
 namespace myriad::vegetation {

@@ -8,14 +8,14 @@
 #include <random>
 #include <span>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/parallel.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/core/packing.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/shade.hpp"
-#include "myriad/voxel/vegetation.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/shade.hpp"
+#include "myriad/voxel/data/vegetation.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #include "test_util.hpp"
 
 namespace myriad::voxel {

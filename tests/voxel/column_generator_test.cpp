@@ -7,10 +7,10 @@
 #include <random>
 #include <vector>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
 #include "test_util.hpp"
 
 namespace myriad::voxel {

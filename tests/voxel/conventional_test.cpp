@@ -11,12 +11,12 @@
 #include <random>
 #include <tuple>
 
-#include "myriad/core/packing.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/mesher.hpp"
-#include "myriad/voxel/shade.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/mesher.hpp"
+#include "myriad/voxel/mesh/shade.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #include "test_util.hpp"
 
 namespace myriad::voxel {

@@ -6,15 +6,15 @@
 #include <cstring>
 #include <random>
 
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/padded.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/vegetation.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/mesh/padded.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/data/vegetation.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::voxel {
 namespace {

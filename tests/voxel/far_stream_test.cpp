@@ -15,10 +15,10 @@
 
 #include <unistd.h>
 
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/far_stream.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/stream_world.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/stream/far_stream.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/stream/stream_world.hpp"
 #include "stream_test_support.hpp"
 
 namespace myriad::voxel {

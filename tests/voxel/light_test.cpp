@@ -5,11 +5,11 @@
 #include <array>
 #include <random>
 
-#include "myriad/core/parallel.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/shape.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
 #include "test_util.hpp"
 
 namespace myriad::voxel {

@@ -1,13 +1,13 @@
 // Decoding mesher output into plain positions, normals and lit colours (mesh_export.hpp).
 #include <gtest/gtest.h>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/packing.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/mesh_export.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/mesh/mesh_export.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::voxel {
 namespace {

@@ -7,12 +7,12 @@
 #include <random>
 #include <unordered_map>
 
-#include "myriad/core/packing.hpp"
-#include "myriad/voxel/mesher.hpp"
-#include "myriad/voxel/padded.hpp"
-#include "myriad/voxel/shade.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/voxel/mesh/mesher.hpp"
+#include "myriad/voxel/mesh/padded.hpp"
+#include "myriad/voxel/mesh/shade.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #include "test_util.hpp"
 
 namespace myriad::voxel {

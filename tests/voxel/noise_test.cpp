@@ -2,7 +2,7 @@
 // caches built on them) depend on every bit, so any change to the noise must show up here.
 #include <gtest/gtest.h>
 
-#include "myriad/voxel/noise.hpp"
+#include "myriad/voxel/data/noise.hpp"
 
 namespace myriad::voxel {
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-#include "myriad/voxel/shape.hpp"
+#include "myriad/voxel/data/shape.hpp"
 
 namespace myriad::voxel {
 namespace {

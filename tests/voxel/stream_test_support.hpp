@@ -11,8 +11,8 @@
 #include <string>
 #include <thread>
 
-#include "myriad/voxel/mesher.hpp"
-#include "myriad/voxel/stream_world.hpp"
+#include "myriad/voxel/mesh/mesher.hpp"
+#include "myriad/voxel/stream/stream_world.hpp"
 
 namespace myriad::voxel::test_support {
 

@@ -11,12 +11,12 @@
 #include <tuple>
 #include <vector>
 
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/stream_vegetation.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/stream/stream_vegetation.hpp"
 #include "stream_test_support.hpp"
 
 namespace myriad::voxel {

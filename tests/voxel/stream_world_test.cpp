@@ -14,13 +14,13 @@
 
 #include <unistd.h>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/stream_world.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/stream/stream_world.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::voxel {
 namespace {

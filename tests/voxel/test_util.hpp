@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/mesher.hpp"
-#include "myriad/voxel/world.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/mesh/mesher.hpp"
+#include "myriad/voxel/data/world.hpp"
 
 namespace myriad::voxel::test {
 

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <set>
 
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/vegetation.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/data/vegetation.hpp"
 
 namespace myriad::voxel {
 namespace {

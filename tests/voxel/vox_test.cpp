@@ -15,13 +15,13 @@
 
 #include <unistd.h>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/stream_world.hpp"
-#include "myriad/voxel/vox_file.hpp"
-#include "myriad/voxel/vox_place.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/stream/stream_world.hpp"
+#include "myriad/voxel/files/vox_file.hpp"
+#include "myriad/voxel/files/vox_place.hpp"
 #include "stream_test_support.hpp"
 
 namespace myriad::voxel {

@@ -4,13 +4,13 @@
 #include <set>
 #include <span>
 
-#include "myriad/core/binary_io.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/core/parallel.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/shape.hpp"
-#include "myriad/voxel/world.hpp"
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/parallel.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/data/world.hpp"
 
 namespace myriad::voxel {
 namespace {

@@ -1,12 +1,12 @@
 #include "myriad/render/avatars/avatar_blob_shadow.hpp"
 
-#include "myriad/gpu/upload_queue.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 
 #include <array>
 #include <cstring>
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {

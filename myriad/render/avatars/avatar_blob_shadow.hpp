@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <span>
 
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/shaders/avatar_blob_layout.h"
 
 namespace myriad::render {

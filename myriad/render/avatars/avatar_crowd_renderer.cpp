@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 
 namespace myriad::render {
 namespace {

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "myriad/anim/avatar.hpp"
+#include "myriad/anim/kit/avatar.hpp"
 #include "myriad/batch/avatar_crowd.hpp"
 #include "myriad/render/avatars/avatar_blob_shadow.hpp"
 #include "myriad/render/avatars/batch_occlusion.hpp"
@@ -51,7 +51,7 @@ class AvatarCrowdRenderer : public FrameSystem {
   using FrameSystem::draw;
 
   // `crowd` places the avatars (count, grid spacing and origin, seed, throttling, outfit rules); each
-  // avatar wears an outfit drawn from `kit` (anim/outfit.hpp) and plays the kit's clips.
+  // avatar wears an outfit drawn from `kit` (anim/kit/outfit.hpp) and plays the kit's clips.
   AvatarCrowdRenderer(gpu::Context& ctx, std::shared_ptr<const anim::Avatar> kit,
                       const batch::AvatarCrowdOptions& crowd, VkFormat color_format, VkFormat depth_format);
   // The procedural humanoid kit (with its items when `clothed`).

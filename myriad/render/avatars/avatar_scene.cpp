@@ -3,8 +3,8 @@
 #include <array>
 #include <cmath>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"

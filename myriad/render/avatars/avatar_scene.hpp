@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"
 #include "myriad/render/frame/scene_image.hpp"
 

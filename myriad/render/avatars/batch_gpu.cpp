@@ -4,8 +4,8 @@
 #include <cstring>
 #include <span>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 
 namespace myriad::render {
 

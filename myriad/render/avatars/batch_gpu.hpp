@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "myriad/batch/scene.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/upload_queue.hpp"
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
 namespace myriad::render {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {

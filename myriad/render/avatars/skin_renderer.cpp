@@ -3,9 +3,9 @@
 #include <array>
 #include <cstring>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/upload_queue.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 
 #include <glm/gtc/packing.hpp>
 #include "myriad_render_shaders.hpp"

@@ -11,13 +11,13 @@
 #include <span>
 #include <vector>
 
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/skeleton.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/pose/skeleton.hpp"
 #include "myriad/batch/property_set.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/pipeline.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/shaders/skin_layout.h"
 
@@ -37,7 +37,7 @@ std::vector<shader::SkinVertex> pack_skin_vertices(const anim::SkinnedMesh& mesh
 
 // A kit's materials on the GPU: one SkinMaterial per glTF material after the default (white, opaque,
 // single-sided) entry 0, and every base-colour texture as a layer of one sRGB array texture with a full
-// mip chain (core/texture_array.hpp). Bindings 5 and 6 of the skin pipelines.
+// mip chain (core/image/texture_array.hpp). Bindings 5 and 6 of the skin pipelines.
 class SkinMaterials {
  public:
   SkinMaterials(gpu::Context& ctx, std::span<const anim::Material> materials,

@@ -1,7 +1,7 @@
 #include "myriad/render/crowd/crowd_cull.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 #include "myriad_render_shaders.hpp"
 

@@ -9,9 +9,9 @@
 #pragma once
 
 #include "myriad/crowd/entity_cull.hpp"
-#include "myriad/gpu/append_overflow.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/memory/append_overflow.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/passes/mesh_range.hpp"
 #include "myriad/render/passes/two_phase_cull.hpp"
 

@@ -1,11 +1,11 @@
 #include "myriad/render/crowd/crowd_renderer.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/mip_chain.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/image/mip_chain.hpp"
 #include "myriad/crowd/entity_lod.hpp"
 #include "myriad/crowd/vat_sampling.hpp"
-#include "myriad/gpu/sync.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/sync/sync.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/shaders/crowd_layout.h"
 #include "myriad_render_shaders.hpp"
 

@@ -1,7 +1,7 @@
 #include "myriad/render/crowd/crowd_scene.hpp"
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/frame/scene_frame.hpp"

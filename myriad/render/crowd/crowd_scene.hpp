@@ -5,7 +5,7 @@
 #pragma once
 
 #include "myriad/crowd/crowd_file.hpp"
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
 #include "myriad/render/frame/scene_image.hpp"
 

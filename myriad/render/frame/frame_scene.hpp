@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "myriad/core/math.hpp"
-#include "myriad/gpu/vk.hpp"
+#include "myriad/core/math/math.hpp"
+#include "myriad/gpu/device/vk.hpp"
 
 namespace myriad::render {
 

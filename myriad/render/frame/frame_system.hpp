@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "myriad/gpu/vk.hpp"
+#include "myriad/gpu/device/vk.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 
 namespace myriad::render {

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/math.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/math/math.hpp"
 
 namespace myriad::render {
 

@@ -1,6 +1,6 @@
 #include "myriad/render/frame/scene_frame.hpp"
 
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 
 namespace myriad::render {
 

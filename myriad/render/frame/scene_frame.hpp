@@ -8,8 +8,8 @@
 #include <memory>
 #include <span>
 
-#include "myriad/gpu/context.hpp"
-#include "myriad/gpu/timing.hpp"
+#include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/sync/timing.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"

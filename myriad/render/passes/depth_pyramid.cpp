@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "myriad/core/min_pyramid.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/cull/min_pyramid.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/shaders/depth_reduce_layout.h"
 #include "myriad_render_shaders.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 
 namespace myriad::render {
 

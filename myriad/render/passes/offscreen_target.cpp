@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "myriad/gpu/rendering.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/pipeline/rendering.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 
 namespace myriad::render {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "myriad/core/math.hpp"
-#include "myriad/gpu/image.hpp"
+#include "myriad/core/math/math.hpp"
+#include "myriad/gpu/memory/image.hpp"
 
 namespace myriad::render {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/rendering.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/pipeline/rendering.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 
 namespace myriad::render {
 namespace {

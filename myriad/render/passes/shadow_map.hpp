@@ -12,10 +12,10 @@
 #include <span>
 #include <cstdint>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/shaders/shadow_layout.h"

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/shaders/cull_layout.h"
 #include "myriad_render_shaders.hpp"
 

@@ -5,10 +5,10 @@
 
 #include <cstdint>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/gpu/append_overflow.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/gpu/memory/append_overflow.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 
 namespace myriad::render {
 

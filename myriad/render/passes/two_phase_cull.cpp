@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 
 namespace myriad::render {

@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <span>
 
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/host_readback.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/host_readback.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/shaders/hiz_layout.h"
 

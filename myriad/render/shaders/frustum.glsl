@@ -1,5 +1,5 @@
 // Frustum tests for culling shaders: the same expressions, in the same order, as myriad::Frustum
-// (core/frustum.cpp), with `precise` so no FMA contraction changes the rounding.
+// (core/cull/frustum.cpp), with `precise` so no FMA contraction changes the rounding.
 #ifndef MYRIAD_FRUSTUM_GLSL
 #define MYRIAD_FRUSTUM_GLSL
 

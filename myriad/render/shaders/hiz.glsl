@@ -1,4 +1,4 @@
-// Two-phase Hi-Z occlusion for culling passes. myriad::hiz_box_occluded (core/hiz_occlusion.cpp) is the
+// Two-phase Hi-Z occlusion for culling passes. myriad::hiz_box_occluded (core/cull/hiz_occlusion.cpp) is the
 // exact CPU reference: same expressions in the same order, `precise` so nothing is fused.
 //
 // The including shader defines HIZ_FIRST_BINDING: from there on the bindings are the visibility words

@@ -1,14 +1,14 @@
 // Lets one header describe a buffer layout to both C++ and GLSL (scalar block layout in GLSL, plain
 // structs in C++ in namespace myriad::render::shader). Every *_layout.h here pins, on the C++ side, each
-// struct's size and the offset of each of its fields (MYRIAD_CHECK_LAYOUT from core/gpu_layout.h).
+// struct's size and the offset of each of its fields (MYRIAD_CHECK_LAYOUT from core/layout/gpu_layout.h).
 #ifndef MYRIAD_SHARED_TYPES_H
 #define MYRIAD_SHARED_TYPES_H
 
 #ifdef __cplusplus
 #include <cstddef>
 #include <cstdint>
-#include "myriad/core/gpu_layout.h"
-#include "myriad/core/math.hpp"
+#include "myriad/core/layout/gpu_layout.h"
+#include "myriad/core/math/math.hpp"
 #define MYRIAD_SHADER_NAMESPACE_BEGIN namespace myriad::render::shader {
 #define MYRIAD_SHADER_NAMESPACE_END }
 MYRIAD_SHADER_NAMESPACE_BEGIN

@@ -3,7 +3,7 @@
 // alpha mask, double-sided), multiplied by the instance's tint (skin tone or clothing tint) on parts the
 // kit marks tintable and on items; lit by the frame's sun, shadowed by the scene's shadow map. Clothing draws its pattern (property `pattern`:
 // 0 plain, 1 horizontal stripes, 2 checks, 3 dots) in that colour and a second colour that contrasts
-// with it; body parts have no pattern. anim/material.hpp is the CPU reference of the colour rules.
+// with it; body parts have no pattern. anim/kit/material.hpp is the CPU reference of the colour rules.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "skin_layout.h"
@@ -27,7 +27,7 @@ layout(location = 9) in vec3 in_world;
 layout(location = 10) flat in uint in_fade;
 layout(location = 0) out vec4 out_color;
 
-// The sRGB encoding (core/srgb.hpp): materials are multiplied in linear light, then encoded, as the
+// The sRGB encoding (core/image/srgb.hpp): materials are multiplied in linear light, then encoded, as the
 // colour the rest of the frame's shading works in.
 vec3 linear_to_srgb(vec3 c) {
   c = clamp(c, 0.0, 1.0);

@@ -9,8 +9,8 @@
 #extension GL_EXT_buffer_reference_uvec2 : require
 #extension GL_GOOGLE_include_directive : require
 #include "terrain_layout.h"
-#include "voxel/voxel_layout.h"
-#include "core/packing.glsl"
+#include "voxel/mesh/voxel_layout.h"
+#include "core/layout/packing.glsl"
 #define SHADOW_BINDING 5
 #include "shadow.glsl"
 

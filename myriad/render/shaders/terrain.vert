@@ -10,8 +10,8 @@
 #extension GL_GOOGLE_include_directive : require
 #include "page_layout.h"
 #include "terrain_layout.h"
-#include "voxel/voxel_layout.h"
-#include "core/packing.glsl"
+#include "voxel/mesh/voxel_layout.h"
+#include "core/layout/packing.glsl"
 
 layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer VertexArena { TerrainVertex v[]; };
 layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer IndexArena { uint i[]; };

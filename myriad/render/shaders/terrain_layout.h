@@ -1,5 +1,5 @@
 // Layouts of the voxel terrain pass (terrain.vert/.frag) shared by C++ and GLSL. Geometry and atlas
-// records stay in voxel/voxel_layout.h; these are the per-page and per-arena tables the pass adds.
+// records stay in voxel/mesh/voxel_layout.h; these are the per-page and per-arena tables the pass adds.
 #ifndef MYRIAD_TERRAIN_LAYOUT_H
 #define MYRIAD_TERRAIN_LAYOUT_H
 

@@ -4,7 +4,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_GOOGLE_include_directive : require
 #include "veg_cull_layout.h"
-#include "vegetation/vegetation_gpu_layout.h"
+#include "vegetation/runtime/vegetation_gpu_layout.h"
 #include "frustum.glsl"
 
 layout(local_size_x = VEG_PAGE_SLOTS) in;

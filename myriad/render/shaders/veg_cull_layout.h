@@ -5,9 +5,9 @@
 #include "shared_types.h"
 #include "hiz_layout.h"  // the phase word (CULL_PHASE_*), the pyramid's parameters, the counters
 #ifdef __cplusplus
-#include "myriad/vegetation/vegetation_gpu_layout.h"  // the list entry's bits
+#include "myriad/vegetation/runtime/vegetation_gpu_layout.h"  // the list entry's bits
 #else
-#include "vegetation/vegetation_gpu_layout.h"
+#include "vegetation/runtime/vegetation_gpu_layout.h"
 #endif
 
 // List entries (vegetation_gpu_layout.h): one word per listed instance, its pool slot in the low

@@ -6,7 +6,7 @@
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "veg_cull_layout.h"
-#include "vegetation/vegetation_gpu_layout.h"
+#include "vegetation/runtime/vegetation_gpu_layout.h"
 
 layout(local_size_x = 64) in;
 

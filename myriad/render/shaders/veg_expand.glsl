@@ -1,5 +1,5 @@
 // Expansion of a pooled plant (PlantRecord + its PlantPage) into its camera-relative 3x4 matrix, tint,
-// LOD hash and bounding sphere: myriad::vegetation::expand_plant (vegetation/plant_expand.cpp) is the
+// LOD hash and bounding sphere: myriad::vegetation::expand_plant (vegetation/runtime/plant_expand.cpp) is the
 // exact CPU reference, same operations in the same order, `precise` so nothing is fused. The including
 // shader declares `float decode[]` (the decode table: q / 65535, cos, sin of q / 65536 turns).
 #ifndef MYRIAD_VEG_EXPAND_GLSL
@@ -31,7 +31,7 @@ PlantMatrix expand_plant_matrix(PlantRecord r, PlantPage page) {
   return m;
 }
 
-#include "vegetation/plant_hash.h"  // plant_lod_hash, the one definition shared with C++
+#include "vegetation/runtime/plant_hash.h"  // plant_lod_hash, the one definition shared with C++
 
 // The bounding sphere (xyz centre relative to the render origin, w radius) of the type's sphere shape
 // per unit scale (centre height `mid`, radius `radius`).

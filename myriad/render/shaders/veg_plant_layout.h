@@ -5,9 +5,9 @@
 #include "shared_types.h"
 // The instance (RuntimeInstance) is the vegetation module's own record.
 #ifdef __cplusplus
-#include "myriad/vegetation/vegetation_gpu_layout.h"
+#include "myriad/vegetation/runtime/vegetation_gpu_layout.h"
 #else
-#include "vegetation/vegetation_gpu_layout.h"
+#include "vegetation/runtime/vegetation_gpu_layout.h"
 #endif
 
 #define VEG_DRAW_IDS 2u  // colour = instance id + 1 in RGB (24 bits), LOD in A, unlit

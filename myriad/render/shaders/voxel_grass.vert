@@ -6,7 +6,7 @@
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
-#include "voxel/voxel_layout.h"
+#include "voxel/mesh/voxel_layout.h"
 
 layout(binding = 0, scalar) readonly buffer Grass { GrassInstance grass[]; };
 layout(binding = 2, scalar) readonly buffer Visible { uint visible[]; };

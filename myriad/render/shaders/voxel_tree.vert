@@ -4,8 +4,8 @@
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
-#include "voxel/voxel_layout.h"
-#include "core/packing.glsl"
+#include "voxel/mesh/voxel_layout.h"
+#include "core/layout/packing.glsl"
 #include "voxel_tree_place.glsl"
 
 layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };

@@ -7,7 +7,7 @@
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
-#include "voxel/voxel_layout.h"
+#include "voxel/mesh/voxel_layout.h"
 #include "frustum.glsl"
 #include "voxel_tree_place.glsl"
 

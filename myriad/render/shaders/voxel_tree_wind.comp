@@ -5,7 +5,7 @@
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
-#include "voxel/voxel_layout.h"
+#include "voxel/mesh/voxel_layout.h"
 
 layout(local_size_x = 64) in;
 layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };

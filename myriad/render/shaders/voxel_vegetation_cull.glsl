@@ -9,7 +9,7 @@
 #include "voxel_vegetation_layout.h"
 #include "frustum.glsl"
 #include "bounded_append.glsl"
-#include "voxel/voxel_layout.h"
+#include "voxel/mesh/voxel_layout.h"
 
 layout(local_size_x = 64) in;
 layout(push_constant, scalar) uniform Push { VoxelVegetationCullPush pc; };

@@ -1,5 +1,5 @@
 // Layouts of the voxel-world vegetation passes (V15), shared by C++ and GLSL. Instances themselves are
-// voxel::GrassInstance (16 bytes) and voxel::TreeInstance (24 bytes) from voxel/voxel_layout.h.
+// voxel::GrassInstance (16 bytes) and voxel::TreeInstance (24 bytes) from voxel/mesh/voxel_layout.h.
 #ifndef MYRIAD_VOXEL_VEGETATION_LAYOUT_H
 #define MYRIAD_VOXEL_VEGETATION_LAYOUT_H
 

@@ -5,12 +5,12 @@
 #include <cstring>
 #include <span>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/packing.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/frame_view.hpp"

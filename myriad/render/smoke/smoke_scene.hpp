@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
-#include "myriad/gpu/timing.hpp"
+#include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/sync/timing.hpp"
 #include "myriad/render/frame/scene_image.hpp"
 
 namespace myriad::render {

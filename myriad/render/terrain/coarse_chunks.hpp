@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "myriad/core/frustum.hpp"
+#include "myriad/core/cull/frustum.hpp"
 
 namespace myriad::render {
 

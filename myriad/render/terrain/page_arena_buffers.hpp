@@ -10,8 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
 
 namespace myriad::render {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::render {
 

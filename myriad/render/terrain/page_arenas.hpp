@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "myriad/core/range_allocator.hpp"
+#include "myriad/core/layout/range_allocator.hpp"
 
 namespace myriad::render {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {

@@ -7,11 +7,11 @@
 #include <span>
 #include <vector>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/hiz_occlusion.hpp"
-#include "myriad/gpu/append_overflow.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/cull/hiz_occlusion.hpp"
+#include "myriad/gpu/memory/append_overflow.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/passes/two_phase_cull.hpp"
 #include "myriad/render/shaders/page_layout.h"
 

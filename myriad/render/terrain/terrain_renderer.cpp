@@ -3,7 +3,7 @@
 #include <array>
 #include <cstring>
 
-#include "myriad/gpu/sync.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/terrain/terrain_tiles.hpp"
 #include "myriad_render_shaders.hpp"
 

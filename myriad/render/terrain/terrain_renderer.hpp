@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "myriad/gpu/host_readback.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/memory/host_readback.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/terrain/coarse_chunks.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/two_phase_cull.hpp"
@@ -19,7 +19,7 @@
 #include "myriad/render/terrain/page_cull.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/shaders/terrain_layout.h"
-#include "myriad/voxel/mesher.hpp"
+#include "myriad/voxel/mesh/mesher.hpp"
 
 namespace myriad::render {
 

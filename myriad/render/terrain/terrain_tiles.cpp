@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include "myriad/core/math.hpp"
+#include "myriad/core/math/math.hpp"
 
 namespace myriad::render {
 namespace {
@@ -24,7 +24,7 @@ struct TileStyle {
   glm::vec3 top;     // side tiles with a top band (grass/snow sides); zero = none
 };
 
-// Index = tile id (voxel/material.cpp): 1 stone, 2 dirt, 3 grass top, 4 grass side, 5 sand, 6 gravel,
+// Index = tile id (voxel/data/material.cpp): 1 stone, 2 dirt, 3 grass top, 4 grass side, 5 sand, 6 gravel,
 // 7 clay, 8 snow, 9 snow side, 10-12 lamps.
 constexpr std::array<TileStyle, kTerrainTileCount> kStyles = {{
     {{1.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.5f, {}},  // 0: unused (magenta checker shows errors)

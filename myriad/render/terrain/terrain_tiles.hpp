@@ -1,5 +1,5 @@
 // Procedurally generated terrain textures (no third-party art): one RGBA8 strip of square tiles,
-// tile t at texels [t*size, (t+1)*size) x [0, size). Tile ids are those of voxel/material.cpp.
+// tile t at texels [t*size, (t+1)*size) x [0, size). Tile ids are those of voxel/data/material.cpp.
 #pragma once
 
 #include <cstdint>

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <vector>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/upload_queue.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {

@@ -13,13 +13,13 @@
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/mesh_range.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
-#include "myriad/core/frustum.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/pipeline.hpp"
-#include "myriad/gpu/upload_queue.hpp"
-#include "myriad/vegetation/cpu_cull.hpp"
-#include "myriad/vegetation/pool_cull.hpp"
-#include "myriad/vegetation/runtime.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
+#include "myriad/vegetation/cull/cpu_cull.hpp"
+#include "myriad/vegetation/cull/pool_cull.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
 
 namespace myriad::render {
 

@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/sync.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 
 namespace myriad::render {

@@ -14,7 +14,7 @@
 #include <functional>
 #include <span>
 
-#include "myriad/gpu/buffer.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <utility>
 
-#include "myriad/core/error.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 
 namespace myriad::render {
 namespace {

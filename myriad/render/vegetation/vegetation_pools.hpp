@@ -13,10 +13,10 @@
 #include <span>
 #include <vector>
 
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
-#include "myriad/vegetation/runtime.hpp"
-#include "myriad/vegetation/streaming.hpp"
+#include "myriad/vegetation/runtime/runtime.hpp"
+#include "myriad/vegetation/runtime/streaming.hpp"
 
 namespace myriad::render {
 

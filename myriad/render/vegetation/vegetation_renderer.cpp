@@ -5,9 +5,9 @@
 
 #include <glm/gtc/packing.hpp>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/packing.hpp"
-#include "myriad/vegetation/plant_textures.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/layout/packing.hpp"
+#include "myriad/vegetation/plant/plant_textures.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/shaders/veg_plant_layout.h"
 #include "myriad_render_shaders.hpp"

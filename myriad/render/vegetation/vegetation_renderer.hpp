@@ -10,15 +10,15 @@
 #include <span>
 #include <vector>
 
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/image.hpp"
-#include "myriad/gpu/pipeline.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/image.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/render/shaders/veg_plant_layout.h"
-#include "myriad/vegetation/plant_mesh.hpp"
-#include "myriad/vegetation/plant_model.hpp"
+#include "myriad/vegetation/plant/plant_mesh.hpp"
+#include "myriad/vegetation/plant/plant_model.hpp"
 
 namespace myriad::render {
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <memory>
 
-#include "myriad/core/error.hpp"
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/staging_ring.hpp"
-#include "myriad/vegetation/baker.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
 
 namespace myriad::render {
 namespace {

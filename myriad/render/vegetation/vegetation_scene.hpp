@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
-#include "myriad/vegetation/plant_model.hpp"
+#include "myriad/vegetation/plant/plant_model.hpp"
 
 namespace myriad::render {
 

@@ -1,6 +1,6 @@
 #include "myriad/render/voxel/stream_terrain.hpp"
 
-#include "myriad/core/error.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 
 namespace myriad::render {

@@ -12,9 +12,9 @@
 #include <memory>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
-#include "myriad/voxel/mesher.hpp"
+#include "myriad/voxel/mesh/mesher.hpp"
 
 namespace myriad::render {
 

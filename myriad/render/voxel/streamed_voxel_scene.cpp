@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "myriad/core/frustum.hpp"
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 

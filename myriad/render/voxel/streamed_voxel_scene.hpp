@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/voxel/stream_terrain.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
-#include "myriad/voxel/far_stream.hpp"
-#include "myriad/voxel/stream_world.hpp"
+#include "myriad/voxel/stream/far_stream.hpp"
+#include "myriad/voxel/stream/stream_world.hpp"
 
 namespace myriad::render {
 

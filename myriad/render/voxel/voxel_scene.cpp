@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"

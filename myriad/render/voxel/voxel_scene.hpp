@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/scene_image.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"

@@ -6,8 +6,8 @@
 #include <optional>
 #include <tuple>
 
-#include "myriad/gpu/sync.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/sync/sync.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/shaders/voxel_vegetation_layout.h"
 #include "myriad_render_shaders.hpp"
 

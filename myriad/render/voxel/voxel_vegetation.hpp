@@ -15,17 +15,17 @@
 #include <cstdint>
 #include <vector>
 
-#include "myriad/core/range_allocator.hpp"
-#include "myriad/gpu/append_overflow.hpp"
-#include "myriad/gpu/buffer.hpp"
-#include "myriad/gpu/host_readback.hpp"
-#include "myriad/gpu/pipeline.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/core/layout/range_allocator.hpp"
+#include "myriad/gpu/memory/append_overflow.hpp"
+#include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/host_readback.hpp"
+#include "myriad/gpu/pipeline/pipeline.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/terrain/coarse_chunks.hpp"
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/passes/two_phase_cull.hpp"
-#include "myriad/voxel/vegetation.hpp"
+#include "myriad/voxel/data/vegetation.hpp"
 
 namespace myriad::render {
 

@@ -2,12 +2,12 @@
 
 #include <vector>
 
-#include "myriad/core/stopwatch.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/vegetation.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/vegetation.hpp"
 
 namespace myriad::render {
 

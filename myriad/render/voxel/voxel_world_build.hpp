@@ -8,11 +8,11 @@
 #include <functional>
 #include <memory>
 
-#include "myriad/gpu/context.hpp"
+#include "myriad/gpu/device/context.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
-#include "myriad/voxel/world.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/world.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::render {
 

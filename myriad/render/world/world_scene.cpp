@@ -1,26 +1,26 @@
 // Construction of the default scene: each system generated, baked or loaded and uploaded once.
 #include "myriad/render/world/world_scene.hpp"
 
-#include "myriad/gpu/staging_ring.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
 
-#include "myriad/anim/gltf_import.hpp"
-#include "myriad/anim/kit_build.hpp"
-#include "myriad/anim/kit_import.hpp"
-#include "myriad/core/assets.hpp"
-#include "myriad/core/error.hpp"
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/anim/import/gltf_import.hpp"
+#include "myriad/anim/kit/kit_build.hpp"
+#include "myriad/anim/import/kit_import.hpp"
+#include "myriad/core/io/assets.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
 #include "myriad/render/world/world_scene_impl.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/material.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/material.hpp"
 
 namespace myriad::render {
 namespace {

@@ -7,7 +7,7 @@
 // stand on a plaza between the two.
 #pragma once
 
-#include "myriad/anim/clip_roles.hpp"
+#include "myriad/anim/clip/clip_roles.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -20,11 +20,11 @@
 
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_cull.hpp"
-#include "myriad/gpu/context.hpp"
-#include "myriad/gpu/upload_queue.hpp"
+#include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
-#include "myriad/vegetation/baker.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
 
 namespace myriad::render {
 
@@ -44,14 +44,14 @@ struct WorldSceneOptions {
   float vegetation_load_radius = 1000.0f;  // tiles nearer the camera than this are streamed in
   // Baked vegetation tiles are kept here (per seed) and reused by later runs with the same inputs.
   std::filesystem::path cache_dir = std::filesystem::temp_directory_path() / "myriad-cache";
-  // The avatars' kit (anim/kit_import.hpp): a kit file, item files bound to it by joint name and files
+  // The avatars' kit (anim/import/kit_import.hpp): a kit file, item files bound to it by joint name and files
   // whose clips are retargeted onto it. Without a kit file: the sample kit — cesium_man.gltf split into
-  // 17 body parts with the sample items when the shared models are found (core/assets.hpp), else the
+  // 17 body parts with the sample items when the shared models are found (core/io/assets.hpp), else the
   // procedural humanoid — written into cache_dir as glTF and imported back like a user's kit.
   std::filesystem::path avatar_kit;
   std::vector<std::filesystem::path> avatar_items, avatar_clips;
   // Standing height every avatar is scaled to, metres (0: the kit's own size) and clip roles named by
-  // the user (anim/clip_roles.hpp; the rest are found by name).
+  // the user (anim/clip/clip_roles.hpp; the rest are found by name).
   float avatar_height = 0.0f;
   // A kit texture that cannot be read: an error instead of a warning and the base colour.
   bool strict_assets = false;
@@ -123,7 +123,7 @@ struct WorldFrameStats {
   std::uint64_t voxel_vegetation_threads = 0;
   bool voxel_vegetation_reused = false;
   std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
-  // The upload budget, one entry per system's share of the upload queue (gpu/upload_queue.hpp): its
+  // The upload budget, one entry per system's share of the upload queue (gpu/memory/upload_queue.hpp): its
   // budget, this frame's bytes, the max and p99 over the frames so far; and the staging ring's frame
   // budget, which all budgeted shares stage within together.
   std::vector<gpu::UploadShareStats> uploads;

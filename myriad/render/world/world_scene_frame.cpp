@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "myriad/core/stopwatch.hpp"
+#include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/world/world_scene.hpp"
 #include "myriad/render/world/world_scene_impl.hpp"
-#include "myriad/voxel/edit.hpp"
-#include "myriad/voxel/material.hpp"
-#include "myriad/voxel/vegetation.hpp"
+#include "myriad/voxel/data/edit.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/vegetation.hpp"
 
 namespace myriad::render {
 namespace {

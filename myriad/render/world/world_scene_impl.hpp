@@ -8,7 +8,7 @@
 
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_lod.hpp"
-#include "myriad/gpu/timing.hpp"
+#include "myriad/gpu/sync/timing.hpp"
 #include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
 #include "myriad/render/frame/frame_view.hpp"
@@ -17,9 +17,9 @@
 #include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/render/world/world_scene.hpp"
-#include "myriad/render/world/world_vegetation_field.hpp"
-#include "myriad/voxel/world.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/render/vegetation/vegetation_field.hpp"
+#include "myriad/voxel/data/world.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 namespace myriad::render {
 

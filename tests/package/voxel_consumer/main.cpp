@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "myriad/version.hpp"
-#include "myriad/voxel/generator.hpp"
-#include "myriad/voxel/light.hpp"
-#include "myriad/voxel/world_mesher.hpp"
+#include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 
 int main() {
   myriad::voxel::World world = myriad::voxel::generate_world({64, 64, 64}, myriad::voxel::GeneratorParams{});

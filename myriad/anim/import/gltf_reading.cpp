@@ -1,0 +1,288 @@
+#include "myriad/anim/import/gltf_reading.hpp"
+
+#include "myriad/core/io/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace myriad::anim::detail {
+
+using gltf::accessor_view;
+using gltf::assign_floats;
+using gltf::read_floats;
+using gltf::read_uint;
+using gltf::View;
+
+std::vector<int> node_parents(const gltf::Document& c) {
+  const auto& m = c.model;
+  std::vector<int> parent(m.nodes.size(), -1);
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    for (int ch : m.nodes[i].children) {
+      if (ch < 0 || static_cast<std::size_t>(ch) >= m.nodes.size()) {
+        c.fail("child index out of range", "nodes[" + std::to_string(i) + "].children");
+      }
+      parent[static_cast<std::size_t>(ch)] = static_cast<int>(i);
+    }
+  }
+  // glTF nodes form a forest; a cycle would make the walks up the hierarchy below endless. One pass:
+  // walk up from each node, marking the path, until a root or a node already known to be cycle-free.
+  {
+    enum : std::uint8_t { kUnseen, kOnPath, kAcyclic };
+    std::vector<std::uint8_t> state(m.nodes.size(), kUnseen);
+    for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+      std::size_t a = i;
+      while (state[a] == kUnseen && parent[a] >= 0) {
+        state[a] = kOnPath;
+        a = static_cast<std::size_t>(parent[a]);
+      }
+      if (state[a] == kOnPath)
+        c.fail("the node hierarchy has a cycle", "nodes[" + std::to_string(a) + "].children");
+      for (std::size_t b = i; state[b] == kOnPath; b = static_cast<std::size_t>(parent[b]))
+        state[b] = kAcyclic;
+      state[a] = kAcyclic;
+    }
+  }
+  return parent;
+}
+
+SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& prim, const std::string& pf,
+                           std::span<const std::uint16_t> skin_to_joint) {
+  if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES)
+    c.fail("only triangle lists are supported", pf + ".mode");
+  auto attr = [&](const char* name) {
+    const auto it = prim.attributes.find(name);
+    return it == prim.attributes.end() ? -1 : it->second;
+  };
+  const int pos = attr("POSITION"), jn = attr("JOINTS_0"), wt = attr("WEIGHTS_0");
+  if (pos < 0) c.fail("primitive has no POSITION", pf + ".attributes.POSITION");
+  const bool skinned = !skin_to_joint.empty();
+  if (skinned && jn < 0) c.fail("skinned primitive has no JOINTS_0", pf + ".attributes.JOINTS_0");
+  if (skinned && wt < 0) c.fail("skinned primitive has no WEIGHTS_0", pf + ".attributes.WEIGHTS_0");
+  SkinnedMesh sm;
+  const std::vector<float> p = read_floats(c, pos, 3, pf + ".attributes.POSITION");
+  const std::size_t count = p.size() / 3;
+  assign_floats(sm.positions, p);
+  if (const int nr = attr("NORMAL"); nr >= 0) {
+    const std::vector<float> v = read_floats(c, nr, 3, pf + ".attributes.NORMAL");
+    if (v.size() != p.size()) c.fail("attribute count differs from POSITION", pf + ".attributes.NORMAL");
+    assign_floats(sm.normals, v);
+  }
+  if (const int uv = attr("TEXCOORD_0"); uv >= 0) {
+    const std::vector<float> v = read_floats(c, uv, 2, pf + ".attributes.TEXCOORD_0");
+    if (v.size() != 2 * count) c.fail("attribute count differs from POSITION", pf + ".attributes.TEXCOORD_0");
+    assign_floats(sm.uvs, v);
+  }
+  if (const int col = attr("COLOR_0"); col >= 0) {
+    // VEC3 or VEC4, float or normalised unsigned byte/short (read_floats normalises): linear RGBA.
+    const std::string cf = pf + ".attributes.COLOR_0";
+    const View cv = accessor_view(c, col, cf);
+    if (cv.components != 3 && cv.components != 4) c.fail("COLOR_0 must be VEC3 or VEC4", cf);
+    const std::vector<float> v = read_floats(c, col, cv.components, cf);
+    if (v.size() != std::size_t(cv.components) * count) c.fail("attribute count differs from POSITION", cf);
+    sm.colors.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* e = v.data() + i * std::size_t(cv.components);
+      sm.colors[i] = glm::clamp(glm::vec4(e[0], e[1], e[2], cv.components == 4 ? e[3] : 1.0f), 0.0f, 1.0f);
+    }
+  }
+  if (!skinned) {
+    // A rigid mesh: every vertex follows one joint fully.
+    sm.joints.assign(count, glm::u16vec4(0));
+    sm.weights.assign(count, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+  } else {
+    const std::string jf = pf + ".attributes.JOINTS_0";
+    const View jv = accessor_view(c, jn, jf);
+    if (jv.components != 4 || (jv.component_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+                               jv.component_type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)) {
+      c.fail("JOINTS_0 must be VEC4 of unsigned byte or short", jf);
+    }
+    if (jv.count != count) c.fail("attribute count differs from POSITION", jf);
+    const std::vector<float> w = read_floats(c, wt, 4, pf + ".attributes.WEIGHTS_0");
+    if (w.size() != 4 * count) c.fail("attribute count differs from POSITION", pf + ".attributes.WEIGHTS_0");
+    sm.joints.resize(count);
+    sm.weights.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      glm::vec4 wv(w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]);
+      const float sum = wv.x + wv.y + wv.z + wv.w;
+      if (!(sum > 0.0f))
+        c.fail("vertex " + std::to_string(i) + " has zero total weight", pf + ".attributes.WEIGHTS_0");
+      // Weights of 3e38 are finite one by one, but their sum is not: dividing by it would zero them.
+      if (!std::isfinite(sum) || !(std::min(std::min(wv.x, wv.y), std::min(wv.z, wv.w)) >= 0.0f))
+        c.fail("vertex " + std::to_string(i) + " has a negative weight or weights whose sum is not finite",
+               pf + ".attributes.WEIGHTS_0", "weights are fractions that sum to 1");
+      sm.weights[i] = wv / sum;
+      for (int k = 0; k < 4; ++k) {
+        const std::uint32_t j = read_uint(jv, i, k);
+        if (j >= skin_to_joint.size()) c.fail("joint index " + std::to_string(j) + " outside the skin", jf);
+        sm.joints[i][k] = skin_to_joint[j];
+      }
+    }
+  }
+  if (prim.indices >= 0) {
+    const View iv = accessor_view(c, prim.indices, pf + ".indices");
+    if (iv.components != 1 || iv.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT)
+      c.fail("indices must be unsigned scalars", pf + ".indices");
+    sm.indices.resize(iv.count);
+    for (std::size_t i = 0; i < iv.count; ++i) {
+      sm.indices[i] = read_uint(iv, i, 0);
+      if (sm.indices[i] >= count)
+        c.fail("index " + std::to_string(sm.indices[i]) + " out of range", pf + ".indices");
+    }
+  } else {
+    sm.indices.resize(count);
+    for (std::size_t i = 0; i < count; ++i) sm.indices[i] = static_cast<std::uint32_t>(i);
+  }
+  if (sm.indices.size() % 3 != 0) c.fail("index count is not a multiple of 3", pf + ".indices");
+  return sm;
+}
+
+Clip read_clip(const gltf::Document& c, std::size_t ai, std::span<const int> node_to_joint,
+               std::size_t joint_count) {
+  const auto& m = c.model;
+  const tinygltf::Animation& a = m.animations[ai];
+  const std::string af = "animations[" + std::to_string(ai) + "]";
+  Clip clip;
+  clip.name = a.name.empty() ? af : a.name;
+  for (std::size_t ci = 0; ci < a.channels.size(); ++ci) {
+    const tinygltf::AnimationChannel& ch = a.channels[ci];
+    const std::string cf = af + ".channels[" + std::to_string(ci) + "]";
+    if (ch.target_node < 0 || static_cast<std::size_t>(ch.target_node) >= m.nodes.size())
+      c.fail("channel target node out of range", cf + ".target.node");
+    const int joint = node_to_joint[static_cast<std::size_t>(ch.target_node)];
+    if (joint < 0 || ch.target_path == "weights")
+      continue;  // non-joint nodes and morph weights do not pose the skeleton
+    Channel out_ch;
+    out_ch.joint = static_cast<std::uint16_t>(joint);
+    int comps = 3;
+    if (ch.target_path == "translation") {
+      out_ch.path = ChannelPath::kTranslation;
+    } else if (ch.target_path == "rotation") {
+      out_ch.path = ChannelPath::kRotation;
+      comps = 4;
+    } else if (ch.target_path == "scale") {
+      out_ch.path = ChannelPath::kScale;
+    } else {
+      c.fail("unsupported target path '" + ch.target_path + "'", cf + ".target.path");
+    }
+    if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= a.samplers.size())
+      c.fail("sampler index out of range", cf + ".sampler");
+    const tinygltf::AnimationSampler& s = a.samplers[static_cast<std::size_t>(ch.sampler)];
+    const std::string sf = af + ".samplers[" + std::to_string(ch.sampler) + "]";
+    if (s.interpolation == "LINEAR" || s.interpolation.empty()) {
+      out_ch.interpolation = Interpolation::kLinear;
+    } else if (s.interpolation == "STEP") {
+      out_ch.interpolation = Interpolation::kStep;
+    } else if (s.interpolation == "CUBICSPLINE") {
+      out_ch.interpolation = Interpolation::kCubicSpline;
+    } else {
+      c.fail("unsupported interpolation '" + s.interpolation + "'", sf + ".interpolation",
+             "use LINEAR, STEP or CUBICSPLINE");
+    }
+    const std::vector<float> times = read_floats(c, s.input, 1, sf + ".input");
+    const std::vector<float> vals = read_floats(c, s.output, comps, sf + ".output");
+    const std::size_t per_key = out_ch.interpolation == Interpolation::kCubicSpline ? 3 : 1;
+    if (times.empty()) c.fail("sampler has no keys", sf + ".input");
+    if (vals.size() != times.size() * per_key * static_cast<std::size_t>(comps)) {
+      c.fail("output count does not match input count", sf + ".output");
+    }
+    out_ch.first_key = static_cast<std::uint32_t>(clip.times.size());
+    out_ch.key_count = static_cast<std::uint32_t>(times.size());
+    out_ch.first_value = static_cast<std::uint32_t>(clip.values.size());
+    clip.times.insert(clip.times.end(), times.begin(), times.end());
+    for (std::size_t i = 0; i < vals.size() / static_cast<std::size_t>(comps); ++i) {
+      const float* v = vals.data() + i * static_cast<std::size_t>(comps);
+      clip.values.emplace_back(v[0], v[1], v[2], comps == 4 ? v[3] : 0.0f);
+    }
+    clip.duration = std::max(clip.duration, times.back());
+    clip.channels.push_back(out_ch);
+  }
+  try {
+    clip.validate(joint_count);
+  } catch (const Error& e) {
+    c.fail(e.problem(), af + " (" + e.where() + ")");
+  }
+  return clip;
+}
+
+Material read_material(const gltf::Document& c, int gi, std::map<int, int>& image_to_texture,
+                       std::vector<Texture>& textures) {
+  const auto& m = c.model;
+  if (gi < 0) c.fail("material index out of range", "meshes[*].primitives[*].material");
+  if (static_cast<std::size_t>(gi) >= m.materials.size())
+    c.fail("material index out of range", "meshes[*].primitives[*].material");
+  const tinygltf::Material& gm = m.materials[static_cast<std::size_t>(gi)];
+  Material mat;
+  mat.name = gm.name;
+  mat.double_sided = gm.doubleSided;
+  if (gm.alphaMode == "MASK" || gm.alphaMode == "BLEND") {
+    mat.alpha_mode = gm.alphaMode == "MASK" ? AlphaMode::kMask : AlphaMode::kBlend;
+    // Checked as a double: a value past float's range would not survive the conversion.
+    const double cutoff = gm.alphaMode == "MASK" ? gm.alphaCutoff : 0.5;
+    if (!(cutoff >= 0.0))
+      c.fail("alphaCutoff must be a number >= 0", "materials[" + std::to_string(gi) + "].alphaCutoff");
+    mat.alpha_cutoff = static_cast<float>(std::min(cutoff, 2.0));  // above 1 every texel is discarded
+  } else if (!gm.alphaMode.empty() && gm.alphaMode != "OPAQUE") {
+    c.fail("unknown alphaMode '" + gm.alphaMode + "'", "materials[" + std::to_string(gi) + "].alphaMode");
+  }
+  const auto& f = gm.pbrMetallicRoughness.baseColorFactor;
+  if (f.size() == 4) {
+    mat.base_color_factor = glm::vec4(static_cast<float>(f[0]), static_cast<float>(f[1]),
+                                      static_cast<float>(f[2]), static_cast<float>(f[3]));
+  }
+  const int ti = gm.pbrMetallicRoughness.baseColorTexture.index;
+  if (ti < 0) return mat;
+  const std::string tf = "materials[" + std::to_string(gi) + "].pbrMetallicRoughness.baseColorTexture";
+  if (static_cast<std::size_t>(ti) >= m.textures.size()) c.fail("texture index out of range", tf);
+  const int src = m.textures[static_cast<std::size_t>(ti)].source;
+  if (src < 0 || static_cast<std::size_t>(src) >= m.images.size())
+    c.fail("texture has no image", "textures[" + std::to_string(ti) + "].source");
+  const tinygltf::Image& img = m.images[static_cast<std::size_t>(src)];
+  // A texture file that is not beside the model (a .gltf copied without its images): tinygltf leaves
+  // the image empty. The material keeps its base colour and says why; callers warn (or refuse).
+  if (img.image.empty() && img.bufferView < 0 && !img.uri.empty() && img.uri.rfind("data:", 0) != 0) {
+    mat.texture_problem = "texture image '" + img.uri + "' (images[" + std::to_string(src) +
+                          "]) was not found next to the model; its base colour is used instead";
+    return mat;
+  }
+  auto [it, inserted] = image_to_texture.try_emplace(src, static_cast<int>(textures.size()));
+  mat.base_color_texture = it->second;
+  if (!inserted) return mat;
+  const std::string imf = "images[" + std::to_string(src) + "]";
+  if (img.bits != 8 || img.component < 1 || img.component > 4 || img.width <= 0 || img.height <= 0) {
+    c.fail("image is not decoded 8-bit (" + std::to_string(img.bits) + " bits, " +
+               std::to_string(img.component) + " components)",
+           imf);
+  }
+  Texture t;
+  t.name = img.name.empty() ? img.uri : img.name;
+  t.width = static_cast<std::uint32_t>(img.width);
+  t.height = static_cast<std::uint32_t>(img.height);
+  const std::size_t px = std::size_t{t.width} * t.height;
+  const std::size_t comp = static_cast<std::size_t>(img.component);
+  if (img.image.size() < px * comp) c.fail("image data is shorter than width x height", imf);
+  t.rgba8.resize(px * 4);
+  for (std::size_t i = 0; i < px; ++i) {
+    const std::uint8_t* s = img.image.data() + i * comp;
+    std::uint8_t* d = t.rgba8.data() + i * 4;
+    d[0] = s[0];
+    d[1] = comp >= 3 ? s[1] : s[0];
+    d[2] = comp >= 3 ? s[2] : s[0];
+    d[3] = comp == 4 ? s[3] : (comp == 2 ? s[1] : 255);
+  }
+  textures.push_back(std::move(t));
+  return mat;
+}
+
+std::vector<glm::mat4> read_inverse_binds(const gltf::Document& c, std::size_t skin) {
+  const tinygltf::Skin& s = c.model.skins[skin];
+  const std::string field = "skins[" + std::to_string(skin) + "].inverseBindMatrices";
+  std::vector<glm::mat4> out(s.joints.size(), glm::mat4(1.0f));
+  if (s.inverseBindMatrices < 0) return out;
+  const std::vector<float> ibm = read_floats(c, s.inverseBindMatrices, 16, field);
+  if (ibm.size() != 16 * s.joints.size()) c.fail("inverse bind count differs from joint count", field);
+  for (std::size_t j = 0; j < out.size(); ++j) std::memcpy(glm::value_ptr(out[j]), ibm.data() + 16 * j, 64);
+  return out;
+}
+
+}  // namespace myriad::anim::detail

@@ -1,0 +1,189 @@
+#include "myriad/render/vegetation/vegetation_field.hpp"
+
+#include <array>
+#include <chrono>
+#include <fstream>
+#include <thread>
+#include <utility>
+
+#include "myriad/core/io/binary_io.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gpu/memory/staging_ring.hpp"
+#include "myriad/gpu/sync/sync.hpp"
+#include "myriad/render/passes/shadow_map.hpp"
+
+namespace myriad::render {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCompleteMarker = "bake_complete.txt";
+// The bake is reused when its marker names the same inputs; otherwise it is baked again.
+std::string bake_signature(const VegetationFieldOptions& o) {
+  std::string s = "seed " + std::to_string(o.seed) + " extent " + std::to_string(o.min.x) + " " +
+                  std::to_string(o.min.y) + " " + std::to_string(o.max.x) + " " + std::to_string(o.max.y) +
+                  " tile " + std::to_string(o.tile_size);
+  for (const vegetation::Clearing& c : o.clearings)
+    s += " clearing " + std::to_string(c.min.x) + " " + std::to_string(c.min.y) + " " +
+         std::to_string(c.max.x) + " " + std::to_string(c.max.y);
+  return s + " " + o.terrain.signature() + " format 1";
+}
+
+std::uint64_t ensure_baked(const VegetationFieldOptions& o, const fs::path& dir,
+                           const std::function<void(const std::string&)>& progress) {
+  const std::string signature = bake_signature(o);
+  const fs::path marker = dir / kCompleteMarker;
+  if (fs::exists(marker)) {
+    std::ifstream in(marker);
+    std::string line;
+    std::uint64_t count = 0;
+    if (std::getline(in, line) && line == signature && (in >> count)) return count;
+  }
+  if (progress) progress("baking the vegetation field into " + dir.string());
+  vegetation::BakeOptions bake;
+  bake.seed = o.seed;
+  bake.tile_size = o.tile_size;
+  bake.world_min = o.min;
+  bake.world_max = o.max;
+  bake.terrain = o.terrain;
+  bake.clearings = o.clearings;
+  const vegetation::BakeSummary summary = vegetation::bake_to_directory(bake, dir);
+  const std::string text = signature + "\n" + std::to_string(summary.instances) + "\n";
+  write_file_atomic(marker, std::as_bytes(std::span(text.data(), text.size())));
+  return summary.instances;
+}
+
+}  // namespace
+
+VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions& options,
+                                 const std::function<void(const std::string&)>& progress)
+    : ctx_(ctx), options_(options) {
+  if (!(options.max.x > options.min.x) || !(options.max.y > options.min.y))
+    throw Error("the vegetation field needs a positive extent", "VegetationFieldOptions");
+  const fs::path dir = options.cache_dir / ("vegetation_" + std::to_string(options.seed));
+  stats_.planted = ensure_baked(options, dir, progress);
+
+  vegetation::StreamingOptions streaming;
+  streaming.directory = dir;
+  streaming.tile_size = options.tile_size;
+  streaming.load_radius = options.load_radius;
+  streaming.hysteresis = options.hysteresis;
+  streaming.rebase_distance = options.rebase_distance;
+  streaming.spread_frames = 8;  // standing: an arrival is copied over about 8 frames
+  // Moving: copies paced to the camera, each tile whole 150 m after it is requested at the load radius.
+  streaming.deadline_radius = std::max(0.0f, options.load_radius - 150.0f);
+  streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
+  stats_.tiles = streamer_->available().size();
+
+  std::vector<vegetation::PlantMesh> meshes = default_plant_meshes();
+  std::vector<vegetation::GroundTile> tiles =
+      vegetation::make_ground_tiles([&](double x, double z) { return options.terrain.height(x, z); },
+                                    options.min, options.max, glm::dvec3(0.0), options.ground);
+  const auto first_ground_mesh = static_cast<std::uint32_t>(meshes.size());
+  for (vegetation::GroundTile& t : tiles)
+    for (vegetation::PlantMesh& m : t.lods) meshes.push_back(std::exchange(m, {}));
+  cull_ = std::make_unique<VegetationCull>(ctx);
+  renderer_ = std::make_unique<VegetationRenderer>(ctx, meshes, OffscreenTarget::kColorFormat,
+                                                   OffscreenTarget::kDepthFormat);
+  const std::array ground{static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {104, 112, 72})};
+  ground_ =
+      gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
+  ground_tiles_ =
+      std::make_unique<GroundTiles>(*renderer_, std::move(tiles), first_ground_mesh, options.ground, ground_);
+  passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
+  pools_ = std::make_unique<VegetationPools>(ctx, *cull_, *renderer_, options.pools);
+}
+
+vegetation::StreamingFrame VegetationField::update(glm::dvec3 camera) {
+  const vegetation::StreamingFrame f = streamer_->update(camera);
+  stats_.resident = streamer_->world().instance_count();
+  return f;
+}
+
+void VegetationField::update(const FrameView&, float) {
+  stats_.pools = pools_->update(*streamer_);
+  stats_.pages_staged += stats_.pools.pages_staged;
+  stats_.resident_tiles = streamer_->resident_count();
+}
+
+void VegetationField::settle(glm::vec3 camera) {
+  for (;;) {
+    (void)streamer_->update(glm::dvec3(camera));
+    if (streamer_->idle()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  for (const vegetation::TileFailure& failure : streamer_->failures())
+    throw Error("vegetation tile failed to load: " + failure.message, "vegetation cache");
+  pools_->settle(*streamer_);
+  stats_.resident = streamer_->world().instance_count();
+  stats_.resident_tiles = streamer_->resident_count();
+}
+
+void VegetationField::upload(VkCommandBuffer cmd) {
+  pools_->upload(cmd);
+  passes_->begin_frame(cmd, pools_->frame_types());
+  recorded_ = true;
+}
+
+void VegetationField::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const DepthPyramid* pyramid) {
+  passes_->cull(cmd, view, pools_->frame_types(), phase, pyramid);
+}
+
+void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase, const ShadowMap* shadow) {
+  passes_->draw(cmd, view, VegetationDrawOptions{}, pools_->frame_types(), shadow);
+}
+
+GroundTiles::GroundTiles(const VegetationRenderer& renderer, std::vector<vegetation::GroundTile> tiles,
+                         std::uint32_t first_mesh, const vegetation::GroundTileOptions& options,
+                         const gpu::Buffer& instance)
+    : renderer_(renderer),
+      bounds_(std::move(tiles)),
+      first_mesh_(first_mesh),
+      options_(options),
+      instance_(instance) {}
+
+void GroundTiles::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                       const ShadowMap* shadow) {
+  if (!first_phase(phase)) return;
+  vegetation::pick_ground_lods(bounds_, view.frustum, view.eye, options_, levels_);
+  drawn_ = 0;
+  triangles_ = 0;
+  for (std::size_t t = 0; t < levels_.size(); ++t) {
+    if (levels_[t] < 0) continue;
+    const auto mesh =
+        first_mesh_ + static_cast<std::uint32_t>(t * vegetation::kGroundLods + std::size_t(levels_[t]));
+    renderer_.draw_direct(cmd, view, VegetationDrawOptions{}, mesh, instance_, 1, shadow);
+    ++drawn_;
+    triangles_ += renderer_.mesh(mesh).index_count / 3;
+  }
+}
+
+void VegetationField::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  for (const VegetationFrameType& t : pools_->frame_types())
+    (void)cull_->record(cmd, shadow_view.frustum, shadow_view.eye, *t.gpu);
+}
+
+std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  std::uint32_t draws = 0;
+  for (const VegetationFrameType& t : pools_->frame_types())
+    draws += renderer_->draw_shadow(cmd, shadow_view, *t.gpu);
+  return draws;
+}
+
+void VegetationField::finish_frame() {
+  if (recorded_) stats_.drawn = passes_->read_counts();
+  recorded_ = false;
+}
+
+std::uint64_t VegetationField::gpu_bytes() const {
+  return renderer_->gpu_bytes() + ground_.size() + cull_->decode_table().size() + pools_->gpu_bytes();
+}
+
+double VegetationField::gpu_bytes_per_instance() const {
+  const std::size_t n = streamer_->world().instance_count();
+  return n == 0 ? 0.0 : double(pools_->gpu_bytes()) / double(n);
+}
+
+}  // namespace myriad::render

@@ -1,0 +1,34 @@
+#include "myriad/vegetation/plant/plant_model.hpp"
+
+#include "myriad/core/io/error.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
+
+namespace myriad::vegetation {
+
+Aabb PlantModel::bounds() const {
+  Aabb b;
+  for (const PlantMesh& m : lods) b.expand(m.bounds());
+  return b;
+}
+
+PlantArt plant_art(std::span<const PlantType> types) {
+  PlantArt art;
+  for (const PlantType& t : types) {
+    if (!t.model) {
+      for (PlantMesh& m : make_plant_lods(t.kind)) art.meshes.push_back(std::move(m));
+      continue;
+    }
+    const std::size_t base = art.textures.size();
+    if (base + t.model->textures.size() >= kNoPlantTexture)
+      throw Error("the plant types use more than 65,534 textures", "plant type " + t.name);
+    art.textures.insert(art.textures.end(), t.model->textures.begin(), t.model->textures.end());
+    for (PlantMesh m : t.model->lods) {
+      for (PlantSurface& s : m.surfaces)
+        if (s.texture != kNoPlantTexture) s.texture = static_cast<std::uint16_t>(s.texture + base);
+      art.meshes.push_back(std::move(m));
+    }
+  }
+  return art;
+}
+
+}  // namespace myriad::vegetation

@@ -1,0 +1,199 @@
+// The runtime pools. Pages are the unit of allocation and of change: a group's run of instances fills
+// its last page before taking another, so a tile streamed in over several frames wastes at most one
+// partial page per group.
+#include "myriad/vegetation/runtime/runtime.hpp"
+
+#include <algorithm>
+
+#include "myriad/core/layout/packing.hpp"
+
+namespace myriad::vegetation {
+
+bool same_runtime_type(const Prefab& a, const Prefab& b) {
+  if (a.lods.size() != b.lods.size()) return false;
+  for (std::size_t i = 0; i < a.lods.size(); ++i)
+    if (a.lods[i].mesh_id != b.lods[i].mesh_id || a.lods[i].material_id != b.lods[i].material_id ||
+        a.lods[i].switch_distance != b.lods[i].switch_distance)
+      return false;
+  return true;
+}
+
+void RuntimeWorld::log(std::uint32_t type, std::uint32_t page, bool records) {
+  // The log lists a page once; what changed (records, or the table entry alone) is its level here,
+  // read when the log is taken.
+  std::vector<std::uint8_t>& logged = logged_[type];
+  if (logged.size() <= page) logged.resize(page + 1, 0);
+  if (logged[page] == 0) changes_.push_back({type, page, false});
+  logged[page] = std::max<std::uint8_t>(logged[page], records ? 2 : 1);
+}
+
+void RuntimeWorld::take_changes(std::vector<PageChange>& out) {
+  out.clear();
+  out.swap(changes_);
+  for (PageChange& c : out) {
+    c.records = logged_[c.type][c.page] == 2;
+    logged_[c.type][c.page] = 0;
+  }
+}
+
+std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
+  Type& t = types_[type];
+  if (!t.free_pages.empty()) {
+    const std::uint32_t page = t.free_pages.back();
+    t.free_pages.pop_back();
+    return page;
+  }
+  const std::uint32_t page = t.page_count();
+  t.pages.push_back({});
+  if (page % kBlockPages == 0) t.record_blocks.emplace_back(std::size_t(kBlockPages) * kPageSlots);
+  return page;
+}
+
+void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t group, std::uint32_t first,
+                          std::uint32_t count) {
+  if (count == 0) return;
+  const Group& g = tile->groups[group];
+  const Prefab& prefab = tile->prefabs[g.prefab];
+  auto it = std::find_if(types_.begin(), types_.end(),
+                         [&](const Type& t) { return same_runtime_type(t.prefab, prefab); });
+  if (it == types_.end()) {
+    Type t;
+    t.prefab = prefab;
+    t.shape = plant_sphere_shape(prefab.bounds);
+    types_.push_back(std::move(t));
+    logged_.emplace_back();
+    it = types_.end() - 1;
+  }
+  const auto type_index = static_cast<std::uint32_t>(it - types_.begin());
+  Type& type = *it;
+  const TileKey key{tile->x, tile->z};
+  auto seg = std::find_if(type.segments.begin(), type.segments.end(), [&](const Segment& s) {
+    return s.tile == key && s.group == group && s.group_first + s.count == first;
+  });
+  if (seg == type.segments.end()) {
+    const glm::vec3 shift(tile->origin() - origin_);
+    type.segments.push_back({key, group, first, 0, {}, {g.bounds.min + shift, g.bounds.max + shift}});
+    seg = type.segments.end() - 1;
+  }
+  std::uint32_t done = 0;
+  while (done < count) {
+    // The segment's last page has room, or a new one is taken.
+    std::uint32_t page = 0;
+    if (!seg->pages.empty() && type.pages[seg->pages.back()].count < kPageSlots) {
+      page = seg->pages.back();
+    } else {
+      page = take_page(type_index);
+      seg->pages.push_back(page);
+      type.pages[page] = make_plant_page(*tile, group, first + done, 0, origin_);
+    }
+    PlantPage& p = type.pages[page];
+    const std::uint32_t n = std::min(count - done, kPageSlots - p.count);
+    PlantRecord* records = type.page_records(page) + p.count;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const InstanceRecord& r = g.instances[first + done + k];
+      records[k] = to_plant_record(r);
+      seg->max_scale = std::max(seg->max_scale, unpack_half(r.scale));
+    }
+    p.count += n;
+    done += n;
+    log(type_index, page, true);
+  }
+  seg->count += count;
+  type.instances += count;
+  if (std::none_of(tiles_.begin(), tiles_.end(), [&](const auto& t) { return t.get() == tile.get(); }))
+    tiles_.push_back(tile);
+}
+
+void RuntimeWorld::remove_tile(TileKey key) {
+  ++structure_version_;
+  for (std::uint32_t t = 0; t < types_.size(); ++t) {
+    Type& type = types_[t];
+    for (const Segment& s : type.segments) {
+      if (s.tile != key) continue;
+      // A freed page is not logged: nothing reads it until a tile takes it, which logs it then.
+      for (std::uint32_t page : s.pages) {
+        type.pages[page] = PlantPage{};
+        type.free_pages.push_back(page);
+      }
+      type.instances -= s.count;
+    }
+    std::erase_if(type.segments, [&](const Segment& s) { return s.tile == key; });
+    // Free pages at the end are given back, so memory follows what is resident.
+    while (!type.pages.empty() && type.pages.back().count == 0) {
+      const auto last = static_cast<std::uint32_t>(type.pages.size() - 1);
+      std::erase(type.free_pages, last);
+      type.pages.pop_back();
+      if (type.page_count() % kBlockPages == 0) type.record_blocks.pop_back();
+    }
+    if (type.pages.empty()) {
+      type.pages.shrink_to_fit();
+      type.free_pages.shrink_to_fit();
+    }
+  }
+  std::erase_if(tiles_, [&](const auto& t) { return t->x == key.x && t->z == key.z; });
+}
+
+void RuntimeWorld::rebase(glm::dvec3 render_origin) {
+  origin_ = render_origin;
+  ++structure_version_;
+  for (std::uint32_t t = 0; t < types_.size(); ++t) {
+    Type& type = types_[t];
+    for (Segment& s : type.segments) {
+      const auto tile = std::find_if(tiles_.begin(), tiles_.end(), [&](const auto& p) {
+        return TileKey{p->x, p->z} == s.tile;
+      });
+      const glm::dvec3 tile_origin = (*tile)->origin();
+      const glm::vec3 shift(tile_origin - origin_);
+      const Aabb& b = (*tile)->groups[s.group].bounds;
+      s.bounds = {b.min + shift, b.max + shift};
+      for (std::uint32_t page : s.pages) {
+        type.pages[page].offset = shift;
+        log(t, page, false);
+      }
+    }
+  }
+}
+
+const Tile* RuntimeWorld::tile(TileKey key) const {
+  for (const auto& t : tiles_)
+    if (t->x == key.x && t->z == key.z) return t.get();
+  return nullptr;
+}
+
+std::size_t RuntimeWorld::instance_count() const {
+  std::size_t n = 0;
+  for (const Type& t : types_) n += t.instances;
+  return n;
+}
+
+std::size_t RuntimeWorld::resident_bytes() const {
+  std::size_t bytes = 0;
+  for (const Type& t : types_) {
+    bytes += t.record_blocks.size() * std::size_t(kBlockPages) * kPageSlots * sizeof(PlantRecord) +
+             t.pages.size() * sizeof(PlantPage);
+    for (const Segment& s : t.segments) bytes += sizeof(Segment) + s.pages.size() * sizeof(std::uint32_t);
+  }
+  for (const auto& tile : tiles_)
+    for (const Group& g : tile->groups)
+      bytes += g.instances.size() * sizeof(InstanceRecord) + g.nodes.size() * sizeof(QuadNode);
+  return bytes;
+}
+
+ExpandedType expand_type(const RuntimeWorld::Type& type) {
+  ExpandedType e;
+  const std::uint32_t slots = type.slot_count();
+  e.instances.assign(slots, RuntimeInstance{});
+  for (std::uint32_t i = 0; i < slots; ++i) {
+    const PlantPage& page = type.pages[i / kPageSlots];
+    if (i % kPageSlots >= page.count) {
+      e.spheres.push_back(Sphere{});
+      continue;
+    }
+    const ExpandedPlant p = type.expand(i);
+    e.instances[i] = p.instance;
+    e.spheres.push_back(p.sphere);
+  }
+  return e;
+}
+
+}  // namespace myriad::vegetation

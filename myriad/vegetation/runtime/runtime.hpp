@@ -1,0 +1,129 @@
+// Runtime form of loaded vegetation (G4, G5): per plant type a pool of pages of kPageSlots slots
+// holding the instances in their compact form (PlantRecord, the disk record's bytes) and one table
+// entry per page (PlantPage: tile origin relative to the render origin, the group's quantization box,
+// the hash key), as the GPU keeps them. A tile's groups take free pages; unloading frees them; a rebase
+// rewrites only the page table. Every change to a page in use is logged, so a GPU copy re-uploads just
+// the pages that changed (a freed page is logged when it is taken again). Expansion (expand_plant) gives the
+// camera-relative matrices on demand.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "myriad/vegetation/cull/cpu_cull.hpp"
+#include "myriad/vegetation/runtime/plant_expand.hpp"
+#include "myriad/vegetation/bake/tile_format.hpp"
+
+namespace myriad::vegetation {
+
+static_assert(kLodShapes == kGpuMaxLods);
+
+// Bytes streaming moves into the runtime pools per instance (its budget's unit).
+inline constexpr std::size_t kRuntimeBytesPerInstance = sizeof(PlantRecord);
+
+// Two prefabs are the same runtime type when their LOD resources (mesh, material, distance) match.
+bool same_runtime_type(const Prefab& a, const Prefab& b);
+
+class RuntimeWorld {
+ public:
+  // The instances [group_first, group_first + count) of one group, in `pages` (each full but the last).
+  struct Segment {
+    TileKey tile;
+    std::uint32_t group = 0;
+    std::uint32_t group_first = 0;
+    std::uint32_t count = 0;
+    std::vector<std::uint32_t> pages;
+    Aabb bounds;             // the group's AABB relative to the render origin
+    float max_scale = 0.0f;  // of its instances
+  };
+  // Records are held in blocks of kBlockPages pages, so a pool grows without moving what it holds
+  // (a single vector of a million records would copy 16 MB on each reallocation, mid-frame).
+  static constexpr std::uint32_t kBlockPages = 256;
+  struct Type {
+    Prefab prefab;
+    PlantSphereShape shape;
+    std::vector<std::vector<PlantRecord>> record_blocks;  // kBlockPages * kPageSlots records each
+    std::vector<PlantPage> pages;                         // count == 0: free
+    std::vector<std::uint32_t> free_pages;
+    std::vector<Segment> segments;
+    std::size_t instances = 0;  // live instances
+
+    std::uint32_t page_count() const { return static_cast<std::uint32_t>(pages.size()); }
+    std::uint32_t slot_count() const { return page_count() * kPageSlots; }
+    // The kPageSlots records of a page, contiguous.
+    const PlantRecord* page_records(std::uint32_t page) const {
+      return record_blocks[page / kBlockPages].data() + std::size_t(page % kBlockPages) * kPageSlots;
+    }
+    PlantRecord* page_records(std::uint32_t page) {
+      return record_blocks[page / kBlockPages].data() + std::size_t(page % kBlockPages) * kPageSlots;
+    }
+    ExpandedPlant expand(std::uint32_t slot) const {
+      return expand_plant(page_records(slot / kPageSlots)[slot % kPageSlots], pages[slot / kPageSlots],
+                          slot % kPageSlots, shape);
+    }
+  };
+  // A page whose entry changed since the last take_changes(): records too, or (after a rebase) the table
+  // entry alone.
+  struct PageChange {
+    std::uint32_t type = 0;
+    std::uint32_t page = 0;
+    bool records = false;
+  };
+
+  explicit RuntimeWorld(glm::dvec3 render_origin = glm::dvec3(0.0)) : origin_(render_origin) {}
+
+  // Appends instances [first, first + count) of a group of `tile` (kept alive for rebasing): the
+  // group's last page is filled up first, then free pages are taken (new ones added at the end).
+  void append(const std::shared_ptr<const Tile>& tile, std::uint32_t group, std::uint32_t first,
+              std::uint32_t count);
+  // Frees every page of the tile; free pages at the end of a pool are released. Types are never removed
+  // (their index is their identity). A change may name a page past the pool's end then.
+  void remove_tile(TileKey key);
+  // Moves the render origin (e.g. when the camera has travelled far): page offsets and segment bounds
+  // are recomputed; the records stay.
+  void rebase(glm::dvec3 render_origin);
+
+  // Moves the change log into `out` (cleared first). A page appears once however often it changed.
+  void take_changes(std::vector<PageChange>& out);
+
+  glm::dvec3 render_origin() const { return origin_; }
+  // The tile a segment names (held while any of its instances are here), or null.
+  const Tile* tile(TileKey key) const;
+  // Changes with every removal and rebase (appends do not count: a streamer appends only to tiles it does
+  // not hold whole yet).
+  std::uint64_t structure_version() const { return structure_version_; }
+  const std::vector<Type>& types() const { return types_; }
+  std::size_t instance_count() const;
+  // Bytes held for the pools (records and pages by size), segments and the retained tiles' disk form.
+  std::size_t resident_bytes() const;
+
+ private:
+  std::uint32_t take_page(std::uint32_t type);
+  void log(std::uint32_t type, std::uint32_t page, bool records);
+
+  glm::dvec3 origin_;
+  std::vector<Type> types_;
+  std::vector<std::shared_ptr<const Tile>> tiles_;  // one entry per tile with instances here
+  std::vector<PageChange> changes_;
+  std::uint64_t structure_version_ = 0;
+  std::vector<std::vector<std::uint8_t>> logged_;  // per type and page: 0, 1 (table), 2 (records)
+};
+
+// Every slot of a type expanded (free and unused slots zero): the CPU reference of what GPU culling
+// and drawing compute per slot.
+struct ExpandedType {
+  std::vector<RuntimeInstance> instances;
+  SphereArrays spheres;
+};
+ExpandedType expand_type(const RuntimeWorld::Type& type);
+
+// Calls fn(slot) for every instance of a segment, in group order.
+template <typename Fn>
+void for_each_slot(const RuntimeWorld::Type& type, const RuntimeWorld::Segment& segment, Fn&& fn) {
+  for (std::uint32_t page : segment.pages)
+    for (std::uint32_t k = 0; k < type.pages[page].count; ++k) fn(page * kPageSlots + k);
+}
+
+}  // namespace myriad::vegetation

@@ -1,0 +1,127 @@
+// Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
+// validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
+// copied into the RuntimeWorld's pools at most `upload_budget_bytes` per update (pooled record bytes), or a
+// share of the backlog (spread_frames), so a burst of arrivals never spikes a frame. A bad tile file is
+// reported, skipped and never retried. The render origin follows the camera: when the camera is farther than
+// `rebase_distance` from it, the world is rebased to the tile corner under the camera (tile origins are
+// doubles, so positions stay exact however far the camera travels): only the pools' page tables change, and
+// the frame reports it.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "myriad/vegetation/runtime/runtime.hpp"
+
+namespace myriad::vegetation {
+
+struct StreamingOptions {
+  std::filesystem::path directory;  // holds tile_<x>_<z>.mveg files
+  float tile_size = 200.0f;         // must match the tiles' size (a mismatch is a tile error)
+  float load_radius = 800.0f;
+  float hysteresis = 100.0f;
+  std::size_t upload_budget_bytes = 4u << 20;  // per update; at least kRuntimeBytesPerInstance
+  // Spreading: with spread_frames > 0 an update copies only backlog / spread_frames (at least
+  // spread_min_bytes, at most the budget), so a tile's arrival is copied over several frames instead of
+  // one — smooth frame times while the camera moves, and the full budget still when the backlog grows.
+  std::uint32_t spread_frames = 0;
+  std::size_t spread_min_bytes = 32u << 10;
+  // Pacing to the camera (with spread_frames > 0 and deadline_radius > 0): each tile still to copy must
+  // be whole before the camera comes within deadline_radius of it (set it to the farthest draw distance
+  // plus a margin). From the camera's speed (smoothed over updates) each tile gets a number of frames
+  // left; an update copies the least constant share that meets every deadline in queue order — the
+  // arrival rate itself, instead of a burst per arrival — and the spread share when the camera stands.
+  float deadline_radius = 0.0f;
+  unsigned worker_threads = 2;
+  glm::dvec3 render_origin{0.0};
+  double rebase_distance = 2000.0;  // metres; 0 = the render origin never moves
+};
+
+struct StreamingFrame {
+  std::size_t uploaded_bytes = 0;
+  std::size_t uploaded_instances = 0;
+  std::size_t requested = 0;  // loads started this update
+  std::size_t unloaded = 0;
+  bool rebased = false;  // the render origin moved: every page table entry was rewritten
+};
+
+struct TileFailure {
+  TileKey key;
+  std::string message;
+};
+
+class TileStreamer {
+ public:
+  explicit TileStreamer(StreamingOptions options);
+  ~TileStreamer();
+  TileStreamer(const TileStreamer&) = delete;
+  TileStreamer& operator=(const TileStreamer&) = delete;
+
+  // One frame: collects finished loads, unloads far tiles, requests near ones, uploads within budget.
+  StreamingFrame update(glm::dvec3 camera);
+  // True when nothing is loading or waiting to upload.
+  bool idle() const;
+  // Tiles requested whose files are not read yet (read ones wait for the next update to be taken).
+  std::size_t loading() const;
+
+  // Distance in XZ from the camera to the tile's rectangle (0 inside it).
+  double tile_distance(TileKey key, glm::dvec3 camera) const;
+  const std::set<TileKey>& available() const { return available_; }
+  std::vector<TileKey> resident_tiles() const;  // fully in the runtime pools
+  bool resident(TileKey key) const;
+  std::size_t resident_count() const;
+  // Changes whenever a tile becomes resident or stops being resident.
+  std::uint64_t resident_version() const { return resident_version_; }
+  const std::vector<TileFailure>& failures() const { return failures_; }
+  RuntimeWorld& world() { return world_; }
+  const RuntimeWorld& world() const { return world_; }
+
+ private:
+  enum class State { kRequested, kUploading, kResident };
+  struct Entry {
+    State state = State::kRequested;
+    std::shared_ptr<const Tile> tile;
+    std::uint32_t group = 0, next = 0;  // upload cursor
+  };
+  struct Result {
+    TileKey key;
+    std::shared_ptr<const Tile> tile;
+    std::string error;
+  };
+  void worker();
+  void unload(TileKey key);
+
+  StreamingOptions options_;
+  std::set<TileKey> available_;
+  std::map<TileKey, Entry> entries_;
+  std::deque<TileKey> upload_queue_;
+  std::vector<TileFailure> failures_;
+  std::set<TileKey> failed_;
+  std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
+  std::uint64_t resident_version_ = 0;
+  // Deadline pacing: the last camera position and the smoothed distance it moves per update.
+  std::optional<glm::dvec3> last_camera_;
+  double step_ = 0.0;
+  // The bytes one update copies: the spread share, or the deadline pace.
+  std::size_t copy_budget(glm::dvec3 camera);
+  RuntimeWorld world_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<TileKey> jobs_;
+  std::vector<Result> results_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace myriad::vegetation
