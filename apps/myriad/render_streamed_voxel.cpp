@@ -34,14 +34,16 @@ StreamInResult stream_in(gpu::Context& ctx, render::StreamedVoxelScene& scene,
   StreamInResult r;
   std::uint64_t queued = 0;
   for (;;) {
-    scene.update(1.0 / 60.0, camera, settings);
+    scene.update(1.0 / 60.0, camera, loading.width(), loading.height(), settings);
     ++r.updates;
     const render::StreamedVoxelStats& st = scene.stats();
     queued += st.uploads.uploaded_bytes;
     const bool settled = scene.settled();
     if (settled || queued + budget > kMaxQueuedBytes || since_frame.elapsed_ms() > 250.0) {
       render::OffscreenTarget& into = settled ? target : loading;
-      ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, into); });
+      // The image is drawn at its own size: that frame's view is built for it.
+      if (settled) scene.update(0.0, camera, target.width(), target.height(), settings);
+      ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, into); });
       scene.finish_frame();
       ++r.frames;
       queued = 0;

@@ -125,9 +125,9 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   // camera meanwhile): every view shows the same instant.
   constexpr double kStep = 1.0 / 30.0;
   const auto steps = static_cast<long>(std::floor(o.time / kStep));
-  for (long i = 0; i < steps; ++i) scene.update(kStep, presets.front().second, settings);
+  for (long i = 0; i < steps; ++i) scene.update(kStep, presets.front().second, o.width, o.height, settings);
   if (const double rest = o.time - double(steps) * kStep; rest > 0.0)
-    scene.update(rest, presets.front().second, settings);
+    scene.update(rest, presets.front().second, o.width, o.height, settings);
   stats["time_s"] = o.time;
   std::size_t done = 0;
   for (const auto& [name, camera] : presets) {
@@ -136,12 +136,12 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     clock.restart();
     scene.settle(camera);
     const double settle_ms = clock.elapsed_ms();
-    scene.update(0.0, camera, settings);
+    scene.update(0.0, camera, o.width, o.height, settings);
     // Two frames: the second one's occlusion phase 1 starts from what the first found visible.
     double frame_ms = 0.0;
     for (int f = 0; f < 2; ++f) {
       clock.restart();
-      ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+      ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
       frame_ms = clock.elapsed_ms();
       scene.finish_frame();
     }
@@ -157,7 +157,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
           render::FrameOptions s = settings;
           s.occlusion = occlusion;
           clock.restart();
-          ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, s, target); });
+          ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, s, target); });
           (occlusion ? with : without).push_back(clock.elapsed_ms());
           scene.finish_frame();
         }

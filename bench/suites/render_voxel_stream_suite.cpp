@@ -70,10 +70,10 @@ double frame(gpu::Context& ctx, render::StreamedVoxelScene& scene, const render:
              render::OffscreenTarget& target, NoiseProbe* probe = nullptr) {
   const render::FrameOptions settings;
   ThreadStopwatch cpu;
-  scene.update(1.0 / 60.0, camera, settings);
+  scene.update(1.0 / 60.0, camera, target.width(), target.height(), settings);
   double ms = 0.0;
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-    scene.record(cmd, camera, settings, target);
+    scene.record(cmd, settings, target);
     ms = cpu.elapsed_ms();
     if (probe) probe->run();
   });

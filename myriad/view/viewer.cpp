@@ -320,13 +320,13 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, gpu::MemoryKind::kReadback);
     }
 
-    scene.update(dt, view, state.settings);
+    scene.update(dt, view, target->width(), target->height(), state.settings);
     if (state.show_panel)
       panel.set_lines(panel_lines(ctx, swapchain, rate, frame_ms, camera, state, scene),
                       1 + int(swapchain.extent().height >= 720));
     VkCommandBuffer cmd = commands.begin();
     ctx.record_guard_fills(cmd);
-    scene.record(cmd, view, state.settings, *target);
+    scene.record(cmd, state.settings, *target);
     record_composite(cmd, *target, swapchain, *image, state.show_panel ? &panel : nullptr,
                      readback ? &*readback : nullptr);
     ctx.record_guard_copies(cmd);

@@ -43,10 +43,10 @@ void settle(gpu::Context& ctx, render::StreamedVoxelScene& scene, const render::
             render::OffscreenTarget& target, std::uint64_t budget) {
   const render::FrameOptions settings;
   for (int frame = 0; frame < 100000; ++frame) {
-    scene.update(1.0 / 60.0, camera, settings);
+    scene.update(1.0 / 60.0, camera, target.width(), target.height(), settings);
     const render::StreamTerrainStats& up = scene.stats().uploads;
     EXPECT_TRUE(up.uploaded_bytes <= budget || (up.over_budget && up.uploaded_sections == 1));
-    ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
     scene.finish_frame();
     if (scene.settled() && scene.terrain().renderer().pending_upload_bytes() == 0) return;
   }
@@ -192,8 +192,8 @@ TEST_F(VoxelStreamingTest, EachPlaceIsDrawnByOneLevel) {
   const render::FrameOptions settings;
   int overlaps = 0, frames = 0;
   for (; frames < 100000; ++frames) {
-    scene.update(1.0 / 60.0, camera, settings);
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    scene.update(1.0 / 60.0, camera, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
     scene.finish_frame();
     for (int z = 0; z < 32; ++z)
       for (int x = 0; x < 32; ++x) overlaps += levels_drawing(scene, {x, z}) > 1 ? 1 : 0;
@@ -227,8 +227,8 @@ TEST_F(VoxelStreamingTest, ASecondSceneInTheSameContextStartsFromEmptySlots) {
       c.eye = glm::vec3(256.0f + 100.0f * std::cos(a), 80.0f, 256.0f + 100.0f * std::sin(a));
       c.forward = glm::normalize(glm::vec3(-std::sin(a), -0.25f, std::cos(a)));
       const render::FrameOptions settings;
-      scene.update(1.0 / 60.0, c, settings);
-      ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, c, settings, target); });
+      scene.update(1.0 / 60.0, c, target.width(), target.height(), settings);
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
       scene.finish_frame();
     }
     EXPECT_GT(scene.stats().terrain.pages, 0u);

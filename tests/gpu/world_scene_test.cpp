@@ -73,8 +73,8 @@ TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
   for (const auto& [name, camera] : world_camera_presets()) {
     SCOPED_TRACE(name);
     scene.settle(camera);
-    scene.update(0.0, camera, settings);
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    scene.update(0.0, camera, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
     // The frame copied its statistics into host memory: reading them submits nothing.
     const std::uint64_t submits = ctx().submit_count();
     scene.finish_frame();
@@ -135,8 +135,8 @@ TEST_F(WorldSceneTest, TheGroundMeetsTheVoxelWorldAndCarriesTheCrowd) {
   OffscreenTarget target(ctx(), 128, 72);
   scene.settle(camera);
   for (int f = 0; f < 3; ++f) {
-    scene.update(0.5, camera, settings);
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    scene.update(0.5, camera, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
     scene.finish_frame();
     for (const crowd::CrowdEntity& e : scene.crowd_entities())
       ASSERT_EQ(e.position.y, ground.height(double(e.position.x), double(e.position.z)));
@@ -168,14 +168,15 @@ TEST_F(WorldSceneTest, TimeMovesTheMovingSystemsOnly) {
     const SceneCamera& camera = presets.at(shot.preset);
     scene.set_system_mask(shot.system);
     scene.settle(camera);
-    scene.update(0.0, camera, settings);
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    scene.update(0.0, camera, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
     scene.finish_frame();
     return target.read_color();
   };
   std::vector<std::vector<std::uint8_t>> before;
   for (const Shot& shot : shots) before.push_back(image(shot));
-  for (int i = 0; i < 24; ++i) scene.update(1.0 / 30.0, presets.at("overview"), settings);
+  for (int i = 0; i < 24; ++i)
+    scene.update(1.0 / 30.0, presets.at("overview"), target.width(), target.height(), settings);
   for (std::size_t i = 0; i < shots.size(); ++i) {
     SCOPED_TRACE(world_system_name(system_index(WorldSystem(shots[i].system))));
     const std::vector<std::uint8_t> after = image(shots[i]);
@@ -204,8 +205,8 @@ TEST_F(WorldSceneTest, OcclusionKeepsEveryVisibleDepthAndHidesBehindTheCliff) {
       FrameOptions settings;
       settings.paused = true;  // the same instant for both
       settings.occlusion = occlusion;
-      scene.update(0.0, camera, settings);
-      ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+      scene.update(0.0, camera, target.width(), target.height(), settings);
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
       scene.finish_frame();
       return target.read_depth();
     };
@@ -262,8 +263,8 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
     // Streaming, staged pool pages, voxel edits and the statistics: the frame's own submission is
     // the only one (nothing in the frame loop submits and waits).
     const std::uint64_t submits = ctx().submit_count();
-    scene.update(1.0 / 30.0, camera, settings);
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, camera, settings, target); });
+    scene.update(1.0 / 30.0, camera, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
     scene.finish_frame();
     EXPECT_EQ(ctx().submit_count(), submits + 1) << "frame " << f;
     max_staged = std::max(max_staged, scene.frame_stats().uploaded_bytes);

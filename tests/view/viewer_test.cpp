@@ -28,17 +28,20 @@ Rgba8 frame_color(std::uint64_t frame) {
 // Draws nothing but its clear colour, and counts what the loop asks of it.
 class ClearScene : public render::FrameScene {
  public:
-  void update(double dt, const render::SceneCamera& camera, const render::FrameOptions& settings) override {
+  void update(double dt, const render::SceneCamera& camera, std::uint32_t width, std::uint32_t height,
+              const render::FrameOptions& settings) override {
     ++updates;
+    view_size = {width, height};
     EXPECT_EQ(updates, finished + 1) << "update before the previous frame finished";
     EXPECT_GE(dt, 0.0);
     last_camera = camera;
     last_settings = settings;
   }
-  void record(VkCommandBuffer cmd, const render::SceneCamera&, const render::FrameOptions&,
-              render::OffscreenTarget& target) override {
+  void record(VkCommandBuffer cmd, const render::FrameOptions&, render::OffscreenTarget& target) override {
     ++records;
     target_size = {target.width(), target.height()};
+    EXPECT_TRUE(target_size.width == view_size.width && target_size.height == view_size.height)
+        << "the frame was prepared for another image size";
     const Rgba8 c = frame_color(finished);
     target.begin(cmd, glm::vec4(c[0], c[1], c[2], c[3]) / 255.0f);
     target.end(cmd);
@@ -50,6 +53,7 @@ class ClearScene : public render::FrameScene {
 
   std::uint64_t updates = 0, records = 0, finished = 0;
   VkExtent2D target_size{0, 0};
+  VkExtent2D view_size{0, 0};  // of the last update
   render::SceneCamera last_camera;
   render::FrameOptions last_settings;
 };

@@ -211,4 +211,20 @@ std::uint64_t AvatarCrowdRenderer::gpu_bytes() const {
   return bytes;
 }
 
+SystemFrameStats AvatarCrowdRenderer::read_frame_stats(bool drawn) {
+  SystemFrameStats s;
+  if (drawn) finish_frame();
+  s.objects = stats_.avatars;
+  s.gpu_bytes = gpu_bytes();
+  if (!drawn) return s;
+  s.visible = stats_.visible;
+  s.frustum_culled = stats_.avatars - std::min<std::uint64_t>(stats_.frustum_passed, stats_.avatars);
+  s.occlusion_culled = stats_.occluded;
+  s.draws = stats_.draws + 1;  // + the blob shadows' one instanced draw
+  s.pipeline_binds = stats_.pipeline_binds + 1;
+  s.vertices = stats_.vertices;
+  s.triangles = stats_.triangles;
+  return s;
+}
+
 }  // namespace myriad::render

@@ -79,6 +79,8 @@ class AvatarCrowdRenderer : public FrameSystem {
   void finish_frame();
 
   const AvatarDrawStats& stats() const { return stats_; }
+  // finish_frame() first when drawn.
+  SystemFrameStats read_frame_stats(bool drawn) override;
   const batch::AvatarCrowd& crowd() const { return *crowd_; }
   // E.g. to change avatars' property values (tint, pattern): update() uploads what changed.
   batch::AvatarCrowd& crowd() { return *crowd_; }

@@ -286,4 +286,21 @@ std::uint64_t CrowdRenderer::gpu_bytes() const {
   return bytes;
 }
 
+SystemFrameStats CrowdRenderer::read_frame_stats(bool drawn) {
+  SystemFrameStats s;
+  s.objects = entity_count_;
+  s.gpu_bytes = gpu_bytes();
+  s.overflow = cull_->overflow();
+  if (!drawn) return s;
+  const CrowdFrameStats c = read_stats();
+  s.visible = c.total_entities();
+  s.frustum_culled = c.cull.frustum_culled();
+  s.occlusion_culled = c.cull.occluded;
+  s.vertices = c.total_vertices();
+  s.triangles = c.total_triangles();
+  s.draws = cull_->slot_count();
+  s.pipeline_binds = cull_->slot_count();
+  return s;
+}
+
 }  // namespace myriad::render

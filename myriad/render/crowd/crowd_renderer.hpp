@@ -90,6 +90,7 @@ class CrowdRenderer : public FrameSystem {
 
   // After the frame's submission completed.
   CrowdFrameStats read_stats() const;
+  SystemFrameStats read_frame_stats(bool drawn) override;
 
   const CrowdCull& cull() const { return *cull_; }
   std::span<const crowd::CrowdTypeBounds> type_bounds() const { return bounds_; }

@@ -1,6 +1,8 @@
 // A scene driven frame by frame by a frame loop: `myriad render`, `myriad view` and the soak test all
 // run the same sequence — update() on the CPU, record() into a command buffer, submit, wait,
-// finish_frame() — so what the viewer shows is what the headless renders and tests check.
+// finish_frame() — so what the viewer shows is what the headless renders and tests check. update()
+// builds the frame's one FrameView (the camera over the image it will draw) and record() draws that
+// view: nothing else builds a frustum or reads an aspect.
 // One frame in flight: update() and record() are called only after the previous frame's submission
 // completed (scenes keep single-buffered staging memory).
 #pragma once
@@ -15,6 +17,7 @@
 namespace myriad::render {
 
 class OffscreenTarget;
+struct FrameView;
 
 // A perspective camera (reverse-Z, infinite far plane) looking along `forward`.
 struct SceneCamera {
@@ -40,16 +43,22 @@ struct FrameOptions {
 class FrameScene {
  public:
   virtual ~FrameScene() = default;
-  // CPU part of a frame: clocks (dt seconds, ignored while paused), streaming, animation, staging.
-  virtual void update(double dt, const SceneCamera& camera, const FrameOptions& settings) = 0;
-  // Records the whole frame into `target` (cleared by the scene; on return target.end() was recorded,
-  // so the colour image is in TRANSFER_SRC_OPTIMAL, ready to blit or read back).
-  virtual void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
-                      OffscreenTarget& target) = 0;
+  // CPU part of a frame: clocks (dt seconds, ignored while paused), streaming, animation, staging, and
+  // the frame's view of `camera` over a `width` x `height` image.
+  virtual void update(double dt, const SceneCamera& camera, std::uint32_t width, std::uint32_t height,
+                      const FrameOptions& settings) = 0;
+  // Records the frame the last update() prepared into `target` (of update()'s image size; cleared by
+  // the scene; on return target.end() was recorded, so the colour image is in TRANSFER_SRC_OPTIMAL,
+  // ready to blit or read back). May be called again to draw the same frame again.
+  virtual void record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) = 0;
   // After the frame's submission completed: read-backs for statistics.
   virtual void finish_frame() = 0;
   // Short lines for an on-screen panel (counts, draws, times of the last finished frame).
   virtual std::vector<std::string> stats_lines() const = 0;
 };
+
+// The view a scene's update() built, checked against the target record() draws into: throws
+// myriad::Error when there is none yet or the sizes differ.
+const FrameView& checked_view(const FrameView* view, const OffscreenTarget& target, const char* where);
 
 }  // namespace myriad::render

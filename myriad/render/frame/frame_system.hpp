@@ -22,6 +22,24 @@ class ShadowMap;
 
 enum class FramePhase : std::uint32_t { kSingle = 0, kEarly = 1, kLate = 2 };
 
+// One system's share of the last finished frame (FrameSystem::read_frame_stats).
+struct SystemFrameStats {
+  std::uint64_t objects = 0;  // candidates: pages, instances, entities, avatars
+  std::uint64_t visible = 0;  // drawn after culling
+  // Of the candidates: dropped by frustum, slice, distance or LOD tests, and (two-phase Hi-Z) hidden
+  // behind this frame's depth. Occlusion is tested on those that passed the first tests.
+  std::uint64_t frustum_culled = 0;
+  std::uint64_t occlusion_culled = 0;
+  std::uint64_t draws = 0;
+  std::uint64_t pipeline_binds = 0;
+  std::uint64_t vertices = 0;  // vertex shader invocations of the draws (indexed: indices drawn)
+  std::uint64_t triangles = 0;
+  std::uint64_t gpu_bytes = 0;
+  // Entries the system's GPU culling dropped because an append list was full (the lists are sized
+  // for every candidate, so anything but 0 is a bug; the draws stay in bounds either way).
+  std::uint64_t overflow = 0;
+};
+
 class FrameSystem {
  public:
   virtual ~FrameSystem() = default;
@@ -51,6 +69,13 @@ class FrameSystem {
   void cull(VkCommandBuffer cmd, const FrameView& view) { cull(cmd, view, FramePhase::kSingle, nullptr); }
   void draw(VkCommandBuffer cmd, const FrameView& view, const ShadowMap* shadow = nullptr) {
     draw(cmd, view, FramePhase::kSingle, shadow);
+  }
+  // After the frame's submission completed: the system's figures for it, from the frame's own
+  // read-backs. Candidates and memory always; with `drawn` (the system took part in the frame) also
+  // what culling kept and what was drawn.
+  virtual SystemFrameStats read_frame_stats(bool drawn) {
+    (void)drawn;
+    return {};
   }
   // Inside the shadow map's pass: the casters' depth. Returns the draws recorded.
   virtual std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {

@@ -1,6 +1,6 @@
-// The dithered LOD cross-fade's screen pattern, shared by vegetation and the VAT crowd: an 8x8 ordered
-// dither value per pixel, and the complementary masks of the two LODs of a fading instance. Both
-// entries of the instance carry the same threshold q (0..255): the incoming (farther) LOD keeps the
+// The dithered LOD cross-fade's screen pattern, shared by vegetation, the VAT crowd and the skinned avatars:
+// an 8x8 ordered dither value per pixel, and the complementary masks of the two LODs of a fading instance.
+// Both entries of the instance carry the same threshold q (0..255): the incoming (farther) LOD keeps the
 // pixels whose value is below q, the outgoing one those at or above it, so every pixel goes to exactly
 // one of them (nothing drawn twice, nothing missed) and the incoming share grows with q.
 #ifndef MYRIAD_DITHER_GLSL

@@ -409,4 +409,23 @@ TerrainMemory TerrainRenderer::memory() const {
   return m;
 }
 
+SystemFrameStats TerrainRenderer::read_frame_stats(bool drawn) {
+  SystemFrameStats s;
+  const TerrainMemory tm = memory();
+  s.objects = stats_.pages;
+  s.draws = stats_.arenas_drawn;
+  s.pipeline_binds = stats_.pipeline_binds;
+  s.overflow = overflow();
+  s.gpu_bytes = tm.vertex_bytes + tm.index_bytes + tm.page_bytes;
+  if (!drawn) return s;
+  const DrawCounts counts = read_draw_counts();
+  s.visible = counts.pages;
+  s.vertices = counts.vertices;
+  s.triangles = counts.triangles;
+  const shader::CullCounters c = cull_counters();
+  s.frustum_culled = s.objects - std::min<std::uint64_t>(c.frustum_passed, s.objects);
+  s.occlusion_culled = c.occluded;
+  return s;
+}
+
 }  // namespace myriad::render

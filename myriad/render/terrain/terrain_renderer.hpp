@@ -115,6 +115,7 @@ class TerrainRenderer : public FrameSystem {
   const TerrainShadowStats& shadow_stats() const { return shadow_stats_; }
 
   const TerrainFrameStats& frame_stats() const { return stats_; }
+  SystemFrameStats read_frame_stats(bool drawn) override;
   // Page geometry queued but not yet staged (the staging ring had no room for it this frame).
   std::uint64_t pending_upload_bytes() const { return buffers_.pending_bytes(); }
   // Geometry goes under `share` of the upload queue (PageArenaBuffers::use_upload_share).

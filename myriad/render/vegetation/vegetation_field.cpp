@@ -186,4 +186,31 @@ double VegetationField::gpu_bytes_per_instance() const {
   return n == 0 ? 0.0 : double(pools_->gpu_bytes()) / double(n);
 }
 
+SystemFrameStats GroundTiles::read_frame_stats(bool drawn) {
+  SystemFrameStats s;
+  s.objects = tile_count();
+  if (!drawn) return s;
+  s.visible = s.draws = drawn_;
+  s.pipeline_binds = s.draws > 0 ? 1 : 0;
+  s.triangles = triangles_;
+  return s;
+}
+
+SystemFrameStats VegetationField::read_frame_stats(bool drawn) {
+  finish_frame();
+  SystemFrameStats s;
+  s.objects = stats_.resident;
+  s.gpu_bytes = gpu_bytes();
+  s.overflow = stats_.drawn.overflow;
+  if (!drawn) return s;
+  s.visible = stats_.drawn.total();
+  s.frustum_culled = s.objects - std::min<std::uint64_t>(stats_.drawn.frustum_passed, s.objects);
+  s.occlusion_culled = stats_.drawn.occluded;
+  s.draws = stats_.drawn.draws;
+  s.pipeline_binds = stats_.drawn.binds;
+  s.vertices = stats_.drawn.indices;
+  s.triangles = stats_.drawn.triangles;
+  return s;
+}
+
 }  // namespace myriad::render

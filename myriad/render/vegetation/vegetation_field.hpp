@@ -64,6 +64,7 @@ class GroundTiles : public FrameSystem {
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
 
   std::size_t tile_count() const { return bounds_.size(); }
+  SystemFrameStats read_frame_stats(bool drawn) override;
   // Of the last draw: tiles drawn, and triangles.
   std::uint32_t drawn() const { return drawn_; }
   std::uint64_t triangles() const { return triangles_; }
@@ -112,6 +113,8 @@ class VegetationField : public FrameSystem {
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
   // After the frame's submission completed: what it drew (stats().drawn).
   void finish_frame();
+  // finish_frame(), then the figures.
+  SystemFrameStats read_frame_stats(bool drawn) override;
 
   // The ground tiles, a system of their own.
   GroundTiles& ground() { return *ground_tiles_; }

@@ -110,8 +110,11 @@ float StreamedVoxelScene::reach() const {
 
 float StreamedVoxelScene::view_distance() const { return float((options_.radius - 1) * voxel::kSectionSize); }
 
-void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const FrameOptions& settings) {
+void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint32_t width,
+                                std::uint32_t height, const FrameOptions& settings) {
   if (!settings.paused) time_ += std::max(dt, 0.0);
+  view_ = FrameView::of_camera(camera, width, height, kSun, static_cast<float>(time_));
+  has_view_ = true;
   for (LevelMemo& m : level_memo_) m.size = 0;  // last frame's answers are stale from here on
   Stopwatch clock;
   const voxel::StreamUpdate& u = stream_->update(glm::dvec3(camera.eye));
@@ -175,7 +178,7 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, const Fram
   stats_.cpu_levels_ms = phase.elapsed_ms();
   stats_.cpu_upload_ms = clock.elapsed_ms();
   stats_.stream = stream_->stats();
-  count_holes(camera, last_aspect_);
+  count_holes(view_);
 }
 
 // The stream placed each section's plants with its mesh (on a worker); here they are copied into the
@@ -317,14 +320,15 @@ void StreamedVoxelScene::choose_levels(glm::ivec2 camera_column) {
   }
 }
 
-void StreamedVoxelScene::count_holes(const SceneCamera& camera, float aspect) {
+void StreamedVoxelScene::count_holes(const FrameView& view) {
   // A column within the view distance whose box meets the frustum and whose slot does not show its
   // current mesh: a place where the world is missing in this frame's image.
-  const Frustum frustum = Frustum::from_view_proj(camera.view_proj(aspect));
+  const Frustum& frustum = view.frustum;
+  const glm::vec3 eye = view.eye;
   const int reach = options_.radius - 1;
   const glm::ivec2 columns = stream_->columns();
-  const glm::ivec2 at(int(std::floor(camera.eye.x / float(voxel::kSectionSize))),
-                      int(std::floor(camera.eye.z / float(voxel::kSectionSize))));
+  const glm::ivec2 at(int(std::floor(eye.x / float(voxel::kSectionSize))),
+                      int(std::floor(eye.z / float(voxel::kSectionSize))));
   const auto size = float(voxel::kSectionSize);
   const auto height = float(options_.world_size.y);
   std::uint32_t holes = 0;
@@ -347,12 +351,9 @@ void StreamedVoxelScene::count_holes(const SceneCamera& camera, float aspect) {
   stats_.hole_columns = holes;
 }
 
-void StreamedVoxelScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
-                                OffscreenTarget& target) {
+void StreamedVoxelScene::record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) {
   Stopwatch clock;
-  last_aspect_ = float(target.width()) / float(target.height());
-  const FrameView view =
-      FrameView::of_camera(camera, target.width(), target.height(), kSun, static_cast<float>(time_));
+  const FrameView& view = checked_view(has_view_ ? &view_ : nullptr, target, "StreamedVoxelScene::record");
   frame_.set_occlusion(settings.occlusion);
   std::vector<FrameSystem*>& systems = systems_;
   systems.assign(1, &terrain_->renderer());

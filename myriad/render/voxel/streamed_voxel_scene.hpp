@@ -71,9 +71,9 @@ class StreamedVoxelScene : public FrameScene {
   StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options);
   ~StreamedVoxelScene() override;
 
-  void update(double dt, const SceneCamera& camera, const FrameOptions& settings) override;
-  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
-              OffscreenTarget& target) override;
+  void update(double dt, const SceneCamera& camera, std::uint32_t width, std::uint32_t height,
+              const FrameOptions& settings) override;
+  void record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) override;
   void finish_frame() override;
   std::vector<std::string> stats_lines() const override;
 
@@ -108,7 +108,7 @@ class StreamedVoxelScene : public FrameScene {
   bool fine_owned(glm::ivec2 block1) const;         // all 2 x 2 columns of a level-1 block are fine-ready
   bool covered(int level, glm::ivec2 block) const;  // its children (level - 1) are all drawn by finer levels
   bool far_shown(int level, glm::ivec2 block) const;
-  void count_holes(const SceneCamera& camera, float aspect);
+  void count_holes(const FrameView& view);
   void place_vegetation();
   // This frame's share of `waiting` items under the pacing (options: pacing_frames).
   std::size_t paced(std::size_t waiting) const;
@@ -136,7 +136,8 @@ class StreamedVoxelScene : public FrameScene {
   StreamedVoxelStats stats_;
   mutable std::vector<LevelMemo> level_memo_;  // [level], this frame's
   double time_ = 0.0;
-  float last_aspect_ = 16.0f / 9.0f;
+  FrameView view_;  // the frame update() prepared (valid once has_view_)
+  bool has_view_ = false;
   bool recorded_ = false;
 };
 

@@ -514,4 +514,22 @@ std::uint64_t VoxelVegetationRenderer::gpu_bytes() const {
          grass_two_phase_.gpu_bytes() + tree_two_phase_.gpu_bytes();
 }
 
+SystemFrameStats VoxelVegetationRenderer::read_frame_stats(bool drawn) {
+  SystemFrameStats s;
+  s.objects = live_instances();
+  s.gpu_bytes = gpu_bytes();
+  s.overflow = overflow();
+  if (!drawn) return s;
+  const VoxelVegetationCounts c = read_counts();
+  s.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
+  s.vertices = c.vertices;
+  s.triangles = c.vertices / 3;
+  const shader::CullCounters cc = cull_counters();
+  s.frustum_culled = s.objects - std::min<std::uint64_t>(cc.frustum_passed, s.objects);
+  s.occlusion_culled = cc.occluded;
+  s.draws = stats_.draws;
+  s.pipeline_binds = stats_.pipeline_binds;
+  return s;
+}
+
 }  // namespace myriad::render

@@ -98,6 +98,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
 
   const VoxelVegetationStats& stats() const { return stats_; }
+  SystemFrameStats read_frame_stats(bool drawn) override;
   // After the frame completed: what the last camera culling kept (both phases after a two-phase frame),
   // from the copies the frame made (no read-back submission).
   VoxelVegetationCounts read_counts();

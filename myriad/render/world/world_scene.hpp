@@ -3,8 +3,9 @@
 // 100 clothed skinned avatars, lit by one directional light. Everything is generated (the vegetation
 // tiles are baked into a cache folder on first use); one frame loop runs every system's culling and
 // drawing. World layout (metres, +Y up): the voxel world fills [0, 256] x [0, 64] x [0, 256]; the
-// plain around it is flat at y = 0; the crowd roams a 320 m square south of it (-Z) and the avatars
-// stand on a plaza between the two.
+// ground around it rolls in noise hills (flattened into pads under the voxel world, the crowd and the
+// plaza); the crowd roams a 180 m square south of it (-Z) and the avatars stand on a plaza between
+// the two.
 #pragma once
 
 #include "myriad/anim/clip/clip_roles.hpp"
@@ -80,24 +81,6 @@ enum WorldSystem : std::uint32_t {
 inline constexpr std::uint32_t kWorldSystemCount = 6;
 const char* world_system_name(std::uint32_t index);  // "terrain", "voxel_vegetation", ...
 
-// One system's share of the last finished frame.
-struct SystemFrameStats {
-  std::uint64_t objects = 0;  // candidates: pages, instances, entities, avatars
-  std::uint64_t visible = 0;  // drawn after culling
-  // Of the candidates: dropped by frustum, slice, distance or LOD tests, and (two-phase Hi-Z) hidden
-  // behind this frame's depth. Occlusion is tested on those that passed the first tests.
-  std::uint64_t frustum_culled = 0;
-  std::uint64_t occlusion_culled = 0;
-  std::uint64_t draws = 0;
-  std::uint64_t pipeline_binds = 0;
-  std::uint64_t vertices = 0;  // vertex shader invocations of the draws (indexed: indices drawn)
-  std::uint64_t triangles = 0;
-  std::uint64_t gpu_bytes = 0;
-  // Entries the system's GPU culling dropped because an append list was full (the lists are sized
-  // for every candidate, so anything but 0 is a bug; the draws stay in bounds either way).
-  std::uint64_t overflow = 0;
-};
-
 // The avatars' figures beyond SystemFrameStats (last finished frame; 0 when they were not drawn).
 struct AvatarFrameFigures {
   std::uint64_t descriptor_binds = 0;           // descriptor pushes: one per batch type per pass
@@ -150,9 +133,9 @@ class WorldScene final : public FrameScene {
              const SceneProgress& progress = {});
   ~WorldScene() override;
 
-  void update(double dt, const SceneCamera& camera, const FrameOptions& settings) override;
-  void record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
-              OffscreenTarget& target) override;
+  void update(double dt, const SceneCamera& camera, std::uint32_t width, std::uint32_t height,
+              const FrameOptions& settings) override;
+  void record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) override;
   void finish_frame() override;
   std::vector<std::string> stats_lines() const override;
 

@@ -2,6 +2,7 @@
 // then one command buffer: uploads, every system's culling, one rendering pass with the vegetation
 // frame's two-phase occlusion around all opaque geometry.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "myriad/core/thread/stopwatch.hpp"
@@ -66,18 +67,21 @@ void WorldScene::Impl::apply_voxel_edit() {
   ++edits;
 }
 
-void WorldScene::update(double dt, const SceneCamera& camera, const FrameOptions& settings) {
+void WorldScene::update(double dt, const SceneCamera& camera, std::uint32_t width, std::uint32_t height,
+                        const FrameOptions& settings) {
   Impl& m = *impl_;
   Stopwatch total;
   const float step = settings.paused ? 0.0f : static_cast<float>(std::max(dt, 0.0));
   m.time += double(step);
+  // The one view of this frame: every system reads it.
+  m.view = FrameView::of_camera(camera, width, height, m.to_light, static_cast<float>(m.time));
+  m.has_view = true;
   Stopwatch clock;
   (void)m.field->update(glm::dvec3(camera.eye));
   m.stats.cpu_streaming_ms = clock.elapsed_ms();
   clock.restart();
   if (step > 0.0f) m.move_crowd(step);
   m.stats.cpu_crowd_ms = clock.elapsed_ms();
-  // The avatars are animated and culled in record(), which knows the image's aspect.
   m.avatar_dt += step;
   clock.restart();
   if (m.edit_every > 0 && !settings.paused && (m.stats.frame + 1) % m.edit_every == 0) m.apply_voxel_edit();
@@ -87,13 +91,10 @@ void WorldScene::update(double dt, const SceneCamera& camera, const FrameOptions
 
 void WorldScene::settle(const SceneCamera& camera) { impl_->field->settle(camera.eye); }
 
-void WorldScene::record(VkCommandBuffer cmd, const SceneCamera& camera, const FrameOptions& settings,
-                        OffscreenTarget& target) {
+void WorldScene::record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) {
   Impl& m = *impl_;
   Stopwatch clock;
-  // The one view of this frame: every system reads it.
-  const FrameView view =
-      FrameView::of_camera(camera, target.width(), target.height(), m.to_light, static_cast<float>(m.time));
+  const FrameView& view = checked_view(m.has_view ? &m.view : nullptr, target, "WorldScene::record");
   CrowdDrawOptions crowd_draw;
   crowd_draw.lod_colors = settings.lod_colors;
   m.crowd->set_draw_options(crowd_draw);
@@ -136,112 +137,32 @@ void WorldScene::finish_frame() {
   st.upload_frame_budget = m.ctx.uploads().ring().frame_budget();
   st.gpu_ms.clear();
   for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
-  for (SystemFrameStats& s : st.systems) s = {};
-  st.avatars = {};
+  // Every system reports its own figures; system i is the one of mask bit i.
+  const std::array<FrameSystem*, kWorldSystemCount> systems{m.terrain.get(), m.voxel_vegetation.get(),
+                                                            m.field.get(),   m.crowd.get(),
+                                                            m.avatars.get(), &m.field->ground()};
+  for (std::uint32_t i = 0; i < kWorldSystemCount; ++i)
+    st.systems[i] = systems[i] ? systems[i]->read_frame_stats(((m.mask >> i) & 1u) != 0) : SystemFrameStats{};
 
-  SystemFrameStats& terrain = st.systems[0];
-  const TerrainFrameStats& tf = m.terrain->frame_stats();
-  const TerrainMemory tm = m.terrain->memory();
-  terrain.objects = tf.pages;
-  terrain.draws = tf.arenas_drawn;
-  if (m.mask & kSystemTerrain) {
-    const TerrainRenderer::DrawCounts drawn = m.terrain->read_draw_counts();
-    terrain.visible = drawn.pages;
-    terrain.vertices = drawn.vertices;
-    terrain.triangles = drawn.triangles;
-  }
-  terrain.pipeline_binds = tf.pipeline_binds;
-  if (m.mask & kSystemTerrain) {
-    const shader::CullCounters c = m.terrain->cull_counters();
-    terrain.frustum_culled = terrain.objects - std::min<std::uint64_t>(c.frustum_passed, terrain.objects);
-    terrain.occlusion_culled = c.occluded;
-  }
-  terrain.overflow = m.terrain->overflow();
-  terrain.gpu_bytes = tm.vertex_bytes + tm.index_bytes + tm.page_bytes;
-
-  SystemFrameStats& voxel_veg = st.systems[1];
-  voxel_veg.objects = m.build.voxel.grass + m.build.voxel.trees;
-  voxel_veg.gpu_bytes = m.voxel_vegetation->gpu_bytes();
-  voxel_veg.overflow = m.voxel_vegetation->overflow();
-  if (m.mask & kSystemVoxelVegetation) {
-    const VoxelVegetationCounts c = m.voxel_vegetation->read_counts();
-    voxel_veg.visible = std::uint64_t(c.grass_near) + c.grass_far + c.trees;
-    voxel_veg.vertices = c.vertices;
-    voxel_veg.triangles = c.vertices / 3;
-    const shader::CullCounters cc = m.voxel_vegetation->cull_counters();
-    voxel_veg.frustum_culled =
-        voxel_veg.objects - std::min<std::uint64_t>(cc.frustum_passed, voxel_veg.objects);
-    voxel_veg.occlusion_culled = cc.occluded;
-    voxel_veg.draws = m.voxel_vegetation->stats().draws;
-    voxel_veg.pipeline_binds = m.voxel_vegetation->stats().pipeline_binds;
-    st.voxel_vegetation_threads = m.voxel_vegetation->stats().threads;
-    st.voxel_vegetation_reused = m.voxel_vegetation->stats().reused;
-  }
-
-  m.field->finish_frame();
+  // Figures beyond SystemFrameStats, for world_stats.json.
+  const VoxelVegetationStats& vv = m.voxel_vegetation->stats();
+  const bool voxel_vegetation_drawn = (m.mask & kSystemVoxelVegetation) != 0;
+  st.voxel_vegetation_threads = voxel_vegetation_drawn ? vv.threads : 0;
+  st.voxel_vegetation_reused = voxel_vegetation_drawn && vv.reused;
   const VegetationFieldStats& fs = m.field->stats();
-  SystemFrameStats& veg = st.systems[2];
-  veg.objects = fs.resident;
-  if (m.mask & kSystemVegetation) {
-    veg.visible = fs.drawn.total();
-    veg.frustum_culled = veg.objects - std::min<std::uint64_t>(fs.drawn.frustum_passed, veg.objects);
-    veg.occlusion_culled = fs.drawn.occluded;
-    veg.draws = fs.drawn.draws;
-    veg.pipeline_binds = fs.drawn.binds;
-    veg.vertices = fs.drawn.indices;
-    veg.triangles = fs.drawn.triangles;
-  }
-  veg.gpu_bytes = m.field->gpu_bytes();
-  veg.overflow = fs.drawn.overflow;
   st.vegetation_planted = fs.planted;
   st.vegetation_resident = fs.resident;
   st.vegetation_pages_staged = fs.pages_staged;
   st.vegetation_tiles_waiting = fs.pools.tiles_waiting;
   st.vegetation_gpu_bytes_per_instance = m.field->gpu_bytes_per_instance();
-
-  SystemFrameStats& crowd = st.systems[3];
-  crowd.objects = m.entities.size();
-  crowd.gpu_bytes = m.crowd->gpu_bytes();
-  crowd.overflow = m.crowd->cull().overflow();
-  if (m.mask & kSystemCrowd) {
-    const CrowdFrameStats c = m.crowd->read_stats();
-    crowd.visible = c.total_entities();
-    crowd.frustum_culled = c.cull.frustum_culled();
-    crowd.occlusion_culled = c.cull.occluded;
-    crowd.vertices = c.total_vertices();
-    crowd.triangles = c.total_triangles();
-    crowd.draws = m.crowd->cull().slot_count();
-    crowd.pipeline_binds = m.crowd->cull().slot_count();
-  }
-
-  SystemFrameStats& avatars = st.systems[4];
-  if (m.avatars) {
-    if (m.mask & kSystemAvatars) m.avatars->finish_frame();
+  st.avatars = {};
+  if (m.avatars && (m.mask & kSystemAvatars)) {
     const AvatarDrawStats& a = m.avatars->stats();
-    avatars.objects = a.avatars;
-    avatars.gpu_bytes = m.avatars->gpu_bytes();
-    if (m.mask & kSystemAvatars) {
-      avatars.visible = a.visible;
-      avatars.frustum_culled = a.avatars - std::min<std::uint64_t>(a.frustum_passed, a.avatars);
-      avatars.occlusion_culled = a.occluded;
-      avatars.draws = a.draws + 1;  // + the blob shadows' one instanced draw
-      avatars.pipeline_binds = a.pipeline_binds + 1;
-      avatars.vertices = a.vertices;
-      avatars.triangles = a.triangles;
-      st.avatars = {a.descriptor_binds,
-                    a.batch_types,
-                    a.skeletons_updated,
-                    a.palette_bytes_uploaded,
-                    {a.avatars_per_lod[0], a.avatars_per_lod[1], a.avatars_per_lod[2], a.avatars_per_lod[3]}};
-    }
-  }
-
-  SystemFrameStats& ground = st.systems[5];
-  ground.objects = m.field->ground().tile_count();
-  if (m.mask & kSystemGround) {
-    ground.visible = ground.draws = m.field->ground().drawn();
-    ground.pipeline_binds = ground.draws > 0 ? 1 : 0;
-    ground.triangles = m.field->ground().triangles();
+    st.avatars = {a.descriptor_binds,
+                  a.batch_types,
+                  a.skeletons_updated,
+                  a.palette_bytes_uploaded,
+                  {a.avatars_per_lod[0], a.avatars_per_lod[1], a.avatars_per_lod[2], a.avatars_per_lod[3]}};
   }
 }
 

@@ -79,7 +79,11 @@ struct WorldScene::Impl {
 
   // Avatars.
   std::unique_ptr<AvatarCrowdRenderer> avatars;
-  float avatar_dt = 0.0f;  // animation time since the avatars' last update (they update in record())
+  // Animation time since the avatars' last update: their CPU work runs when a frame is recorded (a
+  // frame drawn again re-stages its per-frame data), so update() adds to it and record() spends it.
+  float avatar_dt = 0.0f;
+  FrameView view;  // the frame update() prepared (valid once has_view)
+  bool has_view = false;
 
   std::unique_ptr<ShadowMap> shadow;  // null when shadows are off
 

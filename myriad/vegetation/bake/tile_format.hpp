@@ -1,7 +1,7 @@
 // Vegetation tile files (".mveg"): one file per square tile of the world. Per plant type a group with
 // its AABB, an offline quadtree (node AABBs, child and instance ranges) and the instances in tree order,
 // 14 bytes each (quantized tile-local position, yaw, half-float scale, RGB tint). The byte layout is
-// documented in docs/vegetation_format.md; parse_tile() validates all of it before anything is used.
+// documented in docs/FORMATS.md; parse_tile() validates all of it before anything is used.
 #pragma once
 
 #include <cstdint>
