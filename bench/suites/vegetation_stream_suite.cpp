@@ -49,10 +49,10 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
   so.directory = dir;
   so.load_radius = 1400.0f;  // past the farthest draw distance (trees, 1200 m) plus travel margin
   so.hysteresis = 150.0f;
-  so.upload_budget_bytes = 512u << 10;  // CPU pool copies per frame at most (the GPU budget is the pools')
-  so.spread_frames = 8;                 // standing: a tile's arrival spread over about 8 frames
-  so.deadline_radius = 1250.0f;         // moving: paced so tiles are whole 50 m before draw distance
-  so.worker_threads = 1;                // a core of the two left to the frame
+  so.copy_budget_bytes = 512u << 10;  // CPU pool copies per frame at most (the GPU budget is the pools')
+  so.spread_frames = 8;               // standing: a tile's arrival spread over about 8 frames
+  so.deadline_radius = 1250.0f;       // moving: paced so tiles are whole 50 m before draw distance
+  so.worker_threads = 1;              // a core of the two left to the frame
   so.rebase_distance = 2000.0;
   const double z = world * 0.5 + 37.0;
   const glm::dvec3 start(std::min(300.0, world * 0.25), 2.0, z);
@@ -144,7 +144,7 @@ void run_vegetation_stream_suite(Report& report, const SuiteOptions& options) {
   constexpr std::uint64_t kBudget = 8ull << 20;
   // 11 s: long enough for a render-origin rebase (2 km) at 200 m/s.
   const int frames = options.quick ? 120 : 660;
-  report.add("upload_budget_bytes", double(kBudget), "bytes", "records staged per frame at most");
+  report.add("copy_budget_bytes", double(kBudget), "bytes", "records staged per frame at most");
   // Speed 0 first: the same frame loop with the camera standing (nothing to stream) measures what this
   // machine's scheduling alone spreads between p50 and p99 — the floor under the moving ratios.
   for (const double speed : {0.0, 50.0, 200.0, 1000.0}) {

@@ -60,7 +60,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
   so.tile_size = 100.0f;
   so.load_radius = 220.0f;
   so.hysteresis = 40.0f;
-  so.upload_budget_bytes = 96u << 10;  // arrivals spread over several frames: partial groups
+  so.copy_budget_bytes = 96u << 10;  // arrivals spread over several frames: partial groups
   so.worker_threads = 1;
   so.rebase_distance = 150.0;
   so.render_origin = {kWorld / 2, 0.0, kWorld / 2};

@@ -126,6 +126,28 @@ TEST_F(VoxelStreamingTest, StreamedSectionsEqualTheFixedWorldByteForByte) {
   EXPECT_GT(compared, 81);  // at least the 9 x 9 meshed columns' ground sections
 }
 
+// The level choice runs only on change: a settled world seen from the same column, turned or not, keeps
+// its choice (and draws no hole); a step into the next column chooses again.
+TEST_F(VoxelStreamingTest, TheLevelChoiceRunsOnlyWhenItsInputsChange) {
+  const render::StreamedVoxelSceneOptions options = scene_options(4);
+  render::StreamedVoxelScene scene(ctx(), options);
+  render::OffscreenTarget target(ctx(), 160, 100);
+  const render::FrameOptions settings;
+  settle(ctx(), scene, camera_at({200.0f, 260.0f}), target, options.upload_budget);
+  for (int turn = 0; turn < 3; ++turn) {
+    render::SceneCamera c = camera_at({200.0f, 260.0f});
+    c.forward = glm::normalize(glm::vec3(std::cos(float(turn)), -0.4f, std::sin(float(turn))));
+    scene.update(1.0 / 60.0, c, target.width(), target.height(), settings);
+    EXPECT_FALSE(scene.stats().levels_chosen) << "turn " << turn;
+    EXPECT_EQ(scene.stats().hole_columns, 0u) << "turn " << turn;
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+    scene.finish_frame();
+  }
+  scene.update(1.0 / 60.0, camera_at({200.0f + float(voxel::kSectionSize), 260.0f}), target.width(),
+               target.height(), settings);
+  EXPECT_TRUE(scene.stats().levels_chosen);
+}
+
 TEST_F(VoxelStreamingTest, EvictedSlotsAreReusedAndTheArenasStopGrowing) {
   const FixedWorld fixed = build_fixed();
   const render::StreamedVoxelSceneOptions options = scene_options(3);

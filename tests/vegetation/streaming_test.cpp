@@ -32,7 +32,7 @@ class Streaming : public ::testing::Test {
     s.tile_size = kTile;
     s.load_radius = 120.0f;
     s.hysteresis = 40.0f;
-    s.upload_budget_bytes = 300 * kRuntimeBytesPerInstance;
+    s.copy_budget_bytes = 300 * kRuntimeBytesPerInstance;
     s.worker_threads = 2;
     s.render_origin = {300.0, 0.0, 300.0};
     return s;
@@ -41,11 +41,11 @@ class Streaming : public ::testing::Test {
   int settle(TileStreamer& s, glm::dvec3 cam, std::size_t budget) {
     for (int frames = 1; frames < 100000; ++frames) {
       const StreamingFrame f = s.update(cam);
-      EXPECT_LE(f.uploaded_bytes, budget);
-      max_upload_ = std::max(max_upload_, f.uploaded_bytes);
+      EXPECT_LE(f.copied_bytes, budget);
+      max_upload_ = std::max(max_upload_, f.copied_bytes);
       for (TileKey k : s.resident_tiles()) EXPECT_LE(s.tile_distance(k, cam), 160.0);
       if (s.idle()) return frames;
-      if (f.uploaded_bytes == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      if (f.copied_bytes == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     ADD_FAILURE() << "streamer never became idle";
     return 0;
@@ -68,7 +68,7 @@ TEST_F(Streaming, ScriptedPathObeysRadiusRuleBudgetAndMemory) {
     const glm::dvec3 cam =
         t < 0.5 ? glm::dvec3(50.0 + 900.0 * t, 2.0, 80.0 + 700.0 * t)
                 : glm::dvec3(500.0 - 600.0 * (t - 0.5), 2.0, 430.0 - 200.0 * std::sin(6.0 * (t - 0.5)));
-    const int frames = settle(s, cam, options().upload_budget_bytes);
+    const int frames = settle(s, cam, options().copy_budget_bytes);
     multi_frame_uploads += frames > 2;
     std::set<TileKey> next;
     for (TileKey k : s.available()) {
@@ -83,8 +83,8 @@ TEST_F(Streaming, ScriptedPathObeysRadiusRuleBudgetAndMemory) {
     ASSERT_EQ(s.world().instance_count(), expect);
   }
   EXPECT_GT(multi_frame_uploads, 0u);  // the budget really spread arrivals over frames
-  EXPECT_EQ(max_upload_, options().upload_budget_bytes / kRuntimeBytesPerInstance * kRuntimeBytesPerInstance);
-  settle(s, {50000.0, 0.0, 50000.0}, options().upload_budget_bytes);
+  EXPECT_EQ(max_upload_, options().copy_budget_bytes / kRuntimeBytesPerInstance * kRuntimeBytesPerInstance);
+  settle(s, {50000.0, 0.0, 50000.0}, options().copy_budget_bytes);
   EXPECT_TRUE(s.resident_tiles().empty());
   EXPECT_EQ(s.world().resident_bytes(), baseline);
   EXPECT_EQ(s.world().instance_count(), 0u);
@@ -96,35 +96,35 @@ TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {
   std::filesystem::resize_file(bad, std::filesystem::file_size(bad) / 2);
   TileStreamer s(options());
   const glm::dvec3 cam(125.0, 0.0, 125.0);
-  settle(s, cam, options().upload_budget_bytes);
+  settle(s, cam, options().copy_budget_bytes);
   ASSERT_EQ(s.failures().size(), 1u);
   EXPECT_NE(s.failures()[0].message.find("tile_2_2.mveg"), std::string::npos) << s.failures()[0].message;
   const auto resident = s.resident_tiles();
   EXPECT_GT(resident.size(), 8u);
   EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{2, 2}), 0);
-  settle(s, {140.0, 0.0, 125.0}, options().upload_budget_bytes);  // not retried
+  settle(s, {140.0, 0.0, 125.0}, options().copy_budget_bytes);  // not retried
   EXPECT_EQ(s.failures().size(), 1u);
 }
 
 TEST_F(Streaming, SpreadingCopiesABacklogOverFramesAndKeepsUpWithTheBudget) {
   StreamingOptions o = options();
-  o.upload_budget_bytes = 1u << 20;
+  o.copy_budget_bytes = 1u << 20;
   o.spread_frames = 8;
   o.spread_min_bytes = 64 * kRuntimeBytesPerInstance;
   TileStreamer s(o);
   std::size_t copying_frames = 0, largest = 0, total = 0;
   for (int frame = 0; frame < 100000; ++frame) {
     const StreamingFrame f = s.update({300.0, 0.0, 300.0});
-    copying_frames += f.uploaded_bytes > 0;
-    largest = std::max(largest, f.uploaded_bytes);
-    total += f.uploaded_bytes;
+    copying_frames += f.copied_bytes > 0;
+    largest = std::max(largest, f.copied_bytes);
+    total += f.copied_bytes;
     if (s.idle()) break;
-    if (f.uploaded_bytes == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (f.copied_bytes == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   ASSERT_TRUE(s.idle());
   // The whole circle would fit one update's budget; spread, no update copies more than an eighth of
   // everything plus the floor, and it takes at least eight updates.
-  EXPECT_LT(total, o.upload_budget_bytes);
+  EXPECT_LT(total, o.copy_budget_bytes);
   EXPECT_GE(copying_frames, 8u);
   EXPECT_LE(largest, total / 8 + o.spread_min_bytes + kRuntimeBytesPerInstance);
   EXPECT_EQ(total, s.world().instance_count() * kRuntimeBytesPerInstance);
@@ -136,17 +136,17 @@ TEST_F(Streaming, SpreadingCopiesABacklogOverFramesAndKeepsUpWithTheBudget) {
 TEST_F(Streaming, PacingToTheCameraMeetsDeadlinesWithoutBursts) {
   const auto fly = [&](float deadline_radius) {
     StreamingOptions o = options();
-    o.upload_budget_bytes = 1u << 20;
+    o.copy_budget_bytes = 1u << 20;
     o.spread_frames = 8;
     o.spread_min_bytes = 8 * kRuntimeBytesPerInstance;
     o.deadline_radius = deadline_radius;
     TileStreamer s(o);
-    settle(s, {150.0, 0.0, 300.0}, o.upload_budget_bytes);
+    settle(s, {150.0, 0.0, 300.0}, o.copy_budget_bytes);
     std::size_t largest = 0;
     for (int f = 0; f < 300; ++f) {
       const glm::dvec3 cam(150.0 + double(f), 0.0, 300.0);
       const StreamingFrame sf = s.update(cam);
-      if (f >= 20) largest = std::max(largest, sf.uploaded_bytes);
+      if (f >= 20) largest = std::max(largest, sf.copied_bytes);
       for (const TileKey& k : s.available()) {
         if (deadline_radius > 0.0f && s.tile_distance(k, cam) <= double(deadline_radius)) {
           EXPECT_TRUE(s.resident(k)) << "update " << f << " tile " << k.x << "," << k.z;
@@ -165,7 +165,7 @@ TEST_F(Streaming, PacingToTheCameraMeetsDeadlinesWithoutBursts) {
 
 TEST_F(Streaming, TilesDamagedDuringTheFlightAreReportedOnceAndSkipped) {
   TileStreamer s(options());
-  settle(s, {75.0, 0.0, 75.0}, options().upload_budget_bytes);
+  settle(s, {75.0, 0.0, 75.0}, options().copy_budget_bytes);
   ASSERT_TRUE(s.failures().empty());
   // While the camera is elsewhere, one tile ahead is cut short and another is overwritten with other
   // bytes of the same length (a copy in progress, a bad disk).
@@ -181,8 +181,8 @@ TEST_F(Streaming, TilesDamagedDuringTheFlightAreReportedOnceAndSkipped) {
   // Fly there and back twice: each damaged tile is reported once, its neighbours stream as usual.
   for (int lap = 0; lap < 2; ++lap) {
     for (double x = 75.0; x <= 525.0; x += 50.0)
-      settle(s, {x, 0.0, 75.0 + (x - 75.0)}, options().upload_budget_bytes);
-    settle(s, {75.0, 0.0, 75.0}, options().upload_budget_bytes);
+      settle(s, {x, 0.0, 75.0 + (x - 75.0)}, options().copy_budget_bytes);
+    settle(s, {75.0, 0.0, 75.0}, options().copy_budget_bytes);
   }
   ASSERT_EQ(s.failures().size(), 2u);
   std::set<TileKey> failed;
@@ -193,7 +193,7 @@ TEST_F(Streaming, TilesDamagedDuringTheFlightAreReportedOnceAndSkipped) {
         << f.message;
   }
   EXPECT_EQ(failed, (std::set<TileKey>{{9, 9}, {10, 9}}));
-  settle(s, {475.0, 0.0, 475.0}, options().upload_budget_bytes);
+  settle(s, {475.0, 0.0, 475.0}, options().copy_budget_bytes);
   const auto resident = s.resident_tiles();
   EXPECT_GT(resident.size(), 10u);
   EXPECT_EQ(std::count(resident.begin(), resident.end(), TileKey{9, 9}), 0);
@@ -216,7 +216,7 @@ TEST_F(Streaming, RenderOriginFollowsTheCameraAndPositionsStayExact) {
       EXPECT_EQ(s.world().render_origin().y, 0.0);
     }
   }
-  settle(s, {575.0, 30.0, 25.0}, o.upload_budget_bytes);
+  settle(s, {575.0, 30.0, 25.0}, o.copy_budget_bytes);
   EXPECT_GE(rebases, 3);
   // Every resident instance's translation + origin is its tile-local position + tile origin (in double).
   const glm::dvec3 origin = s.world().render_origin();
@@ -240,7 +240,7 @@ TEST_F(Streaming, RenderOriginFollowsTheCameraAndPositionsStayExact) {
 
 TEST_F(Streaming, RejectsABudgetBelowOneInstance) {
   StreamingOptions o = options();
-  o.upload_budget_bytes = 10;
+  o.copy_budget_bytes = 10;
   EXPECT_THROW(TileStreamer{o}, Error);
 }
 

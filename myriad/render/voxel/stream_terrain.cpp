@@ -56,6 +56,7 @@ void StreamTerrain::changed(glm::ivec3 section) {
   Slot& slot = slots_[std::size_t(s)];
   const bool was_queued = slot.queued != glm::ivec3(kNone);
   slot.queued = section;
+  ++version_;
   if (!was_queued) queue_.push_back(s);
 }
 
@@ -64,6 +65,7 @@ void StreamTerrain::evicted(glm::ivec3 section) {
   const int s = slot_of(section);
   Slot& slot = slots_[std::size_t(s)];
   if (slot.queued == section) slot.queued = glm::ivec3(kNone);  // its queue entry is skipped
+  ++version_;
   if (slot.owner == section && !slot.evict) {
     slot.evict = true;
     evictions_.push_back(s);
@@ -82,6 +84,7 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
     terrain_->set_section(s, glm::vec3(0.0f), kEmpty);
     terrain_->set_section_hidden(s, false);
     ++stats_.removed_sections;
+    ++version_;
   }
   evictions_.clear();
   while (queue_head_ < queue_.size()) {
@@ -112,6 +115,7 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
       ++stats_.uploaded_sections;
     }
     slot.queued = glm::ivec3(kNone);
+    ++version_;
     ++queue_head_;
   }
   if (queue_head_ == queue_.size()) {

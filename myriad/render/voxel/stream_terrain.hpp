@@ -73,6 +73,9 @@ class StreamTerrain {
   const TerrainRenderer& renderer() const { return *terrain_; }
   const StreamTerrainOptions& options() const { return options_; }
   std::size_t pending() const { return queue_.size() - queue_head_; }
+  // Changes whenever what current() / unit_current() answer may have changed (a change queued or
+  // applied, a section evicted).
+  std::uint64_t version() const { return version_; }
   // Placements so far into a slot that last held another section (a unit that left on the far side).
   std::uint64_t slot_reuses() const { return slot_reuses_; }
 
@@ -93,6 +96,7 @@ class StreamTerrain {
   std::vector<std::int32_t> evictions_;
   StreamTerrainStats stats_;
   std::uint64_t slot_reuses_ = 0;
+  std::uint64_t version_ = 0;
 };
 
 }  // namespace myriad::render

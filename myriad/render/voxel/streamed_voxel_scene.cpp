@@ -115,7 +115,6 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   if (!settings.paused) time_ += std::max(dt, 0.0);
   view_ = FrameView::of_camera(camera, width, height, kSun, static_cast<float>(time_));
   has_view_ = true;
-  for (LevelMemo& m : level_memo_) m.size = 0;  // last frame's answers are stale from here on
   Stopwatch clock;
   const voxel::StreamUpdate& u = stream_->update(glm::dvec3(camera.eye));
   stats_.cpu_stream_ms = clock.elapsed_ms();
@@ -174,7 +173,16 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   phase.restart();
   const glm::ivec2 at(int(std::floor(camera.eye.x / float(voxel::kSectionSize))),
                       int(std::floor(camera.eye.z / float(voxel::kSectionSize))));
-  choose_levels(at);
+  // The level choice depends on which columns are meshed, which far blocks are ready, what waits in
+  // the terrain windows, and the camera's column: recomputed only when one of them changed (the memo
+  // of answers stays valid meanwhile, for the hole count).
+  LevelInputs inputs{at, stream_->meshed_version(), far_ ? far_->ready_version() : 0, terrain_->version(), 0};
+  for (const auto& far : far_terrain_) inputs.far_terrain = inputs.far_terrain * 1000003u + far->version();
+  stats_.levels_chosen = !(inputs == level_inputs_);
+  if (stats_.levels_chosen) {
+    choose_levels(at);
+    level_inputs_ = inputs;
+  }
   stats_.cpu_levels_ms = phase.elapsed_ms();
   stats_.cpu_upload_ms = clock.elapsed_ms();
   stats_.stream = stream_->stats();

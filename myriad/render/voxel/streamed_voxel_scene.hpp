@@ -51,6 +51,7 @@ struct StreamedVoxelStats {
   // The parts of cpu_upload_ms: vegetation placement, FarStream::update, queueing meshes into the arenas
   // (StreamTerrain::apply, all levels), the level choice (hidden flags).
   double cpu_vegetation_ms = 0.0, cpu_far_ms = 0.0, cpu_apply_ms = 0.0, cpu_levels_ms = 0.0;
+  bool levels_chosen = false;  // the level choice ran this frame (its inputs changed)
   StreamTerrainStats uploads;
   std::uint32_t sections_meshed = 0, sections_evicted = 0;  // this frame's stream update
   std::uint32_t columns_generated = 0, columns_lit = 0;     // (generated includes read back)
@@ -134,7 +135,14 @@ class StreamedVoxelScene : public FrameScene {
   SceneFrame frame_;
   std::vector<FrameSystem*> systems_;
   StreamedVoxelStats stats_;
-  mutable std::vector<LevelMemo> level_memo_;  // [level], this frame's
+  mutable std::vector<LevelMemo> level_memo_;  // [level], of the last level choice
+  // What the last level choice was made from (LevelInputs::camera_column -1e9: none yet).
+  struct LevelInputs {
+    glm::ivec2 camera_column{-1000000000};
+    std::uint64_t meshed = 0, far_ready = 0, terrain = 0, far_terrain = 0;
+    bool operator==(const LevelInputs&) const = default;
+  };
+  LevelInputs level_inputs_;
   double time_ = 0.0;
   FrameView view_;  // the frame update() prepared (valid once has_view_)
   bool has_view_ = false;

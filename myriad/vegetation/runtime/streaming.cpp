@@ -14,9 +14,9 @@ namespace myriad::vegetation {
 
 TileStreamer::TileStreamer(StreamingOptions options)
     : options_(std::move(options)), world_(options_.render_origin) {
-  if (options_.upload_budget_bytes < kRuntimeBytesPerInstance)
+  if (options_.copy_budget_bytes < kRuntimeBytesPerInstance)
     throw Error("upload budget below one instance (" + std::to_string(kRuntimeBytesPerInstance) + " bytes)",
-                "StreamingOptions::upload_budget_bytes");
+                "StreamingOptions::copy_budget_bytes");
   if (!(options_.tile_size > 0.0f) || !(options_.load_radius >= 0.0f) || !(options_.hysteresis >= 0.0f) ||
       !(options_.rebase_distance >= 0.0))
     throw Error("tile size must be positive, radius, hysteresis and rebase distance non-negative",
@@ -167,7 +167,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
       world_.append(e.tile, e.group, e.next, n);
       e.next += n;
       budget -= std::size_t(n) * kRuntimeBytesPerInstance;
-      frame.uploaded_instances += n;
+      frame.copied_instances += n;
       if (e.next == t.groups[e.group].instances.size()) {
         ++e.group;
         e.next = 0;
@@ -179,7 +179,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
       upload_queue_.pop_front();
     }
   }
-  frame.uploaded_bytes = frame_budget - budget;
+  frame.copied_bytes = frame_budget - budget;
   return frame;
 }
 
@@ -190,7 +190,7 @@ std::size_t TileStreamer::copy_budget(glm::dvec3 camera) {
   const double moved = last_camera_ ? glm::length(camera - *last_camera_) : 0.0;
   last_camera_ = camera;
   step_ = step_ == 0.0 ? moved : 0.8 * step_ + 0.2 * moved;
-  const std::size_t budget = options_.upload_budget_bytes;
+  const std::size_t budget = options_.copy_budget_bytes;
   if (options_.spread_frames == 0) return budget;
   std::size_t backlog = 0;  // bytes still to copy, in queue order
   double pace = 0.0;        // bytes per update that meets every deadline so far

@@ -1,6 +1,7 @@
 // Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
 // validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
-// copied into the RuntimeWorld's pools at most `upload_budget_bytes` per update (pooled record bytes), or a
+// copied into the RuntimeWorld's pools (CPU copies; the GPU upload is VegetationPools' share of the
+// upload queue) at most `copy_budget_bytes` per update (pooled record bytes), or a
 // share of the backlog (spread_frames), so a burst of arrivals never spikes a frame. A bad tile file is
 // reported, skipped and never retried. The render origin follows the camera: when the camera is farther than
 // `rebase_distance` from it, the world is rebased to the tile corner under the camera (tile origins are
@@ -30,7 +31,7 @@ struct StreamingOptions {
   float tile_size = 200.0f;         // must match the tiles' size (a mismatch is a tile error)
   float load_radius = 800.0f;
   float hysteresis = 100.0f;
-  std::size_t upload_budget_bytes = 4u << 20;  // per update; at least kRuntimeBytesPerInstance
+  std::size_t copy_budget_bytes = 4u << 20;  // per update; at least kRuntimeBytesPerInstance
   // Spreading: with spread_frames > 0 an update copies only backlog / spread_frames (at least
   // spread_min_bytes, at most the budget), so a tile's arrival is copied over several frames instead of
   // one — smooth frame times while the camera moves, and the full budget still when the backlog grows.
@@ -48,8 +49,8 @@ struct StreamingOptions {
 };
 
 struct StreamingFrame {
-  std::size_t uploaded_bytes = 0;
-  std::size_t uploaded_instances = 0;
+  std::size_t copied_bytes = 0;  // pooled record bytes copied into the RuntimeWorld this update (CPU)
+  std::size_t copied_instances = 0;
   std::size_t requested = 0;  // loads started this update
   std::size_t unloaded = 0;
   bool rebased = false;  // the render origin moved: every page table entry was rewritten

@@ -165,6 +165,7 @@ void FarStream::evict(std::size_t s) {
   }
   for (SectionMesh& m : slot.meshes) m.clear();
   slot_ref(slot.level, slot.block) = -1;
+  if (slot.ready) ++ready_version_;
   slot.used = slot.ready = slot.building = slot.dirty = false;
   free_slots_.push_back(std::int32_t(s));
 }
@@ -193,6 +194,7 @@ void FarStream::collect() {
         }
         std::swap(slot.meshes, job.meshes);
         slot.ready = true;
+        ++ready_version_;
         ++update_.blocks_meshed;
         update_.sections_meshed += int(slot.meshes.size());
         if (slot.dirty) rescan_ = true;
@@ -257,6 +259,7 @@ void FarStream::launch() {
       slot.level = c.level;
       slot.block = c.block;
       slot.used = true;
+      if (slot.ready) ++ready_version_;
       slot.ready = slot.dirty = false;
       slot.meshes.resize(std::size_t(sections_y(c.level)));
       slot_ref(c.level, c.block) = s;

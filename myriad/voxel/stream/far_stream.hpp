@@ -82,6 +82,8 @@ class FarStream {
   // The block's section mesh when it is meshed, else null. Valid until the next update().
   const SectionMesh* mesh(int level, glm::ivec2 block, int sy) const;
   bool block_ready(int level, glm::ivec2 block) const;
+  // Changes whenever a block turns ready, is re-meshed or stops being ready.
+  std::uint64_t ready_version() const { return ready_version_; }
   int sections_y(int level) const { return far_sections_y(options_.world_size.y, level); }
   FarStats stats() const;
 
@@ -130,6 +132,7 @@ class FarStream {
   std::vector<Candidate> candidates_;  // needed blocks without a slot or dirty, nearest first
   std::size_t candidate_head_ = 0;
   FarUpdate update_;
+  std::uint64_t ready_version_ = 0;
 };
 
 }  // namespace myriad::voxel

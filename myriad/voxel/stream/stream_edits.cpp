@@ -49,6 +49,7 @@ void StreamWorld::drop_meshes(Column& col) {
     if (options_.vegetation) col.vegetation[std::size_t(sy)].clear();
   }
   col.meshed = false;
+  ++meshed_version_;
   col.mesh_dirty.reset();
 }
 

@@ -311,6 +311,7 @@ void StreamWorld::finish_job(Job& job) {
         ++update_.sections_meshed;
       }
       col.meshed = true;
+      ++meshed_version_;
       col.mesh_dirty &= ~job.mask;
       ++update_.columns_meshed;
       return;

@@ -90,6 +90,9 @@ class StreamWorld {
   const StreamOptions& options() const { return options_; }
   glm::ivec2 columns() const { return columns_; }
   ColumnState column_state(glm::ivec2 column) const;
+  // Changes whenever a column turns meshed or stops being meshed (or is re-meshed): a caller whose
+  // answers depend on which columns are meshed recomputes only when it moved.
+  std::uint64_t meshed_version() const { return meshed_version_; }
   // No job in flight writes the column's cells or light (a relight after an edit may run while the column
   // stays meshed): its spans can be read between two updates.
   bool column_stable(glm::ivec2 column) const;
@@ -192,6 +195,7 @@ class StreamWorld {
   std::vector<glm::ivec2> finished_;  // columns of the jobs the last collect finished
   std::size_t finished_count_ = 0;
   StreamUpdate update_;
+  std::uint64_t meshed_version_ = 0;
 };
 
 // The save file of `column` in `directory` (column_<x>_<z>.mvxc): StreamWorld and the far levels read and
