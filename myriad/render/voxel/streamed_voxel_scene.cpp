@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "myriad/core/thread/parallel.hpp"
 #include "myriad/core/cull/frustum.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/frame/frame_view.hpp"
@@ -56,6 +57,11 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   so.save_directory = options.save_directory;
   so.vegetation = options.vegetation;  // placed on the workers with the meshes
   so.vegetation_seed = options.seed;
+  // One worker pool for the fine columns and the far levels: the fine stream's threads and one more,
+  // as many as the two used to run on their own.
+  const int fine_threads =
+      options.worker_threads > 0 ? options.worker_threads : std::max(1, int(hardware_threads()) - 1);
+  so.workers = std::make_shared<WorkerPool>(fine_threads + (options.far_levels > 0 ? 1 : 0));
   stream_ = std::make_unique<voxel::StreamWorld>(so);
   StreamTerrainOptions to;
   to.window = window_for_radius(options.radius);
@@ -83,6 +89,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
     fo.inner_radius = options.radius;
     fo.radius.fill(options_.far_radius);
     fo.save_directory = options.save_directory;
+    fo.workers = so.workers;
     far_ = std::make_unique<voxel::FarStream>(fo);
     for (int level = 1; level <= options.far_levels; ++level) {
       StreamTerrainOptions lo;

@@ -1,6 +1,6 @@
-// The streamer's main-thread bookkeeping and its worker pool. Workers only read and validate files
-// (no shared state but the job and result queues); copying into the pools happens in update() under the
-// budget, so the render origin can never be stale for an arriving tile.
+// The streamer's main-thread bookkeeping and its tile reads on the worker pool. A read only reads and
+// validates its file into its own Read (nothing shared but the done flag); copying into the pools happens
+// in update() under the budget, so the render origin can never be stale for an arriving tile.
 #include "myriad/vegetation/runtime/streaming.hpp"
 
 #include <algorithm>
@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "myriad/core/io/error.hpp"
-#include "myriad/core/thread/thread_priority.hpp"
 
 namespace myriad::vegetation {
 
@@ -28,45 +27,29 @@ TileStreamer::TileStreamer(StreamingOptions options)
       available_.insert(k);
   }
   if (ec) throw Error("cannot list tile folder: " + ec.message(), options_.directory.string());
-  const unsigned n = std::max(1u, options_.worker_threads);
-  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { worker(); });
+  workers_ = worker_pool(options_.workers, int(std::max(1u, options_.worker_threads)));
 }
 
 TileStreamer::~TileStreamer() {
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  for (std::thread& t : threads_) t.join();
+  // Reads not begun are dropped; a shared pool may outlive the streamer, so every read it was given
+  // must have returned first.
+  for (const auto& r : reads_) r->cancelled.store(true, std::memory_order_relaxed);
+  wait_for_jobs(reads_, [](const Read&) { return true; });
 }
 
-void TileStreamer::worker() {
-  // Below the frame's thread: a tile being parsed must not preempt the frame (thread_priority.hpp).
-  lower_current_thread_priority();
-  for (;;) {
-    TileKey key;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
-      if (stop_) return;
-      key = jobs_.front();
-      jobs_.pop_front();
-    }
-    Result r{key, nullptr, {}};
-    try {
-      auto tile = std::make_shared<Tile>(read_tile(options_.directory / tile_file_name(key.x, key.z)));
-      if (tile->x != key.x || tile->z != key.z || tile->size != options_.tile_size)
-        throw Error("tile header (" + std::to_string(tile->x) + ", " + std::to_string(tile->z) + ", size " +
-                        std::to_string(tile->size) +
-                        ") does not match its file name or the streaming tile size",
-                    (options_.directory / tile_file_name(key.x, key.z)).string(), "re-bake the tile");
-      r.tile = std::move(tile);
-    } catch (const std::exception& e) {  // myriad::Error, and bad_alloc on absurd inputs
-      r.error = e.what();
-    }
-    std::lock_guard lock(mutex_);
-    results_.push_back(std::move(r));
+void TileStreamer::read(Read& r) const {
+  if (r.cancelled.load(std::memory_order_relaxed)) return;
+  const TileKey key = r.key;
+  try {
+    auto tile = std::make_shared<Tile>(read_tile(options_.directory / tile_file_name(key.x, key.z)));
+    if (tile->x != key.x || tile->z != key.z || tile->size != options_.tile_size)
+      throw Error("tile header (" + std::to_string(tile->x) + ", " + std::to_string(tile->z) + ", size " +
+                      std::to_string(tile->size) +
+                      ") does not match its file name or the streaming tile size",
+                  (options_.directory / tile_file_name(key.x, key.z)).string(), "re-bake the tile");
+    r.tile = std::move(tile);
+  } catch (const std::exception& e) {  // myriad::Error, and bad_alloc on absurd inputs
+    r.message = e.what();
   }
 }
 
@@ -79,6 +62,9 @@ double TileStreamer::tile_distance(TileKey k, glm::dvec3 c) const {
 }
 
 void TileStreamer::unload(TileKey key) {
+  // A read not begun yet is dropped; a running one is ignored on arrival.
+  for (const auto& r : reads_)
+    if (r->key == key) r->cancelled.store(true, std::memory_order_relaxed);
   const auto it = entries_.find(key);
   if (it != entries_.end() && it->second.state == State::kResident) ++resident_version_;
   world_.remove_tile(key);
@@ -88,24 +74,29 @@ void TileStreamer::unload(TileKey key) {
 
 StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   StreamingFrame frame;
-  std::vector<Result> done;
-  {
-    std::lock_guard lock(mutex_);
-    done.swap(results_);
-  }
-  for (Result& r : done) {
-    auto it = entries_.find(r.key);
-    if (it == entries_.end() || it->second.state != State::kRequested) continue;  // cancelled meanwhile
-    if (!r.error.empty()) {
-      failures_.push_back({r.key, r.error});
-      failed_.insert(r.key);
+  // Finished reads, oldest first; the others stay.
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < reads_.size(); ++i) {
+    std::unique_ptr<Read>& slot = reads_[i];
+    if (!slot->done.load(std::memory_order_acquire)) {
+      if (kept != i) reads_[kept] = std::move(slot);
+      ++kept;
+      continue;
+    }
+    const std::unique_ptr<Read> r = std::move(slot);
+    auto it = entries_.find(r->key);
+    if (it == entries_.end() || it->second.state != State::kRequested || r->cancelled.load()) continue;
+    if (!r->tile) {
+      failures_.push_back({r->key, r->message});
+      failed_.insert(r->key);
       entries_.erase(it);
       continue;
     }
-    it->second.tile = std::move(r.tile);
+    it->second.tile = r->tile;
     it->second.state = State::kUploading;
-    upload_queue_.push_back(r.key);
+    upload_queue_.push_back(r->key);
   }
+  reads_.resize(kept);
 
   // Rebase before this frame's uploads so arrivals get page entries for the new origin.
   // Horizontal distance: the origin stays at y = 0, so height alone must not trigger a rebase.
@@ -143,17 +134,14 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     if (d <= radius && !entries_.count(k) && !failed_.count(k)) wanted.push_back({d, k});
   }
   std::sort(wanted.begin(), wanted.end());  // nearest first
-  if (!wanted.empty()) {
-    std::lock_guard lock(mutex_);
-    // Jobs for tiles no longer wanted are dropped from the queue; running ones are ignored on arrival.
-    std::erase_if(jobs_, [&](TileKey k) { return !entries_.count(k); });
-    for (const auto& w : wanted) {
-      entries_[w.second] = Entry{};
-      jobs_.push_back(w.second);
-    }
-    frame.requested = wanted.size();
+  for (const auto& w : wanted) {
+    entries_[w.second] = Entry{};
+    reads_.push_back(std::make_unique<Read>());
+    Read& r = *reads_.back();
+    r.key = w.second;
+    workers_->push(r, [this, &r](WorkerPool::Local&) { read(r); });
   }
-  if (frame.requested) wake_.notify_all();
+  frame.requested = wanted.size();
 
   std::size_t budget = copy_budget(camera);
   const std::size_t frame_budget = budget;
@@ -222,9 +210,9 @@ std::size_t TileStreamer::loading() const {
   std::size_t n = 0;
   for (const auto& [key, e] : entries_) n += e.state == State::kRequested ? 1 : 0;
   // Read but not yet taken by an update: no longer loading.
-  std::lock_guard lock(mutex_);
-  for (const Result& r : results_) {
-    const auto it = entries_.find(r.key);
+  for (const auto& r : reads_) {
+    if (!r->done.load(std::memory_order_acquire)) continue;
+    const auto it = entries_.find(r->key);
     if (it != entries_.end() && it->second.state == State::kRequested && n > 0) --n;
   }
   return n;

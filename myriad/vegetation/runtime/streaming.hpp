@@ -9,7 +9,7 @@
 // the frame reports it.
 #pragma once
 
-#include <condition_variable>
+#include <atomic>
 #include <cstddef>
 #include <deque>
 #include <filesystem>
@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "myriad/core/thread/worker_pool.hpp"
 #include "myriad/vegetation/runtime/runtime.hpp"
 
 namespace myriad::vegetation {
@@ -43,7 +44,9 @@ struct StreamingOptions {
   // left; an update copies the least constant share that meets every deadline in queue order — the
   // arrival rate itself, instead of a burst per arrival — and the spread share when the camera stands.
   float deadline_radius = 0.0f;
-  unsigned worker_threads = 2;
+  unsigned worker_threads = 2;  // of its own pool, without `workers`
+  // A worker pool shared with the scene's other streamers (core/thread/worker_pool.hpp); null: its own.
+  std::shared_ptr<WorkerPool> workers;
   glm::dvec3 render_origin{0.0};
   double rebase_distance = 2000.0;  // metres; 0 = the render origin never moves
 };
@@ -94,12 +97,14 @@ class TileStreamer {
     std::shared_ptr<const Tile> tile;
     std::uint32_t group = 0, next = 0;  // upload cursor
   };
-  struct Result {
+  // One tile file read on a worker; its owner takes it once done.
+  struct Read : WorkerPool::Job {
     TileKey key;
+    std::atomic<bool> cancelled{false};  // its tile was unloaded before the read began
     std::shared_ptr<const Tile> tile;
-    std::string error;
+    std::string message;  // why the read failed (no tile)
   };
-  void worker();
+  void read(Read& r) const;
   void unload(TileKey key);
 
   StreamingOptions options_;
@@ -117,12 +122,8 @@ class TileStreamer {
   std::size_t copy_budget(glm::dvec3 camera);
   RuntimeWorld world_;
 
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<TileKey> jobs_;
-  std::vector<Result> results_;
-  bool stop_ = false;
-  std::vector<std::thread> threads_;
+  std::vector<std::unique_ptr<Read>> reads_;  // pushed and not yet taken by update(), oldest first
+  std::shared_ptr<WorkerPool> workers_;       // the destructor waits for this streamer's reads first
 };
 
 }  // namespace myriad::vegetation

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "myriad/core/io/error.hpp"
-#include "myriad/voxel/stream/job_workers.hpp"
 
 namespace myriad::voxel {
 namespace {
@@ -24,19 +23,12 @@ void FarUpdate::clear() {
   blocks_meshed = blocks_evicted = sections_meshed = 0;
 }
 
-struct FarStream::Job {
+struct FarStream::Job : WorkerPool::Job {
   int level = 0;
   glm::ivec2 block{0};
   int slot = -1;
   bool active = false;
   std::vector<SectionMesh> meshes;  // output, swapped into the slot on collect
-  std::exception_ptr error;
-  std::atomic<bool> done{false};
-};
-
-// The stream's own worker threads (job_workers.hpp).
-struct FarStream::Workers : JobWorkers<Job, FarScratch> {
-  using JobWorkers::JobWorkers;
 };
 
 FarStream::FarStream(const FarStreamOptions& options) : options_(options) {
@@ -71,11 +63,13 @@ FarStream::FarStream(const FarStreamOptions& options) : options_(options) {
     jobs_.push_back(std::make_unique<Job>());
     free_jobs_.push_back(jobs - 1 - j);
   }
-  workers_ = std::make_unique<Workers>(threads, std::size_t(jobs),
-                                       [this](Job& job, FarScratch& scratch) { run_job(job, scratch); });
+  workers_ = worker_pool(options.workers, threads);
 }
 
-FarStream::~FarStream() { workers_.reset(); }  // runs the queued jobs, then joins
+FarStream::~FarStream() {
+  // A shared pool may outlive the stream: every job it was given must have run first.
+  wait_for_jobs(jobs_, [](const Job& job) { return job.active; });
+}
 
 bool FarStream::inside(int level, glm::ivec2 b) const {
   if (level < 1 || level > options_.levels) return false;
@@ -275,7 +269,8 @@ void FarStream::launch() {
     job.active = true;
     job.meshes.resize(std::size_t(sections_y(c.level)));
     in_flight_.fetch_add(1, std::memory_order_relaxed);
-    workers_->push(&job);
+    workers_->push(job,
+                   [this, &job](WorkerPool::Local& local) { run_job(job, local.scratch<FarScratch>()); });
     ++launched;
   }
 }

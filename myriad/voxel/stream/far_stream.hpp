@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "myriad/core/thread/worker_pool.hpp"
 #include "myriad/voxel/stream/far_mesh.hpp"
 
 namespace myriad::voxel {
@@ -27,9 +28,10 @@ struct FarStreamOptions {
   // Outer reach of each level's ring in its own blocks (Chebyshev distance from the camera's block): 12
   // level-1 blocks = 24 columns, 12 level-2 blocks = 48 columns, 12 level-3 blocks = 96 columns.
   std::array<int, kFarMaxLevel> radius{12, 12, 12};
-  int worker_threads = 1;
-  int max_jobs_in_flight = 0;       // 0: 4 per worker thread
-  int max_launches_per_update = 8;  // new jobs per update at most
+  int worker_threads = 1;               // of its own pool, without `workers`
+  std::shared_ptr<WorkerPool> workers;  // a pool shared with the scene's other streamers, or null
+  int max_jobs_in_flight = 0;           // 0: 4 per worker thread
+  int max_launches_per_update = 8;      // new jobs per update at most
   // Columns with a save file here (StreamWorld's save_directory) are read instead of generated.
   std::filesystem::path save_directory;
 };
@@ -99,7 +101,6 @@ class FarStream {
     std::vector<SectionMesh> meshes;
   };
   struct Job;
-  struct Workers;
   struct Candidate {
     int distance, level;
     glm::ivec2 block;
@@ -125,7 +126,7 @@ class FarStream {
   std::vector<std::unique_ptr<Job>> jobs_;
   std::vector<int> free_jobs_;
   std::atomic<int> in_flight_{0};
-  std::unique_ptr<Workers> workers_;
+  std::shared_ptr<WorkerPool> workers_;  // the destructor waits for this stream's jobs first
   glm::ivec2 camera_column_{0};
   bool have_camera_ = false;
   bool rescan_ = true;

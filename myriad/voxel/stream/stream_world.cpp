@@ -10,7 +10,6 @@
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/parallel.hpp"
-#include "myriad/voxel/stream/job_workers.hpp"
 #include "myriad/voxel/light/light.hpp"
 #include "myriad/voxel/data/material.hpp"
 #include "myriad/voxel/mesh/padded.hpp"
@@ -35,7 +34,7 @@ void StreamUpdate::clear() {
 // ---------------------------------------------------------------------------------------------------
 // Jobs and workers
 
-struct StreamWorld::Job {
+struct StreamWorld::Job : WorkerPool::Job {
   JobKind kind = JobKind::kNone;
   int slot = -1;
   glm::ivec2 coord{0};
@@ -56,8 +55,6 @@ struct StreamWorld::Job {
   std::vector<Light16> light;                 // light job output before the compare
   std::vector<SectionMesh> meshes;            // mesh job output per section (swapped into the column)
   std::vector<SectionVegetation> vegetation;  // with StreamOptions::vegetation: as meshes
-  std::exception_ptr error;
-  std::atomic<bool> done{false};
 };
 
 struct StreamWorld::WorkerScratch {
@@ -65,11 +62,6 @@ struct StreamWorld::WorkerScratch {
   ColumnLightScratch light;
   MeshScratch mesh;
   std::unique_ptr<World> window;  // 3 x 3 columns for the mesher
-};
-
-// The stream's own worker threads (job_workers.hpp).
-struct StreamWorld::Workers : JobWorkers<Job, WorkerScratch> {
-  using JobWorkers::JobWorkers;
 };
 
 StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
@@ -109,8 +101,7 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
     if (options.vegetation) jobs_.back()->vegetation.resize(std::size_t(sections_y_));
     free_jobs_.push_back(jobs - 1 - j);
   }
-  workers_ = std::make_unique<Workers>(threads, std::size_t(jobs),
-                                       [this](Job& job, WorkerScratch& scratch) { run_job(job, scratch); });
+  workers_ = worker_pool(options.workers, threads);
   if (!options.save_directory.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options.save_directory, ec);
@@ -128,7 +119,10 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
   }
 }
 
-StreamWorld::~StreamWorld() { workers_.reset(); }  // runs the queued jobs, then joins
+StreamWorld::~StreamWorld() {
+  // A shared pool may outlive the stream: every job it was given must have run first.
+  wait_for_jobs(jobs_, [](const Job& job) { return job.kind != JobKind::kNone; });
+}
 
 std::filesystem::path StreamWorld::save_path(glm::ivec2 c) const {
   return column_save_path(options_.save_directory, c);
@@ -404,7 +398,8 @@ bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
     }
   col.job = kind;
   in_flight_.fetch_add(1, std::memory_order_relaxed);
-  workers_->push(&job);
+  workers_->push(job,
+                 [this, &job](WorkerPool::Local& local) { run_job(job, local.scratch<WorkerScratch>()); });
   return true;
 }
 

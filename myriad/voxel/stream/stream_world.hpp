@@ -19,6 +19,7 @@
 #include <span>
 #include <vector>
 
+#include "myriad/core/thread/worker_pool.hpp"
 #include "myriad/voxel/data/generator.hpp"
 #include "myriad/voxel/mesh/mesher.hpp"
 #include "myriad/voxel/data/vegetation.hpp"
@@ -29,8 +30,13 @@ struct StreamOptions {
   glm::ivec3 world_size{4096, 128, 4096};  // the size generate_world would get (at most 4096 high)
   GeneratorParams generator;
   MeshOptions mesh;
-  int radius = 12;         // columns within this Chebyshev distance of the camera's column are meshed
-  int worker_threads = 0;  // 0: hardware threads
+  int radius = 12;  // columns within this Chebyshev distance of the camera's column are meshed
+  // Threads of its own pool (without `workers`), and what its jobs in flight are sized by; 0: the
+  // hardware threads less one.
+  int worker_threads = 0;
+  // A pool shared with the scene's other streamers (StreamedVoxelScene gives its far levels the same);
+  // null: the stream makes its own with worker_threads threads.
+  std::shared_ptr<WorkerPool> workers;
   // 0: 8 per worker thread, so the workers stay busy between two updates (launches happen only there)
   // while the queue stays short enough that the nearest columns go first.
   int max_jobs_in_flight = 0;
@@ -130,7 +136,6 @@ class StreamWorld {
     std::vector<SectionVegetation> vegetation;  // per section, when meshed (StreamOptions::vegetation)
   };
   struct Job;
-  struct Workers;
   struct WorkerScratch;
   struct PendingEdit {
     glm::ivec3 p;
@@ -177,7 +182,7 @@ class StreamWorld {
   std::vector<std::unique_ptr<Job>> jobs_;
   std::vector<int> free_jobs_;
   std::atomic<int> in_flight_{0};
-  std::unique_ptr<Workers> workers_;  // threads and their job queue (joined first by the destructor)
+  std::shared_ptr<WorkerPool> workers_;  // the destructor waits for this stream's jobs first
   glm::ivec2 camera_column_{0};
   bool have_camera_ = false;
   bool rescan_ = true;  // something changed since the last scan found nothing to start

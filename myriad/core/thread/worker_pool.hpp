@@ -1,0 +1,89 @@
+// The streamers' worker threads: one pool a scene's streamers share (the voxel world's fine columns and far
+// levels, the vegetation tiles), not the TBB pool: the frame thread never joins their work, and TBB's
+// default limit would leave one worker on two cores. Jobs run in the order they were pushed. A job's
+// owner keeps a WorkerPool::Job (its error and done flag) and polls `done`, never waiting on the pool;
+// each worker thread keeps one scratch object per type a job asks for (Local::scratch<T>), made on first
+// use. The threads run below the frame thread's priority (thread_priority.hpp): a section being meshed
+// or a tile being read waits for the frame, never the frame for it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace myriad {
+
+class WorkerPool {
+ public:
+  // What the pool sets for a job: `error` (what its run threw) and `done` (release order, after the
+  // run returned or threw). The owner clears `done` before pushing the job again.
+  struct Job {
+    std::exception_ptr error;
+    std::atomic<bool> done{false};
+  };
+
+  // One worker thread's scratch objects.
+  class Local {
+   public:
+    template <class T>
+    T& scratch() {
+      static const char tag = 0;  // one per type
+      for (Item& i : items_)
+        if (i.tag == &tag) return *static_cast<T*>(i.object.get());
+      items_.push_back({&tag, Owned(new T(), [](void* p) { delete static_cast<T*>(p); })});
+      return *static_cast<T*>(items_.back().object.get());
+    }
+
+   private:
+    using Owned = std::unique_ptr<void, void (*)(void*)>;
+    struct Item {
+      const char* tag;
+      Owned object;
+    };
+    std::vector<Item> items_;
+  };
+
+  // `thread_count` threads (0: the hardware threads less one, at least one).
+  explicit WorkerPool(int thread_count);
+  // Runs what is queued, then joins.
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Queues `run` for `job` (which must stay alive until job.done).
+  void push(Job& job, std::function<void(Local&)> run);
+  int thread_count() const { return int(threads_.size()); }
+
+ private:
+  struct Entry {
+    Job* job = nullptr;
+    std::function<void(Local&)> run;
+  };
+  void work();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Entry> ring_;  // FIFO; grows when full (owners bound their jobs in flight)
+  std::size_t head_ = 0, count_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;  // last: started after everything they use exists
+};
+
+// The pool a streamer uses: `shared` when given, else one of its own with `thread_count` threads.
+std::shared_ptr<WorkerPool> worker_pool(std::shared_ptr<WorkerPool> shared, int thread_count);
+
+// Waits (yielding) until every one of `jobs` that `in_flight` says was pushed is done: a streamer's
+// destructor, while a shared pool may still run its jobs.
+template <class Jobs, class InFlight>
+void wait_for_jobs(const Jobs& jobs, InFlight in_flight) {
+  for (const auto& job : jobs)
+    while (in_flight(*job) && !job->done.load(std::memory_order_acquire)) std::this_thread::yield();
+}
+
+}  // namespace myriad

@@ -1,0 +1,109 @@
+// The streamers' shared worker pool: jobs run in push order (past the ring's first size too), a job's
+// error is kept, each thread keeps one scratch object per type, and a fine stream and a far stream on one
+// pool both settle, equal to streams of their own, while a stream destroyed with jobs in flight leaves
+// the pool working (the destructor waits for its jobs: under ASan a job on a dead stream would fail).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "myriad/voxel/stream/far_stream.hpp"
+#include "myriad/core/thread/worker_pool.hpp"
+#include "stream_test_support.hpp"
+
+namespace myriad::voxel {
+namespace {
+
+void wait_done(const WorkerPool::Job& job) {
+  for (int i = 0; i < 200000 && !job.done.load(std::memory_order_acquire); ++i)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  ASSERT_TRUE(job.done.load(std::memory_order_acquire));
+}
+
+TEST(WorkerPool, RunsInPushOrderKeepsErrorsAndOneScratchPerTypeAndThread) {
+  WorkerPool pool(1);
+  std::atomic<bool> open{false};
+  WorkerPool::Job gate;
+  pool.push(gate, [&](WorkerPool::Local&) {
+    while (!open.load()) std::this_thread::yield();
+  });
+  // 200 jobs queued behind the gate: the ring grows past its first 64 entries and keeps the order.
+  std::vector<std::unique_ptr<WorkerPool::Job>> jobs;
+  std::vector<int> order;
+  std::vector<const void*> ints, doubles;
+  for (int i = 0; i < 200; ++i) {
+    jobs.push_back(std::make_unique<WorkerPool::Job>());
+    pool.push(*jobs.back(), [&order, &ints, &doubles, i](WorkerPool::Local& local) {
+      order.push_back(i);
+      ints.push_back(&local.scratch<int>());
+      doubles.push_back(&local.scratch<double>());
+      if (i == 7) throw std::runtime_error("job 7");
+    });
+  }
+  open = true;
+  for (const auto& j : jobs) wait_done(*j);
+  ASSERT_EQ(order.size(), 200u);
+  for (int i = 0; i < 200; ++i) EXPECT_EQ(order[std::size_t(i)], i);
+  EXPECT_TRUE(jobs[7]->error);
+  EXPECT_FALSE(jobs[8]->error);
+  for (std::size_t i = 1; i < ints.size(); ++i) {
+    EXPECT_EQ(ints[i], ints[0]);  // one thread: the same scratch each time
+    EXPECT_EQ(doubles[i], doubles[0]);
+  }
+  EXPECT_NE(ints[0], static_cast<const void*>(doubles[0]));
+}
+
+TEST(WorkerPool, FineAndFarStreamsShareOnePoolAndLeaveItWorking) {
+  const auto pool = std::make_shared<WorkerPool>(2);
+  StreamOptions so;
+  so.world_size = {256, 32, 256};
+  so.radius = 3;
+  so.worker_threads = 1;
+  so.workers = pool;
+  FarStreamOptions fo;
+  fo.world_size = so.world_size;
+  fo.levels = 1;
+  fo.inner_radius = so.radius;
+  fo.radius = {3, 3, 3};
+  fo.workers = pool;
+  const glm::dvec3 camera{100.0, 20.0, 120.0};
+  {
+    // Destroyed with jobs in flight: its destructor waits for them, the pool goes on.
+    StreamWorld early(so);
+    early.update(camera);
+    early.update(camera + glm::dvec3(40.0, 0.0, 0.0));
+  }
+  StreamWorld fine(so);
+  FarStream far(fo);
+  for (int i = 0; i < 200000 && !(fine.idle() && far.idle()); ++i) {
+    fine.update(camera);
+    far.update(camera);
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  ASSERT_TRUE(fine.idle() && far.idle());
+  // The same as streams with pools of their own.
+  StreamOptions own = so;
+  own.workers = nullptr;
+  StreamWorld alone(own);
+  test_support::settle(alone, camera);
+  int compared = 0;
+  for (int cz = 0; cz < 16; ++cz)
+    for (int cx = 0; cx < 16; ++cx)
+      for (int sy = 0; sy < 2; ++sy) {
+        const SectionMesh* a = fine.mesh({cx, sy, cz});
+        const SectionMesh* b = alone.mesh({cx, sy, cz});
+        ASSERT_EQ(a == nullptr, b == nullptr) << cx << " " << sy << " " << cz;
+        if (!a) continue;
+        EXPECT_TRUE(test_support::same(*a, *b));
+        ++compared;
+      }
+  EXPECT_GT(compared, 20);
+  EXPECT_TRUE(far.block_ready(1, {3, 3}));
+}
+
+}  // namespace
+}  // namespace myriad::voxel
