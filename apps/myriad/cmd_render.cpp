@@ -451,9 +451,9 @@ Command add_render_command(CLI::App& app) {
   sub->add_flag("--no-vegetation", options->no_vegetation, "Voxel: leave out grass and trees");
   sub->add_option(
          "--world-size", options->world_size,
-         "Voxel: stream a world of N x 128 x N cells around the camera (N a multiple of 16, 64-65536) "
+         "Voxel: stream a world of N x 128 x N cells around the camera (N a multiple of 16, 64-4096) "
          "instead of the fixed 256 x 64 x 256 reference world; views horizon, overview, ground")
-      ->check(CLI::Range(64u, 65536u))
+      ->check(CLI::Range(64u, 4096u))
       ->check(CLI::Validator(
           [](std::string& v) { return std::stoul(v) % 16 == 0 ? std::string() : "must be a multiple of 16"; },
           "MULTIPLE OF 16"));

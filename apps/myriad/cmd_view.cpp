@@ -52,7 +52,6 @@ int run_view(const ViewOptions& options) {
   // Every option and output path is checked before the window opens and the scene is built.
   const bool voxel = options.scene_name == "voxel";
   const glm::ivec3 world_size(int(options.world_size), kStreamedWorldHeight, int(options.world_size));
-  if (options.world_size % 16 != 0) throw Error("the world size must be a multiple of 16", "--world-size");
   if (!voxel && !options.save_dir.empty())
     throw Error("edits are saved by the streamed voxel world", "--save", "add --scene voxel");
   const std::string view_name = options.view.empty() ? (voxel ? "horizon" : "overview") : options.view;
@@ -60,6 +59,13 @@ int run_view(const ViewOptions& options) {
   if (!options.screenshot.empty()) prepare_output_file(options.screenshot, "--screenshot");
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
   if (!options.save_dir.empty()) prepare_output_folder(options.save_dir, "--save");
+  // The streamed world's options, built and checked once.
+  render::StreamedVoxelSceneOptions streamed_options;
+  streamed_options.world_size = world_size;
+  streamed_options.seed = options.scene.seed;
+  streamed_options.radius = options.stream_radius;
+  streamed_options.save_directory = options.save_dir;
+  if (voxel) streamed_options.validate();
   render::WorldSceneOptions scene_options = options.scene;
   if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
   // The window comes first: the Vulkan instance needs the window system's surface extensions.
@@ -69,12 +75,7 @@ int run_view(const ViewOptions& options) {
   std::unique_ptr<render::FrameScene> scene;
   render::StreamedVoxelScene* streamed = nullptr;
   if (voxel) {
-    render::StreamedVoxelSceneOptions so;
-    so.world_size = world_size;
-    so.seed = options.scene.seed;
-    so.radius = options.stream_radius;
-    so.save_directory = options.save_dir;
-    auto s = std::make_unique<render::StreamedVoxelScene>(ctx, so);
+    auto s = std::make_unique<render::StreamedVoxelScene>(ctx, streamed_options);
     streamed = s.get();
     scene = std::move(s);
   } else {
@@ -135,7 +136,7 @@ Command add_view_command(CLI::App& app) {
       ->check(CLI::IsMember({"world", "voxel"}));
   sub->add_option("--world-size", options->world_size,
                   "Voxel: the streamed world's edge in cells (N x 128 x N, a multiple of 16; default 4096)")
-      ->check(CLI::Range(64u, 65536u));
+      ->check(CLI::Range(64u, 4096u));
   sub->add_option("--stream-radius", options->stream_radius,
                   "Voxel: columns of 16 x 16 cells meshed around the camera (2-64)")
       ->check(CLI::Range(2, 64));

@@ -163,9 +163,9 @@ Command add_voxel_command(CLI::App& app) {
       import->add_option("--size", o->size, "World size in voxels: X Y Z, multiples of 16")->expected(3);
   CLI::Option* world_size = import->add_option(
       "--world-size", o->world_size,
-      "Write the model into a streamed world of N x 128 x N cells (N a multiple of 16, 64-65536): its edited "
+      "Write the model into a streamed world of N x 128 x N cells (N a multiple of 16, 64-4096): its edited "
       "columns are saved to --save, then rendered from there");
-  world_size->check(CLI::Range(64u, 65536u));
+  world_size->check(CLI::Range(64u, 4096u));
   world_size->check(CLI::Validator(
       [](std::string& v) { return std::stoul(v) % 16 == 0 ? std::string() : "must be a multiple of 16"; },
       "MULTIPLE OF 16"));

@@ -1,16 +1,20 @@
 // The streamers' shared worker pool: jobs run in push order (past the ring's first size too), a job's
 // error is kept, each thread keeps one scratch object per type, and a fine stream and a far stream on one
 // pool both settle, equal to streams of their own, while a stream destroyed with jobs in flight leaves
-// the pool working (the destructor waits for its jobs: under ASan a job on a dead stream would fail).
+// the pool working (the destructor waits for its jobs: under ASan a job on a dead stream would fail); and
+// the streams' options name the field they reject.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "myriad/core/io/error.hpp"
 #include "myriad/voxel/stream/far_stream.hpp"
 #include "myriad/core/thread/worker_pool.hpp"
 #include "stream_test_support.hpp"
@@ -103,6 +107,40 @@ TEST(WorkerPool, FineAndFarStreamsShareOnePoolAndLeaveItWorking) {
       }
   EXPECT_GT(compared, 20);
   EXPECT_TRUE(far.block_ready(1, {3, 3}));
+}
+
+}  // namespace
+}  // namespace myriad::voxel
+
+namespace myriad::voxel {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The streams' options validate themselves in one place, naming the field; the constructors call it.
+TEST(StreamOptionsValidate, NamesTheFirstInvalidField) {
+  StreamOptions s;
+  EXPECT_EQ(error_of([&] { s.validate(); }), "");
+  s.world_size = {1000, 128, 1024};
+  EXPECT_NE(error_of([&] { s.validate(); }).find("StreamOptions::world_size"), std::string::npos);
+  EXPECT_NE(error_of([&] { StreamWorld w(s); }).find("StreamOptions::world_size"), std::string::npos);
+  s.world_size = {1024, 128, 1024};
+  s.radius = 1001;
+  EXPECT_NE(error_of([&] { s.validate(); }).find("StreamOptions::radius"), std::string::npos);
+  FarStreamOptions f;
+  EXPECT_EQ(error_of([&] { f.validate(); }), "");
+  f.levels = kFarMaxLevel + 1;
+  EXPECT_NE(error_of([&] { f.validate(); }).find("FarStreamOptions::levels"), std::string::npos);
+  f.levels = 1;
+  f.inner_radius = 100;  // level 1 (12 blocks = 24 columns) would not reach past it
+  EXPECT_NE(error_of([&] { FarStream fs(f); }).find("FarStreamOptions::radius"), std::string::npos);
 }
 
 }  // namespace

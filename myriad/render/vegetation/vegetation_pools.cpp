@@ -31,11 +31,15 @@ VegetationPools::VegetationPools(gpu::Context& ctx, const VegetationCull& cull,
       cull_(cull),
       renderer_(renderer),
       options_(options),
-      share_(ctx.uploads().share("vegetation field", options.upload_budget)) {
-  if (options_.upload_budget < kPageRecordBytes + sizeof(PlantPage))
+      share_((options.validate(), ctx.uploads().share("vegetation field", options.upload_budget))) {}
+
+void VegetationPoolsOptions::validate() const {
+  if (upload_budget < kPageRecordBytes + sizeof(PlantPage))
     throw Error("the vegetation upload budget is below one page (" +
                     std::to_string(kPageRecordBytes + sizeof(PlantPage)) + " bytes)",
                 "VegetationPoolsOptions::upload_budget");
+  if (!(band >= 0.0f && band < 1.0f) || !(fade >= 0.0f && fade < 1.0f))
+    throw Error("LOD and fade bands must be in [0, 1)", "VegetationPoolsOptions::band/fade");
 }
 
 VegetationPools::~VegetationPools() { ctx_.uploads().release(share_); }

@@ -26,6 +26,9 @@ struct VegetationPoolsOptions {
   // Record bytes staged per frame: the "vegetation field" share of the upload queue (table entries and
   // parameter blocks go anyway, counted in the share).
   std::uint64_t upload_budget = 8ull << 20;
+
+  // Throws myriad::Error naming the first invalid field (the pools' constructor calls it).
+  void validate() const;
 };
 
 // What one update() staged and held back.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/parallel.hpp"
 #include "myriad/core/cull/frustum.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
@@ -40,11 +41,28 @@ std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ive
   };
 }
 
+void StreamedVoxelSceneOptions::validate() const {
+  voxel::check_streamed_world_size(world_size, "StreamedVoxelSceneOptions::world_size");
+  if (radius < 0 || radius > 1000)
+    throw Error("stream radius " + std::to_string(radius) + " is invalid",
+                "StreamedVoxelSceneOptions::radius", "use 0..1000 columns");
+  if (far_levels < 0 || far_levels > voxel::kFarMaxLevel)
+    throw Error("far levels " + std::to_string(far_levels) + " is invalid",
+                "StreamedVoxelSceneOptions::far_levels", "use 0.." + std::to_string(voxel::kFarMaxLevel));
+  if (far_radius < 1 || far_radius > 1000)
+    throw Error("far radius " + std::to_string(far_radius) + " is invalid",
+                "StreamedVoxelSceneOptions::far_radius", "use 1..1000 blocks");
+  if (pacing_frames < 1 || vegetation_sections_per_frame < 0)
+    throw Error("pacing frames must be at least 1 and vegetation sections per frame not negative",
+                "StreamedVoxelSceneOptions::pacing_frames");
+}
+
 StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options)
     : ctx_(ctx),
       options_(options),
-      terrain_share_(
-          ctx.uploads().share("voxel terrain", options.upload_budget, gpu::UploadPolicy::kAllOrNone)),
+      // Validated before anything is made.
+      terrain_share_((options.validate(), ctx.uploads().share("voxel terrain", options.upload_budget,
+                                                              gpu::UploadPolicy::kAllOrNone))),
       frame_(ctx) {
   // Level 1 must reach past the fine ring (it is the fallback while fine columns stream in).
   options_.far_radius = std::max(options_.far_radius, options_.radius / 2 + 2);

@@ -41,6 +41,10 @@ struct StreamedVoxelSceneOptions {
   // of the waiting section uploads and vegetation placements (at least one, within the limits above),
   // so a burst is spread over about this many frames instead of landing in one. 1: all at once.
   int pacing_frames = 6;
+
+  // Throws myriad::Error naming the first invalid field: this struct's own and those of the streams it
+  // configures (the constructor calls it; the CLI before anything is built).
+  void validate() const;
 };
 
 struct StreamedVoxelStats {

@@ -11,15 +11,18 @@
 
 namespace myriad::vegetation {
 
-TileStreamer::TileStreamer(StreamingOptions options)
-    : options_(std::move(options)), world_(options_.render_origin) {
-  if (options_.copy_budget_bytes < kRuntimeBytesPerInstance)
-    throw Error("upload budget below one instance (" + std::to_string(kRuntimeBytesPerInstance) + " bytes)",
+void StreamingOptions::validate() const {
+  if (copy_budget_bytes < kRuntimeBytesPerInstance)
+    throw Error("copy budget below one instance (" + std::to_string(kRuntimeBytesPerInstance) + " bytes)",
                 "StreamingOptions::copy_budget_bytes");
-  if (!(options_.tile_size > 0.0f) || !(options_.load_radius >= 0.0f) || !(options_.hysteresis >= 0.0f) ||
-      !(options_.rebase_distance >= 0.0))
+  if (!(tile_size > 0.0f) || !(load_radius >= 0.0f) || !(hysteresis >= 0.0f) || !(rebase_distance >= 0.0))
     throw Error("tile size must be positive, radius, hysteresis and rebase distance non-negative",
                 "StreamingOptions");
+}
+
+TileStreamer::TileStreamer(StreamingOptions options)
+    : options_(std::move(options)), world_(options_.render_origin) {
+  options_.validate();
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(options_.directory, ec)) {
     TileKey k;

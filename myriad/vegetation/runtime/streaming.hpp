@@ -49,6 +49,9 @@ struct StreamingOptions {
   std::shared_ptr<WorkerPool> workers;
   glm::dvec3 render_origin{0.0};
   double rebase_distance = 2000.0;  // metres; 0 = the render origin never moves
+
+  // Throws myriad::Error naming the first invalid field (the constructor calls it).
+  void validate() const;
 };
 
 struct StreamingFrame {

@@ -181,4 +181,12 @@ World generate_world(glm::ivec3 size, const GeneratorParams& params) {
   return world;
 }
 
+void check_streamed_world_size(glm::ivec3 size, const char* field) {
+  for (int a = 0; a < 3; ++a)
+    if (size[a] <= 0 || size[a] % kSectionSize != 0 || size[a] > 4096)
+      throw Error("streamed world size (" + std::to_string(size.x) + ", " + std::to_string(size.y) + ", " +
+                      std::to_string(size.z) + ") is invalid",
+                  field, "each size must be a positive multiple of 16, at most 4096");
+}
+
 }  // namespace myriad::voxel

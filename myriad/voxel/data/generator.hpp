@@ -48,4 +48,8 @@ struct ColumnScratch {
 void generate_column(glm::ivec3 world_size, glm::ivec2 column, const GeneratorParams& params, ColumnOut out,
                      ColumnScratch& scratch);
 
+// The size of a world streamed column by column: each size a positive multiple of 16, at most 4096.
+// Throws myriad::Error naming `field` (the options field that gave it) otherwise.
+void check_streamed_world_size(glm::ivec3 size, const char* field);
+
 }  // namespace myriad::voxel

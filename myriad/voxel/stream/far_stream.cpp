@@ -31,26 +31,25 @@ struct FarStream::Job : WorkerPool::Job {
   std::vector<SectionMesh> meshes;  // output, swapped into the slot on collect
 };
 
-FarStream::FarStream(const FarStreamOptions& options) : options_(options) {
-  const glm::ivec3 size = options.world_size;
-  for (int a = 0; a < 3; ++a)
-    if (size[a] <= 0 || size[a] % kSectionSize != 0 || size[a] > 4096)
-      throw Error("far stream world size (" + std::to_string(size.x) + ", " + std::to_string(size.y) + ", " +
-                      std::to_string(size.z) + ") is invalid",
-                  "FarStreamOptions::world_size",
-                  "each size must be a positive multiple of 16, at most 4096");
-  if (options.levels < 1 || options.levels > kFarMaxLevel)
-    throw Error("far stream levels " + std::to_string(options.levels) + " is invalid",
-                "FarStreamOptions::levels", "use 1.." + std::to_string(kFarMaxLevel));
-  for (int l = 0; l < options.levels; ++l)
-    if (options.radius[std::size_t(l)] < 1 || options.radius[std::size_t(l)] > 1000)
-      throw Error("far ring radius " + std::to_string(options.radius[std::size_t(l)]) + " of level " +
+void FarStreamOptions::validate() const {
+  check_streamed_world_size(world_size, "FarStreamOptions::world_size");
+  if (levels < 1 || levels > kFarMaxLevel)
+    throw Error("far stream levels " + std::to_string(levels) + " is invalid", "FarStreamOptions::levels",
+                "use 1.." + std::to_string(kFarMaxLevel));
+  for (int l = 0; l < levels; ++l)
+    if (radius[std::size_t(l)] < 1 || radius[std::size_t(l)] > 1000)
+      throw Error("far ring radius " + std::to_string(radius[std::size_t(l)]) + " of level " +
                       std::to_string(l + 1) + " is invalid",
                   "FarStreamOptions::radius", "use 1..1000 blocks");
-  if (options.inner_radius < 0 || options.radius[0] * far_block_columns(1) < options.inner_radius)
-    throw Error("level 1 reaches " + std::to_string(options.radius[0] * far_block_columns(1)) +
-                    " columns, inside the inner radius " + std::to_string(options.inner_radius),
+  if (inner_radius < 0 || radius[0] * far_block_columns(1) < inner_radius)
+    throw Error("level 1 reaches " + std::to_string(radius[0] * far_block_columns(1)) +
+                    " columns, inside the inner radius " + std::to_string(inner_radius),
                 "FarStreamOptions::radius", "make radius[0] * 2 at least inner_radius (>= 0)");
+}
+
+FarStream::FarStream(const FarStreamOptions& options) : options_(options) {
+  options.validate();
+  const glm::ivec3 size = options.world_size;
   source_ = {size, options.generator, options.save_directory};
   for (int l = 1; l <= options.levels; ++l) {
     blocks_[std::size_t(l - 1)] = far_blocks(size, l);

@@ -34,6 +34,9 @@ struct FarStreamOptions {
   int max_launches_per_update = 8;      // new jobs per update at most
   // Columns with a save file here (StreamWorld's save_directory) are read instead of generated.
   std::filesystem::path save_directory;
+
+  // Throws myriad::Error naming the first invalid field (the constructor calls it).
+  void validate() const;
 };
 
 struct FarSection {

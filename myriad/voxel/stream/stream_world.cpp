@@ -64,16 +64,16 @@ struct StreamWorld::WorkerScratch {
   std::unique_ptr<World> window;  // 3 x 3 columns for the mesher
 };
 
-StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
-  const glm::ivec3 size = options.world_size;
-  for (int a = 0; a < 3; ++a)
-    if (size[a] <= 0 || size[a] % kSectionSize != 0 || size[a] > 4096)
-      throw Error("streamed world size (" + std::to_string(size.x) + ", " + std::to_string(size.y) + ", " +
-                      std::to_string(size.z) + ") is invalid",
-                  "StreamOptions::world_size", "each size must be a positive multiple of 16, at most 4096");
-  if (options.radius < 0 || options.radius > 1000)
-    throw Error("stream radius " + std::to_string(options.radius) + " is invalid", "StreamOptions::radius",
+void StreamOptions::validate() const {
+  check_streamed_world_size(world_size, "StreamOptions::world_size");
+  if (radius < 0 || radius > 1000)
+    throw Error("stream radius " + std::to_string(radius) + " is invalid", "StreamOptions::radius",
                 "use 0..1000 columns");
+}
+
+StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
+  options.validate();
+  const glm::ivec3 size = options.world_size;
   columns_ = {size.x / kSectionSize, size.z / kSectionSize};
   sections_y_ = size.y / kSectionSize;
   slot_of_.assign(std::size_t(columns_.x) * std::size_t(columns_.y), -1);

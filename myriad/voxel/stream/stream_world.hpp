@@ -49,6 +49,9 @@ struct StreamOptions {
   // with vegetation()). Off: vegetation() is null and no records are kept.
   bool vegetation = false;
   std::uint64_t vegetation_seed = 1;
+
+  // Throws myriad::Error naming the first invalid field (the constructor calls it).
+  void validate() const;
 };
 
 enum class ColumnState : std::uint8_t { kAbsent, kGenerating, kGenerated, kLit, kMeshed };
