@@ -275,6 +275,8 @@ void check_render_options(const RenderOptions& options) {
     throw Error("only the voxel scene streams a world", "--world-size", "add --scene voxel");
   if (!options.save_dir.empty() && !streamed)
     throw Error("edits are saved by the streamed voxel world", "--save", "add --scene voxel --world-size N");
+  if (streamed)
+    (void)streamed_scene_options(options.world_size, options.seed, options.stream_radius, options.save_dir);
   const std::vector<std::string> names = view_names(options.scene, streamed);
   for (const std::string& view : options.views) {
     if (std::find(names.begin(), names.end(), view) != names.end()) continue;
@@ -373,11 +375,8 @@ int run_render(const RenderOptions& options) {
     s.width = options.width;
     s.height = options.height;
     s.views = options.views;
-    s.scene.world_size = glm::ivec3(int(options.world_size), kStreamedWorldHeight, int(options.world_size));
-    s.scene.seed = options.seed;
-    s.scene.radius = options.stream_radius;
-    s.scene.mesh_mode = options.no_merge ? voxel::MeshMode::kUnmerged : voxel::MeshMode::kAtlas;
-    s.scene.save_directory = options.save_dir;
+    s.scene = streamed_scene_options(options.world_size, options.seed, options.stream_radius,
+                                     options.save_dir, !options.no_merge);
     rc = render_streamed_voxel(ctx, s, stats);
   } else {
     rc = render_voxel(ctx, options, stats);

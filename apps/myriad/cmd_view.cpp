@@ -59,13 +59,11 @@ int run_view(const ViewOptions& options) {
   if (!options.screenshot.empty()) prepare_output_file(options.screenshot, "--screenshot");
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
   if (!options.save_dir.empty()) prepare_output_folder(options.save_dir, "--save");
-  // The streamed world's options, built and checked once.
-  render::StreamedVoxelSceneOptions streamed_options;
-  streamed_options.world_size = world_size;
-  streamed_options.seed = options.scene.seed;
-  streamed_options.radius = options.stream_radius;
-  streamed_options.save_directory = options.save_dir;
-  if (voxel) streamed_options.validate();
+  // The streamed world's options, built and checked once, as `myriad render` builds them.
+  const render::StreamedVoxelSceneOptions streamed_options =
+      voxel ? streamed_scene_options(options.world_size, options.scene.seed, options.stream_radius,
+                                     options.save_dir)
+            : render::StreamedVoxelSceneOptions{};
   render::WorldSceneOptions scene_options = options.scene;
   if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
   // The window comes first: the Vulkan instance needs the window system's surface extensions.

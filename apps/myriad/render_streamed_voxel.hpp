@@ -16,6 +16,22 @@ namespace myriad::app {
 // The streamed world's height in cells (8 sections).
 inline constexpr int kStreamedWorldHeight = 128;
 
+// The streamed world's scene options from the command line's values (an N x 128 x N world), built one
+// way for `myriad render --scene voxel --world-size N` and `myriad view --scene voxel`, and validated
+// (myriad::Error naming the field) before anything is built.
+inline render::StreamedVoxelSceneOptions streamed_scene_options(std::uint32_t world_size, std::uint64_t seed,
+                                                                int radius, const std::string& save_dir,
+                                                                bool merge = true) {
+  render::StreamedVoxelSceneOptions o;
+  o.world_size = glm::ivec3(int(world_size), kStreamedWorldHeight, int(world_size));
+  o.seed = seed;
+  o.radius = radius;
+  o.mesh_mode = merge ? voxel::MeshMode::kAtlas : voxel::MeshMode::kUnmerged;
+  o.save_directory = save_dir;
+  o.validate();
+  return o;
+}
+
 struct StreamedRenderOptions {
   std::string out = "out";
   std::uint32_t width = 1280, height = 720;
