@@ -115,31 +115,62 @@ VegetationFrameCounts VegetationPasses::read_counts() const {
   return c;
 }
 
+namespace {
+
+// The caller's opaque geometry, drawn in phase 1 (it occludes the plants).
+class OpaqueSystem final : public FrameSystem {
+ public:
+  explicit OpaqueSystem(const VegetationFrame::OpaqueFn& draw) : draw_(draw) {}
+  void cull(VkCommandBuffer, const FrameView&, FramePhase, const DepthPyramid*) override {}
+  void draw(VkCommandBuffer cmd, const FrameView&, FramePhase phase, const ShadowMap*) override {
+    if (first_phase(phase) && draw_) draw_(cmd);
+  }
+
+ private:
+  const VegetationFrame::OpaqueFn& draw_;
+};
+
+// The types' phases (VegetationPasses) as one system of the frame; `shadow` a map drawn elsewhere that
+// the plants receive.
+class TypesSystem final : public FrameSystem {
+ public:
+  TypesSystem(VegetationPasses& passes, std::span<const VegetationFrameType> types,
+              const VegetationDrawOptions& settings, const ShadowMap* shadow)
+      : passes_(passes), types_(types), settings_(settings), shadow_(shadow) {}
+  bool occlusion_culled() const override { return true; }
+  void upload(VkCommandBuffer cmd) override { passes_.begin_frame(cmd, types_); }
+  void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+            const DepthPyramid* pyramid) override {
+    passes_.cull(cmd, view, types_, phase, pyramid);
+  }
+  void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase, const ShadowMap*) override {
+    passes_.draw(cmd, view, settings_, types_, shadow_);
+  }
+
+ private:
+  VegetationPasses& passes_;
+  std::span<const VegetationFrameType> types_;
+  const VegetationDrawOptions& settings_;
+  const ShadowMap* shadow_;
+};
+
+}  // namespace
+
 VegetationFrame::VegetationFrame(gpu::Context& ctx, const VegetationCull& cull,
                                  const VegetationRenderer& renderer, OffscreenTarget& target,
                                  std::uint32_t max_types)
-    : target_(target),
-      pyramid_(ctx, target.width(), target.height()),
-      passes_(ctx, cull, renderer, max_types) {}
+    : target_(target), frame_(ctx), passes_(ctx, cull, renderer, max_types) {}
 
 void VegetationFrame::record(VkCommandBuffer cmd, const FrameView& view,
                              const VegetationDrawOptions& settings,
                              std::span<const VegetationFrameType> types, const OpaqueFn& opaque,
                              bool occlusion, glm::vec4 clear, const ShadowMap* shadow) {
-  passes_.begin_frame(cmd, types);
-  // Phase 1 (or the only pass).
-  passes_.cull(cmd, view, types, occlusion ? FramePhase::kEarly : FramePhase::kSingle, nullptr);
-  target_.begin(cmd, clear);
-  if (opaque) opaque(cmd);
-  passes_.draw(cmd, view, settings, types, shadow);
-  target_.end(cmd);
-  if (!occlusion) return;
-  // Phase 2: the pyramid of this frame's depth so far, every instance tested against it.
-  pyramid_.record(cmd, target_.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
-  passes_.cull(cmd, view, types, FramePhase::kLate, &pyramid_);
-  target_.resume(cmd);
-  passes_.draw(cmd, view, settings, types, shadow);
-  target_.end(cmd);
+  // The scene frame's passes over two systems: the occluders first, then the plants.
+  OpaqueSystem occluders(opaque);
+  TypesSystem plants(passes_, types, settings, shadow);
+  FrameSystem* const systems[] = {&occluders, &plants};
+  frame_.set_occlusion(occlusion);
+  frame_.record(cmd, view, systems, target_, clear, nullptr, 0.0f);
 }
 
 }  // namespace myriad::render

@@ -6,7 +6,7 @@
 //
 // VegetationPasses is what a frame's phases do to a set of runtime types (the vegetation field runs
 // it inside the scene frame); VegetationFrame is a whole frame of plants and a caller's occluders on
-// its own (tools, tests).
+// its own (tools, tests), run by the same SceneFrame as every other scene.
 #pragma once
 
 #include <array>
@@ -17,6 +17,7 @@
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/passes/depth_pyramid.hpp"
 #include "myriad/render/frame/frame_system.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/render/vegetation/vegetation_renderer.hpp"
@@ -91,11 +92,12 @@ class VegetationFrame {
   // After the submission of record() completed.
   VegetationFrameCounts read_counts() const { return passes_.read_counts(); }
 
-  const DepthPyramid& pyramid() const { return pyramid_; }
+  // The pyramid of the last two-phase frame (null before one).
+  const DepthPyramid* pyramid() const { return frame_.pyramid(); }
 
  private:
   OffscreenTarget& target_;
-  DepthPyramid pyramid_;
+  SceneFrame frame_;
   VegetationPasses passes_;
 };
 
