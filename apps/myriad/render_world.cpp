@@ -8,6 +8,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/image/image_io.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/crowd_bake/enemy/enemy_roster.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/world/world_coverage.hpp"
@@ -53,17 +54,6 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
                            {"buffer_bytes", st.systems[1].gpu_bytes}};
   j["shadow_draws"] = st.shadow_draws;
   j["uploaded_bytes"] = st.uploaded_bytes;
-  // Bytes per system per frame against its share of the budget (upload_queue.hpp).
-  nlohmann::ordered_json& budget = j["upload_budget"];
-  budget["frame_budget_bytes"] = st.upload_frame_budget;
-  for (const gpu::UploadShareStats& u : st.uploads)
-    budget["shares"][u.name] = {{"budget_bytes", u.budget},
-                                {"frame_bytes", u.frame_bytes},
-                                {"max_frame_bytes", u.max_frame_bytes},
-                                {"p99_frame_bytes", u.p99_frame_bytes},
-                                {"frames", u.frames},
-                                {"frames_over_budget", u.frames_over_budget},
-                                {"queued_bytes", u.queued_bytes}};
   j["vegetation_resident"] = st.vegetation_resident;
   j["vegetation_pools"] = {{"pages_staged", st.vegetation_pages_staged},
                            {"tiles_waiting", st.vegetation_tiles_waiting},
@@ -74,6 +64,22 @@ nlohmann::ordered_json frame_json(const render::WorldFrameStats& st, const char*
   j["gpu_ms_source"] = timing;
   for (const auto& [name, ms] : st.gpu_ms) j["gpu_ms"][name] = ms;
   return j;
+}
+
+// Bytes per system per frame against its share of the budget (upload_queue.hpp), over the frames so far:
+// read when the stats are written, not every frame.
+nlohmann::ordered_json upload_budget_json(gpu::UploadQueue& uploads) {
+  nlohmann::ordered_json budget;
+  budget["frame_budget_bytes"] = uploads.ring().frame_budget();
+  for (const gpu::UploadShareStats& u : uploads.stats())
+    budget["shares"][u.name] = {{"budget_bytes", u.budget},
+                                {"frame_bytes", u.frame_bytes},
+                                {"max_frame_bytes", u.max_frame_bytes},
+                                {"p99_frame_bytes", u.p99_frame_bytes},
+                                {"frames", u.frames},
+                                {"frames_over_budget", u.frames_over_budget},
+                                {"queued_bytes", u.queued_bytes}};
+  return budget;
 }
 
 }  // namespace
@@ -149,6 +155,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     write_png_rgba8(png, o.width, o.height, target.read_color());
     std::printf(", frame %.0f ms, wrote %s\n", frame_ms, png.c_str());
     nlohmann::ordered_json v = frame_json(scene.frame_stats(), timing);
+    v["upload_budget"] = upload_budget_json(ctx.uploads());
     v["frame_ms_wall_clock"] = frame_ms;
     if (o.occlusion_pairs > 0) {
       std::vector<double> with, without;

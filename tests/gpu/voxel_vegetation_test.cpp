@@ -12,6 +12,7 @@
 #include "occlusion_depth.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 
 namespace myriad::test {
@@ -80,6 +81,22 @@ TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
   EXPECT_GT(expected_far, 10u);
   EXPECT_EQ(veg.read_visible_grass(false).size(), expected_near);
   EXPECT_EQ(veg.read_visible_grass(true).size(), expected_far);
+}
+
+// A renderer made and dropped before any frame leaves nothing in the upload queue that would write its
+// freed buffers (its new arrays' clears, its sections' copies and emptied ranges).
+TEST_F(VoxelVegetationTest, ADestroyedRendererLeavesNoPendingUploads) {
+  ASSERT_FALSE(ctx().uploads().pending());
+  {
+    render::VoxelVegetationRenderer veg(ctx(), {2, 1, 2}, render::OffscreenTarget::kColorFormat,
+                                        render::OffscreenTarget::kDepthFormat);
+    voxel::SectionVegetation v;
+    v.grass.push_back(grass_at(1.0f, 2.0f, 1.0f));
+    veg.set_section(0, v);
+    EXPECT_TRUE(ctx().uploads().pending());
+  }
+  EXPECT_FALSE(ctx().uploads().pending());
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { EXPECT_EQ(ctx().uploads().record(cmd), 0u); });
 }
 
 TEST_F(VoxelVegetationTest, NothingVisibleSkipsDispatchWindAndDraws) {

@@ -36,13 +36,6 @@ UploadShare UploadQueue::share(std::string_view name, std::uint64_t budget, Uplo
   return UploadShare(shares_.size() - 1);
 }
 
-void UploadQueue::set_budget(UploadShare share, std::uint64_t budget) {
-  Share& s = live_share(share);
-  if (budget == 0 && s.policy == UploadPolicy::kBudgeted)
-    throw Error("upload share '" + s.name + "' given a zero budget", "UploadQueue::set_budget");
-  s.budget = budget;
-}
-
 void UploadQueue::release(UploadShare share) {
   if (share >= shares_.size() || !shares_[share].live) return;
   Share& s = shares_[share];
@@ -143,6 +136,7 @@ void UploadQueue::discard(Queued& q) {
 }
 
 void UploadQueue::drop(VkBuffer dst) {
+  if (dst == VK_NULL_HANDLE) return;  // (a clear's source is null: it must not match)
   for (Queued& q : queued_)
     if (!q.dropped && q.dst == dst) discard(q);
   // The buffer is going away: nothing recorded may touch it.
@@ -252,7 +246,9 @@ void UploadQueue::compact_queue() {
 }
 
 bool UploadQueue::pending() const {
-  return !queued_.empty() || !device_ops_.empty() || !fills_.empty() || !staged_copies_.empty();
+  if (!device_ops_.empty() || !fills_.empty() || !staged_copies_.empty()) return true;
+  // Dropped entries stay in queued_ until the next record(): count what is still queued.
+  return std::any_of(shares_.begin(), shares_.end(), [](const Share& s) { return s.queued_copies > 0; });
 }
 
 namespace {

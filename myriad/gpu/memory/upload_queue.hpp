@@ -113,8 +113,6 @@ class UploadQueue {
   // Bytes the share staged since begin_frame().
   std::uint64_t frame_bytes(UploadShare share) const { return shares_.at(share).frame_bytes; }
   std::uint64_t budget(UploadShare share) const { return shares_.at(share).budget; }
-  // A kAllOrNone share's budget is its owner's pacing (reported; the owner reads it back to pace).
-  void set_budget(UploadShare share, std::uint64_t budget);
   // Bytes the share staged since it was made (a monotonic count: an owner's difference between two of
   // its calls is what went in between, whichever record() staged it).
   std::uint64_t staged_total(UploadShare share) const { return shares_.at(share).staged_total; }

@@ -1,7 +1,5 @@
 #include "myriad/render/terrain/page_arena_buffers.hpp"
 
-#include <cstring>
-
 namespace myriad::render {
 
 PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_stride,
@@ -14,7 +12,11 @@ PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_strid
 }
 
 PageArenaBuffers::~PageArenaBuffers() {
-  if (own_share_) ctx_.uploads().release(share_);
+  // Nothing pending may write the buffers once they are gone (a shared share outlives them).
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  for (const auto* buffers : {&vertex_buffers_, &index_buffers_})
+    for (const gpu::Buffer& b : *buffers) uploads.drop(b.handle());
+  if (own_share_) uploads.release(share_);
 }
 
 void PageArenaBuffers::use_upload_share(gpu::UploadShare share) {

@@ -42,7 +42,17 @@ void VegetationPoolsOptions::validate() const {
     throw Error("LOD and fade bands must be in [0, 1)", "VegetationPoolsOptions::band/fade");
 }
 
-VegetationPools::~VegetationPools() { ctx_.uploads().release(share_); }
+VegetationPools::~VegetationPools() {
+  // Nothing pending (growth copies, staged pages, cleared words) may touch the pools once they are gone.
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  auto drop = [&uploads](const VegetationGpuType& g) {
+    for (const gpu::Buffer* b : {&g.records, &g.pages, &g.params, &g.visibility}) uploads.drop(b->handle());
+  };
+  for (const Pool& p : pools_)
+    if (p.gpu) drop(*p.gpu);
+  for (const VegetationGpuType& g : retired_) drop(g);
+  uploads.release(share_);
+}
 
 const VegetationGpuType* VegetationPools::pool(std::size_t type) const {
   return type < pools_.size() && pools_[type].gpu ? &*pools_[type].gpu : nullptr;

@@ -201,8 +201,9 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   // The level choice depends on which columns are meshed, which far blocks are ready, what waits in
   // the terrain windows, and the camera's column: recomputed only when one of them changed (the memo
   // of answers stays valid meanwhile, for the hole count).
-  LevelInputs inputs{at, stream_->meshed_version(), far_ ? far_->ready_version() : 0, terrain_->version(), 0};
-  for (const auto& far : far_terrain_) inputs.far_terrain = inputs.far_terrain * 1000003u + far->version();
+  // Versions only grow: their sum changes whenever one of them does.
+  LevelInputs inputs{at, stream_->meshed_version(), far_ ? far_->ready_version() : 0, terrain_->version()};
+  for (const auto& far : far_terrain_) inputs.terrain += far->version();
   stats_.levels_chosen = !(inputs == level_inputs_);
   if (stats_.levels_chosen) {
     choose_levels(at);

@@ -143,7 +143,7 @@ class StreamedVoxelScene : public FrameScene {
   // What the last level choice was made from (LevelInputs::camera_column -1e9: none yet).
   struct LevelInputs {
     glm::ivec2 camera_column{-1000000000};
-    std::uint64_t meshed = 0, far_ready = 0, terrain = 0, far_terrain = 0;
+    std::uint64_t meshed = 0, far_ready = 0, terrain = 0;  // terrain: every window's version, summed
     bool operator==(const LevelInputs&) const = default;
   };
   LevelInputs level_inputs_;

@@ -105,7 +105,13 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   tree_shadow_ = build_shadow_caster(ctx, b);
 }
 
-VoxelVegetationRenderer::~VoxelVegetationRenderer() { ctx_.uploads().release(share_); }
+VoxelVegetationRenderer::~VoxelVegetationRenderer() {
+  // Nothing pending (a new array's clear, an emptied range) may write the buffers once they are gone.
+  gpu::UploadQueue& uploads = ctx_.uploads();
+  for (const gpu::Buffer* b : {&grass_.instances, &grass_.table, &trees_.instances, &trees_.table, &sway_})
+    uploads.drop(b->handle());
+  uploads.release(share_);
+}
 
 void VoxelVegetationRenderer::create_pool_buffers(Pool& pool, bool trees) {
   const VkDeviceSize slots = pool.capacity;
@@ -121,7 +127,7 @@ void VoxelVegetationRenderer::create_pool_buffers(Pool& pool, bool trees) {
   }
   (trees ? tree_two_phase_ : grass_two_phase_).reserve(pool.capacity);
   if (trees) {
-    if (sway_.handle() != VK_NULL_HANDLE) uploads.drop(sway_.handle());
+    uploads.drop(sway_.handle());  // the old one's pending clear
     sway_ = gpu::make_storage_buffer(ctx_, slots * sizeof(glm::vec2));
     // Defined before the first wind pass writes it (a shadow pass may read it first).
     uploads.clear(sway_, 0);

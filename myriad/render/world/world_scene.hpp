@@ -22,7 +22,6 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/device/context.hpp"
-#include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
@@ -106,13 +105,8 @@ struct WorldFrameStats {
   std::uint64_t voxel_vegetation_threads = 0;
   bool voxel_vegetation_reused = false;
   std::uint64_t uploaded_bytes = 0;  // staged through the staging ring by the frame's uploads
-  // The upload budget, one entry per system's share of the upload queue (gpu/memory/upload_queue.hpp): its
-  // budget, this frame's bytes, the max and p99 over the frames so far; and the staging ring's frame
-  // budget, which all budgeted shares stage within together.
-  std::vector<gpu::UploadShareStats> uploads;
-  std::uint64_t upload_frame_budget = 0;
-  // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list:
-  // they need the image's aspect) and command recording.
+  // update(): streaming, crowd walk, voxel edits; record(): avatars (animation, culling, draw list: a
+  // frame drawn again stages them again) and command recording.
   double cpu_update_ms = 0.0, cpu_streaming_ms = 0.0, cpu_crowd_ms = 0.0, cpu_edit_ms = 0.0;
   double cpu_record_ms = 0.0, cpu_avatars_ms = 0.0;
   std::vector<std::pair<std::string, double>> gpu_ms;  // GPU timestamps per pass (empty on CPU devices)

@@ -133,8 +133,6 @@ void WorldScene::finish_frame() {
   WorldFrameStats& st = m.stats;
   ++st.frame;
   st.voxel_edits = m.edits;
-  st.uploads = m.ctx.uploads().stats();
-  st.upload_frame_budget = m.ctx.uploads().ring().frame_budget();
   st.gpu_ms.clear();
   for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
   // Every system reports its own figures; system i is the one of mask bit i.
