@@ -2,12 +2,14 @@
 // per-update uploads never exceed the budget, memory returns to zero, and a bad tile is skipped.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/vegetation/runtime/streaming.hpp"
@@ -89,6 +91,37 @@ TEST_F(Streaming, ScriptedPathObeysRadiusRuleBudgetAndMemory) {
   EXPECT_EQ(s.world().resident_bytes(), baseline);
   EXPECT_EQ(s.world().instance_count(), 0u);
   EXPECT_TRUE(s.failures().empty());
+}
+
+// The reads in flight are bounded: with one read at a time every update starts at most one, says how many
+// wanted tiles wait, nearest first, and the circle still ends whole.
+TEST_F(Streaming, BoundedReadsStartNearestFirstAndTheCircleEndsWhole) {
+  StreamingOptions o = options();
+  o.max_reads_in_flight = 1;
+  TileStreamer s(o);
+  const glm::dvec3 cam(300.0, 0.0, 300.0);
+  std::vector<double> started;  // distance of each tile as it became resident
+  std::set<TileKey> seen;
+  std::size_t first_deferred = 0;
+  for (int frame = 0; frame < 100000; ++frame) {
+    const StreamingFrame f = s.update(cam);
+    EXPECT_LE(f.requested, 1u);
+    if (frame == 0) first_deferred = f.deferred;
+    std::vector<double> now;  // tiles that became resident this update
+    for (TileKey k : s.resident_tiles())
+      if (seen.insert(k).second) now.push_back(s.tile_distance(k, cam));
+    std::sort(now.begin(), now.end());
+    started.insert(started.end(), now.begin(), now.end());
+    if (s.idle()) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  ASSERT_TRUE(s.idle());
+  std::size_t within = 0;
+  for (TileKey k : s.available()) within += s.tile_distance(k, cam) <= 120.0 ? 1 : 0;
+  EXPECT_GT(within, 4u);
+  EXPECT_EQ(first_deferred, within - 1);  // all but the one read started
+  EXPECT_EQ(s.resident_count(), within);
+  EXPECT_TRUE(std::is_sorted(started.begin(), started.end()));  // nearest tiles became resident first
 }
 
 TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {

@@ -30,11 +30,12 @@ using test_support::TempDir;
 using Key = std::tuple<int, int, int, int>;  // level, block x, block z, sy
 
 // Updates until idle, keeping `geometry` as the renderer would (sections holding geometry); returns the
-// sections any update listed as meshed.
-std::set<Key> settle(FarStream& s, glm::dvec3 camera, std::set<Key>& geometry) {
+// sections any update listed as meshed. `busiest` (optional): the most blocks one update took.
+std::set<Key> settle(FarStream& s, glm::dvec3 camera, std::set<Key>& geometry, int* busiest = nullptr) {
   std::set<Key> meshed;
   for (int i = 0; i < 100000; ++i) {
     const FarUpdate& u = s.update(camera);
+    if (busiest) *busiest = std::max(*busiest, u.blocks_meshed + u.blocks_evicted);
     for (const FarSection& e : u.evicted) geometry.erase({e.level, e.block.x, e.block.y, e.sy});
     for (const FarSection& m : u.meshed) {
       const SectionMesh* mesh = s.mesh(m.level, m.block, m.sy);
@@ -91,13 +92,19 @@ void check_rings(const FarStream& s, glm::dvec3 camera, const std::set<Key>& geo
   EXPECT_GT(st.resident_bytes, 0u);
 }
 
-TEST(FarStream, StreamsAroundMovingCameraLikeMeshFarBlock) {
+// Two levels over a 256 x 32 x 256 world, level 2 from 1 block out, on two threads.
+FarStreamOptions two_levels() {
   FarStreamOptions o;
   o.world_size = {256, 32, 256};
   o.levels = 2;
   o.inner_radius = 6;
-  o.radius = {3, 3, 3};  // level 2 from 1 block out
+  o.radius = {3, 3, 3};
   o.worker_threads = 2;
+  return o;
+}
+
+TEST(FarStream, StreamsAroundMovingCameraLikeMeshFarBlock) {
+  const FarStreamOptions o = two_levels();
   FarStream s(o);
   std::set<Key> geometry;
   const glm::dvec3 start{24.0, 20.0, 40.0};
@@ -126,6 +133,20 @@ TEST(FarStream, StreamsAroundMovingCameraLikeMeshFarBlock) {
     for (int bz = 0; bz < 4; ++bz)
       for (int bx = 0; bx < 4; ++bx) evicted_blocks += s.block_ready(level, {bx, bz}) ? 0 : 1;
   EXPECT_GT(evicted_blocks, 0u);
+}
+
+// The collect step's per-update budget: one finished block per update, the same rings in the end.
+TEST(FarStream, ACollectBudgetOfOneTakesOneBlockPerUpdate) {
+  FarStreamOptions o = two_levels();
+  o.max_collects_per_update = 1;
+  FarStream s(o);
+  std::set<Key> geometry;
+  const glm::dvec3 camera{24.0, 20.0, 40.0};
+  int busiest = 0;
+  settle(s, camera, geometry, &busiest);
+  ASSERT_TRUE(s.idle());
+  EXPECT_EQ(busiest, 1);
+  check_rings(s, camera, geometry);
 }
 
 TEST(FarStream, ReadsSaveFilesAndRefreshesColumns) {

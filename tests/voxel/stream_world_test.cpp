@@ -185,6 +185,29 @@ TEST(StreamWorld, MeshesEqualFixedWorldWhileMovingAndEvicting) {
   EXPECT_GT(std::size_t(generated), pool + 40) << "slots were not reused";
 }
 
+// The collect step's per-update budget: with one job taken per update, no update reports more than one
+// column's stage, and the world still ends equal to the fixed one.
+TEST(StreamWorld, ACollectBudgetOfOneTakesOneJobPerUpdateAndEndsTheSame) {
+  StreamOptions o = small_options(2);
+  o.max_collects_per_update = 1;
+  const Fixed f = fixed_world(o.world_size, o.generator);
+  StreamWorld s(o);
+  const glm::dvec3 cam{130.0, 40.0, 130.0};
+  int updates = 0, busiest = 0;
+  for (; updates < 200000; ++updates) {
+    const StreamUpdate& u = s.update(cam);
+    busiest = std::max(busiest, u.columns_generated + u.columns_loaded + u.columns_lit + u.columns_meshed);
+    if (s.idle()) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  ASSERT_TRUE(s.idle());
+  EXPECT_EQ(busiest, 1);
+  // 7 x 7 columns generated, 5 x 5 lit, 3 x 3... : one per update takes at least that many updates.
+  EXPECT_GE(updates, 49 + 25 + 25);
+  EXPECT_GE(expect_equal(s, f), columns_within(s.columns(), cam, 2));
+  EXPECT_EQ(columns_within(s.columns(), cam, 2, &s), columns_within(s.columns(), cam, 2));
+}
+
 TEST(StreamWorld, TinyWorldsAndOneThread) {
   // A world of one column, and one narrower than the 3 x 3 window, on one worker thread.
   for (const glm::ivec3 size : {glm::ivec3{16, 32, 16}, glm::ivec3{32, 48, 64}}) {

@@ -1,8 +1,8 @@
-// The streamers' shared worker pool: jobs run in push order (past the ring's first size too), a job's
-// error is kept, each thread keeps one scratch object per type, and a fine stream and a far stream on one
-// pool both settle, equal to streams of their own, while a stream destroyed with jobs in flight leaves
-// the pool working (the destructor waits for its jobs: under ASan a job on a dead stream would fail); and
-// the streams' options name the field they reject.
+// The streamers' shared worker pool: jobs run by priority, equal ones in push order (past the queue's first
+// size too), a job's error is kept, each thread keeps one scratch object per type, and a fine stream and a
+// far stream on one pool both settle, equal to streams of their own, while a stream destroyed with jobs in
+// flight leaves the pool working (the destructor waits for its jobs: under ASan a job on a dead stream would
+// fail); and the streams' options name the field they reject.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -28,14 +28,21 @@ void wait_done(const WorkerPool::Job& job) {
   ASSERT_TRUE(job.done.load(std::memory_order_acquire));
 }
 
+// A first job that holds the pool's one thread until opened: what is pushed behind it queues up.
+struct Gate {
+  std::atomic<bool> open{false};
+  WorkerPool::Job job;
+  explicit Gate(WorkerPool& pool) {
+    pool.push(job, [this](WorkerPool::Local&) {
+      while (!open.load()) std::this_thread::yield();
+    });
+  }
+};
+
 TEST(WorkerPool, RunsInPushOrderKeepsErrorsAndOneScratchPerTypeAndThread) {
   WorkerPool pool(1);
-  std::atomic<bool> open{false};
-  WorkerPool::Job gate;
-  pool.push(gate, [&](WorkerPool::Local&) {
-    while (!open.load()) std::this_thread::yield();
-  });
-  // 200 jobs queued behind the gate: the ring grows past its first 64 entries and keeps the order.
+  Gate gate(pool);
+  // 200 jobs queued behind the gate: the queue grows past its first 64 entries and keeps the order.
   std::vector<std::unique_ptr<WorkerPool::Job>> jobs;
   std::vector<int> order;
   std::vector<const void*> ints, doubles;
@@ -48,7 +55,7 @@ TEST(WorkerPool, RunsInPushOrderKeepsErrorsAndOneScratchPerTypeAndThread) {
       if (i == 7) throw std::runtime_error("job 7");
     });
   }
-  open = true;
+  gate.open = true;
   for (const auto& j : jobs) wait_done(*j);
   ASSERT_EQ(order.size(), 200u);
   for (int i = 0; i < 200; ++i) EXPECT_EQ(order[std::size_t(i)], i);
@@ -59,6 +66,22 @@ TEST(WorkerPool, RunsInPushOrderKeepsErrorsAndOneScratchPerTypeAndThread) {
     EXPECT_EQ(doubles[i], doubles[0]);
   }
   EXPECT_NE(ints[0], static_cast<const void*>(doubles[0]));
+}
+
+TEST(WorkerPool, RunsTheLowestPriorityFirstAndEqualOnesInPushOrder) {
+  WorkerPool pool(1);
+  Gate gate(pool);
+  std::vector<std::unique_ptr<WorkerPool::Job>> jobs;
+  std::vector<int> order;
+  const int priority[] = {50, 10, 30, 10, -5, 30};
+  for (int i = 0; i < 6; ++i) {
+    jobs.push_back(std::make_unique<WorkerPool::Job>());
+    pool.push(
+        *jobs.back(), [&order, i](WorkerPool::Local&) { order.push_back(i); }, priority[i]);
+  }
+  gate.open = true;
+  for (const auto& j : jobs) wait_done(*j);
+  EXPECT_EQ(order, (std::vector<int>{4, 1, 3, 2, 5, 0}));
 }
 
 TEST(WorkerPool, FineAndFarStreamsShareOnePoolAndLeaveItWorking) {

@@ -8,7 +8,20 @@
 
 namespace myriad {
 
-WorkerPool::WorkerPool(int thread_count) : ring_(64) {
+namespace {
+
+// The heap's order: the entry that runs first compares greatest.
+struct RunsLater {
+  template <class E>
+  bool operator()(const E& a, const E& b) const {
+    return a.priority != b.priority ? a.priority > b.priority : a.order > b.order;
+  }
+};
+
+}  // namespace
+
+WorkerPool::WorkerPool(int thread_count) {
+  queue_.reserve(64);
   const int n = thread_count > 0 ? thread_count : std::max(1, int(hardware_threads()) - 1);
   for (int t = 0; t < n; ++t) threads_.emplace_back([this] { work(); });
 }
@@ -22,17 +35,11 @@ WorkerPool::~WorkerPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void WorkerPool::push(Job& job, std::function<void(Local&)> run) {
+void WorkerPool::push(Job& job, std::function<void(Local&)> run, std::int64_t priority) {
   {
     std::lock_guard lock(mutex_);
-    if (count_ == ring_.size()) {  // full: unrolled into a ring twice the size
-      std::vector<Entry> grown(ring_.size() * 2);
-      for (std::size_t i = 0; i < count_; ++i) grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
-      ring_ = std::move(grown);
-      head_ = 0;
-    }
-    ring_[(head_ + count_) % ring_.size()] = {&job, std::move(run)};
-    ++count_;
+    queue_.push_back({priority, pushed_++, &job, std::move(run)});
+    std::push_heap(queue_.begin(), queue_.end(), RunsLater{});
   }
   wake_.notify_one();
 }
@@ -44,11 +51,11 @@ void WorkerPool::work() {
     Entry entry;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || count_ != 0; });
-      if (count_ == 0) return;  // stopping and nothing left
-      entry = std::move(ring_[head_]);
-      head_ = (head_ + 1) % ring_.size();
-      --count_;
+      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping and nothing left
+      std::pop_heap(queue_.begin(), queue_.end(), RunsLater{});
+      entry = std::move(queue_.back());
+      queue_.pop_back();
     }
     try {
       entry.run(local);

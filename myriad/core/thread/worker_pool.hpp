@@ -1,6 +1,8 @@
 // The streamers' worker threads: one pool a scene's streamers share (the voxel world's fine columns and far
 // levels, the vegetation tiles), not the TBB pool: the frame thread never joins their work, and TBB's
-// default limit would leave one worker on two cores. Jobs run in the order they were pushed. A job's
+// default limit would leave one worker on two cores. Jobs run by priority (lowest first: the streamers
+// give their distance to the camera in metres, so the nearest work of every streamer on the pool goes
+// first), equal priorities in the order they were pushed. A job's
 // owner keeps a WorkerPool::Job (its error and done flag) and polls `done`, never waiting on the pool;
 // each worker thread keeps one scratch object per type a job asks for (Local::scratch<T>), made on first
 // use. The threads run below the frame thread's priority (thread_priority.hpp): a section being meshed
@@ -10,6 +12,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -56,12 +59,15 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Queues `run` for `job` (which must stay alive until job.done).
-  void push(Job& job, std::function<void(Local&)> run);
+  // Queues `run` for `job` (which must stay alive until job.done), behind every queued job of a lower
+  // or equal priority.
+  void push(Job& job, std::function<void(Local&)> run, std::int64_t priority = 0);
   int thread_count() const { return int(threads_.size()); }
 
  private:
   struct Entry {
+    std::int64_t priority = 0;
+    std::uint64_t order = 0;  // push order, among equal priorities
     Job* job = nullptr;
     std::function<void(Local&)> run;
   };
@@ -69,21 +75,13 @@ class WorkerPool {
 
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::vector<Entry> ring_;  // FIFO; grows when full (owners bound their jobs in flight)
-  std::size_t head_ = 0, count_ = 0;
+  std::vector<Entry> queue_;  // a binary heap, first to run on top (owners bound their jobs in flight)
+  std::uint64_t pushed_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;  // last: started after everything they use exists
 };
 
 // The pool a streamer uses: `shared` when given, else one of its own with `thread_count` threads.
 std::shared_ptr<WorkerPool> worker_pool(std::shared_ptr<WorkerPool> shared, int thread_count);
-
-// Waits (yielding) until every one of `jobs` that `in_flight` says was pushed is done: a streamer's
-// destructor, while a shared pool may still run its jobs.
-template <class Jobs, class InFlight>
-void wait_for_jobs(const Jobs& jobs, InFlight in_flight) {
-  for (const auto& job : jobs)
-    while (in_flight(*job) && !job->done.load(std::memory_order_acquire)) std::this_thread::yield();
-}
 
 }  // namespace myriad

@@ -283,8 +283,9 @@ std::optional<std::vector<glm::vec2>> arap_refine(const BakeMesh& mesh, const Ch
         r[v] = v == pin || diag[v] <= 0.0 ? DVec2(0.0) : rhs[v] - r[v];
         r0 += glm::dot(rhs[v], rhs[v]);
       }
-      solve_laplacian_pcg(target, r, r0, diag, nullptr, apply, std::max<std::size_t>(100, vertices), 1e-16, z,
-                          p, ap);
+      solve_pcg(
+          target, r, r0, diag, [](std::size_t) { return false; }, apply, std::max<std::size_t>(100, vertices),
+          1e-16, z, p, ap);
     }
     const double step = flip_free_step([&](std::uint32_t v) { return target[v] - uv[v]; });
     if (step < 0.25) {

@@ -52,44 +52,47 @@ inline bool flat_triangle(const BakeMesh& mesh, const ChartMesh& chart, std::siz
   return true;
 }
 
-// Jacobi-preconditioned conjugate gradients on two-component unknowns (the Tutte embedding and ARAP's
-// global step both solve a weighted graph Laplacian): `x` is the warm start and the result, `r` the
-// starting residual (zero on rows that must not move), `r0` the squared size the stop is relative to;
-// stops after `iterations`, or when |r|^2 <= tolerance * r0. Rows `fixed` marks (may be null) get no
-// update from A p. `z`, `p`, `ap` are scratch of x's size.
-template <class Apply>
-void solve_laplacian_pcg(std::vector<DVec2>& x, std::vector<DVec2>& r, double r0,
-                         const std::vector<double>& diag, const std::vector<std::uint8_t>* fixed,
-                         const Apply& apply, std::size_t iterations, double tolerance, std::vector<DVec2>& z,
-                         std::vector<DVec2>& p, std::vector<DVec2>& ap) {
-  const std::size_t vertices = x.size();
+inline double pcg_dot(double a, double b) { return a * b; }
+inline double pcg_dot(DVec2 a, DVec2 b) { return glm::dot(a, b); }
+
+// Jacobi-preconditioned conjugate gradients, the one solver of the flattenings: the conformal (LSCM)
+// solve's scalar unknowns, and the two-component unknowns of the Tutte embedding and ARAP's global step
+// (both a weighted graph Laplacian). `x` is the warm start and the result, `r` the starting residual
+// (zero on rows that must not move), `r0` the squared size the stop is relative to; stops after
+// `iterations`, or when |r|^2 <= tolerance * r0. Rows where `fixed(i)` holds get no update from A p.
+// `z`, `p`, `ap` are scratch of x's size.
+template <class T, class Fixed, class Apply>
+void solve_pcg(std::vector<T>& x, std::vector<T>& r, double r0, const std::vector<double>& diag,
+               const Fixed& fixed, const Apply& apply, std::size_t iterations, double tolerance,
+               std::vector<T>& z, std::vector<T>& p, std::vector<T>& ap) {
+  const std::size_t n = x.size();
   double rz = 0.0;
-  for (std::size_t v = 0; v < vertices; ++v) {
-    z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-    p[v] = z[v];
-    rz += glm::dot(r[v], z[v]);
+  for (std::size_t i = 0; i < n; ++i) {
+    z[i] = diag[i] > 0.0 ? r[i] / diag[i] : T(0.0);
+    p[i] = z[i];
+    rz += pcg_dot(r[i], z[i]);
   }
   for (std::size_t iteration = 0; iteration < iterations && rz > 0.0; ++iteration) {
     apply(p, ap);
     double pap = 0.0;
-    for (std::size_t v = 0; v < vertices; ++v) {
-      if (fixed && (*fixed)[v]) ap[v] = DVec2(0.0);
-      pap += glm::dot(p[v], ap[v]);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (fixed(i)) ap[i] = T(0.0);
+      pap += pcg_dot(p[i], ap[i]);
     }
     if (pap <= 0.0) break;
     const double alpha = rz / pap;
     double rz_next = 0.0, rr = 0.0;
-    for (std::size_t v = 0; v < vertices; ++v) {
-      x[v] += alpha * p[v];
-      r[v] -= alpha * ap[v];
-      z[v] = diag[v] > 0.0 ? r[v] / diag[v] : DVec2(0.0);
-      rz_next += glm::dot(r[v], z[v]);
-      rr += glm::dot(r[v], r[v]);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * ap[i];
+      z[i] = diag[i] > 0.0 ? r[i] / diag[i] : T(0.0);
+      rz_next += pcg_dot(r[i], z[i]);
+      rr += pcg_dot(r[i], r[i]);
     }
     if (rr <= tolerance * r0) break;
     const double beta = rz_next / rz;
     rz = rz_next;
-    for (std::size_t v = 0; v < vertices; ++v) p[v] = z[v] + beta * p[v];
+    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
   }
 }
 

@@ -130,37 +130,15 @@ void solve_lscm(const std::vector<ConformalRow>& rows, const std::vector<std::ui
     }
   }
   apply_normal_matrix(rows, x, r);
-  double rz = 0.0, r0 = 0.0;
+  double r0 = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     r[i] = pinned[i / 2] ? 0.0 : -r[i];
-    z[i] = diag[i] > 0.0 ? r[i] / diag[i] : 0.0;
-    p[i] = z[i];
-    rz += r[i] * z[i];
     r0 += r[i] * r[i];
   }
-  const std::size_t max_iterations = std::max<std::size_t>(200, 4 * n);
-  for (std::size_t iteration = 0; iteration < max_iterations && rz > 0.0; ++iteration) {
-    apply_normal_matrix(rows, p, ap);
-    double pap = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (pinned[i / 2]) ap[i] = 0.0;
-      pap += p[i] * ap[i];
-    }
-    if (pap <= 0.0) break;
-    const double alpha = rz / pap;
-    double rz_next = 0.0, rr = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * ap[i];
-      z[i] = diag[i] > 0.0 ? r[i] / diag[i] : 0.0;
-      rz_next += r[i] * z[i];
-      rr += r[i] * r[i];
-    }
-    if (rr <= 1e-20 * r0) break;
-    const double beta = rz_next / rz;
-    rz = rz_next;
-    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
-  }
+  solve_pcg(
+      x, r, r0, diag, [&](std::size_t i) { return pinned[i / 2] != 0; },
+      [&](const std::vector<double>& in, std::vector<double>& out) { apply_normal_matrix(rows, in, out); },
+      std::max<std::size_t>(200, 4 * n), 1e-20, z, p, ap);
 }
 
 bool segments_cross(DVec2 a, DVec2 b, DVec2 c, DVec2 d) {
@@ -278,8 +256,9 @@ std::vector<DVec2> tutte_embedding(
     r[v] = fixed[v] || diag[v] <= 0.0 ? DVec2(0.0) : -r[v];
     r0 += glm::dot(r[v], r[v]);
   }
-  solve_laplacian_pcg(x, r, r0, diag, &fixed, apply, std::max<std::size_t>(200, 4 * vertices), 1e-24, z, p,
-                      ap);
+  solve_pcg(
+      x, r, r0, diag, [&](std::size_t v) { return fixed[v] != 0; }, apply,
+      std::max<std::size_t>(200, 4 * vertices), 1e-24, z, p, ap);
   return x;
 }
 

@@ -55,6 +55,9 @@ void StreamedVoxelSceneOptions::validate() const {
   if (pacing_frames < 1 || vegetation_sections_per_frame < 0)
     throw Error("pacing frames must be at least 1 and vegetation sections per frame not negative",
                 "StreamedVoxelSceneOptions::pacing_frames");
+  if (collects_per_frame < 0)
+    throw Error("collects per frame " + std::to_string(collects_per_frame) + " is negative",
+                "StreamedVoxelSceneOptions::collects_per_frame", "use 0 (all) or more");
 }
 
 StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options)
@@ -75,6 +78,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   so.save_directory = options.save_directory;
   so.vegetation = options.vegetation;  // placed on the workers with the meshes
   so.vegetation_seed = options.seed;
+  so.max_collects_per_update = options.collects_per_frame;
   // One worker pool for the fine columns and the far levels: the fine stream's threads and one more,
   // as many as the two used to run on their own.
   const int fine_threads =
@@ -108,6 +112,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
     fo.radius.fill(options_.far_radius);
     fo.save_directory = options.save_directory;
     fo.workers = so.workers;
+    fo.max_collects_per_update = options.collects_per_frame;
     far_ = std::make_unique<voxel::FarStream>(fo);
     for (int level = 1; level <= options.far_levels; ++level) {
       StreamTerrainOptions lo;

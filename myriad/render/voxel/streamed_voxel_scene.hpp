@@ -41,6 +41,9 @@ struct StreamedVoxelSceneOptions {
   // of the waiting section uploads and vegetation placements (at least one, within the limits above),
   // so a burst is spread over about this many frames instead of landing in one. 1: all at once.
   int pacing_frames = 6;
+  // Finished stream jobs (a column's generation, light or mesh; a far block) taken per frame at most, per
+  // stream; the rest wait, done, for the next frames (StreamOptions::max_collects_per_update). 0: all.
+  int collects_per_frame = 8;
 
   // Throws myriad::Error naming the first invalid field: this struct's own and those of the streams it
   // configures (the constructor calls it; the CLI before anything is built).

@@ -1,6 +1,6 @@
-// The streamer's main-thread bookkeeping and its tile reads on the worker pool. A read only reads and
-// validates its file into its own Read (nothing shared but the done flag); copying into the pools happens
-// in update() under the budget, so the render origin can never be stale for an arriving tile.
+// The streamer's main-thread bookkeeping and its job body, the tile read. A read only reads and validates
+// its file into its own Read (nothing shared but the flags); copying into the pools happens in update()
+// under the budget, so the render origin can never be stale for an arriving tile.
 #include "myriad/vegetation/runtime/streaming.hpp"
 
 #include <algorithm>
@@ -18,11 +18,27 @@ void StreamingOptions::validate() const {
   if (!(tile_size > 0.0f) || !(load_radius >= 0.0f) || !(hysteresis >= 0.0f) || !(rebase_distance >= 0.0))
     throw Error("tile size must be positive, radius, hysteresis and rebase distance non-negative",
                 "StreamingOptions");
+  if (!(load_radius / tile_size <= 1000.0f))
+    throw Error("load radius spans more than 1000 tiles", "StreamingOptions::load_radius",
+                "use a radius of at most 1000 tile sizes");
+  if (max_reads_in_flight < 1)
+    throw Error("at least one tile read must be in flight", "StreamingOptions::max_reads_in_flight");
 }
 
+namespace {
+
+// The ring around the camera's tile that holds every tile within `radius`: the camera may be anywhere in
+// its tile, so one tile more than the radius spans.
+int ring_tiles(const StreamingOptions& o) { return int(std::ceil(o.load_radius / o.tile_size)) + 1; }
+
+}  // namespace
+
 TileStreamer::TileStreamer(StreamingOptions options)
-    : options_(std::move(options)), world_(options_.render_origin) {
-  options_.validate();
+    : options_((options.validate(), std::move(options))),
+      ring_(ring_tiles(options_)),
+      world_(options_.render_origin),
+      reads_(worker_pool(options_.workers, int(std::max(1u, options_.worker_threads))),
+             options_.max_reads_in_flight) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(options_.directory, ec)) {
     TileKey k;
@@ -30,14 +46,21 @@ TileStreamer::TileStreamer(StreamingOptions options)
       available_.insert(k);
   }
   if (ec) throw Error("cannot list tile folder: " + ec.message(), options_.directory.string());
-  workers_ = worker_pool(options_.workers, int(std::max(1u, options_.worker_threads)));
 }
 
 TileStreamer::~TileStreamer() {
-  // Reads not begun are dropped; a shared pool may outlive the streamer, so every read it was given
-  // must have returned first.
-  for (const auto& r : reads_) r->cancelled.store(true, std::memory_order_relaxed);
-  wait_for_jobs(reads_, [](const Read&) { return true; });
+  // Reads not begun are dropped; reads_ waits for the others.
+  reads_.for_each_in_flight([](Read& r) { r.cancelled.store(true, std::memory_order_relaxed); });
+}
+
+TileStreamer::Entry* TileStreamer::entry(TileKey key) {
+  const auto it = slot_.find(key);
+  return it == slot_.end() ? nullptr : &entries_[it->second];
+}
+
+const TileStreamer::Entry* TileStreamer::entry(TileKey key) const {
+  const auto it = slot_.find(key);
+  return it == slot_.end() ? nullptr : &entries_[it->second];
 }
 
 void TileStreamer::read(Read& r) const {
@@ -66,40 +89,44 @@ double TileStreamer::tile_distance(TileKey k, glm::dvec3 c) const {
 
 void TileStreamer::unload(TileKey key) {
   // A read not begun yet is dropped; a running one is ignored on arrival.
-  for (const auto& r : reads_)
-    if (r->key == key) r->cancelled.store(true, std::memory_order_relaxed);
-  const auto it = entries_.find(key);
-  if (it != entries_.end() && it->second.state == State::kResident) ++resident_version_;
+  reads_.for_each_in_flight([&](Read& r) {
+    if (r.key == key) r.cancelled.store(true, std::memory_order_relaxed);
+  });
+  const auto it = slot_.find(key);
+  if (it != slot_.end()) {
+    Entry& e = entries_[it->second];
+    if (e.state == State::kResident) ++resident_version_;
+    e.tile.reset();
+    entries_.release(it->second);
+    slot_.erase(it);
+  }
   world_.remove_tile(key);
-  entries_.erase(key);
   std::erase(upload_queue_, key);
+}
+
+void TileStreamer::arrive(Read& r) {
+  Entry* e = entry(r.key);
+  const bool current = e && e->state == State::kRequested && !r.cancelled.load(std::memory_order_relaxed);
+  if (current && !r.tile) {
+    failures_.push_back({r.key, r.message});
+    failed_.insert(r.key);
+    entries_.release(slot_.at(r.key));
+    slot_.erase(r.key);
+  } else if (current) {
+    e->tile = std::move(r.tile);
+    e->state = State::kUploading;
+    upload_queue_.push_back(r.key);
+  }
+  r.tile.reset();
+  r.message.clear();
 }
 
 StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   StreamingFrame frame;
   // Finished reads, oldest first; the others stay.
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < reads_.size(); ++i) {
-    std::unique_ptr<Read>& slot = reads_[i];
-    if (!slot->done.load(std::memory_order_acquire)) {
-      if (kept != i) reads_[kept] = std::move(slot);
-      ++kept;
-      continue;
-    }
-    const std::unique_ptr<Read> r = std::move(slot);
-    auto it = entries_.find(r->key);
-    if (it == entries_.end() || it->second.state != State::kRequested || r->cancelled.load()) continue;
-    if (!r->tile) {
-      failures_.push_back({r->key, r->message});
-      failed_.insert(r->key);
-      entries_.erase(it);
-      continue;
-    }
-    it->second.tile = r->tile;
-    it->second.state = State::kUploading;
-    upload_queue_.push_back(r->key);
-  }
-  reads_.resize(kept);
+  // A failed read reports its message as a tile failure; what escapes read() is a bug, rethrown.
+  if (const std::exception_ptr error = reads_.collect(0, [this](Read& r) { arrive(r); }))
+    std::rethrow_exception(error);
 
   // Rebase before this frame's uploads so arrivals get page entries for the new origin.
   // Horizontal distance: the origin stays at y = 0, so height alone must not trigger a rebase.
@@ -111,45 +138,44 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   }
 
   const double unload_radius = double(options_.load_radius) + double(options_.hysteresis);
-  std::vector<TileKey> far;
-  for (const auto& [key, e] : entries_)
-    if (tile_distance(key, camera) > unload_radius) far.push_back(key);
-  for (TileKey k : far) unload(k);
-  frame.unloaded = far.size();
+  far_.clear();
+  for (const auto& [key, s] : slot_)
+    if (tile_distance(key, camera) > unload_radius) far_.push_back(key);
+  for (TileKey k : far_) unload(k);
+  frame.unloaded = far_.size();
 
-  // Only the grid window around the load circle is looked at (not every tile of the world), one tile
-  // wider on each side: a tile whose edge lies exactly at the radius is in.
+  // The ring around the camera's tile holds every tile within the load radius.
   std::vector<std::pair<double, TileKey>>& wanted = wanted_;
   wanted.clear();
   const double size = double(options_.tile_size), radius = double(options_.load_radius);
   auto cell = [&](double v) {
     return static_cast<std::int32_t>(std::clamp(std::floor(v / size), -2e9, 2e9));
   };
-  const auto lo_x = cell(camera.x - radius) - 1;
-  const auto hi_x = cell(camera.x + radius) + 1;
-  const auto lo_z = cell(camera.z - radius) - 1;
-  const auto hi_z = cell(camera.z + radius) + 1;
-  for (auto it = available_.lower_bound({lo_x, std::numeric_limits<std::int32_t>::min()});
-       it != available_.end() && it->x <= hi_x; ++it) {
-    const TileKey k = *it;
-    if (k.z < lo_z || k.z > hi_z) continue;
+  const TileKey centre{cell(camera.x), cell(camera.z)};
+  for (const glm::ivec2 offset : ring_.offsets()) {
+    const TileKey k{centre.x + offset.x, centre.z + offset.y};  // |centre| <= 2e9, |offset| <= 1001
+    if (!available_.count(k) || slot_.count(k) || failed_.count(k)) continue;
     const double d = tile_distance(k, camera);
-    if (d <= radius && !entries_.count(k) && !failed_.count(k)) wanted.push_back({d, k});
+    if (d <= radius) wanted.push_back({d, k});
   }
   std::sort(wanted.begin(), wanted.end());  // nearest first
   for (const auto& w : wanted) {
-    entries_[w.second] = Entry{};
-    reads_.push_back(std::make_unique<Read>());
-    Read& r = *reads_.back();
+    if (reads_.full()) break;
+    const std::int32_t s = entries_.acquire();
+    entries_[s] = Entry{w.second};
+    slot_[w.second] = s;
+    Read& r = reads_.next();
     r.key = w.second;
-    workers_->push(r, [this, &r](WorkerPool::Local&) { read(r); });
+    r.cancelled.store(false, std::memory_order_relaxed);
+    reads_.launch(std::int64_t(w.first), [this](Read& job, WorkerPool::Local&) { read(job); });
+    ++frame.requested;
   }
-  frame.requested = wanted.size();
+  frame.deferred = deferred_ = wanted.size() - frame.requested;
 
   std::size_t budget = copy_budget(camera);
   const std::size_t frame_budget = budget;
   while (!upload_queue_.empty() && budget >= kRuntimeBytesPerInstance) {
-    Entry& e = entries_.at(upload_queue_.front());
+    Entry& e = entries_[slot_.at(upload_queue_.front())];
     const Tile& t = *e.tile;
     if (e.group < t.groups.size()) {
       const auto left = static_cast<std::uint32_t>(t.groups[e.group].instances.size()) - e.next;
@@ -186,7 +212,7 @@ std::size_t TileStreamer::copy_budget(glm::dvec3 camera) {
   std::size_t backlog = 0;  // bytes still to copy, in queue order
   double pace = 0.0;        // bytes per update that meets every deadline so far
   for (const TileKey& k : upload_queue_) {
-    const Entry& e = entries_.at(k);
+    const Entry& e = entries_[slot_.at(k)];
     for (std::uint32_t g = e.group; g < e.tile->groups.size(); ++g)
       backlog +=
           (e.tile->groups[g].instances.size() - (g == e.group ? e.next : 0u)) * kRuntimeBytesPerInstance;
@@ -202,40 +228,35 @@ std::size_t TileStreamer::copy_budget(glm::dvec3 camera) {
   return std::min(budget, std::max({share, options_.spread_min_bytes, kRuntimeBytesPerInstance}));
 }
 
-bool TileStreamer::idle() const {
-  if (!upload_queue_.empty()) return false;
-  for (const auto& [key, e] : entries_)
-    if (e.state == State::kRequested) return false;
-  return true;
-}
+bool TileStreamer::idle() const { return upload_queue_.empty() && deferred_ == 0 && reads_.in_flight() == 0; }
 
 std::size_t TileStreamer::loading() const {
   std::size_t n = 0;
-  for (const auto& [key, e] : entries_) n += e.state == State::kRequested ? 1 : 0;
+  for (const auto& [key, s] : slot_) n += entries_[s].state == State::kRequested ? 1 : 0;
   // Read but not yet taken by an update: no longer loading.
-  for (const auto& r : reads_) {
-    if (!r->done.load(std::memory_order_acquire)) continue;
-    const auto it = entries_.find(r->key);
-    if (it != entries_.end() && it->second.state == State::kRequested && n > 0) --n;
-  }
+  reads_.for_each_in_flight([&](const Read& r) {
+    if (!r.done.load(std::memory_order_acquire) || r.cancelled.load(std::memory_order_relaxed)) return;
+    const Entry* e = entry(r.key);
+    if (e && e->state == State::kRequested && n > 0) --n;
+  });
   return n;
 }
 
 bool TileStreamer::resident(TileKey key) const {
-  const auto it = entries_.find(key);
-  return it != entries_.end() && it->second.state == State::kResident;
+  const Entry* e = entry(key);
+  return e && e->state == State::kResident;
 }
 
 std::size_t TileStreamer::resident_count() const {
   std::size_t n = 0;
-  for (const auto& [key, e] : entries_) n += e.state == State::kResident ? 1 : 0;
+  for (const auto& [key, s] : slot_) n += entries_[s].state == State::kResident ? 1 : 0;
   return n;
 }
 
 std::vector<TileKey> TileStreamer::resident_tiles() const {
   std::vector<TileKey> out;
-  for (const auto& [key, e] : entries_)
-    if (e.state == State::kResident) out.push_back(key);
+  for (const auto& [key, s] : slot_)
+    if (entries_[s].state == State::kResident) out.push_back(key);
   return out;
 }
 

@@ -1,5 +1,7 @@
-// Tile streaming (G3): tiles whose XZ rectangle is within `load_radius` of the camera are read and
-// validated on background threads; tiles beyond load_radius + hysteresis are unloaded. Arrivals are
+// Tile streaming (G3) on the streamer core (core/stream/): tiles whose XZ rectangle is within
+// `load_radius` of the camera (found through a ring of tiles around the camera's tile) are read and
+// validated by jobs on the shared worker pool, nearest first; tiles beyond load_radius + hysteresis are
+// unloaded and their slots reused. Arrivals are
 // copied into the RuntimeWorld's pools (CPU copies; the GPU upload is VegetationPools' share of the
 // upload queue) at most `copy_budget_bytes` per update (pooled record bytes), or a
 // share of the backlog (spread_frames), so a burst of arrivals never spikes a frame. A bad tile file is
@@ -22,7 +24,9 @@
 #include <thread>
 #include <vector>
 
-#include "myriad/core/thread/worker_pool.hpp"
+#include "myriad/core/stream/slot_pool.hpp"
+#include "myriad/core/stream/stream_jobs.hpp"
+#include "myriad/core/stream/stream_ring.hpp"
 #include "myriad/vegetation/runtime/runtime.hpp"
 
 namespace myriad::vegetation {
@@ -45,6 +49,8 @@ struct StreamingOptions {
   // arrival rate itself, instead of a burst per arrival — and the spread share when the camera stands.
   float deadline_radius = 0.0f;
   unsigned worker_threads = 2;  // of its own pool, without `workers`
+  // Tile reads in flight at most (the rest wait for a later update, nearest first); at least 1.
+  int max_reads_in_flight = 16;
   // A worker pool shared with the scene's other streamers (core/thread/worker_pool.hpp); null: its own.
   std::shared_ptr<WorkerPool> workers;
   glm::dvec3 render_origin{0.0};
@@ -58,6 +64,7 @@ struct StreamingFrame {
   std::size_t copied_bytes = 0;  // pooled record bytes copied into the RuntimeWorld this update (CPU)
   std::size_t copied_instances = 0;
   std::size_t requested = 0;  // loads started this update
+  std::size_t deferred = 0;   // tiles wanted but not started (every read in flight): next update
   std::size_t unloaded = 0;
   bool rebased = false;  // the render origin moved: every page table entry was rewritten
 };
@@ -96,11 +103,12 @@ class TileStreamer {
  private:
   enum class State { kRequested, kUploading, kResident };
   struct Entry {
+    TileKey key;
     State state = State::kRequested;
     std::shared_ptr<const Tile> tile;
-    std::uint32_t group = 0, next = 0;  // upload cursor
+    std::uint32_t group = 0, next = 0;  // copy cursor
   };
-  // One tile file read on a worker; its owner takes it once done.
+  // One tile file read on a worker: it writes only its own fields; update() takes them once done.
   struct Read : WorkerPool::Job {
     TileKey key;
     std::atomic<bool> cancelled{false};  // its tile was unloaded before the read began
@@ -108,15 +116,22 @@ class TileStreamer {
     std::string message;  // why the read failed (no tile)
   };
   void read(Read& r) const;
+  void arrive(Read& r);
   void unload(TileKey key);
+  Entry* entry(TileKey key);
+  const Entry* entry(TileKey key) const;
 
   StreamingOptions options_;
   std::set<TileKey> available_;
-  std::map<TileKey, Entry> entries_;
+  StreamRing ring_;                       // tiles around the camera's tile that can hold wanted ones
+  SlotPool<Entry> entries_;               // tiles requested, copying or resident (slots reused)
+  std::map<TileKey, std::int32_t> slot_;  // tile to its entry (tile coordinates are unbounded)
   std::deque<TileKey> upload_queue_;
   std::vector<TileFailure> failures_;
   std::set<TileKey> failed_;
   std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
+  std::vector<TileKey> far_;                        // update()'s scratch
+  std::size_t deferred_ = 0;                        // wanted tiles the last update could not start
   std::uint64_t resident_version_ = 0;
   // Deadline pacing: the last camera position and the smoothed distance it moves per update.
   std::optional<glm::dvec3> last_camera_;
@@ -124,9 +139,7 @@ class TileStreamer {
   // The bytes one update copies: the spread share, or the deadline pace.
   std::size_t copy_budget(glm::dvec3 camera);
   RuntimeWorld world_;
-
-  std::vector<std::unique_ptr<Read>> reads_;  // pushed and not yet taken by update(), oldest first
-  std::shared_ptr<WorkerPool> workers_;       // the destructor waits for this streamer's reads first
+  StreamJobs<Read> reads_;  // last: goes first, waiting for the reads that use the members above
 };
 
 }  // namespace myriad::vegetation

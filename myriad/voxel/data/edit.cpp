@@ -25,15 +25,19 @@ int sky_top(const World& world, int x, int z) {
 
 }  // namespace
 
+SectionBox sections_around_cell(glm::ivec3 p) {
+  SectionBox box{p >> 4, p >> 4};
+  for (int a = 0; a < 3; ++a) {
+    if ((p[a] & 15) == 0) box.lo[a] -= 1;
+    if ((p[a] & 15) == 15) box.hi[a] += 1;
+  }
+  return box;
+}
+
 std::vector<int> sections_reading(const World& world, std::span<const std::size_t> cells) {
   std::vector<int> out;
   for (const std::size_t index : cells) {
-    const glm::ivec3 p = cell_of_index(world, index);
-    glm::ivec3 lo = p >> 4, hi = p >> 4;
-    for (int a = 0; a < 3; ++a) {
-      if ((p[a] & 15) == 0) lo[a] -= 1;
-      if ((p[a] & 15) == 15) hi[a] += 1;
-    }
+    const auto [lo, hi] = sections_around_cell(cell_of_index(world, index));
     for (int y = lo.y; y <= hi.y; ++y)
       for (int z = lo.z; z <= hi.z; ++z)
         for (int x = lo.x; x <= hi.x; ++x)

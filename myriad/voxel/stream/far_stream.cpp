@@ -1,5 +1,6 @@
-// Far LOD streaming: a pool of block slots keyed per level by a slot table, mesh jobs on worker threads of
-// its own, and main-thread bookkeeping (a job writes only its own output; the slot takes it on collect).
+// Far LOD streaming on the streamer core (core/stream/): a pool of block slots keyed per level by a grid,
+// a ring per level, mesh jobs on the shared worker pool, and the main-thread bookkeeping (a job writes
+// only its own output; the slot takes it when the job is collected). The job body is mesh_far_block.
 #include "myriad/voxel/stream/far_stream.hpp"
 
 #include <algorithm>
@@ -10,8 +11,6 @@
 
 namespace myriad::voxel {
 namespace {
-
-int chebyshev(glm::ivec2 d) { return std::max(std::abs(d.x), std::abs(d.y)); }
 
 bool has_geometry(const SectionMesh& m) { return !m.vertices.empty(); }
 
@@ -27,7 +26,6 @@ struct FarStream::Job : WorkerPool::Job {
   int level = 0;
   glm::ivec2 block{0};
   int slot = -1;
-  bool active = false;
   std::vector<SectionMesh> meshes;  // output, swapped into the slot on collect
 };
 
@@ -36,6 +34,9 @@ void FarStreamOptions::validate() const {
   if (levels < 1 || levels > kFarMaxLevel)
     throw Error("far stream levels " + std::to_string(levels) + " is invalid", "FarStreamOptions::levels",
                 "use 1.." + std::to_string(kFarMaxLevel));
+  if (max_launches_per_update < 1 || max_collects_per_update < 0)
+    throw Error("far stream launch or collect budget is invalid", "FarStreamOptions::max_launches_per_update",
+                "launch at least 1 job per update; collect 0 (all) or more");
   for (int l = 0; l < levels; ++l)
     if (radius[std::size_t(l)] < 1 || radius[std::size_t(l)] > 1000)
       throw Error("far ring radius " + std::to_string(radius[std::size_t(l)]) + " of level " +
@@ -47,44 +48,34 @@ void FarStreamOptions::validate() const {
                 "FarStreamOptions::radius", "make radius[0] * 2 at least inner_radius (>= 0)");
 }
 
-FarStream::FarStream(const FarStreamOptions& options) : options_(options) {
-  options.validate();
+namespace {
+
+int far_jobs(const FarStreamOptions& o) {
+  const int threads = std::max(1, o.worker_threads);
+  return o.max_jobs_in_flight > 0 ? o.max_jobs_in_flight : 4 * threads;
+}
+
+}  // namespace
+
+FarStream::FarStream(const FarStreamOptions& options)
+    : options_((options.validate(), options)),
+      jobs_(worker_pool(options.workers, std::max(1, options.worker_threads)), far_jobs(options)) {
   const glm::ivec3 size = options.world_size;
   source_ = {size, options.generator, options.save_directory};
   for (int l = 1; l <= options.levels; ++l) {
-    blocks_[std::size_t(l - 1)] = far_blocks(size, l);
-    slot_of_[std::size_t(l - 1)].assign(
-        std::size_t(blocks_[std::size_t(l - 1)].x) * std::size_t(blocks_[std::size_t(l - 1)].y), -1);
+    slot_of_[std::size_t(l - 1)] = GridSlots(far_blocks(size, l));
+    rings_[std::size_t(l - 1)] = StreamRing(options.radius[std::size_t(l - 1)]);
   }
-  const int threads = std::max(1, options.worker_threads);
-  const int jobs = options.max_jobs_in_flight > 0 ? options.max_jobs_in_flight : 4 * threads;
-  for (int j = 0; j < jobs; ++j) {
-    jobs_.push_back(std::make_unique<Job>());
-    free_jobs_.push_back(jobs - 1 - j);
-  }
-  workers_ = worker_pool(options.workers, threads);
 }
 
-FarStream::~FarStream() {
-  // A shared pool may outlive the stream: every job it was given must have run first.
-  wait_for_jobs(jobs_, [](const Job& job) { return job.active; });
-}
+FarStream::~FarStream() = default;  // jobs_ waits for the jobs in flight
 
 bool FarStream::inside(int level, glm::ivec2 b) const {
-  if (level < 1 || level > options_.levels) return false;
-  const glm::ivec2 n = blocks_[std::size_t(level - 1)];
-  return b.x >= 0 && b.y >= 0 && b.x < n.x && b.y < n.y;
-}
-
-std::int32_t& FarStream::slot_ref(int level, glm::ivec2 b) {
-  return slot_of_[std::size_t(level - 1)]
-                 [std::size_t(b.y) * std::size_t(blocks_[std::size_t(level - 1)].x) + std::size_t(b.x)];
+  return level >= 1 && level <= options_.levels && slot_of_[std::size_t(level - 1)].inside(b);
 }
 
 int FarStream::slot_of(int level, glm::ivec2 b) const {
-  if (!inside(level, b)) return -1;
-  return slot_of_[std::size_t(level - 1)]
-                 [std::size_t(b.y) * std::size_t(blocks_[std::size_t(level - 1)].x) + std::size_t(b.x)];
+  return level >= 1 && level <= options_.levels ? slot_of_[std::size_t(level - 1)][b] : -1;
 }
 
 int FarStream::distance(int level, glm::ivec2 b, glm::ivec2 camera_column) const {
@@ -119,7 +110,7 @@ bool FarStream::block_ready(int level, glm::ivec2 b) const {
 FarStats FarStream::stats() const {
   FarStats st;
   st.pool_blocks = slots_.size();
-  st.jobs_in_flight = std::size_t(in_flight_.load());
+  st.jobs_in_flight = jobs_.in_flight();
   auto bytes = [](const std::vector<SectionMesh>& meshes) {
     std::size_t b = 0;
     for (const SectionMesh& m : meshes)
@@ -131,25 +122,24 @@ FarStats FarStream::stats() const {
     st.resident_blocks += slot.used ? 1 : 0;
     st.resident_bytes += bytes(slot.meshes);
   }
-  for (const auto& job : jobs_)
-    if (!job->active) st.resident_bytes += bytes(job->meshes);  // a job in flight is writing its own
+  jobs_.for_each_free([&](const Job& job) { st.resident_bytes += bytes(job.meshes); });  // not those writing
   return st;
 }
 
 bool FarStream::idle() const {
-  return have_camera_ && in_flight_.load() == 0 && !rescan_ && candidate_head_ >= candidates_.size();
+  return have_camera_ && jobs_.in_flight() == 0 && !rescan_ && candidate_head_ >= candidates_.size();
 }
 
 void FarStream::refresh_column(glm::ivec2 column) {
   for (int l = 1; l <= options_.levels; ++l) {
     const int s = slot_of(l, column >> l);
     if (s < 0) continue;
-    slots_[std::size_t(s)].dirty = true;
+    slots_[s].dirty = true;
     rescan_ = true;
   }
 }
 
-void FarStream::evict(std::size_t s) {
+void FarStream::evict(std::int32_t s) {
   Slot& slot = slots_[s];
   if (slot.ready) {
     for (int sy = 0; sy < int(slot.meshes.size()); ++sy)
@@ -157,54 +147,48 @@ void FarStream::evict(std::size_t s) {
     ++update_.blocks_evicted;
   }
   for (SectionMesh& m : slot.meshes) m.clear();
-  slot_ref(slot.level, slot.block) = -1;
+  slot_of_[std::size_t(slot.level - 1)].clear(slot.block);
   if (slot.ready) ++ready_version_;
   slot.used = slot.ready = slot.building = slot.dirty = false;
-  free_slots_.push_back(std::int32_t(s));
+  slots_.release(s);
 }
 
 void FarStream::collect() {
-  std::exception_ptr first_error;
-  for (std::size_t j = 0; j < jobs_.size(); ++j) {
-    Job& job = *jobs_[j];
-    if (!job.active || !job.done.load(std::memory_order_acquire)) continue;
-    Slot& slot = slots_[std::size_t(job.slot)];
-    slot.building = false;
-    if (job.error) {
-      if (!first_error) first_error = job.error;
-      if (!slot.ready) evict(std::size_t(job.slot));  // tried again when needed
-      rescan_ = true;
-    } else {
-      const int d = distance(slot.level, slot.block, camera_column_);
-      const int reach = options_.radius[std::size_t(slot.level - 1)];
-      if (d > reach + 1 || d < inner_edge(slot.level) - 1) {
-        evict(std::size_t(job.slot));  // moved away while it was meshed
-      } else {
-        for (int sy = 0; sy < int(job.meshes.size()); ++sy) {
-          const bool old_geometry = slot.ready && has_geometry(slot.meshes[std::size_t(sy)]);
-          if (old_geometry || has_geometry(job.meshes[std::size_t(sy)]))
-            update_.meshed.push_back({slot.level, slot.block, sy});
-        }
-        std::swap(slot.meshes, job.meshes);
-        slot.ready = true;
-        ++ready_version_;
-        ++update_.blocks_meshed;
-        update_.sections_meshed += int(slot.meshes.size());
-        if (slot.dirty) rescan_ = true;
-      }
-    }
-    job.active = false;
-    job.error = nullptr;
-    job.done.store(false, std::memory_order_relaxed);
-    free_jobs_.push_back(int(j));
-    in_flight_.fetch_sub(1, std::memory_order_relaxed);
+  const std::exception_ptr error =
+      jobs_.collect(std::size_t(options_.max_collects_per_update), [this](Job& job) { finish(job); });
+  if (error) std::rethrow_exception(error);
+}
+
+void FarStream::finish(Job& job) {
+  Slot& slot = slots_[job.slot];
+  slot.building = false;
+  if (job.error) {
+    if (!slot.ready) evict(job.slot);  // tried again when needed
+    rescan_ = true;
+    return;
   }
-  if (first_error) std::rethrow_exception(first_error);
+  const int d = distance(slot.level, slot.block, camera_column_);
+  const int reach = options_.radius[std::size_t(slot.level - 1)];
+  if (d > reach + 1 || d < inner_edge(slot.level) - 1) {
+    evict(job.slot);  // moved away while it was meshed
+    return;
+  }
+  for (int sy = 0; sy < int(job.meshes.size()); ++sy) {
+    const bool old_geometry = slot.ready && has_geometry(slot.meshes[std::size_t(sy)]);
+    if (old_geometry || has_geometry(job.meshes[std::size_t(sy)]))
+      update_.meshed.push_back({slot.level, slot.block, sy});
+  }
+  std::swap(slot.meshes, job.meshes);
+  slot.ready = true;
+  ++ready_version_;
+  ++update_.blocks_meshed;
+  update_.sections_meshed += int(slot.meshes.size());
+  if (slot.dirty) rescan_ = true;
 }
 
 void FarStream::scan() {
   rescan_ = false;
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
+  for (std::int32_t s = 0; s < std::int32_t(slots_.size()); ++s) {
     const Slot& slot = slots_[s];
     if (!slot.used || slot.building) continue;  // a building slot is checked when its job is collected
     const int d = distance(slot.level, slot.block, camera_column_);
@@ -213,16 +197,15 @@ void FarStream::scan() {
   candidates_.clear();
   candidate_head_ = 0;
   for (int l = 1; l <= options_.levels; ++l) {
-    const int reach = options_.radius[std::size_t(l - 1)];
     const glm::ivec2 centre = camera_column_ >> l;
-    for (int dz = -reach; dz <= reach; ++dz)
-      for (int dx = -reach; dx <= reach; ++dx) {
-        const glm::ivec2 b = centre + glm::ivec2(dx, dz);
-        if (!needed(l, b, camera_column_)) continue;
-        const int s = slot_of(l, b);
-        if (s >= 0 && (!slots_[std::size_t(s)].dirty || slots_[std::size_t(s)].building)) continue;
-        candidates_.push_back({chebyshev({dx, dz}) * far_block_columns(l), l, b});
-      }
+    for (const glm::ivec2 offset :
+         rings_[std::size_t(l - 1)].band(inner_edge(l), options_.radius[std::size_t(l - 1)])) {
+      const glm::ivec2 b = centre + offset;
+      if (!needed(l, b, camera_column_)) continue;
+      const int s = slot_of(l, b);
+      if (s >= 0 && (!slots_[s].dirty || slots_[s].building)) continue;
+      candidates_.push_back({chebyshev(offset) * far_block_columns(l), l, b});
+    }
   }
   std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
     if (a.distance != b.distance) return a.distance < b.distance;
@@ -232,44 +215,36 @@ void FarStream::scan() {
 }
 
 void FarStream::launch() {
-  const int budget = std::max(1, options_.max_launches_per_update);
+  const int budget = options_.max_launches_per_update;
   int launched = 0;
-  while (candidate_head_ < candidates_.size() && !free_jobs_.empty() && launched < budget) {
+  while (candidate_head_ < candidates_.size() && !jobs_.full() && launched < budget) {
     const Candidate c = candidates_[candidate_head_++];
     int s = slot_of(c.level, c.block);
     if (s >= 0) {
-      Slot& slot = slots_[std::size_t(s)];
+      Slot& slot = slots_[s];
       if (slot.building || !slot.dirty) continue;
       slot.dirty = false;
     } else {
-      if (free_slots_.empty()) {
-        free_slots_.push_back(std::int32_t(slots_.size()));
-        slots_.emplace_back();
-      }
-      s = free_slots_.back();
-      free_slots_.pop_back();
-      Slot& slot = slots_[std::size_t(s)];
+      s = slots_.acquire();
+      Slot& slot = slots_[s];
       slot.level = c.level;
       slot.block = c.block;
       slot.used = true;
       if (slot.ready) ++ready_version_;
       slot.ready = slot.dirty = false;
       slot.meshes.resize(std::size_t(sections_y(c.level)));
-      slot_ref(c.level, c.block) = s;
+      slot_of_[std::size_t(c.level - 1)].set(c.block, s);
     }
-    Slot& slot = slots_[std::size_t(s)];
-    slot.building = true;
-    const int j = free_jobs_.back();
-    free_jobs_.pop_back();
-    Job& job = *jobs_[std::size_t(j)];
+    slots_[s].building = true;
+    Job& job = jobs_.next();
     job.level = c.level;
     job.block = c.block;
     job.slot = s;
-    job.active = true;
     job.meshes.resize(std::size_t(sections_y(c.level)));
-    in_flight_.fetch_add(1, std::memory_order_relaxed);
-    workers_->push(job,
-                   [this, &job](WorkerPool::Local& local) { run_job(job, local.scratch<FarScratch>()); });
+    // Metres (cells) to the camera: the nearest work of every streamer on the pool goes first.
+    jobs_.launch(std::int64_t(c.distance) * kSectionSize, [this](Job& j, WorkerPool::Local& local) {
+      mesh_far_block(source_, j.level, j.block, options_.mesh, local.scratch<FarScratch>(), j.meshes);
+    });
     ++launched;
   }
 }
@@ -284,10 +259,6 @@ const FarUpdate& FarStream::update(glm::dvec3 camera) {
   if (rescan_) scan();
   launch();
   return update_;
-}
-
-void FarStream::run_job(Job& job, FarScratch& scratch) const {
-  mesh_far_block(source_, job.level, job.block, options_.mesh, scratch, job.meshes);
 }
 
 }  // namespace myriad::voxel

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -14,7 +13,9 @@
 #include <memory>
 #include <vector>
 
-#include "myriad/core/thread/worker_pool.hpp"
+#include "myriad/core/stream/slot_pool.hpp"
+#include "myriad/core/stream/stream_jobs.hpp"
+#include "myriad/core/stream/stream_ring.hpp"
 #include "myriad/voxel/stream/far_mesh.hpp"
 
 namespace myriad::voxel {
@@ -32,6 +33,7 @@ struct FarStreamOptions {
   std::shared_ptr<WorkerPool> workers;  // a pool shared with the scene's other streamers, or null
   int max_jobs_in_flight = 0;           // 0: 4 per worker thread
   int max_launches_per_update = 8;      // new jobs per update at most
+  int max_collects_per_update = 0;      // finished jobs taken per update at most; 0: all
   // Columns with a save file here (StreamWorld's save_directory) are read instead of generated.
   std::filesystem::path save_directory;
 
@@ -109,27 +111,21 @@ class FarStream {
     glm::ivec2 block;
   };
 
-  std::int32_t& slot_ref(int level, glm::ivec2 block);
   int slot_of(int level, glm::ivec2 block) const;
   bool inside(int level, glm::ivec2 block) const;
   int distance(int level, glm::ivec2 block, glm::ivec2 camera_column) const;  // in blocks
   int inner_edge(int level) const;  // first needed distance in blocks
   void collect();
-  void evict(std::size_t slot);
+  void finish(Job& job);
+  void evict(std::int32_t slot);
   void scan();
   void launch();
-  void run_job(Job& job, FarScratch& scratch) const;
 
   FarStreamOptions options_;
   FarSource source_;
-  std::array<glm::ivec2, kFarMaxLevel> blocks_{};
-  std::array<std::vector<std::int32_t>, kFarMaxLevel> slot_of_;  // per level and block: slot, -1 absent
-  std::vector<Slot> slots_;
-  std::vector<std::int32_t> free_slots_;
-  std::vector<std::unique_ptr<Job>> jobs_;
-  std::vector<int> free_jobs_;
-  std::atomic<int> in_flight_{0};
-  std::shared_ptr<WorkerPool> workers_;  // the destructor waits for this stream's jobs first
+  std::array<GridSlots, kFarMaxLevel> slot_of_;  // per level: block to slot
+  std::array<StreamRing, kFarMaxLevel> rings_;   // per level: its radius in blocks
+  SlotPool<Slot> slots_;
   glm::ivec2 camera_column_{0};
   bool have_camera_ = false;
   bool rescan_ = true;
@@ -137,6 +133,7 @@ class FarStream {
   std::size_t candidate_head_ = 0;
   FarUpdate update_;
   std::uint64_t ready_version_ = 0;
+  StreamJobs<Job> jobs_;  // last: goes first, waiting for the jobs that read the members above
 };
 
 }  // namespace myriad::voxel

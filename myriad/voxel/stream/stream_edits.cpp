@@ -8,6 +8,7 @@
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/data/edit.hpp"
 #include "myriad/voxel/data/material.hpp"
 #include "myriad/voxel/stream/stream_world.hpp"
 
@@ -86,7 +87,7 @@ void StreamWorld::apply_edit(const PendingEdit& e) {
   const glm::ivec3 p = e.p;
   const int slot = slot_of({p.x >> 4, p.z >> 4});
   if (slot < 0) return;  // apply_edits checked it
-  Column& col = slots_[std::size_t(slot)];
+  Column& col = slots_[slot];
   const std::size_t i =
       std::size_t(p.y >> 4) * kSectionCells + std::size_t(cell_index(p.x & 15, p.y & 15, p.z & 15));
   col.materials[i] = e.material;
@@ -96,11 +97,7 @@ void StreamWorld::apply_edit(const PendingEdit& e) {
   ++update_.edits_applied;
   touch();
   // Sections whose padded block holds the cell.
-  glm::ivec3 lo = p >> 4, hi = p >> 4;
-  for (int a = 0; a < 3; ++a) {
-    if ((p[a] & 15) == 0) lo[a] -= 1;
-    if ((p[a] & 15) == 15) hi[a] += 1;
-  }
+  const auto [lo, hi] = sections_around_cell(p);
   for (int y = lo.y; y <= hi.y; ++y)
     for (int z = lo.z; z <= hi.z; ++z)
       for (int x = lo.x; x <= hi.x; ++x) mark_mesh_dirty({x, y, z});

@@ -1,6 +1,7 @@
-// The streamed voxel world: a pool of section columns keyed by a per-world slot table, jobs on the stream's
-// own worker threads (generate / light / mesh one column), and the main-thread bookkeeping that keeps every
-// job's inputs unchanged while it runs (readers counted per column; edits and relights wait for them).
+// The streamed voxel world on the streamer core (core/stream/): a pool of section columns keyed by a grid of
+// the world's columns, a ring around the camera's column, jobs on the shared worker pool (the bodies here:
+// generate / light / mesh one column), and the main-thread bookkeeping that keeps every job's inputs
+// unchanged while it runs (readers counted per column; edits and relights wait for them).
 // Edits, dropping stale meshes and light, and saving live in stream_edits.cpp.
 #include "myriad/voxel/stream/stream_world.hpp"
 
@@ -19,8 +20,6 @@ namespace {
 
 // Ring offsets or pool slots the scan visits per update.
 constexpr int kScanPerUpdate = 192;
-
-int chebyshev(glm::ivec2 d) { return std::max(std::abs(d.x), std::abs(d.y)); }
 
 }  // namespace
 
@@ -69,39 +68,39 @@ void StreamOptions::validate() const {
   if (radius < 0 || radius > 1000)
     throw Error("stream radius " + std::to_string(radius) + " is invalid", "StreamOptions::radius",
                 "use 0..1000 columns");
+  if (max_launches_per_update < 1 || max_collects_per_update < 0)
+    throw Error("stream launch or collect budget is invalid", "StreamOptions::max_launches_per_update",
+                "launch at least 1 job per update; collect 0 (all) or more");
 }
 
-StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
-  options.validate();
+namespace {
+
+int stream_threads(const StreamOptions& o) {
+  return o.worker_threads > 0 ? o.worker_threads : std::max(1, int(hardware_threads()) - 1);
+}
+int stream_jobs(const StreamOptions& o) {
+  return o.max_jobs_in_flight > 0 ? o.max_jobs_in_flight : 8 * stream_threads(o);
+}
+
+}  // namespace
+
+StreamWorld::StreamWorld(const StreamOptions& options)
+    : options_((options.validate(), options)),
+      ring_(options.radius + 2),
+      jobs_(worker_pool(options.workers, stream_threads(options)), stream_jobs(options)) {
   const glm::ivec3 size = options.world_size;
   columns_ = {size.x / kSectionSize, size.z / kSectionSize};
   sections_y_ = size.y / kSectionSize;
-  slot_of_.assign(std::size_t(columns_.x) * std::size_t(columns_.y), -1);
-  saved_.assign(slot_of_.size(), 0);
-  queued_.assign(slot_of_.size(), 0);
-  const int reach = options.radius + 2;
-  for (int dz = -reach; dz <= reach; ++dz)
-    for (int dx = -reach; dx <= reach; ++dx) ring_offsets_.push_back({dx, dz});
-  std::sort(ring_offsets_.begin(), ring_offsets_.end(), [](glm::ivec2 a, glm::ivec2 b) {
-    const int ca = chebyshev(a), cb = chebyshev(b);
-    if (ca != cb) return ca < cb;
-    const int ea = a.x * a.x + a.y * a.y, eb = b.x * b.x + b.y * b.y;
-    if (ea != eb) return ea < eb;
-    return a.y != b.y ? a.y < b.y : a.x < b.x;
+  slot_of_ = GridSlots(columns_);
+  saved_.assign(slot_of_.cells(), 0);
+  queued_.assign(slot_of_.cells(), 0);
+  candidates_.resize(2 * ring_.offsets().size());
+  finished_.reserve(jobs_.size());
+  jobs_.for_each_job([&](Job& job) {
+    job.light.resize(std::size_t(sections_y_) * kSectionCells);
+    job.meshes.resize(std::size_t(sections_y_));
+    if (options.vegetation) job.vegetation.resize(std::size_t(sections_y_));
   });
-  candidates_.resize(2 * ring_offsets_.size());
-  const int threads =
-      options.worker_threads > 0 ? options.worker_threads : std::max(1, int(hardware_threads()) - 1);
-  const int jobs = options.max_jobs_in_flight > 0 ? options.max_jobs_in_flight : 8 * threads;
-  finished_.resize(std::size_t(jobs));
-  for (int j = 0; j < jobs; ++j) {
-    jobs_.push_back(std::make_unique<Job>());
-    jobs_.back()->light.resize(std::size_t(sections_y_) * kSectionCells);
-    jobs_.back()->meshes.resize(std::size_t(sections_y_));
-    if (options.vegetation) jobs_.back()->vegetation.resize(std::size_t(sections_y_));
-    free_jobs_.push_back(jobs - 1 - j);
-  }
-  workers_ = worker_pool(options.workers, threads);
   if (!options.save_directory.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(options.save_directory, ec);
@@ -114,31 +113,24 @@ StreamWorld::StreamWorld(const StreamOptions& options) : options_(options) {
       const std::string name = entry.path().filename().string();
       if (std::sscanf(name.c_str(), "column_%d_%d.%7s", &x, &z, tail) == 3 && std::string(tail) == "mvxc" &&
           inside({x, z}) && name == save_path({x, z}).filename().string())
-        saved_[std::size_t(z) * std::size_t(columns_.x) + std::size_t(x)] = 1;
+        saved_[slot_of_.index({x, z})] = 1;
     }
   }
 }
 
-StreamWorld::~StreamWorld() {
-  // A shared pool may outlive the stream: every job it was given must have run first.
-  wait_for_jobs(jobs_, [](const Job& job) { return job.kind != JobKind::kNone; });
-}
+StreamWorld::~StreamWorld() = default;  // jobs_ waits for the jobs in flight
 
 std::filesystem::path StreamWorld::save_path(glm::ivec2 c) const {
   return column_save_path(options_.save_directory, c);
 }
 
-int StreamWorld::slot_of(glm::ivec2 c) const {
-  if (!inside(c)) return -1;
-  return slot_of_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)];
-}
 StreamWorld::Column* StreamWorld::column(glm::ivec2 c) {
   const int s = slot_of(c);
-  return s < 0 ? nullptr : &slots_[std::size_t(s)];
+  return s < 0 ? nullptr : &slots_[s];
 }
 const StreamWorld::Column* StreamWorld::column(glm::ivec2 c) const {
   const int s = slot_of(c);
-  return s < 0 ? nullptr : &slots_[std::size_t(s)];
+  return s < 0 ? nullptr : &slots_[s];
 }
 
 ColumnState StreamWorld::column_state(glm::ivec2 c) const {
@@ -183,7 +175,7 @@ std::span<const Light16> StreamWorld::column_light(glm::ivec2 c) const {
 StreamStats StreamWorld::stats() const {
   StreamStats s;
   s.pool_columns = slots_.size();
-  s.jobs_in_flight = std::size_t(in_flight_.load());
+  s.jobs_in_flight = jobs_.in_flight();
   for (const Column& col : slots_) {
     s.resident_columns += col.used ? 1 : 0;
     s.resident_bytes +=
@@ -199,7 +191,7 @@ StreamStats StreamWorld::stats() const {
 }
 
 bool StreamWorld::idle() const {
-  return have_camera_ && in_flight_.load() == 0 && edits_.empty() && !rescan_;
+  return have_camera_ && jobs_.in_flight() == 0 && edits_.empty() && !rescan_;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -229,26 +221,26 @@ bool StreamWorld::neighbours_ready(glm::ivec2 c, bool need_lit) const {
 }
 
 void StreamWorld::collect() {
-  std::exception_ptr first_error;
-  finished_count_ = 0;
-  for (std::size_t j = 0; j < jobs_.size(); ++j) {
-    Job& job = *jobs_[j];
-    if (job.kind == JobKind::kNone || !job.done.load(std::memory_order_acquire)) continue;
-    if (job.error && !first_error) first_error = job.error;
-    finished_[finished_count_++] = job.coord;
-    finish_job(job);
-    job.kind = JobKind::kNone;
-    job.error = nullptr;
-    job.done.store(false, std::memory_order_relaxed);
-    free_jobs_.push_back(int(j));
-    in_flight_.fetch_sub(1, std::memory_order_relaxed);
-    touch();
-  }
-  if (first_error) std::rethrow_exception(first_error);
+  finished_.clear();
+  const std::exception_ptr error =
+      jobs_.collect(std::size_t(options_.max_collects_per_update), [this](Job& job) {
+        finished_.push_back(job.coord);
+        finish_job(job);
+        job.kind = JobKind::kNone;
+        touch();
+      });
+  if (error) std::rethrow_exception(error);
+}
+
+void StreamWorld::release_column(std::int32_t s) {
+  Column& col = slots_[s];
+  col.used = false;
+  slot_of_.clear(col.coord);
+  slots_.release(s);
 }
 
 void StreamWorld::finish_job(Job& job) {
-  Column& col = slots_[std::size_t(job.slot)];
+  Column& col = slots_[job.slot];
   col.job = JobKind::kNone;
   auto release_readers = [&](bool light_too) {
     for (int dz = -1; dz <= 1; ++dz)
@@ -261,9 +253,7 @@ void StreamWorld::finish_job(Job& job) {
   switch (job.kind) {
     case JobKind::kGenerate:
       if (job.error) {  // give the slot back; the column is tried again when needed
-        col.used = false;
-        slot_of_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = -1;
-        free_slots_.push_back(job.slot);
+        release_column(job.slot);
         return;
       }
       if (job.fresh) {
@@ -314,7 +304,7 @@ void StreamWorld::finish_job(Job& job) {
   }
 }
 
-bool StreamWorld::evict_slot(std::size_t s) {
+bool StreamWorld::evict_slot(std::int32_t s) {
   const int r = options_.radius;
   Column& col = slots_[s];
   if (!col.used || col.job != JobKind::kNone) return false;
@@ -334,45 +324,35 @@ bool StreamWorld::evict_slot(std::size_t s) {
     ++update_.columns_saved;
   }
   drop_meshes(col);
-  col.used = col.generated = col.lit = false;
+  col.generated = col.lit = false;
   col.light_dirty = col.edited = false;
-  slot_of_[std::size_t(col.coord.y) * std::size_t(columns_.x) + std::size_t(col.coord.x)] = -1;
-  free_slots_.push_back(std::int32_t(s));
+  release_column(s);
   ++update_.columns_evicted;
   return true;
 }
 
-bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
-  if (free_jobs_.empty()) return false;
+void StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
   if (kind == JobKind::kGenerate) {
-    std::int32_t s;
-    if (!free_slots_.empty()) {
-      s = free_slots_.back();
-      free_slots_.pop_back();
-    } else {
-      s = std::int32_t(slots_.size());
-      Column fresh;  // cells and light are allocated by the job (Job::fresh)
-      fresh.meshes.resize(std::size_t(sections_y_));
-      if (options_.vegetation) fresh.vegetation.resize(std::size_t(sections_y_));
-      slots_.push_back(std::move(fresh));
+    bool fresh = false;
+    const std::int32_t s = slots_.acquire(&fresh);
+    Column& col = slots_[s];
+    if (fresh) {  // cells and light are allocated by the job (Job::fresh)
+      col.meshes.resize(std::size_t(sections_y_));
+      if (options_.vegetation) col.vegetation.resize(std::size_t(sections_y_));
     }
-    Column& col = slots_[std::size_t(s)];
     col.used = true;
     col.generated = col.lit = col.meshed = col.light_dirty = col.edited = false;
     col.readers = col.light_readers = col.pending_edits = 0;
     col.mesh_dirty.reset();
     col.coord = c;
-    slot_of_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] = s;
+    slot_of_.set(c, s);
   }
-  const int j = free_jobs_.back();
-  free_jobs_.pop_back();
-  Job& job = *jobs_[std::size_t(j)];
-  Column& col = slots_[std::size_t(slot_of(c))];
+  Job& job = jobs_.next();
+  Column& col = slots_[slot_of(c)];
   job.kind = kind;
   job.slot = slot_of(c);
   job.coord = c;
-  job.load = kind == JobKind::kGenerate &&
-             saved_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] != 0;
+  job.load = kind == JobKind::kGenerate && saved_[slot_of_.index(c)] != 0;
   job.was_lit = col.lit;
   job.fresh = col.materials.empty();
   job.out_materials = col.materials.data();
@@ -397,10 +377,9 @@ bool StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
       }
     }
   col.job = kind;
-  in_flight_.fetch_add(1, std::memory_order_relaxed);
-  workers_->push(job,
-                 [this, &job](WorkerPool::Local& local) { run_job(job, local.scratch<WorkerScratch>()); });
-  return true;
+  // Metres (cells) to the camera: the nearest work of every streamer on the pool goes first.
+  jobs_.launch(std::int64_t(chebyshev(c - camera_column_)) * kSectionSize,
+               [this](Job& j, WorkerPool::Local& local) { run_job(j, local.scratch<WorkerScratch>()); });
 }
 
 StreamWorld::JobKind StreamWorld::next_job(glm::ivec2 c) const {
@@ -420,7 +399,7 @@ StreamWorld::JobKind StreamWorld::next_job(glm::ivec2 c) const {
 
 void StreamWorld::enqueue(glm::ivec2 c) {
   if (!inside(c) || candidate_count_ == candidates_.size()) return;
-  const std::size_t k = std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x);
+  const std::size_t k = slot_of_.index(c);
   if (queued_[k] || next_job(c) == JobKind::kNone) return;
   queued_[k] = 1;
   candidates_[(candidate_head_ + candidate_count_) % candidates_.size()] = c;
@@ -428,16 +407,16 @@ void StreamWorld::enqueue(glm::ivec2 c) {
 }
 
 void StreamWorld::scan() {
-  const std::size_t ring = ring_offsets_.size();
+  const std::size_t ring = ring_.offsets().size();
   for (int i = 0; i < kScanPerUpdate; ++i) {
     if (scan_cursor_ == 0) changed_ = found_ = false;  // a pass begins
     if (scan_cursor_ < ring) {
-      const glm::ivec2 c = camera_column_ + ring_offsets_[scan_cursor_];
+      const glm::ivec2 c = camera_column_ + ring_.offsets()[scan_cursor_];
       if (next_job(c) != JobKind::kNone) {
         found_ = true;
         enqueue(c);
       }
-    } else if (scan_cursor_ - ring < slots_.size() && evict_slot(scan_cursor_ - ring)) {
+    } else if (scan_cursor_ - ring < slots_.size() && evict_slot(std::int32_t(scan_cursor_ - ring))) {
       found_ = true;
     }
     if (++scan_cursor_ >= ring + slots_.size()) {
@@ -451,15 +430,17 @@ void StreamWorld::scan() {
 }
 
 void StreamWorld::launch() {
-  const int budget = std::max(1, options_.max_launches_per_update);
+  const int budget = options_.max_launches_per_update;
   int launched = 0;
-  while (candidate_count_ > 0 && !free_jobs_.empty() && launched < budget) {
+  while (candidate_count_ > 0 && !jobs_.full() && launched < budget) {
     const glm::ivec2 c = candidates_[candidate_head_];
     candidate_head_ = (candidate_head_ + 1) % candidates_.size();
     --candidate_count_;
-    queued_[std::size_t(c.y) * std::size_t(columns_.x) + std::size_t(c.x)] = 0;
+    queued_[slot_of_.index(c)] = 0;
     const JobKind kind = next_job(c);
-    if (kind != JobKind::kNone && launch_job(kind, c)) ++launched;
+    if (kind == JobKind::kNone) continue;
+    launch_job(kind, c);
+    ++launched;
   }
 }
 
@@ -475,17 +456,14 @@ const StreamUpdate& StreamWorld::update(glm::dvec3 camera) {
   if (!edits_.empty()) apply_edits();
   if (stepped) {
     // Into a neighbouring column: only the outer rings' new edges (radius .. radius + 2) need work now.
-    const int inner = 2 * options_.radius - 1;
-    for (std::size_t i = std::size_t(std::max(0, inner * inner)); i < ring_offsets_.size(); ++i) {
-      const glm::ivec2 off = ring_offsets_[i];
+    for (const glm::ivec2 off : ring_.band(options_.radius, options_.radius + 2))
       if (chebyshev(cc + off - before) > chebyshev(off)) enqueue(cc + off);
-    }
   }
   if (rescan_) {
     // The columns next to a finished job may start now: nearest work without waiting for the scan.
-    for (std::size_t j = 0; j < finished_count_; ++j)
+    for (const glm::ivec2 f : finished_)
       for (int dz = -1; dz <= 1; ++dz)
-        for (int dx = -1; dx <= 1; ++dx) enqueue(finished_[j] + glm::ivec2(dx, dz));
+        for (int dx = -1; dx <= 1; ++dx) enqueue(f + glm::ivec2(dx, dz));
     scan();
     launch();
   }
@@ -495,7 +473,7 @@ const StreamUpdate& StreamWorld::update(glm::dvec3 camera) {
 // ---------------------------------------------------------------------------------------------------
 // Work on the worker threads (reads only the pointers resolved at launch)
 
-void StreamWorld::run_job(Job& job, WorkerScratch& t) {
+void StreamWorld::run_job(Job& job, WorkerScratch& t) const {
   const std::size_t cells = std::size_t(sections_y_) * kSectionCells;
   switch (job.kind) {
     case JobKind::kGenerate:

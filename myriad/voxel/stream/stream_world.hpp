@@ -9,7 +9,6 @@
 // column is resident and, with a save directory, across eviction (docs/FORMATS.md, voxel columns).
 #pragma once
 
-#include <atomic>
 #include <bitset>
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +18,9 @@
 #include <span>
 #include <vector>
 
-#include "myriad/core/thread/worker_pool.hpp"
+#include "myriad/core/stream/slot_pool.hpp"
+#include "myriad/core/stream/stream_jobs.hpp"
+#include "myriad/core/stream/stream_ring.hpp"
 #include "myriad/voxel/data/generator.hpp"
 #include "myriad/voxel/mesh/mesher.hpp"
 #include "myriad/voxel/data/vegetation.hpp"
@@ -41,6 +42,7 @@ struct StreamOptions {
   // while the queue stays short enough that the nearest columns go first.
   int max_jobs_in_flight = 0;
   int max_launches_per_update = 32;  // new jobs per update at most
+  int max_collects_per_update = 0;   // finished jobs taken per update at most; 0: all
   // Edited columns are written here on eviction and read back instead of regenerated; empty: edits are
   // kept only while the column is resident. Files of earlier runs of the same world are read too.
   std::filesystem::path save_directory;
@@ -145,27 +147,28 @@ class StreamWorld {
     std::uint8_t material, form;
   };
 
-  int slot_of(glm::ivec2 c) const;
+  int slot_of(glm::ivec2 c) const { return slot_of_[c]; }
   Column* column(glm::ivec2 c);
   const Column* column(glm::ivec2 c) const;
-  bool inside(glm::ivec2 c) const { return c.x >= 0 && c.y >= 0 && c.x < columns_.x && c.y < columns_.y; }
+  bool inside(glm::ivec2 c) const { return slot_of_.inside(c); }
   bool neighbourhood_generated(glm::ivec2 c) const;
   // The in-world 3 x 3 columns are generated without queued edits (and lit, not being relit, if need_lit).
   bool neighbours_ready(glm::ivec2 c, bool need_lit) const;
   void collect();
   void apply_edits();
+  void release_column(std::int32_t slot);
   void apply_edit(const PendingEdit& e);
   // The job the column needs next for the camera's column, if it can start now (kNone otherwise).
   JobKind next_job(glm::ivec2 c) const;
   // Evicts a far slot (saving it when edited), drops stale meshes and light; true when it changed anything.
-  bool evict_slot(std::size_t s);
+  bool evict_slot(std::int32_t s);
   void touch() { rescan_ = changed_ = true; }
   // Queues the column for launch when it has work now (the scan finds it otherwise, a pass later).
   void enqueue(glm::ivec2 c);
   void scan();
   void launch();
-  bool launch_job(JobKind kind, glm::ivec2 c);
-  void run_job(Job& job, WorkerScratch& scratch);
+  void launch_job(JobKind kind, glm::ivec2 c);
+  void run_job(Job& job, WorkerScratch& scratch) const;
   void finish_job(Job& job);
   void drop_meshes(Column& col);
   void unlight(Column& col);
@@ -176,16 +179,11 @@ class StreamWorld {
   StreamOptions options_;
   glm::ivec2 columns_{0};
   int sections_y_ = 0;
-  std::vector<std::int32_t> slot_of_;  // per column of the world: slot, -1 when absent
-  std::vector<std::uint8_t> saved_;    // per column of the world: a save file exists
-  std::vector<Column> slots_;          // pool; std::vector never shrinks
-  std::vector<std::int32_t> free_slots_;
-  std::vector<glm::ivec2> ring_offsets_;  // within radius + 2, nearest first
+  GridSlots slot_of_;                // per column of the world: its slot
+  std::vector<std::uint8_t> saved_;  // per column of the world: a save file exists
+  SlotPool<Column> slots_;
+  StreamRing ring_;  // within radius + 2
   std::vector<PendingEdit> edits_;
-  std::vector<std::unique_ptr<Job>> jobs_;
-  std::vector<int> free_jobs_;
-  std::atomic<int> in_flight_{0};
-  std::shared_ptr<WorkerPool> workers_;  // the destructor waits for this stream's jobs first
   glm::ivec2 camera_column_{0};
   bool have_camera_ = false;
   bool rescan_ = true;  // something changed since the last scan found nothing to start
@@ -201,9 +199,9 @@ class StreamWorld {
   std::size_t candidate_head_ = 0, candidate_count_ = 0;
   std::vector<std::uint8_t> queued_;  // per column of the world: in candidates_
   std::vector<glm::ivec2> finished_;  // columns of the jobs the last collect finished
-  std::size_t finished_count_ = 0;
   StreamUpdate update_;
   std::uint64_t meshed_version_ = 0;
+  StreamJobs<Job> jobs_;  // last: goes first, waiting for the jobs that read the members above
 };
 
 // The save file of `column` in `directory` (column_<x>_<z>.mvxc): StreamWorld and the far levels read and
