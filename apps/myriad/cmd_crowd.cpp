@@ -12,6 +12,7 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd_bake/enemy/enemy.hpp"
 #include "myriad/crowd_bake/pipeline.hpp"
+#include "option_checks.hpp"
 #include "output_path.hpp"
 
 namespace myriad::app {
@@ -20,27 +21,15 @@ namespace {
 struct CrowdBakeOptions {
   std::string input;
   std::string out;
-  float fps = 30.0f;
-  float weld_angle = 25.0f;
-  float lod1_ratio = 0.52f;
-  int lod2_triangles = 300;
-  float hole_limit = 0.01f;
-  float loss_limit = 0.06f;
-  float silhouette_limit = 0.05f;
+  // --fps, --weld-angle, --lod1-ratio, --lod2-triangles and the hole-check limits, bound straight into
+  // the baker's options and checked by them (BakeOptions::validate, which also keeps room for every
+  // LOD2 retry, so a target the command accepted is never refused after the first stages).
+  crowd::BakeOptions bake;
   bool sheets = true;
   // Refuse instead of warning: a missing texture file, and a level outside the hole-check limits
   // (without it the file is written with the closest level found, and the report says so).
   bool strict = false;
 };
-
-// The LOD2 remesher takes targets in [16, 100000] and a failed hole check raises the target by
-// `lod2_triangle_step` per retry: the largest accepted start leaves room for every retry, so a target
-// the command accepted can never be refused after the import, weld, unwrap and LOD1 stages.
-constexpr int kMinLod2Triangles = 16;
-int max_lod2_triangles() {
-  const crowd::BakeOptions defaults;
-  return 100000 - defaults.retries * defaults.lod2_triangle_step;
-}
 
 void progress_bar(const std::string& stage, int done, int total) {
   const int width = 32;
@@ -51,22 +40,13 @@ void progress_bar(const std::string& stage, int done, int total) {
 }
 
 int run_crowd_bake(const CrowdBakeOptions& o) {
-  if (!(o.fps > 0.0f && o.fps <= 240.0f)) throw Error("frame rate must be in (0, 240]", "--fps");
-  if (!(o.weld_angle >= 0.0f && o.weld_angle <= 180.0f))
-    throw Error("weld angle must be in [0, 180]", "--weld-angle");
-  if (!(o.lod1_ratio > 0.0f && o.lod1_ratio <= 1.0f))
-    throw Error("LOD1 ratio must be in (0, 1]", "--lod1-ratio");
-  if (o.lod2_triangles < kMinLod2Triangles || o.lod2_triangles > max_lod2_triangles()) {
-    throw Error("LOD2 triangle target must be in [" + std::to_string(kMinLod2Triangles) + ", " +
-                    std::to_string(max_lod2_triangles()) + "]",
-                "--lod2-triangles", "the article uses 200-460");
-  }
-  if (!(o.hole_limit > 0.0f && o.hole_limit <= 1.0f))
-    throw Error("hole limit must be a fraction in (0, 1]", "--hole-limit", "e.g. 0.01 for 1 %");
-  if (!(o.loss_limit > 0.0f && o.loss_limit <= 1.0f))
-    throw Error("loss limit must be a fraction in (0, 1]", "--loss-limit", "e.g. 0.06 for 6 %");
-  if (!(o.silhouette_limit > 0.0f && o.silhouette_limit <= 1.0f))
-    throw Error("silhouette limit must be a fraction in (0, 1]", "--silhouette-limit", "e.g. 0.05 for 5 %");
+  validate_options(o.bake, {{"VatOptions::fps", "--fps"},
+                            {"WeldOptions::normal_angle_deg", "--weld-angle"},
+                            {"Lod1Options::target_ratio", "--lod1-ratio"},
+                            {"BakeOptions::lod2.target_triangles", "--lod2-triangles"},
+                            {"HoleCheckOptions::hole_limit", "--hole-limit"},
+                            {"HoleCheckOptions::loss_limit", "--loss-limit"},
+                            {"HoleCheckOptions::silhouette_limit", "--silhouette-limit"}});
   const std::filesystem::path out(o.out);
   prepare_output_file(out, "--out");
   const bool procedural = o.input == "enemy";
@@ -95,14 +75,7 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
       std::fprintf(stderr, "warning: %s: %s\n", name.c_str(), what.c_str());
     }
   }
-  crowd::BakeOptions options;
-  options.vat.fps = o.fps;
-  options.weld.normal_angle_deg = o.weld_angle;
-  options.lod1.target_ratio = o.lod1_ratio;
-  options.lod2.target_triangles = o.lod2_triangles;
-  options.holes.hole_limit = o.hole_limit;
-  options.holes.loss_limit = o.loss_limit;
-  options.holes.silhouette_limit = o.silhouette_limit;
+  crowd::BakeOptions options = o.bake;
   if (o.sheets) options.contact_sheets = out.parent_path() / out.stem();
   std::printf("baking %s into %s\n", name.c_str(), o.out.c_str());
   std::fflush(stdout);  // before the progress bar on stderr
@@ -179,13 +152,15 @@ Command add_crowd_command(CLI::App& app) {
   bake->add_option("input", o->input, "model.glb / model.gltf, or 'enemy' for the procedural enemy")
       ->required();
   bake->add_option("-o,--out", o->out, "Output .crowd file")->required();
-  bake->add_option("--fps", o->fps, "VAT sample rate");
-  bake->add_option("--weld-angle", o->weld_angle, "Largest normal angle (degrees) that LOD0 welding merges");
-  bake->add_option("--lod1-ratio", o->lod1_ratio, "LOD1 triangles as a fraction of LOD0");
-  bake->add_option("--lod2-triangles", o->lod2_triangles, "LOD2 triangle target (the article: 200-460)");
-  bake->add_option("--hole-limit", o->hole_limit, "Largest fraction of hole pixels per view");
-  bake->add_option("--loss-limit", o->loss_limit, "Largest fraction of loss pixels per view");
-  bake->add_option("--silhouette-limit", o->silhouette_limit,
+  bake->add_option("--fps", o->bake.vat.fps, "VAT sample rate");
+  bake->add_option("--weld-angle", o->bake.weld.normal_angle_deg,
+                   "Largest normal angle (degrees) that LOD0 welding merges");
+  bake->add_option("--lod1-ratio", o->bake.lod1.target_ratio, "LOD1 triangles as a fraction of LOD0");
+  bake->add_option("--lod2-triangles", o->bake.lod2.target_triangles,
+                   "LOD2 triangle target (the article: 200-460)");
+  bake->add_option("--hole-limit", o->bake.holes.hole_limit, "Largest fraction of hole pixels per view");
+  bake->add_option("--loss-limit", o->bake.holes.loss_limit, "Largest fraction of loss pixels per view");
+  bake->add_option("--silhouette-limit", o->bake.holes.silhouette_limit,
                    "Largest fraction of the original's pixels outside a level's outline per view");
   bake->add_flag("!--no-sheets", o->sheets, "Do not write the contact sheet PNGs");
   bake->add_flag(

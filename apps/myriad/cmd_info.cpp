@@ -6,6 +6,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/gpu/device/features.hpp"
+#include "option_checks.hpp"
 
 namespace myriad::app {
 namespace {
@@ -20,19 +21,15 @@ std::string version_string(std::uint32_t v) {
 }
 
 int run_info(const InfoOptions& options) {
-  for (const std::string& name : options.require) {
-    if (!gpu::is_known_feature(name))
-      throw Error("unknown Vulkan feature '" + name + "'", "--require",
-                  "use a feature name `myriad info` lists");
-  }
+  gpu::ContextOptions ctx_options = gpu::ContextOptions::from_environment();
+  ctx_options.extra_required = options.require;
+  validate_options(ctx_options, {{"ContextOptions::extra_required", "--require"}});
   const auto devices = gpu::Context::enumerate_devices();
   std::printf("Vulkan devices:\n");
   for (std::size_t i = 0; i < devices.size(); ++i) {
     std::printf("  %zu: %s (%s, Vulkan %s)\n", i, devices[i].name.c_str(),
                 gpu::device_type_name(devices[i].type), version_string(devices[i].api_version).c_str());
   }
-  gpu::ContextOptions ctx_options = gpu::ContextOptions::from_environment();
-  ctx_options.extra_required = options.require;
   gpu::Context ctx(ctx_options);
   const auto& props = ctx.capabilities().properties;
   std::printf("chosen device: %s (%s)\n", ctx.device_name().c_str(), gpu::device_type_name(props.deviceType));

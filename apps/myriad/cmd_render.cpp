@@ -16,6 +16,7 @@
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/smoke/smoke_scene.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
+#include "image_output.hpp"
 #include "render_streamed_voxel.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
@@ -44,32 +45,45 @@ struct RenderOptions {
 #else
   std::string scene = "voxel";
 #endif
-  std::string out = "out";
-  std::uint32_t width = 1280;
-  std::uint32_t height = 720;
-  std::vector<std::string> views;
-  std::uint64_t seed = 1;
+  ImageOutput image;  // --out, --width, --height, --view: every scene's images
+  // Options several scenes read, each bound once.
+  std::uint64_t seed = 1;                // every scene but smoke
+  std::uint32_t entities = 3000;         // crowd and world: VAT enemies
+  bool lod_colors = false;               // crowd and world
+  std::optional<double> time;            // world and crowd: simulated seconds (each scene has its default)
+  std::vector<std::string> crowd_files;  // crowd and world: the enemy types
+#ifdef MYRIAD_HAS_WORLD
+  // The world scene's own options, bound directly (--no-coverage, --occlusion-pairs and the scene's);
+  // share_with_world() reads the shared ones above into it.
+  WorldRenderOptions world;
+  std::string cache_dir;  // empty: the scene's default cache folder
+#endif
+  // Voxel.
   bool no_merge = false;
   bool light_only = false;
   bool no_vegetation = false;
-  bool lod_colors = false;
-  std::uint32_t entities = 3000;
-  std::vector<std::string> crowd_files;
-#ifdef MYRIAD_HAS_WORLD
-  render::WorldSceneOptions world;  // seed and entities come from the shared options above
-#endif
-  std::string cache_dir;
-  std::string cull = "gpu";          // vegetation scene: gpu or cpu
-  std::vector<std::string> prefabs;  // vegetation scene: NAME=plant.glb
-  bool ids = false;
-  bool no_occlusion = false;
-  bool no_coverage = false;
-  std::uint32_t occlusion_pairs = 0;
-  std::optional<double> time;    // world and crowd: simulated seconds (each scene has its default)
-  std::uint32_t world_size = 0;  // voxel: the streamed world's edge in cells (0 = the fixed reference world)
+  std::uint32_t world_size = 0;  // the streamed world's edge in cells (0 = the fixed reference world)
   int stream_radius = 12;
   std::string save_dir;
+  // Vegetation.
+  std::string cull = "gpu";          // gpu or cpu
+  std::vector<std::string> prefabs;  // NAME=plant.glb
+  bool ids = false;
+  bool no_occlusion = false;
 };
+
+#ifdef MYRIAD_HAS_WORLD
+// The world scene reads the options it shares with other scenes into its own, once, before they are
+// checked.
+void share_with_world(RenderOptions& options) {
+  WorldRenderOptions& w = options.world;
+  w.scene.seed = options.seed;
+  w.scene.crowd_entities = options.entities;
+  if (!options.cache_dir.empty()) w.scene.cache_dir = options.cache_dir;
+  w.lod_colors = options.lod_colors;
+  w.time = options.time.value_or(kDefaultRenderTime);
+}
+#endif
 
 void write_text(const fs::path& path, const std::string& text) {
   write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
@@ -78,7 +92,7 @@ void write_text(const fs::path& path, const std::string& text) {
 // Writes the stats, prints them, and turns validation messages into a failing exit code.
 int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
   stats["validation_messages"] = ctx.validation_message_count();
-  const fs::path json = fs::path(options.out) / (options.scene + "_stats.json");
+  const fs::path json = fs::path(options.image.out) / (options.scene + "_stats.json");
   write_text(json, stats.dump(2) + "\n");
   std::printf("%s\nwrote %s\n", stats.dump(2).c_str(), json.c_str());
   return validation_exit_code(ctx);
@@ -91,15 +105,15 @@ int render_vegetation(gpu::Context& ctx, const RenderOptions& options, const Pla
                       nlohmann::ordered_json& stats) {
   render::VegetationSceneOptions scene;
   scene.prefabs = prefabs;
-  scene.width = options.width;
-  scene.height = options.height;
+  scene.width = options.image.width;
+  scene.height = options.image.height;
   scene.seed = options.seed;
   scene.culling = options.cull == "cpu" ? render::VegetationCulling::kCpu : render::VegetationCulling::kGpu;
   scene.occlusion = !options.no_occlusion;
   scene.instance_ids = options.ids;
   const render::VegetationSceneResult r = render::render_vegetation_scene(ctx, scene);
-  const fs::path png = fs::path(options.out) / "vegetation.png";
-  write_png_rgba8(png, options.width, options.height, r.rgba);
+  const fs::path png = fs::path(options.image.out) / "vegetation.png";
+  write_png_rgba8(png, scene.width, scene.height, r.rgba);
   std::printf("      wrote %s\n", png.c_str());
   stats["culling"] = options.cull;
   stats["occlusion"] = scene.culling == render::VegetationCulling::kGpu && scene.occlusion;
@@ -123,10 +137,10 @@ int render_vegetation(gpu::Context& ctx, const RenderOptions& options, const Pla
 
 int render_smoke(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
   render::SmokeSceneOptions scene;
-  scene.width = options.width;
-  scene.height = options.height;
+  scene.width = options.image.width;
+  scene.height = options.image.height;
   const render::SmokeSceneResult r = render::render_smoke_scene(ctx, scene);
-  const fs::path png = fs::path(options.out) / "smoke.png";
+  const fs::path png = fs::path(options.image.out) / "smoke.png";
   write_png_rgba8(png, r.width, r.height, r.rgba);
   std::printf("      wrote %s\n", png.c_str());
   stats["instances"] = r.instances;
@@ -151,9 +165,9 @@ int render_smoke(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
 
 int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
   render::VoxelSceneOptions scene;
-  scene.width = options.width;
-  scene.height = options.height;
-  scene.views = options.views;
+  scene.width = options.image.width;
+  scene.height = options.image.height;
+  scene.views = options.image.views;
   scene.seed = options.seed;
   scene.merge = !options.no_merge;
   scene.debug_mode = options.light_only ? 1u : 0u;
@@ -176,8 +190,8 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
                                {"terrain_page_tables", r.memory.page_bytes}};
   stats["cpu_memory_bytes"] = {{"terrain_renderer", r.memory.cpu_bytes}};
   for (const render::VoxelFrame& f : r.frames) {
-    const fs::path png = fs::path(options.out) / ("voxel_" + f.name + ".png");
-    write_png_rgba8(png, options.width, options.height, f.rgba);
+    const fs::path png = fs::path(options.image.out) / ("voxel_" + f.name + ".png");
+    write_png_rgba8(png, scene.width, scene.height, f.rgba);
     std::printf("      wrote %s\n", png.c_str());
     stats["views"][f.name] = {{"pages", f.stats.pages},
                               {"arenas", f.stats.arenas},
@@ -212,11 +226,11 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
     types = crowd::bake_builtin_enemy_types();
   }
   render::CrowdSceneOptions scene;
-  scene.width = options.width;
-  scene.height = options.height;
+  scene.width = options.image.width;
+  scene.height = options.image.height;
   scene.entities = options.entities;
   scene.seed = options.seed;
-  scene.views = options.views;
+  scene.views = options.image.views;
   scene.lod_colors = options.lod_colors;
   if (options.time) scene.time = static_cast<float>(*options.time);
   const render::CrowdSceneResult r = render::render_crowd_scene(ctx, types, scene);
@@ -227,8 +241,8 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
   stats["gpu_memory_bytes"] = {{"crowd", r.gpu_bytes}};
   for (const render::CrowdSceneFrame& f : r.frames) {
     if (f.mode < 0) {
-      const fs::path png = fs::path(options.out) / ("crowd_" + f.view + ".png");
-      write_png_rgba8(png, options.width, options.height, f.rgba);
+      const fs::path png = fs::path(options.image.out) / ("crowd_" + f.view + ".png");
+      write_png_rgba8(png, scene.width, scene.height, f.rgba);
       std::printf("      wrote %s\n", png.c_str());
     }
     nlohmann::ordered_json& v = stats["views"][f.view][lod_mode_name(f.mode)];
@@ -266,19 +280,20 @@ std::vector<std::string> view_names(const std::string& scene, bool streamed) {
 }
 
 // Every option is checked before Vulkan starts or anything is built: a typo costs one line, not a bake.
-void check_render_options(const RenderOptions& options) {
-  if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
-    throw Error("image size must be between 1 and 16384 pixels per side", "--width/--height");
-  }
+// Returns the streamed voxel world's options (built and checked here, once) when --world-size asks for it.
+std::optional<render::StreamedVoxelSceneOptions> check_render_options(const RenderOptions& options) {
+  options.image.validate();
   const bool streamed = options.scene == "voxel" && options.world_size > 0;
   if (options.world_size > 0 && options.scene != "voxel")
     throw Error("only the voxel scene streams a world", "--world-size", "add --scene voxel");
   if (!options.save_dir.empty() && !streamed)
     throw Error("edits are saved by the streamed voxel world", "--save", "add --scene voxel --world-size N");
+  std::optional<render::StreamedVoxelSceneOptions> streamed_options;
   if (streamed)
-    (void)streamed_scene_options(options.world_size, options.seed, options.stream_radius, options.save_dir);
+    streamed_options = streamed_scene_options(options.world_size, options.seed, options.stream_radius,
+                                              options.save_dir, !options.no_merge);
   const std::vector<std::string> names = view_names(options.scene, streamed);
-  for (const std::string& view : options.views) {
+  for (const std::string& view : options.image.views) {
     if (std::find(names.begin(), names.end(), view) != names.end()) continue;
     std::string known;
     for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
@@ -286,21 +301,24 @@ void check_render_options(const RenderOptions& options) {
                 known.empty() ? std::string("this scene has one fixed view") : "use " + known);
   }
 #ifdef MYRIAD_HAS_WORLD
-  if (options.scene == "world") {  // the scene's own limits, before anything is built
-    render::WorldSceneOptions world = options.world;
-    world.crowd_entities = options.entities;
-    render::validate(world);
-  }
+  if (options.scene == "world")
+    options.world.scene.validate();  // the scene's own limits, before anything is built
 #endif
   if (!options.prefabs.empty() && options.scene != "vegetation")
     throw Error("plant models are drawn by the vegetation scene", "--prefab", "add --scene vegetation");
-  prepare_output_folder(options.out, "--out");
+  prepare_output_folder(options.image.out, "--out");
+#ifdef MYRIAD_HAS_WORLD
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
+#endif
   if (!options.save_dir.empty()) prepare_output_folder(options.save_dir, "--save");
+  return streamed_options;
 }
 
-int run_render(const RenderOptions& options) {
-  check_render_options(options);
+int run_render(RenderOptions& options) {
+#ifdef MYRIAD_HAS_WORLD
+  share_with_world(options);
+#endif
+  const std::optional<render::StreamedVoxelSceneOptions> streamed = check_render_options(options);
 #ifdef MYRIAD_HAS_CROWD
   // Baked crowd files are read before Vulkan starts: a corrupt file fails at once.
   std::vector<crowd::CrowdFile> crowd_types;
@@ -333,12 +351,13 @@ int run_render(const RenderOptions& options) {
   gpu::Context ctx;
   std::printf("      device: %s%s\n", ctx.device_name().c_str(),
               ctx.validation_enabled() ? " (validation on)" : "");
-  std::printf("[2/3] rendering scene '%s' at %ux%u\n", options.scene.c_str(), options.width, options.height);
+  std::printf("[2/3] rendering scene '%s' at %ux%u\n", options.scene.c_str(), options.image.width,
+              options.image.height);
   nlohmann::ordered_json stats;
   stats["scene"] = options.scene;
   stats["device"] = ctx.device_name();
-  stats["width"] = options.width;
-  stats["height"] = options.height;
+  stats["width"] = options.image.width;
+  stats["height"] = options.image.height;
   stats["frame_ms_source"] = ctx.is_cpu_device() ? "wall-clock (CPU emulation)" : "wall-clock";
   int rc = 0;
   if (options.scene == "smoke") {
@@ -353,35 +372,15 @@ int run_render(const RenderOptions& options) {
 #endif
 #ifdef MYRIAD_HAS_WORLD
   } else if (options.scene == "world") {
-    WorldRenderOptions w;
-    w.out = options.out;
-    w.width = options.width;
-    w.height = options.height;
-    w.views = options.views;
-    w.scene = options.world;
-    w.scene.seed = options.seed;
-    w.scene.crowd_entities = options.entities;
-    if (!options.cache_dir.empty()) w.scene.cache_dir = options.cache_dir;
-    w.coverage = !options.no_coverage;
-    w.lod_colors = options.lod_colors;
-    w.occlusion_pairs = options.occlusion_pairs;
-    w.time = options.time.value_or(kDefaultRenderTime);
-    w.enemy_types = std::move(crowd_types);
-    rc = render_world(ctx, w, stats);
+    options.world.enemy_types = std::move(crowd_types);
+    rc = render_world(ctx, options.image, options.world, stats);
 #endif
-  } else if (options.world_size > 0) {
-    StreamedRenderOptions s;
-    s.out = options.out;
-    s.width = options.width;
-    s.height = options.height;
-    s.views = options.views;
-    s.scene = streamed_scene_options(options.world_size, options.seed, options.stream_radius,
-                                     options.save_dir, !options.no_merge);
-    rc = render_streamed_voxel(ctx, s, stats);
+  } else if (streamed) {
+    rc = render_streamed_voxel(ctx, options.image, *streamed, stats);
   } else {
     rc = render_voxel(ctx, options, stats);
   }
-  std::printf("[3/3] writing stats to %s/\n", options.out.c_str());
+  std::printf("[3/3] writing stats to %s/\n", options.image.out.c_str());
   const int finish_rc = finish(ctx, options, stats);
   return rc != 0 ? rc : finish_rc;
 }
@@ -394,9 +393,11 @@ Command add_render_command(CLI::App& app) {
   std::vector<std::string> scenes{"voxel", "smoke"};
 #ifdef MYRIAD_HAS_WORLD
   scenes.insert(scenes.begin(), "world");
-  add_world_scene_options(*sub, options->world, "World: ");
+  add_world_scene_options(*sub, options->world.scene, "World: ");
   sub->add_option("--cache", options->cache_dir, "World: folder for the baked vegetation tiles");
-  sub->add_flag("--no-coverage", options->no_coverage, "World: skip the per-system coverage (ID/mask) pass");
+  sub->add_flag_callback(
+      "--no-coverage", [options] { options->world.coverage = false; },
+      "World: skip the per-system coverage (ID/mask) pass");
   sub->add_option(
          "--time", options->time,
          "World and crowd: simulated seconds since the start (the crowd walks, enemies and avatars "
@@ -404,7 +405,7 @@ Command add_render_command(CLI::App& app) {
       ->check(finite_number)
       ->check(CLI::Range(0.0, kMaxRenderTime));
   sub->add_option(
-         "--occlusion-pairs", options->occlusion_pairs,
+         "--occlusion-pairs", options->world.occlusion_pairs,
          "World: also time N frames with and N without Hi-Z occlusion, alternating (medians and ratio)")
       ->check(CLI::Range(0u, 100u));
 #endif
@@ -440,7 +441,7 @@ Command add_render_command(CLI::App& app) {
          "Scene: world (the default scene: every system), voxel (the voxel world alone), vegetation (a "
          "plant field alone), crowd (VAT enemies) or smoke (GPU pattern test)")
       ->check(CLI::IsMember(scenes));
-  sub->add_option("--view", options->views,
+  sub->add_option("--view", options->image.views,
                   "Camera presets to render (world: overview, ground, crowd_close_up, sliced, "
                   "avatars_close_up; voxel: overview, "
                   "ground, sliced, close_up; crowd: whole_map, close_up; default all)");
@@ -461,9 +462,9 @@ Command add_render_command(CLI::App& app) {
       ->check(CLI::Range(2, 64));
   sub->add_option("--save", options->save_dir,
                   "Voxel with --world-size: folder where edited columns are saved on eviction and read back");
-  sub->add_option("--out", options->out, "Output folder");
-  sub->add_option("--width", options->width, "Image width in pixels (1-16384)")->check(not_negative);
-  sub->add_option("--height", options->height, "Image height in pixels (1-16384)")->check(not_negative);
+  sub->add_option("--out", options->image.out, "Output folder");
+  sub->add_option("--width", options->image.width, "Image width in pixels (1-16384)")->check(not_negative);
+  sub->add_option("--height", options->image.height, "Image height in pixels (1-16384)")->check(not_negative);
   return {sub, [options] { return run_render(*options); }};
 }
 

@@ -25,12 +25,12 @@
 namespace myriad::app {
 namespace {
 
-// Tile coordinates are 32-bit and world positions single precision relative to a tile: keep worlds
-// within 1,000 km of the origin, edges within 100 km and the tile count within what a folder holds.
-constexpr double kMaxCoordinate = 1.0e6;
-constexpr double kMaxWorldEdge = 100000.0;
+// The baker keeps worlds within 1,000 km of the origin and edges within 100 km (vegetation::BakeOptions);
+// the extent options and CSV positions are held to the same bounds, and the tile count to what a
+// folder holds.
+constexpr double kMaxCoordinate = vegetation::kMaxBakeCoordinate;
+constexpr double kMaxWorldEdge = vegetation::kMaxBakeEdge;
 constexpr double kMaxTiles = 1.0e6;
-constexpr std::uint32_t kMaxImageEdge = 16384;
 
 // Bytes reported by /proc/meminfo's MemAvailable; 0 when unknown (then no memory check is made).
 double available_memory_bytes() {
@@ -109,13 +109,12 @@ void check_instances(const std::vector<vegetation::WorldInstance>& instances, co
 
 struct VegBakeOptions {
   std::string out;
-  std::uint64_t seed = 1;
-  float tile_size = 200.0f;
+  // --seed, --tile-size, --merge-below and --leaf bound straight into the baker's options; the extent
+  // comes from --world-size or --extent.
+  vegetation::BakeOptions bake;
   double world_size = 4000.0;
   std::vector<double> extent;  // x0, z0, x1, z1
   std::string csv;
-  std::uint32_t merge_below = 8;
-  std::uint32_t leaf = 128;
   std::vector<std::string> prefabs;
 };
 
@@ -140,15 +139,9 @@ void progress_bar(std::size_t done, std::size_t total) {
 }
 
 int run_veg_bake(const VegBakeOptions& o) {
-  // At least a metre: with positions within 1,000 km, tile indices then stay far inside 32 bits.
-  if (!(o.tile_size >= 1.0f) || !(double(o.tile_size) <= kMaxWorldEdge))
-    throw Error("tile size must be in [1, 100000] metres", "--tile-size");
-  if (o.leaf == 0 || o.leaf > 65536) throw Error("leaf capacity must be in [1, 65536]", "--leaf");
-  vegetation::BakeOptions options;
-  options.seed = o.seed;
-  options.tile_size = o.tile_size;
-  options.merge_below = o.merge_below;
-  options.tree.leaf_capacity = o.leaf;
+  vegetation::BakeOptions options = o.bake;
+  // The extent's two forms are the command's own (their messages name the form); their limits are the
+  // baker's, which checks them again with the rest of its options.
   if (!o.extent.empty()) {
     if (o.extent.size() != 4 || !(o.extent[2] > o.extent[0]) || !(o.extent[3] > o.extent[1])) {
       throw Error("--extent needs x0,z0,x1,z1 with x1 > x0 and z1 > z0", "--extent");
@@ -166,6 +159,9 @@ int run_veg_bake(const VegBakeOptions& o) {
     options.world_min = {0.0, 0.0};
     options.world_max = {o.world_size, o.world_size};
   }
+  // The baker's own limits, reported under the option that set the value.
+  validate_options(options,
+                   {{"BakeOptions::tile_size", "--tile-size"}, {"QuadtreeOptions::leaf_capacity", "--leaf"}});
   // Models first: a plant that cannot be read fails the bake before anything is written.
   const PlantPrefabs prefabs = load_prefabs(o.prefabs);
   for (const auto& [name, model] : prefabs) vegetation::set_plant_model(options.types, name, model);
@@ -182,7 +178,7 @@ int run_veg_bake(const VegBakeOptions& o) {
     check_bake_fits(options, o.out, o.extent.empty() ? "--world-size" : "--extent");
   }
   std::printf("baking vegetation into %s (seed %llu, tiles of %.0f m)\n", o.out.c_str(),
-              static_cast<unsigned long long>(o.seed), double(o.tile_size));
+              static_cast<unsigned long long>(options.seed), double(options.tile_size));
   Stopwatch clock;
   const vegetation::BakeSummary s =
       vegetation::bake_to_directory(options, o.out, o.csv.empty() ? nullptr : &instances, &progress_bar);
@@ -196,32 +192,24 @@ int run_veg_bake(const VegBakeOptions& o) {
 
 struct VegRenderOptions {
   std::string out = "out";
-  std::uint32_t width = 1280;
-  std::uint32_t height = 720;
-  std::uint64_t seed = 1;
-  double size = 600.0;
-  bool no_occlusion = false;
+  // --width, --height, --seed, --size and --no-occlusion bound straight into the scene's options.
+  render::VegetationSceneOptions scene;
   std::vector<std::string> prefabs;
 };
 
 int run_veg_render(const VegRenderOptions& o) {
-  if (o.width == 0 || o.height == 0 || o.width > kMaxImageEdge || o.height > kMaxImageEdge)
-    throw Error("image size must be in [1, 16384] pixels", "--width/--height");
-  if (!(o.size >= 100.0) || o.size > 4000.0) throw Error("field size must be in [100, 4000] m", "--size");
+  validate_options(o.scene, {{"VegetationSceneOptions::width", "--width/--height"},
+                             {"VegetationSceneOptions::height", "--width/--height"},
+                             {"VegetationSceneOptions::size", "--size"}});
   const PlantPrefabs prefabs = load_prefabs(o.prefabs);
   print_prefabs(prefabs);
   prepare_output_folder(o.out, "--out");
   gpu::Context ctx;
-  render::VegetationSceneOptions scene;
-  scene.width = o.width;
-  scene.height = o.height;
-  scene.seed = o.seed;
-  scene.size = o.size;
-  scene.occlusion = !o.no_occlusion;
+  render::VegetationSceneOptions scene = o.scene;
   scene.prefabs = prefabs;
   const render::VegetationSceneResult r = render::render_vegetation_scene(ctx, scene);
   const std::filesystem::path png = std::filesystem::path(o.out) / "vegetation.png";
-  write_png_rgba8(png, o.width, o.height, r.rgba);
+  write_png_rgba8(png, scene.width, scene.height, r.rgba);
   std::printf(
       "%zu instances in %zu types (baked in %.0f ms); drawn: %llu (cross-fading instances count twice) "
       "in %u draws; frame %.1f ms\nwrote %s\n",
@@ -266,25 +254,27 @@ Command add_veg_command(CLI::App& app) {
   veg->require_subcommand(1);
   CLI::App* bake = veg->add_subcommand("bake", "Bake a vegetation world into tile files");
   bake->add_option("--out", o->out, "Output folder for tile_<x>_<z>.mveg files")->required();
-  bake->add_option("--seed", o->seed, "Scatter seed")->check(not_negative);
-  bake->add_option("--tile-size", o->tile_size, "Tile edge in metres");
+  bake->add_option("--seed", o->bake.seed, "Scatter seed")->check(not_negative);
+  bake->add_option("--tile-size", o->bake.tile_size, "Tile edge in metres");
   bake->add_option("--world-size", o->world_size, "Square world edge in metres (procedural scatter)");
   bake->add_option("--extent", o->extent, "x0,z0,x1,z1 in metres instead of --world-size")->delimiter(',');
   bake->add_option("--csv", o->csv, "Instance list: type,x,y,z,yaw,scale,r,g,b per line");
-  bake->add_option("--merge-below", o->merge_below, "Merge groups smaller than this into a neighbour tile")
+  bake->add_option("--merge-below", o->bake.merge_below,
+                   "Merge groups smaller than this into a neighbour tile")
       ->check(not_negative);
-  bake->add_option("--leaf", o->leaf, "Quadtree leaf capacity")->check(not_negative);
+  bake->add_option("--leaf", o->bake.tree.leaf_capacity, "Quadtree leaf capacity")->check(not_negative);
   bake->add_option("--prefab", o->prefabs,
                    "NAME=plant.glb: plant type NAME (tree, bush, grass or a new one) uses a glTF model "
                    "(LODs by _LOD0.._LOD3 node suffixes or MSFT_lod); repeatable");
   auto r = std::make_shared<VegRenderOptions>();
   CLI::App* rend = veg->add_subcommand("render", "Render a small procedural plant field to a PNG");
   rend->add_option("--out", r->out, "Output folder (vegetation.png)");
-  rend->add_option("--width", r->width, "Image width")->check(not_negative);
-  rend->add_option("--height", r->height, "Image height")->check(not_negative);
-  rend->add_option("--seed", r->seed, "Scatter seed")->check(not_negative);
-  rend->add_option("--size", r->size, "Field edge in metres");
-  rend->add_flag("--no-occlusion", r->no_occlusion, "Frustum and LOD culling only (no Hi-Z)");
+  rend->add_option("--width", r->scene.width, "Image width")->check(not_negative);
+  rend->add_option("--height", r->scene.height, "Image height")->check(not_negative);
+  rend->add_option("--seed", r->scene.seed, "Scatter seed")->check(not_negative);
+  rend->add_option("--size", r->scene.size, "Field edge in metres");
+  rend->add_flag_callback(
+      "--no-occlusion", [r] { r->scene.occlusion = false; }, "Frustum and LOD culling only (no Hi-Z)");
   rend->add_option("--prefab", r->prefabs,
                    "NAME=plant.glb: draw plant type NAME with a glTF model; repeatable");
   auto sample_out = std::make_shared<std::string>();

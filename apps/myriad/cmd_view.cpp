@@ -66,6 +66,14 @@ int run_view(const ViewOptions& options) {
             : render::StreamedVoxelSceneOptions{};
   render::WorldSceneOptions scene_options = options.scene;
   if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
+  if (!voxel) scene_options.validate();
+  view::ViewerOptions viewer;
+  viewer.frames = options.frames;
+  viewer.screenshot = options.screenshot;
+  viewer.show_panel = !options.no_panel;
+  viewer.vsync = options.vsync;
+  viewer.speed = options.speed;
+  validate_options(viewer, {{"ViewerOptions::speed", "--speed"}});
   // The window comes first: the Vulkan instance needs the window system's surface extensions.
   view::Window window(options.width, options.height, "myriad view");
   gpu::Context ctx(window.context_options(gpu::ContextOptions::from_environment()));
@@ -89,12 +97,6 @@ int run_view(const ViewOptions& options) {
   for (const std::string& line : view::control_lines()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);
 
-  view::ViewerOptions viewer;
-  viewer.frames = options.frames;
-  viewer.screenshot = options.screenshot;
-  viewer.show_panel = !options.no_panel;
-  viewer.vsync = options.vsync;
-  viewer.speed = options.speed;
   const view::ViewerResult result = view::run_viewer(ctx, window, *scene, start, viewer);
   if (streamed && !options.save_dir.empty()) {
     const int written = streamed->world().save_all();

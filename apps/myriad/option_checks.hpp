@@ -1,13 +1,37 @@
-// Checks shared by the `myriad` commands' numeric options.
+// Checks shared by the `myriad` commands' numeric options, and the library's own checks of the options
+// a command fills in, reported under the command-line option that set the field.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
+#include "myriad/core/io/error.hpp"
+
 namespace myriad::app {
+
+// A library options field ("VatOptions::fps") and the command-line option that sets it ("--fps").
+struct FieldFlag {
+  const char* field;
+  const char* flag;
+};
+
+// Runs `options.validate()` (the library's one check of its options struct): an error naming one of
+// `flags`' fields is thrown again naming its command-line option instead, so the user reads which option
+// to change; other fields keep their own name.
+template <class Options>
+void validate_options(const Options& options, std::initializer_list<FieldFlag> flags) {
+  try {
+    options.validate();
+  } catch (const Error& e) {
+    for (const FieldFlag& f : flags)
+      if (e.where() == f.field) throw Error(e.problem(), f.flag, e.hint());
+    throw;
+  }
+}
 
 // Unsigned options: CLI11 would wrap "-1" around to the largest value instead of refusing it.
 inline const CLI::Validator not_negative(

@@ -56,21 +56,19 @@ StreamInResult stream_in(gpu::Context& ctx, render::StreamedVoxelScene& scene,
   return r;
 }
 
-int render_streamed_voxel(gpu::Context& ctx, const StreamedRenderOptions& options,
-                          nlohmann::ordered_json& stats) {
-  render::StreamedVoxelScene scene(ctx, options.scene);
-  render::OffscreenTarget target(ctx, options.width, options.height);
+int render_streamed_voxel(gpu::Context& ctx, const ImageOutput& image,
+                          const render::StreamedVoxelSceneOptions& options, nlohmann::ordered_json& stats) {
+  render::StreamedVoxelScene scene(ctx, options);
+  render::OffscreenTarget target(ctx, image.width, image.height);
   // Frames while streaming carry the uploads; drawn small, they leave the cores to the workers.
   render::OffscreenTarget loading(ctx, 64, 36);
   int images = 0;
-  for (const auto& [name, camera] : render::streamed_voxel_presets(options.scene.world_size)) {
-    if (!options.views.empty() &&
-        std::find(options.views.begin(), options.views.end(), name) == options.views.end())
-      continue;
+  for (const auto& [name, camera] : render::streamed_voxel_presets(options.world_size)) {
+    if (!image.wants(name)) continue;
     const StreamInResult in = stream_in(ctx, scene, camera, target, loading);
     const render::StreamedVoxelStats& st = scene.stats();
-    const std::filesystem::path png = std::filesystem::path(options.out) / ("voxel_" + name + ".png");
-    write_png_rgba8(png, options.width, options.height, target.read_color());
+    const std::filesystem::path png = std::filesystem::path(image.out) / ("voxel_" + name + ".png");
+    write_png_rgba8(png, image.width, image.height, target.read_color());
     std::printf("      wrote %s (streamed in %.2f s, %u frames, %u updates)\n", png.c_str(), in.seconds,
                 in.frames, in.updates);
     stats["views"][name] = {{"stream_seconds", in.seconds},
@@ -87,13 +85,13 @@ int render_streamed_voxel(gpu::Context& ctx, const StreamedRenderOptions& option
   if (images == 0)
     throw Error("no camera preset matched --view", "myriad render", "use horizon, overview or ground");
   const render::TerrainMemory m = scene.terrain().renderer().memory();
-  stats["world_size"] = {options.scene.world_size.x, options.scene.world_size.y, options.scene.world_size.z};
+  stats["world_size"] = {options.world_size.x, options.world_size.y, options.world_size.z};
   stats["gpu_memory_bytes"] = {{"terrain_vertex_arenas", m.vertex_bytes},
                                {"terrain_index_arenas", m.index_bytes},
                                {"terrain_page_tables", m.page_bytes}};
-  if (!options.scene.save_directory.empty()) {
+  if (!options.save_directory.empty()) {
     const int written = scene.world().save_all();
-    std::printf("      saved %d edited columns to %s\n", written, options.scene.save_directory.c_str());
+    std::printf("      saved %d edited columns to %s\n", written, options.save_directory.c_str());
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "image_output.hpp"
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
@@ -32,13 +33,6 @@ inline render::StreamedVoxelSceneOptions streamed_scene_options(std::uint32_t wo
   return o;
 }
 
-struct StreamedRenderOptions {
-  std::string out = "out";
-  std::uint32_t width = 1280, height = 720;
-  std::vector<std::string> views;  // presets; empty = all
-  render::StreamedVoxelSceneOptions scene;
-};
-
 // Streams `scene` in around `camera` until nothing is left to stream or upload, recording small frames
 // into `loading` only as often as the uploads need (they carry them), then one frame into `target`.
 struct StreamInResult {
@@ -49,7 +43,8 @@ StreamInResult stream_in(gpu::Context& ctx, render::StreamedVoxelScene& scene,
                          const render::SceneCamera& camera, render::OffscreenTarget& target,
                          render::OffscreenTarget& loading);
 
-int render_streamed_voxel(gpu::Context& ctx, const StreamedRenderOptions& options,
-                          nlohmann::ordered_json& stats);
+// Streams `options`' world in for each preset `image` asks for and writes its image.
+int render_streamed_voxel(gpu::Context& ctx, const ImageOutput& image,
+                          const render::StreamedVoxelSceneOptions& options, nlohmann::ordered_json& stats);
 
 }  // namespace myriad::app

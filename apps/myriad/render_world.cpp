@@ -84,11 +84,11 @@ nlohmann::ordered_json upload_budget_json(gpu::UploadQueue& uploads) {
 
 }  // namespace
 
-int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::ordered_json& stats) {
+int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderOptions& o,
+                 nlohmann::ordered_json& stats) {
   std::vector<std::pair<std::string, render::SceneCamera>> presets;
   for (const auto& p : render::world_camera_presets()) {
-    if (o.views.empty() || std::find(o.views.begin(), o.views.end(), p.first) != o.views.end())
-      presets.push_back(p);
+    if (image.wants(p.first)) presets.push_back(p);
   }
   if (presets.empty())
     throw Error("no camera preset matched --view", "myriad render",
@@ -123,7 +123,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   stats["crowd_entities"] = o.scene.crowd_entities;
   stats["avatars"] = o.scene.avatars;
 
-  render::OffscreenTarget target(ctx, o.width, o.height);
+  render::OffscreenTarget target(ctx, image.width, image.height);
   render::FrameOptions settings;
   settings.lod_colors = o.lod_colors;
   const char* timing = ctx.has_timestamps() && !ctx.is_cpu_device() ? "gpu-timestamps" : "none (CPU device)";
@@ -131,9 +131,10 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   // camera meanwhile): every view shows the same instant.
   constexpr double kStep = 1.0 / 30.0;
   const auto steps = static_cast<long>(std::floor(o.time / kStep));
-  for (long i = 0; i < steps; ++i) scene.update(kStep, presets.front().second, o.width, o.height, settings);
+  for (long i = 0; i < steps; ++i)
+    scene.update(kStep, presets.front().second, image.width, image.height, settings);
   if (const double rest = o.time - double(steps) * kStep; rest > 0.0)
-    scene.update(rest, presets.front().second, o.width, o.height, settings);
+    scene.update(rest, presets.front().second, image.width, image.height, settings);
   stats["time_s"] = o.time;
   std::size_t done = 0;
   for (const auto& [name, camera] : presets) {
@@ -142,7 +143,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
     clock.restart();
     scene.settle(camera);
     const double settle_ms = clock.elapsed_ms();
-    scene.update(0.0, camera, o.width, o.height, settings);
+    scene.update(0.0, camera, image.width, image.height, settings);
     // Two frames: the second one's occlusion phase 1 starts from what the first found visible.
     double frame_ms = 0.0;
     for (int f = 0; f < 2; ++f) {
@@ -151,8 +152,8 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
       frame_ms = clock.elapsed_ms();
       scene.finish_frame();
     }
-    const fs::path png = fs::path(o.out) / ("world_" + name + ".png");
-    write_png_rgba8(png, o.width, o.height, target.read_color());
+    const fs::path png = fs::path(image.out) / ("world_" + name + ".png");
+    write_png_rgba8(png, image.width, image.height, target.read_color());
     std::printf(", frame %.0f ms, wrote %s\n", frame_ms, png.c_str());
     nlohmann::ordered_json v = frame_json(scene.frame_stats(), timing);
     v["upload_budget"] = upload_budget_json(ctx.uploads());
@@ -191,7 +192,7 @@ int render_world(gpu::Context& ctx, const WorldRenderOptions& o, nlohmann::order
   for (std::uint32_t i = 0; i < render::kWorldSystemCount; ++i)
     memory[render::world_system_name(i)] = st.systems[i].gpu_bytes;
   memory["shadow_map"] = st.shadow_map_bytes;
-  memory["render_target"] = std::uint64_t(o.width) * o.height * 8;
+  memory["render_target"] = std::uint64_t(image.width) * image.height * 8;
   stats["gpu_memory_bytes"] = memory;
   return 0;
 }

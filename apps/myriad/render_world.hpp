@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "image_output.hpp"
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/world/world_scene.hpp"
@@ -16,10 +17,8 @@ namespace myriad::app {
 inline constexpr double kDefaultRenderTime = 1.5;
 inline constexpr double kMaxRenderTime = 3600.0;
 
+// The world scene's own options (the images it writes are the ImageOutput every scene shares).
 struct WorldRenderOptions {
-  std::string out = "out";
-  std::uint32_t width = 1280, height = 720;
-  std::vector<std::string> views;  // presets; empty = all
   render::WorldSceneOptions scene;
   bool coverage = true;
   bool lod_colors = false;
@@ -34,6 +33,7 @@ struct WorldRenderOptions {
   std::vector<crowd::CrowdFile> enemy_types;
 };
 
-int render_world(gpu::Context& ctx, const WorldRenderOptions& options, nlohmann::ordered_json& stats);
+int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderOptions& options,
+                 nlohmann::ordered_json& stats);
 
 }  // namespace myriad::app

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "myriad/anim/kit/kit_info.hpp"
 #include "myriad/anim/pose/pose.hpp"
@@ -9,7 +10,45 @@
 
 namespace myriad::batch {
 
+void AvatarCrowdOptions::validate() const {
+  const auto finite = [](glm::vec3 v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+  };
+  if (!(spacing >= 0.0f) || !std::isfinite(spacing))
+    throw Error("the grid spacing must be a finite number of metres >= 0", "AvatarCrowdOptions::spacing");
+  if (!finite(origin)) throw Error("the crowd's origin must be finite", "AvatarCrowdOptions::origin");
+  if (!importance.empty() && importance.size() != avatars)
+    throw Error("importance needs one value per avatar", "AvatarCrowdOptions::importance");
+  if (!(speed_spread >= 0.0f && speed_spread < 1.0f))
+    throw Error("the speed spread must be within [0, 1) (playback speeds stay positive)",
+                "AvatarCrowdOptions::speed_spread");
+  if (!(clip_change_period >= 0.0f) || !std::isfinite(clip_change_period))
+    throw Error("the clip change period must be a finite number of seconds >= 0 (0: never)",
+                "AvatarCrowdOptions::clip_change_period");
+  if (!(clip_fade >= 0.0f) || !std::isfinite(clip_fade))
+    throw Error("the clip fade must be a finite number of seconds >= 0", "AvatarCrowdOptions::clip_fade");
+  if (!(height >= 0.0f) || !std::isfinite(height))
+    throw Error("the avatar height must be a finite number of metres > 0 (or 0: the kit's own size)",
+                "AvatarCrowdOptions::height");
+  if (!(idle_share >= 0.0f && idle_share <= 1.0f))
+    throw Error("the idle share must be within 0..1", "AvatarCrowdOptions::idle_share");
+  if (lod_levels < 1 || lod_levels > anim::kMaxPartLods)
+    throw Error("avatars have 1 to " + std::to_string(anim::kMaxPartLods) + " LOD levels",
+                "AvatarCrowdOptions::lod_levels");
+  for (std::uint32_t l = 0; l + 1 < lod_levels; ++l)
+    if (!(lod_screen_heights[l] > 0.0f) || (l > 0 && !(lod_screen_heights[l] < lod_screen_heights[l - 1])))
+      throw Error("LOD screen heights must be positive and descending",
+                  "AvatarCrowdOptions::lod_screen_heights");
+  if (!(lod_fade_band >= 0.0f && lod_fade_band < 1.0f))
+    throw Error("the LOD fade band must be within 0..1", "AvatarCrowdOptions::lod_fade_band");
+  if (!layer_masks.empty() && layer_masks.size() != avatars)
+    throw Error("layer_masks needs one mask per avatar", "AvatarCrowdOptions::layer_masks");
+  if (!(walk_span >= 0.0f) || !std::isfinite(walk_span))
+    throw Error("the walk span must be a finite number of metres >= 0", "AvatarCrowdOptions::walk_span");
+}
+
 AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& options) : options_(options) {
+  options.validate();
   body_type_ = sets_.add({"avatar_body", {{"skin_tone", 4}}, {0.8f, 0.6f, 0.5f, 1.0f}});
   clothing_type_ =
       sets_.add({"avatar_clothing", {{"tint", 4}, {"pattern", 1}}, {1.0f, 1.0f, 1.0f, 1.0f, 0.0f}});
@@ -26,11 +65,6 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   clips_ = kit.clips;
   roles_ = anim::find_clip_roles(clips_, options.clip_roles);
   if (clips_.empty()) clips_.push_back({"rest", 1.0f, {}, {}, {}});
-  if (!(options.height >= 0.0f) || !std::isfinite(options.height))
-    throw Error("the avatar height must be a finite number of metres > 0 (or 0: the kit's own size)",
-                "AvatarCrowdOptions.height");
-  if (!(options.idle_share >= 0.0f && options.idle_share <= 1.0f))
-    throw Error("the idle share must be within 0..1", "AvatarCrowdOptions.idle_share");
   // The stance of the clip avatars start in (walk, else idle, else the rest pose).
   const int stance_clip = roles_.walk >= 0 ? roles_.walk : roles_.idle;
   stance_ =
@@ -38,11 +72,6 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   if (!(stance_.height > 0.0f))
     throw Error("the kit has no height: its body's vertices all lie at one height", "avatar kit");
   scale_ = options.height > 0.0f ? options.height / stance_.height : 1.0f;
-  if (options.lod_levels < 1 || options.lod_levels > anim::kMaxPartLods)
-    throw Error("avatars have 1 to " + std::to_string(anim::kMaxPartLods) + " LOD levels",
-                "AvatarCrowdOptions.lod_levels");
-  if (!options.layer_masks.empty() && options.layer_masks.size() != options.avatars)
-    throw Error("layer_masks needs one mask per avatar", "AvatarCrowdOptions.layer_masks");
   for (const anim::AvatarPart& part : kit.parts) {
     std::vector<anim::SkinnedMesh> levels = anim::make_part_lods(part.mesh, options.lod_levels);
     for (anim::SkinnedMesh& m : levels) lod_meshes_.push_back(std::move(m));
@@ -50,16 +79,8 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   LodGroup lod;
   lod.level_count = options.lod_levels;
   lod.fade_band = options.lod_fade_band;
-  if (!(options.lod_fade_band >= 0.0f && options.lod_fade_band < 1.0f))
-    throw Error("the LOD fade band must be within 0..1", "AvatarCrowdOptions.lod_fade_band");
-  for (std::uint32_t l = 0; l + 1 < options.lod_levels; ++l) {
+  for (std::uint32_t l = 0; l + 1 < options.lod_levels; ++l)
     lod.transitions[l] = options.lod_screen_heights[l];
-    if (!(lod.transitions[l] > 0.0f) || (l > 0 && !(lod.transitions[l] < lod.transitions[l - 1])))
-      throw Error("LOD screen heights must be positive and descending",
-                  "AvatarCrowdOptions.lod_screen_heights");
-  }
-  if (!(options.walk_span >= 0.0f) || !std::isfinite(options.walk_span))
-    throw Error("the walk span must be a finite number of metres >= 0", "AvatarCrowdOptions.walk_span");
   if (options.walk_span > 0.0f && roles_.walk >= 0) {
     // Avatars walk at the walk clip's stride: a clip that moves its root forward walks in place
     // instead, and the crowd moves the avatars.
@@ -70,9 +91,6 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
                               glm::inverse(glm::mat3(kit.root_transform)) * glm::vec3(0.0f, 1.0f, 0.0f));
   }
   const std::size_t n = options.avatars;
-  if (!options.importance.empty() && options.importance.size() != n) {
-    throw Error("importance needs one value per avatar", "AvatarCrowdOptions.importance");
-  }
   animator_ = std::make_unique<anim::Animator>(kit.skeleton, clips_, dedup_.renderer_skeleton, n);
   measure_lift(kit);
   palettes_.resize(n * animator_->palette_size());

@@ -63,6 +63,9 @@ struct AvatarCrowdOptions {
   // their playback speed (anim::clip_stride), so their feet do not slide; root motion is taken out of
   // the clip and done by the crowd. Avatars turn round at either end.
   float walk_span = 0.0f;
+
+  // Throws myriad::Error naming the first invalid field (the crowd's constructor calls it).
+  void validate() const;
 };
 
 inline constexpr std::uint32_t kAvatarLayerCamera = 1u;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace myriad::crowd {
 namespace {
@@ -83,10 +84,13 @@ glm::vec3 skin_normal(std::span<const anim::Mat3x4> palette, glm::u16vec4 joints
   return len > 0.0f ? acc / len : n;
 }
 
+void VatOptions::validate() const {
+  if (!(fps > 0.0f && fps <= 240.0f)) throw Error("frame rate must be in (0, 240]", "VatOptions::fps");
+}
+
 Vat bake_vat(const anim::ImportedModel& model, const BakeMesh& skinned, std::span<const Attachment> attached,
              const VatOptions& options) {
-  if (!(options.fps > 0.0f && options.fps <= 240.0f))
-    throw Error("VAT frame rate must be in (0, 240]", "fps");
+  options.validate();
   if (model.clips.empty()) throw Error("model has no animation clip to bake into the VAT");
   const std::size_t n_skinned = skinned.positions.size();
   if (skinned.normals.size() != n_skinned || skinned.joints.size() != n_skinned ||

@@ -22,7 +22,10 @@ namespace myriad::crowd {
 inline constexpr float kVatNormalMaxErrorDegrees = 1.0f;
 
 struct VatOptions {
-  float fps = 30.0f;
+  float fps = 30.0f;  // (0, 240]
+
+  // Throws myriad::Error naming the first invalid field (bake_vat calls it).
+  void validate() const;
 };
 
 struct VatClip {

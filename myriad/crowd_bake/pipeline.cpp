@@ -146,8 +146,32 @@ const char* lod_method_name(LodMethod method) {
   return "unknown";
 }
 
+void BakeOptions::validate() const {
+  weld.validate();
+  unwrap.validate();
+  lod1.validate();
+  if (retries < 0 || retries > 100) throw Error("bake retries must be in [0, 100]", "BakeOptions::retries");
+  if (!(lod1_ratio_step >= 0.0f && lod1_ratio_step <= 1.0f))
+    throw Error("the LOD1 ratio step must be in [0, 1]", "BakeOptions::lod1_ratio_step");
+  if (lod2_triangle_step < 0 || lod2_triangle_step > kMaxLod2Triangles)
+    throw Error("the LOD2 triangle step must be in [0, " + std::to_string(kMaxLod2Triangles) + "]",
+                "BakeOptions::lod2_triangle_step");
+  // LOD2's last retry asks for the target plus every retry's step: the largest target leaves room for
+  // them, so a target accepted here is never refused after the import, weld, unwrap and LOD1 stages
+  // (both terms are bounded above: no overflow).
+  const int largest = kMaxLod2Triangles - retries * lod2_triangle_step;
+  if (lod2.target_triangles < kMinLod2Triangles || lod2.target_triangles > largest)
+    throw Error("LOD2 triangle target must be in [" + std::to_string(kMinLod2Triangles) + ", " +
+                    std::to_string(largest) + "]",
+                "BakeOptions::lod2.target_triangles", "the article uses 200-460");
+  lod2.validate();
+  holes.validate();
+  vat.validate();
+}
+
 BakeOutput bake_crowd(const anim::ImportedModel& input_model, const std::string& name,
                       const BakeOptions& options, const BakeProgress& progress) {
+  options.validate();
   BakeOutput out;
   BakeReport& rep = out.report;
   rep.name = name;

@@ -29,14 +29,20 @@ struct BakeOptions {
   Lod2Options lod2;
   HoleCheckOptions holes;
   VatOptions vat;
-  int retries = 3;                // extra attempts per LOD after a failed hole check
-  float lod1_ratio_step = 0.12f;  // added to LOD1's ratios per retry
-  int lod2_triangle_step = 80;    // added to LOD2's target per retry
+  // Extra attempts per LOD after a failed hole check (0..100). LOD2's last retry asks for
+  // lod2.target_triangles + retries * lod2_triangle_step, which must stay a valid target, so a bake the
+  // options allow is never refused after its first stages.
+  int retries = 3;
+  float lod1_ratio_step = 0.12f;  // added to LOD1's ratios per retry, [0, 1]
+  int lod2_triangle_step = 80;    // added to LOD2's target per retry, >= 0
   // The last step of each chain: the level above itself (LOD1 = LOD0, LOD2 = LOD1), which always holds
   // when the level above does. False ends the chains before it, keeping the closest try (outside the
   // limits, and said so) — for callers that would rather see a failure than a repeated level.
   bool level_above_fallback = true;
   std::filesystem::path contact_sheets;  // "<prefix>_lod1.png", "_lod2.png"; empty: none written
+
+  // Throws myriad::Error naming the first invalid field, the nested options' first (bake_crowd calls it).
+  void validate() const;
 };
 
 // How a level was made (the step of its fallback chain that produced it).

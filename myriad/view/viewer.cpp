@@ -243,8 +243,15 @@ std::vector<std::uint8_t> to_rgba(const gpu::Buffer& readback, VkExtent2D extent
 
 }  // namespace
 
+void ViewerOptions::validate() const {
+  static_assert(FlyCamera::kMinSpeed == 0.5f && FlyCamera::kMaxSpeed == 2000.0f, "the message names them");
+  if (!(speed >= FlyCamera::kMinSpeed && speed <= FlyCamera::kMaxSpeed))
+    throw Error("the fly speed must be 0.5 to 2000 metres per second", "ViewerOptions::speed");
+}
+
 ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& scene,
                         const render::SceneCamera& start, const ViewerOptions& options) {
+  options.validate();
   if (!ctx.presentation_enabled()) {
     throw Error("run_viewer needs a context created with Window::context_options()", "viewer");
   }

@@ -20,9 +20,12 @@ struct ViewerOptions {
   std::filesystem::path screenshot;
   bool show_panel = true;
   bool vsync = false;
-  float speed = 20.0f;  // fly camera, metres per second
+  float speed = 20.0f;  // fly camera, metres per second (FlyCamera::kMinSpeed..kMaxSpeed)
   // Called before each frame with its index (tests resize the window through it).
   std::function<void(std::uint64_t frame)> before_frame;
+
+  // Throws myriad::Error naming the first invalid field (run_viewer calls it).
+  void validate() const;
 };
 
 struct ViewerResult {

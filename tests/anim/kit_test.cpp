@@ -605,5 +605,22 @@ TEST(KitBuild, CesiumManSplitIntoSeventeenPartsWithItemsReadsBack) {
   EXPECT_GT(d.clothed_before, d.bare_before);
 }
 
+// The procedural humanoid's options name the field they reject (make_avatar checks them first).
+TEST(Avatar, OptionsNameTheInvalidField) {
+  EXPECT_NO_THROW(AvatarOptions{}.validate());
+  try {
+    (void)make_avatar({.ring_segments = 2});
+    ADD_FAILURE() << "two ring segments were accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "AvatarOptions::ring_segments");
+  }
+  try {
+    AvatarOptions{.rings = 1}.validate();
+    ADD_FAILURE() << "one ring was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "AvatarOptions::rings");
+  }
+}
+
 }  // namespace
 }  // namespace myriad::anim

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <string>
 
 #include <unistd.h>
 
@@ -280,6 +281,41 @@ TEST(AvatarCrowd, APelvisOriginKitStandsOnSlopedGroundAtTheAskedHeight) {
     }
   }
   EXPECT_THROW(AvatarCrowd(kit, {.avatars = 1, .height = -1.0f}), Error);
+}
+
+// The crowd's options check themselves in one place (the constructor calls it), naming the field.
+TEST(AvatarCrowd, OptionsNameTheInvalidField) {
+  const auto where_of = [](const AvatarCrowdOptions& o) {
+    try {
+      o.validate();
+    } catch (const Error& e) {
+      return e.where();
+    }
+    return std::string();
+  };
+  AvatarCrowdOptions o{.avatars = 4};
+  EXPECT_EQ(where_of(o), "");
+  o.height = -1.0f;
+  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::height");
+  o = {.avatars = 4};
+  o.speed_spread = 1.0f;  // playback speeds would reach 0
+  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::speed_spread");
+  o = {.avatars = 4};
+  o.layer_masks = {1u, 1u};
+  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::layer_masks");
+  o = {.avatars = 4};
+  o.lod_levels = 3;
+  o.lod_screen_heights[1] = 0.5f;  // above level 1's switch: not descending
+  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::lod_screen_heights");
+  const anim::Avatar kit = anim::make_avatar({});
+  o = {.avatars = 4};
+  o.clip_fade = -0.5f;
+  try {
+    AvatarCrowd crowd(kit, o);
+    ADD_FAILURE() << "a negative clip fade was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "AvatarCrowdOptions::clip_fade");
+  }
 }
 
 // LOD groups on the CPU: each avatar's level is the LOD rule's for its screen-relative height (the

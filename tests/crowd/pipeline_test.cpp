@@ -9,7 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <set>
+#include <string>
+
+#include "myriad/core/io/error.hpp"
 
 namespace myriad::crowd {
 namespace {
@@ -58,6 +62,48 @@ TEST(Pipeline, TightLimitsFallBackAndSayWhichLevelIsOutside) {
   EXPECT_TRUE(out.file.lods[2].checked);
   EXPECT_FALSE(out.report.warnings.empty());
   EXPECT_GE(out.report.lods[2].tried.size(), 3u);  // voxel, region, simplified further, level above
+}
+
+// The field a myriad::Error names; empty when `f` throws none.
+std::string where_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.where();
+  }
+  return "";
+}
+
+// The baker's options check themselves in one place, the nested stages' options first, each naming the
+// field it rejects; bake_crowd refuses them before any stage runs.
+TEST(Pipeline, OptionsNameTheFirstInvalidField) {
+  EXPECT_EQ(where_of([] { BakeOptions{}.validate(); }), "");
+  BakeOptions o;
+  o.holes.hole_limit = 0.0f;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "HoleCheckOptions::hole_limit");
+  EXPECT_EQ(where_of([&] { (void)bake_crowd(make_enemy(), "enemy", o); }), "HoleCheckOptions::hole_limit");
+  o = {};
+  o.vat.fps = 1000.0f;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "VatOptions::fps");
+  o = {};
+  o.weld.normal_angle_deg = -1.0f;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "WeldOptions::normal_angle_deg");
+  o = {};
+  o.retries = -1;  // the chains would record no attempt
+  EXPECT_EQ(where_of([&] { o.validate(); }), "BakeOptions::retries");
+  // A target LOD2 takes, but one its last retry (3 x 80 more) would not.
+  o = {};
+  o.lod2.target_triangles = kMaxLod2Triangles - 100;
+  EXPECT_EQ(where_of([&] { o.lod2.validate(); }), "");
+  EXPECT_EQ(where_of([&] { o.validate(); }), "BakeOptions::lod2.target_triangles");
+  o.retries = 1;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "");
+}
+
+TEST(Pipeline, EnemyOptionsNameTheInvalidField) {
+  EXPECT_EQ(where_of([] { EnemyOptions{}.validate(); }), "");
+  EXPECT_EQ(where_of([] { (void)make_enemy({.tube_sides = 2}); }), "EnemyOptions::tube_sides");
+  EXPECT_EQ(where_of([] { (void)make_enemy({.texture_size = 8192}); }), "EnemyOptions::texture_size");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpu_fixture.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/gpu/sync/timing.hpp"
 
@@ -124,6 +125,28 @@ TEST_F(ContextTest, ValidationMessagesAreCounted) {
   EXPECT_GT(ctx().validation_message_count(), 0u);
   ctx().reset_validation_messages();
   EXPECT_EQ(ctx().validation_message_count(), 0u);
+}
+
+// The context's options check themselves (both constructors call it) before any Vulkan object exists,
+// naming the field.
+TEST(ContextOptionsTest, ValidateNamesTheInvalidField) {
+  EXPECT_NO_THROW(gpu::ContextOptions{}.validate());
+  gpu::ContextOptions options;
+  options.extra_required = {"warpDrive"};
+  try {
+    options.validate();
+    ADD_FAILURE() << "an unknown feature was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "ContextOptions::extra_required");
+  }
+  options = {};
+  options.staging_frame_budget = options.staging_ring_bytes + 1;  // a frame could never stage it
+  try {
+    gpu::Context c(options);
+    ADD_FAILURE() << "a frame budget above the ring was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "ContextOptions::staging_frame_budget");
+  }
 }
 
 }  // namespace

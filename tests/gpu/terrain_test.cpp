@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "gpu_fixture.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "myriad/voxel/data/edit.hpp"
@@ -325,6 +327,31 @@ TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImag
   EXPECT_TRUE(skipped.rgba == all.rgba);
   EXPECT_TRUE(skipped.depth == all.depth);
   EXPECT_EQ(ctx().validation_message_count(), 0u);
+}
+
+// The voxel scene's options check themselves before anything is generated, naming the field: the image
+// size, the world size the generator takes, and extra views that would shadow a preset.
+TEST(VoxelSceneOptionsTest, ValidateNamesTheInvalidField) {
+  const auto where_of = [](const render::VoxelSceneOptions& o) {
+    try {
+      o.validate();
+    } catch (const Error& e) {
+      return e.where();
+    }
+    return std::string();
+  };
+  render::VoxelSceneOptions o = small_scene(true, 0, "overview");
+  EXPECT_EQ(where_of(o), "");
+  o.height = 0;
+  EXPECT_EQ(where_of(o), "VoxelSceneOptions::height");
+  o = small_scene(true, 0, "overview");
+  o.size = {64, 40, 64};
+  EXPECT_EQ(where_of(o), "VoxelSceneOptions::size");
+  o = small_scene(true, 2, "overview");
+  EXPECT_EQ(where_of(o), "VoxelSceneOptions::debug_mode");
+  o = small_scene(true, 0, "overview");
+  o.extra_views = {{"ground", render::voxel_camera_presets(kSmallWorld)[0].camera}};
+  EXPECT_EQ(where_of(o), "VoxelSceneOptions::extra_views");
 }
 
 }  // namespace

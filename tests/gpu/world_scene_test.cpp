@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "gpu_fixture.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/crowd_bake/enemy/enemy_roster.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/world/world_coverage.hpp"
@@ -299,6 +301,26 @@ TEST_F(WorldSceneTest, SoakWithMovingCameraStreamingAndEditsKeepsMemoryFlat) {
   // adds at most 24 MB. Before the receivers' fragment shaders lost their branches on uniform values,
   // Mesa 22.3's lavapipe grew by ~10 MB per frame here (tests/driver_repro, docs/RELIABILITY.md).
   EXPECT_LT(rss[kLaps - 1], rss[1] + (24u << 20));
+}
+
+// The scene's options check themselves (the constructor, before any build step, and the command line
+// call it), naming the field outside its limits.
+TEST(WorldSceneOptionsTest, ValidateNamesTheFieldOutsideItsLimits) {
+  EXPECT_NO_THROW(WorldSceneOptions{}.validate());
+  WorldSceneOptions o;
+  o.vegetation_size = 100.0f;
+  try {
+    o.validate();
+    ADD_FAILURE() << "a 100 m vegetation field was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "WorldSceneOptions::vegetation_size");
+  }
+  o = {};
+  o.avatar_height = std::nanf("");
+  EXPECT_THROW(o.validate(), Error);
+  o = {};
+  o.crowd_entities = 0;
+  EXPECT_THROW(o.validate(), Error);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
+#include "myriad/render/voxel/stream_terrain.hpp"
 
 namespace myriad::render {
 namespace {
@@ -214,6 +215,31 @@ TEST(PageArenas, RandomizedRebuildsNeverOverlapOrLosePages) { randomized_rebuild
 
 TEST(PageArenas, RandomizedRebuildsWithSealingNeverOverlapOrLosePages) {
   randomized_rebuilds(fitted_config());
+}
+
+// The arenas' options check themselves in one place (PageArenas' constructor calls it), and a streamed
+// terrain's options check the arenas they nest.
+TEST(PageArenas, OptionsNameTheInvalidField) {
+  PageArenaOptions o;
+  o.index_slack = o.index_capacity;  // no page fits beside its own slack
+  try {
+    PageArenas arenas(4, o);
+    ADD_FAILURE() << "an arena no page fits in was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "PageArenaOptions::index_capacity");
+  }
+  StreamTerrainOptions t;
+  EXPECT_NO_THROW(t.validate());
+  t.arenas = o;
+  try {
+    t.validate();
+    ADD_FAILURE() << "the nested arena options were not checked";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "PageArenaOptions::index_capacity");
+  }
+  t = {};
+  t.cell_scale = 0.0f;
+  EXPECT_THROW(t.validate(), Error);
 }
 
 }  // namespace

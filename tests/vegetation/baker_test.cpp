@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <string>
 
 #include "../core/file_size_limit.hpp"
 #include "myriad/core/io/binary_io.hpp"
@@ -314,6 +315,36 @@ TEST(PlantMesh, GridMeshPlacesVerticesRowByRowAndFacesUp) {
   }
   EXPECT_EQ(make_grid_mesh(0, [](std::uint32_t, std::uint32_t, glm::vec3&, glm::vec3&) {}).triangle_count(),
             0u);
+}
+
+// The bake's options check themselves in one place (both bake functions call it), naming the field:
+// the tile and extent limits that keep tile keys and tile-relative positions in range, and the
+// quadtree's own options.
+TEST(Baker, OptionsNameTheInvalidField) {
+  const auto where_of = [](const BakeOptions& o) {
+    try {
+      o.validate();
+    } catch (const Error& e) {
+      return e.where();
+    }
+    return std::string();
+  };
+  EXPECT_EQ(where_of({}), "");
+  BakeOptions o;
+  o.tile_size = 0.5f;
+  EXPECT_EQ(where_of(o), "BakeOptions::tile_size");
+  EXPECT_THROW((void)bake_tiles(o), Error);
+  o = {};
+  o.world_max = {1000.0, 0.0};  // empty along z
+  EXPECT_EQ(where_of(o), "BakeOptions::world_max");
+  o.world_max = {1000.0, std::nan("")};
+  EXPECT_EQ(where_of(o), "BakeOptions::world_max");
+  o.world_min = {2.0e6, 0.0};
+  o.world_max = {2.0e6 + 100.0, 100.0};  // beyond 1,000 km
+  EXPECT_EQ(where_of(o), "BakeOptions::world_min");
+  o = {};
+  o.tree.leaf_capacity = 0;
+  EXPECT_EQ(where_of(o), "QuadtreeOptions::leaf_capacity");
 }
 
 }  // namespace

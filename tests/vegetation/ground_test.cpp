@@ -5,6 +5,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "myriad/core/io/error.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 #include "myriad/vegetation/bake/ground.hpp"
 
@@ -121,6 +122,23 @@ TEST(Ground, NearTilesAreFinerAndTilesOutsideTheViewAreSkipped) {
   pick_ground_lods(tiles, Frustum::from_view_proj(proj * back), eye, o, levels);
   EXPECT_EQ(levels[0], 0);
   for (std::size_t t = 2; t < levels.size(); ++t) EXPECT_EQ(levels[t], -1);
+}
+
+// The ground's options name the field they reject; make_ground_tiles checks them first.
+TEST(Ground, OptionsNameTheInvalidField) {
+  EXPECT_NO_THROW(GroundTileOptions{}.validate());
+  GroundTileOptions o;
+  o.switch_distance = {400.0f, 300.0f, 2000.0f};  // level 2 would switch before level 1
+  try {
+    (void)make_ground_tiles([](double, double) { return 0.0f; }, {0.0, 0.0}, {100.0, 100.0}, glm::dvec3(0.0),
+                            o);
+    ADD_FAILURE() << "decreasing switch distances were accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "GroundTileOptions::switch_distance");
+  }
+  o = {};
+  o.spacing[3] = 0.0;
+  EXPECT_THROW(o.validate(), Error);
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include "myriad/anim/kit/avatar.hpp"
 
 #include "myriad/anim/pose/pose.hpp"
+#include "myriad/core/io/error.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 
 namespace myriad::anim {
 namespace {
@@ -145,8 +147,8 @@ AvatarPart build_part(const PartDef& def, std::span<const glm::mat4> bind_model,
     part.skin.inverse_binds.push_back(glm::inverse(bind_model[j]));
     return static_cast<std::uint16_t>(part.skin.joints.size() - 1);
   };
-  const int segs = std::max(3, o.ring_segments);
-  const int rings = std::max(2, o.rings);
+  const int segs = o.ring_segments;
+  const int rings = o.rings;
   for (const Segment& s : def.segments) {
     const glm::vec3 a(bind_model[static_cast<std::size_t>(s.bone)][3]);
     const glm::vec3 b =
@@ -211,7 +213,17 @@ Skeleton humanoid_skeleton() {
   return s;
 }
 
+void AvatarOptions::validate() const {
+  if (ring_segments < 3 || ring_segments > 256)
+    throw Error("avatar ring segments " + std::to_string(ring_segments) + " is invalid",
+                "AvatarOptions::ring_segments", "use 3..256 vertices around each tube");
+  if (rings < 2 || rings > 256)
+    throw Error("avatar rings " + std::to_string(rings) + " is invalid", "AvatarOptions::rings",
+                "use 2..256 rings along each bone segment");
+}
+
 Avatar make_avatar(const AvatarOptions& options) {
+  options.validate();
   Avatar av;
   av.skeleton = humanoid_skeleton();
   std::vector<glm::mat4> bind_model(av.skeleton.size());

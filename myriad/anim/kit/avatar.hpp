@@ -41,8 +41,11 @@ struct Avatar {
 
 struct AvatarOptions {
   bool clothed = false;
-  int ring_segments = 8;  // vertices around each limb tube
-  int rings = 4;          // rings along each bone segment
+  int ring_segments = 8;  // vertices around each limb tube (3..256)
+  int rings = 4;          // rings along each bone segment (2..256)
+
+  // Throws myriad::Error naming the first invalid field (make_avatar calls it).
+  void validate() const;
 };
 
 // The humanoid skeleton (21 joints, depth-first, T-pose rest).

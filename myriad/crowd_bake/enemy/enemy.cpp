@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
 
 namespace myriad::crowd {
 namespace {
@@ -202,11 +203,20 @@ anim::Clip make_attack_clip(const anim::Skeleton& s, float period) {
 
 }  // namespace
 
+void EnemyOptions::validate() const {
+  if (tube_sides < 3 || tube_sides > 64)
+    throw Error("enemy tube sides " + std::to_string(tube_sides) + " is invalid", "EnemyOptions::tube_sides",
+                "use 3..64");
+  if (rings_per_bone < 1 || rings_per_bone > 64)
+    throw Error("enemy rings per bone " + std::to_string(rings_per_bone) + " is invalid",
+                "EnemyOptions::rings_per_bone", "use 1..64");
+  if (texture_size < 4 || texture_size > 4096)
+    throw Error("enemy texture size " + std::to_string(texture_size) + " is invalid",
+                "EnemyOptions::texture_size", "use 4..4096 texels");
+}
+
 anim::ImportedModel make_enemy(const EnemyOptions& options) {
-  if (options.tube_sides < 3 || options.tube_sides > 64 || options.rings_per_bone < 1 ||
-      options.rings_per_bone > 64 || options.texture_size < 4 || options.texture_size > 4096) {
-    throw Error("enemy options out of range", "tube_sides / rings_per_bone / texture_size");
-  }
+  options.validate();
   anim::ImportedModel m;
   m.skeleton = anim::humanoid_skeleton();
   const anim::Skeleton& s = m.skeleton;

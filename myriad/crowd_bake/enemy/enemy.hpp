@@ -14,6 +14,9 @@ struct EnemyOptions {
   int tube_sides = 6;      // around each bone tube
   int rings_per_bone = 3;  // along each bone tube
   int texture_size = 128;  // square RGBA8 texture
+
+  // Throws myriad::Error naming the first invalid field (make_enemy calls it).
+  void validate() const;
 };
 
 anim::ImportedModel make_enemy(const EnemyOptions& options = {});

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <numbers>
+#include <string>
 #include <unordered_map>
 
 namespace myriad::crowd {
@@ -38,11 +39,14 @@ struct KeyHash {
 
 }  // namespace
 
+void WeldOptions::validate() const {
+  if (!(normal_angle_deg >= 0.0f && normal_angle_deg <= 180.0f))
+    throw Error("weld angle must be in [0, 180]", "WeldOptions::normal_angle_deg", "degrees between normals");
+}
+
 WeldResult weld(const BakeMesh& mesh, const WeldOptions& options) {
+  options.validate();
   validate(mesh, 65536, "weld input");
-  if (!(options.normal_angle_deg >= 0.0f && options.normal_angle_deg <= 180.0f)) {
-    throw Error("weld normal angle must be in [0, 180] degrees", "normal_angle_deg");
-  }
   const float cos_limit = std::cos(options.normal_angle_deg * std::numbers::pi_v<float> / 180.0f);
   const std::size_t n = mesh.vertex_count();
   // Clusters at one key, in creation order; members are original vertex indices.

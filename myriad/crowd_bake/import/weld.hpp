@@ -17,7 +17,10 @@
 namespace myriad::crowd {
 
 struct WeldOptions {
-  float normal_angle_deg = 25.0f;
+  float normal_angle_deg = 25.0f;  // [0, 180]
+
+  // Throws myriad::Error naming the first invalid field (weld calls it).
+  void validate() const;
 };
 
 struct WeldResult {

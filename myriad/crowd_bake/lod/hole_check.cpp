@@ -18,28 +18,6 @@ namespace {
 
 constexpr const char* kBindPoseLabel = "bind pose";
 
-void validate_options(const HoleCheckOptions& options) {
-  if (options.resolution < 8 || options.resolution > 4096) {
-    throw Error("hole check: resolution " + std::to_string(options.resolution) + " is out of range",
-                "HoleCheckOptions::resolution", "use 8..4096 pixels (the default is 120)");
-  }
-  if (options.directions < 1 || options.directions > 1000) {
-    throw Error("hole check: " + std::to_string(options.directions) + " view directions",
-                "HoleCheckOptions::directions", "use 1..1000 directions (the default is 11)");
-  }
-  if (options.loss_margin_px < 0 || options.loss_margin_px > options.resolution / 4) {
-    throw Error("hole check: loss margin " + std::to_string(options.loss_margin_px) + " px is out of range",
-                "HoleCheckOptions::loss_margin_px");
-  }
-  if (options.frames_per_clip < 1 || options.frames_per_clip > 64) {
-    throw Error("hole check: " + std::to_string(options.frames_per_clip) + " frames per clip",
-                "HoleCheckOptions::frames_per_clip", "use 1..64 (the default is 4)");
-  }
-  if (!(options.hole_limit > 0.0f) || !(options.loss_limit > 0.0f) || !(options.silhouette_limit > 0.0f)) {
-    throw Error("hole check: every limit must be positive", "HoleCheckOptions");
-  }
-}
-
 // Fraction of the original's pixels; a view where the original shows nothing counts any candidate
 // pixel as total loss (the candidate appears where nothing should be).
 float fraction(std::size_t pixels, std::size_t original_pixels) {
@@ -80,6 +58,37 @@ void summarize(HoleCheckResult& result, const HoleCheckOptions& options) {
 }
 
 }  // namespace
+
+void HoleCheckOptions::validate() const {
+  if (resolution < 8 || resolution > 4096) {
+    throw Error("hole check: resolution " + std::to_string(resolution) + " is out of range",
+                "HoleCheckOptions::resolution", "use 8..4096 pixels (the default is 120)");
+  }
+  if (directions < 1 || directions > 1000) {
+    throw Error("hole check: " + std::to_string(directions) + " view directions",
+                "HoleCheckOptions::directions", "use 1..1000 directions (the default is 11)");
+  }
+  if (loss_margin_px < 0 || loss_margin_px > resolution / 4) {
+    throw Error("hole check: loss margin " + std::to_string(loss_margin_px) + " px is out of range",
+                "HoleCheckOptions::loss_margin_px", "use 0..resolution / 4 pixels");
+  }
+  if (frames_per_clip < 1 || frames_per_clip > 64) {
+    throw Error("hole check: " + std::to_string(frames_per_clip) + " frames per clip",
+                "HoleCheckOptions::frames_per_clip", "use 1..64 (the default is 4)");
+  }
+  // Fractions of the original's pixels: 1 already lets every candidate pass.
+  struct Limit {
+    float value;
+    const char *name, *field, *example;
+  };
+  const Limit limits[] = {
+      {hole_limit, "hole", "HoleCheckOptions::hole_limit", "e.g. 0.01 for 1 %"},
+      {loss_limit, "loss", "HoleCheckOptions::loss_limit", "e.g. 0.06 for 6 %"},
+      {silhouette_limit, "silhouette", "HoleCheckOptions::silhouette_limit", "e.g. 0.05 for 5 %"}};
+  for (const Limit& l : limits)
+    if (!(l.value > 0.0f && l.value <= 1.0f))
+      throw Error(std::string(l.name) + " limit must be a fraction in (0, 1]", l.field, l.example);
+}
 
 HoleCheckResult check_holes(const BakeMesh& original, const BakeMesh& candidate,
                             std::span<const BakeMaterial> materials, const HoleCheckOptions& options) {
@@ -139,7 +148,7 @@ HoleCheckReference make_hole_check_reference(const BakeMesh& original,
                                              std::span<const BakeMaterial> materials,
                                              const HoleCheckOptions& options,
                                              std::span<const MotionPose> poses) {
-  validate_options(options);
+  options.validate();
   validate(original, materials.size(), "hole check (original)");
   HoleCheckReference ref;
   ref.options = options;

@@ -20,13 +20,16 @@
 namespace myriad::crowd {
 
 struct HoleCheckOptions {
-  int resolution = 120;      // square silhouette images, pixels
-  int directions = 11;       // view directions spread over the sphere, deterministic
-  float hole_limit = 0.01f;  // fraction of the original's pixels
+  int resolution = 120;      // square silhouette images, pixels (8..4096)
+  int directions = 11;       // view directions spread over the sphere, deterministic (1..1000)
+  float hole_limit = 0.01f;  // fraction of the original's pixels, (0, 1]
   float loss_limit = 0.06f;
   float silhouette_limit = 0.05f;
-  int loss_margin_px = 2;
-  int frames_per_clip = 4;  // posed frames checked per clip, spread over it (motion_poses)
+  int loss_margin_px = 2;   // 0..resolution / 4
+  int frames_per_clip = 4;  // posed frames checked per clip, spread over it (motion_poses; 1..64)
+
+  // Throws myriad::Error naming the first invalid field (the checks and the reference call it).
+  void validate() const;
 };
 
 struct DirectionCheck {

@@ -10,6 +10,7 @@
 #include <map>
 #include <numeric>
 #include <span>
+#include <string>
 
 namespace myriad::crowd {
 namespace {
@@ -163,12 +164,19 @@ std::vector<std::uint32_t> piece_of_triangles(const BakeMesh& mesh, std::size_t&
   return piece;
 }
 
+void Lod1Options::validate() const {
+  if (!(target_ratio > 0.0f && target_ratio <= 1.0f))
+    throw Error("LOD1 ratio must be in (0, 1]", "Lod1Options::target_ratio");
+  if (!(head_ratio > 0.0f && head_ratio <= 1.0f))
+    throw Error("LOD1 head ratio must be in (0, 1]", "Lod1Options::head_ratio");
+  if (!(max_error >= 0.0f && max_error <= 1.0f))
+    throw Error("LOD1 error bound must be in [0, 1]", "Lod1Options::max_error",
+                "relative to the mesh extents; the default is 0.01");
+}
+
 Lod1Result simplify_lod1(const BakeMesh& lod0, const Lod1Options& options) {
+  options.validate();
   validate(lod0, 65536, "LOD1 input (LOD0)");
-  if (!(options.target_ratio > 0.0f && options.target_ratio <= 1.0f) ||
-      !(options.head_ratio > 0.0f && options.head_ratio <= 1.0f)) {
-    throw Error("LOD1 ratios must be in (0, 1]", "target_ratio / head_ratio");
-  }
   std::size_t piece_count = 0;
   const std::vector<std::uint32_t> piece = piece_of_triangles(lod0, piece_count);
   const std::vector<std::uint16_t> bone = dominant_bones(lod0);

@@ -16,8 +16,8 @@
 namespace myriad::crowd {
 
 struct Lod1Options {
-  float target_ratio = 0.52f;  // of LOD0 triangles, whole mesh
-  float head_ratio = 0.85f;    // of the head pieces' triangles
+  float target_ratio = 0.52f;  // of LOD0 triangles, whole mesh, (0, 1]
+  float head_ratio = 0.85f;    // of the head pieces' triangles, (0, 1]
   // meshoptimizer's target error, relative to the mesh extents. 0.05 tears CesiumMan's legs (2 % hole
   // pixels); 0.01 keeps it whole at 58 % of its triangles.
   float max_error = 0.01f;
@@ -25,6 +25,9 @@ struct Lod1Options {
   // Pass 2: when the pieces end above the target (stopped at their locked borders), the body's
   // triangles of each material are simplified together across bone borders, under max_error.
   bool cross_border_pass = true;
+
+  // Throws myriad::Error naming the first invalid field (simplify_lod1 calls it).
+  void validate() const;
 };
 
 struct Lod1Piece {

@@ -32,6 +32,7 @@ constexpr std::size_t kMinRegionTriangles = 24;
 
 void validate_inputs(const BakeMesh& lod0, const anim::Texture& texture,
                      std::span<const BakeMaterial> materials, const Lod2Options& options) {
+  options.validate();
   validate(lod0, materials.size(), "LOD2 remesh (LOD0)");
   if (lod0.uvs.size() != lod0.positions.size()) {
     throw Error("LOD2 remesh: LOD0 has no UVs", "remesh_lod2", "unwrap LOD0 before building LOD2");
@@ -39,14 +40,6 @@ void validate_inputs(const BakeMesh& lod0, const anim::Texture& texture,
   if (texture.width == 0 || texture.height == 0 ||
       texture.rgba8.size() != static_cast<std::size_t>(texture.width) * texture.height * 4) {
     throw Error("LOD2 remesh: LOD0's texture is empty or its size does not match its pixels", "remesh_lod2");
-  }
-  if (options.target_triangles < 16 || options.target_triangles > 100000) {
-    throw Error("LOD2 remesh: target of " + std::to_string(options.target_triangles) + " triangles",
-                "Lod2Options::target_triangles", "use 16..100000 (the article uses 200-460)");
-  }
-  if (!(options.thickness >= 0.0f) || !(options.voxel_size >= 0.0f) || !std::isfinite(options.thickness) ||
-      !std::isfinite(options.voxel_size)) {
-    throw Error("LOD2 remesh: thickness and voxel size must be finite and not negative", "Lod2Options");
   }
 }
 
@@ -178,6 +171,21 @@ Resolution resolution_of(const BakeMesh& lod0, const Lod2Options& options) {
 }
 
 }  // namespace
+
+void Lod2Options::validate() const {
+  if (target_triangles < kMinLod2Triangles || target_triangles > kMaxLod2Triangles) {
+    throw Error("LOD2 remesh: target of " + std::to_string(target_triangles) + " triangles",
+                "Lod2Options::target_triangles",
+                "use " + std::to_string(kMinLod2Triangles) + ".." + std::to_string(kMaxLod2Triangles) +
+                    " (the article uses 200-460)");
+  }
+  if (!(thickness >= 0.0f) || !std::isfinite(thickness))
+    throw Error("LOD2 remesh: thickness must be finite and not negative", "Lod2Options::thickness",
+                "0 = automatic from the bounds");
+  if (!(voxel_size >= 0.0f) || !std::isfinite(voxel_size))
+    throw Error("LOD2 remesh: voxel size must be finite and not negative", "Lod2Options::voxel_size",
+                "0 = automatic from the bounds");
+}
 
 Lod2Result remesh_lod2(const BakeMesh& lod0, const anim::Texture& lod0_texture,
                        std::span<const BakeMaterial> materials, const Lod2Options& options,

@@ -18,10 +18,15 @@
 
 namespace myriad::crowd {
 
+inline constexpr int kMinLod2Triangles = 16, kMaxLod2Triangles = 100000;
+
 struct Lod2Options {
-  int target_triangles = 300;  // the article's range is 200–460 by enemy type
+  int target_triangles = 300;  // the article's range is 200–460 by enemy type; 16..100000
   float thickness = 0.0f;      // added shell thickness; 0 = automatic from the bounds
   float voxel_size = 0.0f;     // remesh resolution; 0 = automatic from the bounds
+
+  // Throws myriad::Error naming the first invalid field (remesh_lod2 and remesh_lod2_by_region call it).
+  void validate() const;
 };
 
 struct Lod2Result {

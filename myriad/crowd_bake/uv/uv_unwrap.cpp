@@ -27,20 +27,31 @@ float total_area(const BakeMesh& mesh) {
 
 }  // namespace
 
+void UnwrapOptions::validate() const {
+  if (!(seam_angle_deg > 0.0f && seam_angle_deg <= 180.0f))
+    throw Error("unwrap: seam angle " + std::to_string(seam_angle_deg) + " is out of range",
+                "UnwrapOptions::seam_angle_deg", "use (0, 180] degrees");
+  if (padding_px < 0 || padding_px > 64)
+    throw Error("unwrap: padding " + std::to_string(padding_px) + " is out of range",
+                "UnwrapOptions::padding_px", "use 0..64 texels");
+  if (!(texels_per_unit >= 0.0f) || !std::isfinite(texels_per_unit))
+    throw Error("unwrap: texel density must be finite and not negative", "UnwrapOptions::texels_per_unit",
+                "0 = the original's texel density");
+  if (max_atlas_size < 16 || max_atlas_size > 16384)
+    throw Error("unwrap: atlas size " + std::to_string(max_atlas_size) + " is out of range",
+                "UnwrapOptions::max_atlas_size", "use 16..16384 texels a side");
+}
+
 UnwrapResult unwrap_and_rebake(const BakeMesh& welded, const BakeMesh& original,
                                std::span<const BakeMaterial> materials,
                                std::span<const anim::Texture> textures, const UnwrapOptions& options) {
+  options.validate();
   validate(welded, materials.size(), "unwrap (welded mesh)");
   validate(original, materials.size(), "unwrap (original mesh)");
   if (welded.triangle_count() != original.triangle_count()) {
     throw Error("unwrap: the welded mesh has " + std::to_string(welded.triangle_count()) +
                     " triangles but the original " + std::to_string(original.triangle_count()),
                 "unwrap_and_rebake", "welding merges vertices only; pass the mesh it was welded from");
-  }
-  if (!(options.seam_angle_deg > 0.0f && options.seam_angle_deg <= 180.0f) || options.padding_px < 0 ||
-      options.padding_px > 64 || options.max_atlas_size < 16) {
-    throw Error("unwrap: seam angle, padding or atlas size out of range", "UnwrapOptions",
-                "seam angle 0..180°, padding 0..64 texels, atlas at least 16 texels");
   }
   float density = options.texels_per_unit;
   if (!(density > 0.0f)) density = texel_density(original, materials, textures);

@@ -12,7 +12,7 @@
 namespace myriad::crowd {
 
 struct UnwrapOptions {
-  float seam_angle_deg = 70.0f;  // edges sharper than this become chart seams
+  float seam_angle_deg = 70.0f;  // edges sharper than this become chart seams, (0, 180]
   // Adjacent charts are merged while their union still flattens within the limits (fewer seam
   // vertices); with join_sharp_edges also across sharp edges (false keeps a seam on every one).
   bool merge_charts = true;
@@ -21,9 +21,12 @@ struct UnwrapOptions {
   // so LOD0 never exceeds the welded mesh with those seams (UnwrapResult::vertex_bound). False
   // re-unwraps every chart (the unwrap's own tests).
   bool keep_original_uvs = true;
-  int padding_px = 2;            // gutter around each chart in the atlas (texels)
+  int padding_px = 2;            // gutter around each chart in the atlas (texels, 0..64)
   float texels_per_unit = 0.0f;  // atlas density; 0 = the original's texel density
-  int max_atlas_size = 4096;     // texels a side; the density is lowered only to fit this
+  int max_atlas_size = 4096;     // texels a side (16..16384); the density is lowered only to fit this
+
+  // Throws myriad::Error naming the first invalid field (unwrap_and_rebake calls it).
+  void validate() const;
 };
 
 struct UnwrapResult {

@@ -158,14 +158,25 @@ struct Context::UploadBatch {
   }
 };
 
-Context::Context(const ContextOptions& options)
-    : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
-  for (const std::string& name : options.extra_required) {
+void ContextOptions::validate() const {
+  for (const std::string& name : extra_required) {
     if (!is_known_feature(name)) {
       throw Error("unknown Vulkan feature '" + name + "'", "ContextOptions::extra_required",
-                  "use a name from `myriad info`");
+                  "use a feature name `myriad info` lists");
     }
   }
+  if (staging_ring_bytes == 0)
+    throw Error("the staging ring needs bytes", "ContextOptions::staging_ring_bytes",
+                "the default is 128 MiB");
+  if (staging_frame_budget == 0 || staging_frame_budget > staging_ring_bytes)
+    throw Error("the staging frame budget must be 1 to " + std::to_string(staging_ring_bytes) +
+                    " bytes (the staging ring's size)",
+                "ContextOptions::staging_frame_budget", "the default is 16 MiB");
+}
+
+Context::Context(const ContextOptions& options)
+    : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
+  options.validate();
   try {
     create_instance(options);
     choose_device(options);
@@ -179,6 +190,7 @@ Context::Context(const ContextOptions& options)
 
 Context::Context(const ExternalDevice& device, const ContextOptions& options)
     : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
+  options.validate();
   owns_device_ = false;
   const std::vector<std::string> missing = missing_for_external_device(device);
   if (!missing.empty()) {

@@ -42,11 +42,14 @@ struct ContextOptions {
   bool presentation = false;
   std::function<bool(VkInstance, VkPhysicalDevice, std::uint32_t queue_family)> can_present;
   // The staging ring (Context::staging_ring): its bytes, and what budgeted (streaming) uploads may
-  // stage per frame.
+  // stage per frame (at most the ring's bytes).
   std::uint64_t staging_ring_bytes = 128ull << 20;
   std::uint64_t staging_frame_budget = 16ull << 20;
 
   static ContextOptions from_environment();
+
+  // Throws myriad::Error naming the first invalid field (both constructors call it).
+  void validate() const;
 };
 
 // An application's own Vulkan objects, handed to Myriad (Context(const ExternalDevice&, ...)).

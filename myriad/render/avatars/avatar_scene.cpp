@@ -35,9 +35,17 @@ std::uint32_t avatar_id_from_rgba(const std::uint8_t* pixel) {
   return std::uint32_t{pixel[0]} | (std::uint32_t{pixel[1]} << 8) | (std::uint32_t{pixel[2]} << 16);
 }
 
+void AvatarSceneOptions::validate() const {
+  validate_size("AvatarSceneOptions");
+  if (avatars == 0) throw Error("the avatar scene needs avatars", "AvatarSceneOptions::avatars");
+  if (!(spacing > 0.0f) || !std::isfinite(spacing))
+    throw Error("the avatars' spacing must be a finite number of metres > 0", "AvatarSceneOptions::spacing");
+  if (!(time >= 0.0f) || !std::isfinite(time))
+    throw Error("the time must be a finite number of seconds >= 0", "AvatarSceneOptions::time");
+}
+
 AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOptions& o) {
-  if (o.avatars == 0 || o.width == 0 || o.height == 0)
-    throw Error("avatar scene needs avatars and a non-empty image", "AvatarSceneOptions");
+  o.validate();
   AvatarCrowdRenderer avatars(ctx, {.avatars = o.avatars, .spacing = o.spacing}, o.clothed,
                               OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   // Avatars are unlit: the light direction is unused.

@@ -22,6 +22,9 @@ struct AvatarSceneOptions : SceneImageSize {
   bool clothed = true;
   PaletteUpload upload = PaletteUpload::kStagingCopy;
   bool id_pass = true;
+
+  // Throws myriad::Error naming the first invalid field (render_avatar_scene calls it).
+  void validate() const;
 };
 
 struct AvatarSceneResult : SceneImage {

@@ -57,6 +57,11 @@ void check_type(const crowd::CrowdFile& f, std::size_t t) {
 
 }  // namespace
 
+void CrowdDrawOptions::validate() const {
+  if (!(ambient >= 0.0f && ambient <= 1.0f))
+    throw Error("the ambient light must be within [0, 1]", "CrowdDrawOptions::ambient");
+}
+
 CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                              std::span<const crowd::CrowdEntity> entities, VkFormat color_format,
                              VkFormat depth_format)

@@ -39,8 +39,11 @@ struct CrowdFrameStats {
 
 // How the crowd is drawn for a view (the view itself, light and clock included, is the FrameView).
 struct CrowdDrawOptions {
-  float ambient = 0.35f;
+  float ambient = 0.35f;  // [0, 1]
   bool lod_colors = false;
+
+  // Throws myriad::Error naming the first invalid field (CrowdRenderer::set_draw_options calls it).
+  void validate() const;
 };
 
 class CrowdRenderer : public FrameSystem {
@@ -72,7 +75,10 @@ class CrowdRenderer : public FrameSystem {
   void set_fade_band(float fraction) { fade_band_ = fraction; }
   // -1: per-entity LOD; 0..2: every entity at that LOD (diagnostics, C2 counts).
   void set_forced_level(int level) { forced_level_ = level; }
-  void set_draw_options(const CrowdDrawOptions& options) { options_ = options; }
+  void set_draw_options(const CrowdDrawOptions& options) {
+    options.validate();
+    options_ = options;
+  }
   // Two-phase Hi-Z: phase 1 draws the entities drawn last frame, phase 2 those the pyramid newly shows.
   bool occlusion_culled() const override { return true; }
   // Outside rendering: culling and LOD choice for the view, per phase.

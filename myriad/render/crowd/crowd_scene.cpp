@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 
 namespace myriad::render {
 
@@ -53,11 +54,23 @@ std::vector<crowd::CrowdEntity> scatter_crowd(std::uint32_t count, std::uint32_t
   return out;
 }
 
+void CrowdSceneOptions::validate() const {
+  validate_size("CrowdSceneOptions");
+  if (entities == 0) throw Error("crowd scene: no entities", "CrowdSceneOptions::entities");
+  if (!(map_size > 0.0f) || !std::isfinite(map_size))
+    throw Error("crowd scene: the map size must be a finite number of metres > 0",
+                "CrowdSceneOptions::map_size");
+  if (!(time >= 0.0f) || !std::isfinite(time))
+    throw Error("crowd scene: the time must be a finite number of seconds >= 0", "CrowdSceneOptions::time");
+  for (const int mode : modes)
+    if (mode < -1 || mode > 2)
+      throw Error("crowd scene: mode " + std::to_string(mode) + " is invalid", "CrowdSceneOptions::modes",
+                  "-1: per-entity LOD, 0..2: forced level");
+}
+
 CrowdSceneResult render_crowd_scene(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                                     const CrowdSceneOptions& options) {
-  if (options.width == 0 || options.height == 0 || options.entities == 0 || !(options.map_size > 0.0f)) {
-    throw Error("crowd scene: width, height, entity count and map size must be positive");
-  }
+  options.validate();
   const std::vector<crowd::CrowdEntity> entities =
       scatter_crowd(options.entities, std::uint32_t(types.size()), options.map_size, options.seed);
   OffscreenTarget target(ctx, options.width, options.height);

@@ -24,6 +24,9 @@ struct CrowdSceneOptions : SceneImageSize {
   // Modes rendered per view: -1 = per-entity LOD, 0..2 = forced level.
   std::vector<int> modes{-1, 0, 1, 2};
   std::vector<std::string> views;  // "whole_map", "close_up"; empty = both
+
+  // Throws myriad::Error naming the first invalid field (render_crowd_scene calls it).
+  void validate() const;
 };
 
 struct CrowdSceneFrame {

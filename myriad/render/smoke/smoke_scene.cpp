@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstring>
 #include <span>
+#include <string>
 
 #include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/io/error.hpp"
 #include "myriad/core/layout/packing.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/gpu/memory/buffer.hpp"
@@ -124,10 +126,15 @@ class SmokeBoxes final : public FrameSystem {
 
 }  // namespace
 
+void SmokeSceneOptions::validate() const {
+  validate_size("SmokeSceneOptions");
+  if (grid == 0 || grid > kMaxSmokeGrid)
+    throw Error("smoke scene: grid " + std::to_string(grid) + " is invalid", "SmokeSceneOptions::grid",
+                "use 1.." + std::to_string(kMaxSmokeGrid) + " boxes a side");
+}
+
 SmokeSceneResult render_smoke_scene(gpu::Context& ctx, const SmokeSceneOptions& options) {
-  if (options.width == 0 || options.height == 0 || options.grid == 0) {
-    throw Error("smoke scene: width, height and grid must be positive");
-  }
+  options.validate();
   SmokeSceneResult result;
   result.width = options.width;
   result.height = options.height;

@@ -14,9 +14,15 @@
 
 namespace myriad::render {
 
+// 16 M boxes: the instance count stays far inside 32 bits.
+inline constexpr std::uint32_t kMaxSmokeGrid = 4096;
+
 struct SmokeSceneOptions : SceneImageSize {
-  std::uint32_t grid = 256;  // grid x grid boxes
+  std::uint32_t grid = 256;  // grid x grid boxes (1..kMaxSmokeGrid)
   std::uint32_t seed = 1;
+
+  // Throws myriad::Error naming the first invalid field (render_smoke_scene calls it).
+  void validate() const;
 };
 
 struct SmokeSceneResult : SceneImage {

@@ -19,11 +19,18 @@ std::uint32_t draw_bucket_for(std::uint32_t index_count) {
   return bucket;
 }
 
+void PageArenaOptions::validate() const {
+  if (vertex_capacity <= vertex_slack)
+    throw Error("page arena vertex capacity must exceed the per-page slack",
+                "PageArenaOptions::vertex_capacity");
+  if (index_capacity <= index_slack)
+    throw Error("page arena index capacity must exceed the per-page slack",
+                "PageArenaOptions::index_capacity");
+}
+
 PageArenas::PageArenas(std::uint32_t page_slots, const PageArenaOptions& config)
     : config_(config), pages_(page_slots) {
-  if (config.vertex_capacity <= config.vertex_slack || config.index_capacity <= config.index_slack) {
-    throw Error("page arena capacity must exceed the per-page slack", "PageArenaOptions");
-  }
+  config.validate();
 }
 
 void PageArenas::remove(std::uint32_t page) {

@@ -33,6 +33,9 @@ struct PageArenaOptions {
   std::uint32_t growth_eighths = 1;
   std::uint32_t min_vertex_growth = 512;
   std::uint32_t min_index_growth = 768;
+
+  // Throws myriad::Error naming the first invalid field (PageArenas' constructor calls it).
+  void validate() const;
 };
 
 // Draw buckets: index-count classes 64, 96, 128, 192, 256, 384, ... (alternating x1.5 and x4/3), so

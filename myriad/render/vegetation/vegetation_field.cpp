@@ -2,6 +2,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <thread>
 #include <utility>
@@ -55,11 +56,31 @@ std::uint64_t ensure_baked(const VegetationFieldOptions& o, const fs::path& dir,
 
 }  // namespace
 
+void VegetationFieldOptions::validate() const {
+  const bool finite =
+      std::isfinite(min.x) && std::isfinite(min.y) && std::isfinite(max.x) && std::isfinite(max.y);
+  if (!finite || !(max.x > min.x) || !(max.y > min.y))
+    throw Error("the vegetation field needs a finite, positive extent", "VegetationFieldOptions::max",
+                "max must exceed min on x and z");
+  if (!(tile_size > 0.0f) || !std::isfinite(tile_size))
+    throw Error("the tile size must be a finite number of metres > 0", "VegetationFieldOptions::tile_size");
+  if (!(load_radius >= 0.0f) || !std::isfinite(load_radius))
+    throw Error("the load radius must be a finite number of metres >= 0",
+                "VegetationFieldOptions::load_radius");
+  if (!(hysteresis >= 0.0f) || !std::isfinite(hysteresis))
+    throw Error("the hysteresis must be a finite number of metres >= 0",
+                "VegetationFieldOptions::hysteresis");
+  if (!(rebase_distance >= 0.0) || !std::isfinite(rebase_distance))
+    throw Error("the rebase distance must be a finite number of metres >= 0 (0: never)",
+                "VegetationFieldOptions::rebase_distance");
+  ground.validate();
+  pools.validate();
+}
+
 VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions& options,
                                  const std::function<void(const std::string&)>& progress)
     : ctx_(ctx), options_(options) {
-  if (!(options.max.x > options.min.x) || !(options.max.y > options.min.y))
-    throw Error("the vegetation field needs a positive extent", "VegetationFieldOptions");
+  options.validate();
   const fs::path dir = options.cache_dir / ("vegetation_" + std::to_string(options.seed));
   stats_.planted = ensure_baked(options, dir, progress);
 

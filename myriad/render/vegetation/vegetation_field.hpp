@@ -41,6 +41,10 @@ struct VegetationFieldOptions {
   // The GPU pools: hashed LOD and fade bands, and the bytes staged per frame (their upload share).
   VegetationPoolsOptions pools;
   double rebase_distance = 0.0;  // metres; 0 = the render origin stays at the world origin
+
+  // Throws myriad::Error naming the first invalid field, the ground's and the pools' included (the
+  // field's constructor calls it before anything is baked).
+  void validate() const;
 };
 
 struct VegetationFieldStats {

@@ -104,8 +104,15 @@ std::vector<Aabb> VegetationRenderer::lod_bounds(const vegetation::Prefab& prefa
   return out;
 }
 
+void VegetationDrawOptions::validate() const {
+  if (!(ambient >= 0.0f && ambient <= 1.0f))
+    throw Error("the ambient light must be within [0, 1]", "VegetationDrawOptions::ambient");
+}
+
 namespace {
+// The push constants of a draw with `s`: every colour draw starts here, so it checks `s` once.
 shader::VegPlantPush make_push(const FrameView& view, const VegetationDrawOptions& s) {
+  s.validate();
   shader::VegPlantPush push{};
   push.view_proj = view.view_proj;
   push.light = glm::vec4(view.to_light, s.ambient);

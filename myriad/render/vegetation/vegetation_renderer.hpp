@@ -24,11 +24,14 @@ namespace myriad::render {
 
 // How plants are drawn for a view (the view itself, light included, is the FrameView).
 struct VegetationDrawOptions {
-  float ambient = 0.35f;
+  float ambient = 0.35f;  // [0, 1]
   // Colour = instance id + 1 in RGB (id_base + the instance's pool slot) and the LOD in A, unlit:
   // lets tests check exactly which instance and level covers each pixel.
   bool instance_ids = false;
   std::uint32_t id_base = 0;
+
+  // Throws myriad::Error naming the first invalid field (every draw call checks its options).
+  void validate() const;
 };
 
 class VegetationRenderer {

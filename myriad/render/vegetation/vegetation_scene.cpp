@@ -30,9 +30,15 @@ vegetation::PlantMesh terrain_mesh(const vegetation::Heightfield& hf, double siz
 
 }  // namespace
 
+void VegetationSceneOptions::validate() const {
+  check_scene_image_size(width, height, "VegetationSceneOptions::width", "VegetationSceneOptions::height");
+  if (!(size >= kMinVegetationSceneSize) || size > kMaxVegetationSceneSize)
+    throw Error("field size must be in [100, 4000] m", "VegetationSceneOptions::size");
+  if (batch == 0) throw Error("a draw batch needs at least one instance", "VegetationSceneOptions::batch");
+}
+
 VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const VegetationSceneOptions& o) {
-  if (!(o.size >= 100.0) || o.size > 4000.0) throw Error("field size must be in [100, 4000] m", "--size");
-  if (o.batch == 0) throw Error("a draw batch needs at least one instance", "VegetationSceneOptions::batch");
+  o.validate();
   VegetationSceneResult result;
   vegetation::BakeOptions bake;
   bake.seed = o.seed;

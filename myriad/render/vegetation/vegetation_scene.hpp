@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "myriad/gpu/device/context.hpp"
+#include "myriad/render/frame/scene_image.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/vegetation/plant/plant_model.hpp"
 
@@ -18,16 +19,21 @@ namespace myriad::render {
 
 enum class VegetationCulling { kGpu, kCpu };
 
+inline constexpr double kMinVegetationSceneSize = 100.0, kMaxVegetationSceneSize = 4000.0;
+
 struct VegetationSceneOptions {
-  std::uint32_t width = 1280, height = 720;
+  std::uint32_t width = 1280, height = 720;  // check_scene_image_size
   std::uint64_t seed = 1;
-  double size = 600.0;  // metres, square field
+  double size = 600.0;  // metres, square field, [kMinVegetationSceneSize, kMaxVegetationSceneSize]
   VegetationCulling culling = VegetationCulling::kGpu;
   bool occlusion = true;       // GPU culling only: two-phase Hi-Z against the frame's depth
   bool instance_ids = false;   // colour = instance id + 1, LOD in alpha, unlit (VegetationDrawOptions)
   std::uint32_t batch = 1023;  // CPU culling: instances per draw at most
   // Imported plants: each (type name, model) goes through vegetation::set_plant_model before the bake.
   std::vector<std::pair<std::string, std::shared_ptr<const vegetation::PlantModel>>> prefabs;
+
+  // Throws myriad::Error naming the first invalid field (render_vegetation_scene calls it).
+  void validate() const;
 };
 
 struct VegetationSceneResult {

@@ -1,5 +1,7 @@
 #include "myriad/render/voxel/stream_terrain.hpp"
 
+#include <cmath>
+
 #include "myriad/core/io/error.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 
@@ -26,11 +28,19 @@ PageArenaOptions stream_arena_options() {
   return c;
 }
 
+void StreamTerrainOptions::validate() const {
+  if (window < 1) throw Error("the window must be at least 1 unit", "StreamTerrainOptions::window");
+  if (sections_y < 1) throw Error("a column needs sections", "StreamTerrainOptions::sections_y");
+  if (unit_cells < 1) throw Error("a unit must be at least 1 cell", "StreamTerrainOptions::unit_cells");
+  if (!(cell_scale > 0.0f) || !std::isfinite(cell_scale))
+    throw Error("the cell scale must be a finite number > 0", "StreamTerrainOptions::cell_scale");
+  arenas.validate();
+}
+
 StreamTerrain::StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& options, VkFormat color_format,
                              VkFormat depth_format)
     : options_(options) {
-  if (options.window < 1 || options.sections_y < 1 || options.unit_cells < 1)
-    throw Error("window, sections and unit size must be positive", "StreamTerrain");
+  options.validate();
   terrain_ =
       std::make_unique<TerrainRenderer>(ctx, glm::ivec3(options.window, options.sections_y, options.window),
                                         color_format, depth_format, options.arenas);

@@ -26,6 +26,9 @@ struct StreamTerrainOptions {
   int unit_cells = 16;      // world cells per unit along x and z (16 << level for far blocks)
   float cell_scale = 1.0f;  // world cells per mesh unit (1 << level for far blocks)
   PageArenaOptions arenas;  // fixed-capacity arenas (pages come and go forever)
+
+  // Throws myriad::Error naming the first invalid field, the arenas' included (the constructor calls it).
+  void validate() const;
 };
 
 // Fixed arenas sized for a window of streamed columns: 256 Ki vertices (7 MiB) and 384 Ki indices each;

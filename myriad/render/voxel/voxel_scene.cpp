@@ -1,7 +1,9 @@
 #include "myriad/render/voxel/voxel_scene.hpp"
 
 #include <algorithm>
+#include <string>
 
+#include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
@@ -25,7 +27,24 @@ std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size) {
   return {{"overview", overview}, {"ground", ground}, {"sliced", sliced}, {"close_up", close_up}};
 }
 
+void VoxelSceneOptions::validate() const {
+  validate_size("VoxelSceneOptions");
+  check_voxel_world_size(size, "VoxelSceneOptions::size");
+  if (debug_mode > 1)
+    throw Error("terrain debug mode " + std::to_string(debug_mode) + " is invalid",
+                "VoxelSceneOptions::debug_mode", "0: shaded, 1: light only");
+  const std::vector<VoxelView> presets = voxel_camera_presets(size);
+  for (const VoxelView& extra : extra_views) {
+    const auto same_name = [&](const VoxelView& v) { return v.name == extra.name; };
+    if (extra.name.empty() || std::any_of(presets.begin(), presets.end(), same_name) ||
+        std::count_if(extra_views.begin(), extra_views.end(), same_name) > 1)
+      throw Error("extra view name '" + extra.name + "' is empty or taken", "VoxelSceneOptions::extra_views",
+                  "name each extra view, differently from the presets and from each other");
+  }
+}
+
 VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
+  options.validate();
   VoxelSceneResult result;
   voxel::WorldMesher mesher;
   VoxelWorldBuildOptions build_options{

@@ -29,15 +29,18 @@ std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size);
 
 struct VoxelSceneOptions : SceneImageSize {
   std::uint64_t seed = 1;
-  glm::ivec3 size{256, 64, 256};
+  glm::ivec3 size{256, 64, 256};   // check_voxel_world_size
   bool merge = true;               // greedy quads + atlas; false = every cell face its own quad
   bool vegetation = true;          // grass and trees (V15)
-  std::uint32_t debug_mode = 0;    // TerrainPush::debug_mode
+  std::uint32_t debug_mode = 0;    // TerrainPush::debug_mode: 0 shaded, 1 light only
   std::vector<std::string> views;  // preset names; empty = all
   // Changes the generated, lit world before it is meshed (VoxelWorldBuildOptions::edit_world).
   std::function<void(voxel::World&)> edit_world;
   // Extra views rendered after the presets (their names must differ from the presets').
   std::vector<VoxelView> extra_views;
+
+  // Throws myriad::Error naming the first invalid field (render_voxel_scene calls it).
+  void validate() const;
 };
 
 struct VoxelFrame {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <tuple>
 
+#include "myriad/core/io/error.hpp"
 #include "myriad/gpu/sync/sync.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/shaders/voxel_vegetation_layout.h"
@@ -40,12 +42,27 @@ std::vector<shader::TreeVertexGpu> tree_templates(std::uint64_t seed, std::uint3
 
 }  // namespace
 
+void VoxelVegetationOptions::validate() const {
+  if (grass_capacity >= (1u << 30))
+    throw Error("instance capacities must be below 2^30", "VoxelVegetationOptions::grass_capacity");
+  if (tree_capacity >= (1u << 30))
+    throw Error("instance capacities must be below 2^30", "VoxelVegetationOptions::tree_capacity");
+  if (!(lod_distance >= 0.0f) || !std::isfinite(lod_distance))
+    throw Error("the LOD distance must be a finite number of metres >= 0",
+                "VoxelVegetationOptions::lod_distance");
+  if (!(max_distance > 0.0f) || !std::isfinite(max_distance))
+    throw Error("the draw distance must be a finite number of metres > 0",
+                "VoxelVegetationOptions::max_distance");
+  if (upload_budget == 0)
+    throw Error("the voxel vegetation's upload budget is zero", "VoxelVegetationOptions::upload_budget");
+}
+
 VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 sections,
                                                  VkFormat color_format, VkFormat depth_format,
                                                  const VoxelVegetationOptions& config)
     : ctx_(ctx),
       config_(config),
-      share_(ctx.uploads().share("voxel vegetation", config.upload_budget)),
+      share_((config.validate(), ctx.uploads().share("voxel vegetation", config.upload_budget))),
       section_tree_bounds_(std::size_t(sections.x * sections.y * sections.z)),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
@@ -53,8 +70,6 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       grass_two_phase_(ctx),
       tree_two_phase_(ctx),
       shadow_receiver_(ctx) {
-  if (config.grass_capacity >= (1u << 30) || config.tree_capacity >= (1u << 30))
-    throw Error("instance capacities must be below 2^30", "VoxelVegetationRenderer");
   const std::size_t n = section_tree_bounds_.size();
   for (auto [pool, stride, slack, capacity] :
        {std::tuple{&grass_, sizeof(voxel::GrassInstance), config.grass_section_slack, config.grass_capacity},

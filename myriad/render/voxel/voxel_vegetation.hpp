@@ -30,7 +30,7 @@
 namespace myriad::render {
 
 struct VoxelVegetationOptions {
-  // Initial instance slots; the arrays grow (re-packed) when the instances need more.
+  // Initial instance slots (below 2^30); the arrays grow (re-packed) when the instances need more.
   std::uint32_t grass_capacity = 1024;
   std::uint32_t tree_capacity = 64;
   // Spare slots per section range, so that an edit adding a few instances rewrites the range in place.
@@ -42,6 +42,9 @@ struct VoxelVegetationOptions {
   // Section instance and range bytes staged per frame (the "voxel vegetation" share of the upload
   // queue; within the staging ring's frame budget as well).
   std::uint64_t upload_budget = 16ull << 20;
+
+  // Throws myriad::Error naming the first invalid field (the renderer's constructor calls it).
+  void validate() const;
 };
 
 struct VoxelVegetationStats {

@@ -1,7 +1,9 @@
 #include "myriad/render/voxel/voxel_world_build.hpp"
 
+#include <string>
 #include <vector>
 
+#include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
@@ -11,8 +13,21 @@
 
 namespace myriad::render {
 
+void check_voxel_world_size(glm::ivec3 size, const std::string& field) {
+  for (int a = 0; a < 3; ++a)
+    if (size[a] <= 0 || size[a] % voxel::kSectionSize != 0 || size[a] > 4096)
+      throw Error("voxel world size (" + std::to_string(size.x) + ", " + std::to_string(size.y) + ", " +
+                      std::to_string(size.z) + ") is invalid",
+                  field, "each size must be a positive multiple of 16, at most 4096");
+}
+
+void VoxelWorldBuildOptions::validate() const {
+  check_voxel_world_size(size, "VoxelWorldBuildOptions::size");
+}
+
 VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOptions& options,
                                   voxel::WorldMesher& mesher) {
+  options.validate();
   VoxelWorldBuild b;
   Stopwatch clock;
   b.world = std::make_unique<voxel::World>(

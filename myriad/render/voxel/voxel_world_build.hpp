@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
@@ -16,14 +17,21 @@
 
 namespace myriad::render {
 
+// The size of a world generated whole (voxel::World): each a positive multiple of 16, at most 4096.
+// Throws myriad::Error naming `field` otherwise.
+void check_voxel_world_size(glm::ivec3 size, const std::string& field);
+
 struct VoxelWorldBuildOptions {
-  glm::ivec3 size{256, 64, 256};
+  glm::ivec3 size{256, 64, 256};  // check_voxel_world_size
   std::uint64_t seed = 1;
   voxel::MeshOptions mesh;
   bool vegetation = true;  // grass and trees (V15)
   // Runs on the generated, lit world before it is meshed (e.g. voxel::place_vox); it must leave the
   // light consistent, as the edit functions do.
   std::function<void(voxel::World&)> edit_world;
+
+  // Throws myriad::Error naming the first invalid field (build_voxel_world calls it).
+  void validate() const;
 };
 
 // What the build did: CPU times (ms; upload_ms = the hand-over to the renderers, plus the setup

@@ -214,28 +214,30 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
   build.avatars_ms = clock.elapsed_ms();
 }
 
-void validate(const WorldSceneOptions& options) {
-  if (!(options.vegetation_size >= kMinVegetationSize) || options.vegetation_size > kMaxVegetationSize)
+void WorldSceneOptions::validate() const {
+  if (!(vegetation_size >= kMinVegetationSize) || vegetation_size > kMaxVegetationSize)
     throw Error("the vegetation field must be " + std::to_string(int(kMinVegetationSize)) + " to " +
                     std::to_string(int(kMaxVegetationSize)) + " m across",
                 "WorldSceneOptions::vegetation_size");
-  if (options.crowd_entities == 0 || options.crowd_entities > kMaxCrowdEntities)
+  if (crowd_entities == 0 || crowd_entities > kMaxCrowdEntities)
     throw Error("the crowd needs 1 to " + std::to_string(kMaxCrowdEntities) + " entities",
                 "WorldSceneOptions::crowd_entities");
-  if (!std::isfinite(options.avatar_height) || options.avatar_height < 0.0f)
-    throw Error("the avatar height must be a finite number of metres > 0",
+  if (!std::isfinite(avatar_height) || avatar_height < 0.0f)
+    throw Error("the avatar height must be a finite number of metres > 0 (or 0: the kit's own size)",
                 "WorldSceneOptions::avatar_height");
-  if (options.avatars > kMaxAvatars)
+  if (avatars > kMaxAvatars)
     throw Error("at most " + std::to_string(kMaxAvatars) + " avatars", "WorldSceneOptions::avatars");
-  if (options.shadow_map_size > kMaxShadowMapSize)
+  if (shadow_map_size > kMaxShadowMapSize)
     throw Error("shadow maps are at most " + std::to_string(kMaxShadowMapSize) + " texels",
                 "WorldSceneOptions::shadow_map_size");
+  if (!(vegetation_load_radius >= 0.0f) || !std::isfinite(vegetation_load_radius))
+    throw Error("the vegetation load radius must be a finite number of metres >= 0",
+                "WorldSceneOptions::vegetation_load_radius");
 }
 
 WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options,
                        std::vector<crowd::CrowdFile> enemy_types, const SceneProgress& progress)
-    : impl_(std::make_unique<Impl>(ctx, options)) {
-  validate(options);
+    : impl_((options.validate(), std::make_unique<Impl>(ctx, options))) {
   if (enemy_types.empty()) throw Error("the crowd needs at least one enemy type", "WorldScene");
   impl_->enemy_types = std::move(enemy_types);
   // Every setup upload in as few submissions as the steps allow: the builds' uploads queue in one

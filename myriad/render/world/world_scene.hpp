@@ -28,8 +28,9 @@
 
 namespace myriad::render {
 
-// The limits of WorldSceneOptions, in one place: the scene checks them (validate) before any build step,
-// and the command-line options of `myriad render` and `myriad view` are bounded by the same numbers.
+// The limits of WorldSceneOptions, in one place: the scene checks them (WorldSceneOptions::validate) before
+// any build step, and the command-line options of `myriad render` and `myriad view` are bounded by the
+// same numbers.
 inline constexpr float kMinVegetationSize = 512.0f, kMaxVegetationSize = 16384.0f;
 inline constexpr std::uint32_t kMaxCrowdEntities = 1000000u;
 inline constexpr std::uint32_t kMaxAvatars = 10000u;
@@ -56,10 +57,11 @@ struct WorldSceneOptions {
   // A kit texture that cannot be read: an error instead of a warning and the base colour.
   bool strict_assets = false;
   std::vector<anim::ClipRoleOverride> avatar_clip_roles;
-};
 
-// Throws myriad::Error naming the first option outside its limits.
-void validate(const WorldSceneOptions& options);
+  // Throws myriad::Error naming the first field outside its limits (the scene's constructor calls it
+  // before any build step; the command line before Vulkan starts).
+  void validate() const;
+};
 
 // Progress of the scene's construction: (step description, step index, step count).
 using SceneProgress = std::function<void(const std::string&, int, int)>;

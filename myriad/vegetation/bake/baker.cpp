@@ -137,22 +137,6 @@ Tile build_tile(const TileWork& w, const BakeOptions& o, std::span<const Prefab>
   return t;
 }
 
-void validate(const BakeOptions& o) {
-  if (!(o.tile_size > 0.0f) || !std::isfinite(o.tile_size))
-    throw Error("tile size must be positive", "BakeOptions::tile_size", "use e.g. 200 (metres)");
-  if (o.types.empty()) throw Error("no plant types", "BakeOptions::types");
-  for (const PlantType& t : o.types) {
-    if (!(t.spacing > 0.0f)) throw Error("spacing must be positive", "plant type " + t.name);
-    float prev = 0.0f;
-    for (float d : t.lod_distances) {
-      if (!(d > prev)) throw Error("LOD distances must be positive and increasing", "plant type " + t.name);
-      prev = d;
-    }
-    if (!(t.scale_min > 0.0f) || t.scale_max < t.scale_min)
-      throw Error("scale range must be positive and ordered", "plant type " + t.name);
-  }
-}
-
 std::vector<TileWork> gather(const BakeOptions& o, const std::vector<WorldInstance>* instances) {
   std::vector<TileWork> tiles;
   if (instances) {
@@ -186,8 +170,6 @@ std::vector<TileWork> gather(const BakeOptions& o, const std::vector<WorldInstan
     }
     for (auto& kv : by_key) tiles.push_back(std::move(kv.second));
   } else {
-    if (!(o.world_max.x > o.world_min.x) || !(o.world_max.y > o.world_min.y))
-      throw Error("empty world extent", "BakeOptions::world_min/world_max");
     const auto tx0 = static_cast<std::int32_t>(std::floor(o.world_min.x / double(o.tile_size)));
     const auto tz0 = static_cast<std::int32_t>(std::floor(o.world_min.y / double(o.tile_size)));
     const auto tx1 = static_cast<std::int32_t>(std::ceil(o.world_max.x / double(o.tile_size)));
@@ -209,6 +191,37 @@ bool tile_empty(const TileWork& w) {
 }
 
 }  // namespace
+
+void BakeOptions::validate() const {
+  if (!(tile_size >= kMinBakeTileSize && double(tile_size) <= kMaxBakeEdge))
+    throw Error("tile size must be in [1, 100000] metres", "BakeOptions::tile_size");
+  const double coordinates[] = {world_min.x, world_min.y, world_max.x, world_max.y};
+  for (std::size_t i = 0; i < 4; ++i)
+    if (!std::isfinite(coordinates[i]))
+      throw Error("world coordinates must be finite",
+                  i < 2 ? "BakeOptions::world_min" : "BakeOptions::world_max");
+  if (!(world_max.x > world_min.x) || !(world_max.y > world_min.y))
+    throw Error("empty world extent", "BakeOptions::world_max", "world_max must exceed world_min on x and z");
+  if (world_max.x - world_min.x > kMaxBakeEdge || world_max.y - world_min.y > kMaxBakeEdge)
+    throw Error("the world's edges must be at most 100 km", "BakeOptions::world_max",
+                "bake a larger world in parts");
+  for (std::size_t i = 0; i < 4; ++i)
+    if (!(std::abs(coordinates[i]) <= kMaxBakeCoordinate))
+      throw Error("world coordinates must be within 1,000 km of the origin",
+                  i < 2 ? "BakeOptions::world_min" : "BakeOptions::world_max", "positions are metres");
+  if (types.empty()) throw Error("no plant types", "BakeOptions::types");
+  for (const PlantType& t : types) {
+    if (!(t.spacing > 0.0f)) throw Error("spacing must be positive", "plant type " + t.name);
+    float prev = 0.0f;
+    for (float d : t.lod_distances) {
+      if (!(d > prev)) throw Error("LOD distances must be positive and increasing", "plant type " + t.name);
+      prev = d;
+    }
+    if (!(t.scale_min > 0.0f) || t.scale_max < t.scale_min)
+      throw Error("scale range must be positive and ordered", "plant type " + t.name);
+  }
+  tree.validate();
+}
 
 float Heightfield::height(double x, double z) const {
   // Inside a pad its height replaces everything before it: the noise is not needed (crowds on a plaza
@@ -373,7 +386,7 @@ std::vector<WorldInstance> parse_instance_csv(std::string_view text, std::span<c
 
 std::vector<Tile> bake_tiles(const BakeOptions& o, const std::vector<WorldInstance>* instances,
                              const BakeProgress& progress) {
-  validate(o);
+  o.validate();
   const auto prefabs = make_prefabs(o.types);
   auto work = gather(o, instances);
   std::erase_if(work, tile_empty);
@@ -391,7 +404,7 @@ std::vector<Tile> bake_tiles(const BakeOptions& o, const std::vector<WorldInstan
 
 BakeSummary bake_to_directory(const BakeOptions& o, const std::filesystem::path& dir,
                               const std::vector<WorldInstance>* instances, const BakeProgress& progress) {
-  validate(o);
+  o.validate();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("cannot create output folder: " + ec.message(), dir.string());

@@ -68,10 +68,15 @@ struct Clearing {
   bool contains(double x, double z) const { return x >= min.x && x < max.x && z >= min.y && z < max.y; }
 };
 
+// Tile keys are 32-bit and positions single precision relative to a tile: tiles of at least a metre,
+// worlds within 1,000 km of the origin and edges of at most 100 km keep both far inside their range.
+inline constexpr float kMinBakeTileSize = 1.0f;
+inline constexpr double kMaxBakeCoordinate = 1.0e6, kMaxBakeEdge = 1.0e5;
+
 struct BakeOptions {
   std::uint64_t seed = 1;
-  float tile_size = 200.0f;
-  glm::dvec2 world_min{0.0, 0.0};  // XZ extent scattered by the procedural baker
+  float tile_size = 200.0f;        // metres, [kMinBakeTileSize, kMaxBakeEdge]
+  glm::dvec2 world_min{0.0, 0.0};  // XZ extent scattered by the procedural baker (see the limits above)
   glm::dvec2 world_max{1000.0, 1000.0};
   Heightfield terrain;
   std::vector<PlantType> types = default_plant_types();
@@ -80,6 +85,10 @@ struct BakeOptions {
   // (the largest one) when one exists; 0 disables merging.
   std::uint32_t merge_below = 8;
   std::vector<Clearing> clearings;  // procedural scatter only: no plant inside these
+
+  // Throws myriad::Error naming the first invalid field, the plant type or the tree option (the bake
+  // functions call it).
+  void validate() const;
 };
 
 // An instance in world coordinates (CSV input); `type` indexes BakeOptions::types.

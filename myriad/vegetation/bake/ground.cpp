@@ -91,10 +91,26 @@ std::string pads_signature(std::span<const GroundPad> pads) {
   return std::to_string(pads.size()) + " pads " + std::to_string(hash);
 }
 
+void GroundTileOptions::validate() const {
+  if (!(tile_size > 0.0) || !std::isfinite(tile_size))
+    throw Error("ground tiles need a finite, positive size", "GroundTileOptions::tile_size");
+  for (const double s : spacing)
+    if (!(s > 0.0) || !std::isfinite(s))
+      throw Error("ground grid spacings must be finite and positive", "GroundTileOptions::spacing");
+  for (std::size_t l = 0; l < switch_distance.size(); ++l)
+    if (!(switch_distance[l] > 0.0f) || !std::isfinite(switch_distance[l]) ||
+        (l > 0 && !(switch_distance[l] > switch_distance[l - 1])))
+      throw Error("ground LOD switch distances must be finite, positive and increasing",
+                  "GroundTileOptions::switch_distance");
+  if (!(skirt >= 0.0f) || !std::isfinite(skirt))
+    throw Error("the ground skirt must be a finite number of metres >= 0", "GroundTileOptions::skirt");
+}
+
 std::vector<GroundTile> make_ground_tiles(const GroundHeightFn& height, glm::dvec2 min, glm::dvec2 max,
                                           glm::dvec3 origin, const GroundTileOptions& o) {
-  if (!(o.tile_size > 0.0) || !(max.x > min.x) || !(max.y > min.y))
-    throw Error("ground tiles need a positive tile size and extent", "make_ground_tiles");
+  o.validate();
+  if (!(max.x > min.x) || !(max.y > min.y))
+    throw Error("ground tiles need a positive extent", "make_ground_tiles");
   std::vector<GroundTile> tiles;
   for (double z0 = min.y; z0 < max.y; z0 += o.tile_size)
     for (double x0 = min.x; x0 < max.x; x0 += o.tile_size) {

@@ -51,6 +51,10 @@ struct GroundTileOptions {
   std::array<double, kGroundLods> spacing{8.0, 16.0, 32.0, 64.0};               // grid spacing per level
   std::array<float, kGroundLods - 1> switch_distance{400.0f, 900.0f, 2000.0f};  // level l beyond [l-1]
   float skirt = 6.0f;  // metres the tile edges hang down (plus the level's spacing / 4)
+
+  // Throws myriad::Error naming the first invalid field (make_ground_tiles calls it): sizes finite and
+  // positive, switch distances increasing.
+  void validate() const;
 };
 
 struct GroundTile {

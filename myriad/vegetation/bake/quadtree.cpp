@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <vector>
 
 #include "myriad/core/io/error.hpp"
@@ -12,11 +13,17 @@
 
 namespace myriad::vegetation {
 
+void QuadtreeOptions::validate() const {
+  if (leaf_capacity == 0 || leaf_capacity > 65536)
+    throw Error("leaf capacity must be in [1, 65536]", "QuadtreeOptions::leaf_capacity");
+  // Coincident instances never separate: each level below adds a node, so the depth bounds the tree.
+  if (max_depth > 32) throw Error("quadtree depth must be in [0, 32]", "QuadtreeOptions::max_depth");
+}
+
 Group make_group(std::uint32_t prefab, std::span<const PlantInstance> instances, const CullShape& shape,
                  const QuadtreeOptions& options) {
+  options.validate();
   if (instances.empty()) throw Error("make_group: a group needs at least one instance");
-  if (options.leaf_capacity == 0)
-    throw Error("make_group: leaf_capacity must be at least 1", "QuadtreeOptions");
   Group g;
   g.prefab = prefab;
   Aabb box;

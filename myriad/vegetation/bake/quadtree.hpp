@@ -11,8 +11,11 @@
 namespace myriad::vegetation {
 
 struct QuadtreeOptions {
-  std::uint32_t leaf_capacity = 128;  // instances per leaf (fewer nodes: < 1 byte/instance on disk)
-  std::uint32_t max_depth = 12;       // stops splitting coincident instances
+  std::uint32_t leaf_capacity = 128;  // instances per leaf (fewer nodes: < 1 byte/instance on disk), 1..65536
+  std::uint32_t max_depth = 12;       // stops splitting coincident instances, at most 32
+
+  // Throws myriad::Error naming the first invalid field (make_group and the baker call it).
+  void validate() const;
 };
 
 // Builds a group of prefab index `prefab` from tile-local instances (any order, at least one): the

@@ -85,10 +85,15 @@ struct Builder : gltf::Writer {
 
 }  // namespace
 
+void PlantGltfWriteOptions::validate() const {
+  if (name.empty()) throw Error("the plant needs a name for its nodes", "PlantGltfWriteOptions::name");
+  if (geometric_levels < 1 || geometric_levels > 3)
+    throw Error("write 1 to 3 geometric levels", "PlantGltfWriteOptions::geometric_levels");
+}
+
 void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model,
                       const PlantGltfWriteOptions& o) {
-  if (o.geometric_levels < 1 || o.geometric_levels > 3)
-    throw Error("write 1 to 3 geometric levels", "PlantGltfWriteOptions::geometric_levels");
+  o.validate();
   const bool binary = path.extension() == ".glb";
   Builder b;
   std::map<std::tuple<int, int, int, int, int>, int> materials;

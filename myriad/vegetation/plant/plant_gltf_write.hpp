@@ -18,10 +18,13 @@
 namespace myriad::vegetation {
 
 struct PlantGltfWriteOptions {
-  std::string name = "Plant";
+  std::string name = "Plant";          // not empty: every node is named after it
   bool msft_lod = false;               // levels linked by MSFT_lod instead of node-name suffixes
   std::uint32_t geometric_levels = 3;  // LOD0 .. LOD(n-1) are written (1..3)
   bool billboard = true;               // the billboard level as <name>_Billboard
+
+  // Throws myriad::Error naming the first invalid field (write_plant_gltf calls it).
+  void validate() const;
 };
 
 // Binary (GLB) when the extension is .glb. Written atomically, file by file.
