@@ -284,6 +284,9 @@ std::vector<std::string> view_names(const std::string& scene, bool streamed) {
 std::optional<render::StreamedVoxelSceneOptions> check_render_options(const RenderOptions& options) {
   options.image.validate();
   const bool streamed = options.scene == "voxel" && options.world_size > 0;
+  if (options.image.draw_distance > 0.0f && options.scene != "world" && !streamed)
+    throw Error("only the world scene and the streamed voxel world take a draw distance", "--draw-distance",
+                "add --scene world, or --scene voxel --world-size N");
   if (options.world_size > 0 && options.scene != "voxel")
     throw Error("only the voxel scene streams a world", "--world-size", "add --scene voxel");
   if (!options.save_dir.empty() && !streamed)
@@ -463,6 +466,11 @@ Command add_render_command(CLI::App& app) {
   sub->add_option("--save", options->save_dir,
                   "Voxel with --world-size: folder where edited columns are saved on eviction and read back");
   sub->add_option("--out", options->image.out, "Output folder");
+  sub->add_option("--draw-distance", options->image.draw_distance,
+                  "World and voxel with --world-size: metres from the eye beyond which nothing is drawn; the "
+                  "terrain's haze is complete there (0: the scene's own reach)")
+      ->check(finite_number)
+      ->check(CLI::Range(0.0f, render::kMaxDrawDistance));
   sub->add_option("--width", options->image.width, "Image width in pixels (1-16384)")->check(not_negative);
   sub->add_option("--height", options->image.height, "Image height in pixels (1-16384)")->check(not_negative);
   return {sub, [options] { return run_render(*options); }};

@@ -30,6 +30,7 @@ struct ViewOptions {
   bool vsync = false;
   bool no_panel = false;
   float speed = 20.0f;
+  float draw_distance = 0.0f;
   std::string cache_dir;
   render::WorldSceneOptions scene;
   std::string scene_name = "world";
@@ -73,7 +74,9 @@ int run_view(const ViewOptions& options) {
   viewer.show_panel = !options.no_panel;
   viewer.vsync = options.vsync;
   viewer.speed = options.speed;
-  validate_options(viewer, {{"ViewerOptions::speed", "--speed"}});
+  viewer.draw_distance = options.draw_distance;
+  validate_options(
+      viewer, {{"ViewerOptions::speed", "--speed"}, {"ViewerOptions::draw_distance", "--draw-distance"}});
   // The window comes first: the Vulkan instance needs the window system's surface extensions.
   view::Window window(options.width, options.height, "myriad view");
   gpu::Context ctx(window.context_options(gpu::ContextOptions::from_environment()));
@@ -151,6 +154,11 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--speed", options->speed, "Fly speed in metres per second")
       ->check(finite_number)
       ->check(CLI::Range(0.5f, 2000.0f));
+  sub->add_option("--draw-distance", options->draw_distance,
+                  "Metres from the eye beyond which nothing is drawn; the terrain's haze is complete there "
+                  "(0: no limit)")
+      ->check(finite_number)
+      ->check(CLI::Range(0.0f, render::kMaxDrawDistance));
   sub->add_flag("--vsync", options->vsync, "Wait for the display's refresh (caps the frame rate)");
   sub->add_flag("--no-panel", options->no_panel, "Start with the stats panel hidden (F1/Tab shows it)");
   return {sub, [options] { return run_view(*options); }};

@@ -22,12 +22,11 @@ constexpr std::uint64_t kMaxQueuedBytes = 48ull << 20;
 
 StreamInResult stream_in(gpu::Context& ctx, render::StreamedVoxelScene& scene,
                          const render::SceneCamera& camera, render::OffscreenTarget& target,
-                         render::OffscreenTarget& loading) {
+                         render::OffscreenTarget& loading, const render::FrameOptions& settings) {
   // Frames carry the uploads, but a frame nobody sees only takes time from the workers: updates run every
   // few milliseconds and a (small) frame is recorded when a quarter second passed or the queued bytes near
   // what the arenas' upload queues hold. The image is the frame after which nothing is left to stream or
   // upload.
-  const render::FrameOptions settings;
   const std::uint64_t budget = scene.options().upload_budget;
   const Stopwatch clock;
   Stopwatch since_frame;
@@ -62,10 +61,12 @@ int render_streamed_voxel(gpu::Context& ctx, const ImageOutput& image,
   render::OffscreenTarget target(ctx, image.width, image.height);
   // Frames while streaming carry the uploads; drawn small, they leave the cores to the workers.
   render::OffscreenTarget loading(ctx, 64, 36);
+  render::FrameOptions settings;
+  settings.draw_distance = image.draw_distance;
   int images = 0;
   for (const auto& [name, camera] : render::streamed_voxel_presets(options.world_size)) {
     if (!image.wants(name)) continue;
-    const StreamInResult in = stream_in(ctx, scene, camera, target, loading);
+    const StreamInResult in = stream_in(ctx, scene, camera, target, loading, settings);
     const render::StreamedVoxelStats& st = scene.stats();
     const std::filesystem::path png = std::filesystem::path(image.out) / ("voxel_" + name + ".png");
     write_png_rgba8(png, image.width, image.height, target.read_color());

@@ -41,7 +41,7 @@ struct StreamInResult {
 };
 StreamInResult stream_in(gpu::Context& ctx, render::StreamedVoxelScene& scene,
                          const render::SceneCamera& camera, render::OffscreenTarget& target,
-                         render::OffscreenTarget& loading);
+                         render::OffscreenTarget& loading, const render::FrameOptions& settings = {});
 
 // Streams `options`' world in for each preset `image` asks for and writes its image.
 int render_streamed_voxel(gpu::Context& ctx, const ImageOutput& image,

@@ -126,6 +126,7 @@ int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderO
   render::OffscreenTarget target(ctx, image.width, image.height);
   render::FrameOptions settings;
   settings.lod_colors = o.lod_colors;
+  settings.draw_distance = image.draw_distance;
   const char* timing = ctx.has_timestamps() && !ctx.is_cpu_device() ? "gpu-timestamps" : "none (CPU device)";
   // The clock runs to the requested time once, before the first view (streaming follows that view's
   // camera meanwhile): every view shows the same instant.

@@ -247,6 +247,8 @@ void ViewerOptions::validate() const {
   static_assert(FlyCamera::kMinSpeed == 0.5f && FlyCamera::kMaxSpeed == 2000.0f, "the message names them");
   if (!(speed >= FlyCamera::kMinSpeed && speed <= FlyCamera::kMaxSpeed))
     throw Error("the fly speed must be 0.5 to 2000 metres per second", "ViewerOptions::speed");
+  if (!(draw_distance >= 0.0f && draw_distance <= render::kMaxDrawDistance))
+    throw Error("the draw distance must be 0 (none) to 1,000,000 metres", "ViewerOptions::draw_distance");
 }
 
 ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& scene,
@@ -270,6 +272,7 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
   StatsPanel panel(ctx);
   FlyCamera camera(start, options.speed);
   ViewState state;
+  state.settings.draw_distance = options.draw_distance;
   state.slice_height = start.slice_height;
   state.show_panel = options.show_panel;
   FrameRate rate;

@@ -21,6 +21,8 @@ struct ViewerOptions {
   bool show_panel = true;
   bool vsync = false;
   float speed = 20.0f;  // fly camera, metres per second (FlyCamera::kMinSpeed..kMaxSpeed)
+  // Metres from the eye beyond which nothing is drawn (render::FrameOptions::draw_distance); 0: none.
+  float draw_distance = 0.0f;
   // Called before each frame with its index (tests resize the window through it).
   std::function<void(std::uint64_t frame)> before_frame;
 

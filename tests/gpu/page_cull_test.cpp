@@ -125,6 +125,41 @@ TEST_F(PageCullTest, MatchesCpuReferenceForRandomCamerasAndSlices) {
   EXPECT_LT(total_visible, total_placed);
 }
 
+// A draw distance on the camera's infinite projection: CullPages drops the pages wholly beyond it, as the
+// CPU reference does with the same frustum, and keeps every page a nearer one would.
+TEST_F(PageCullTest, ADrawDistanceDropsThePagesBeyondIt) {
+  PageWorld world(ctx());
+  const glm::mat4 proj = perspective_infinite_reverse_z(glm::radians(60.0f), 1.6f, 0.5f);
+  render::FrameView view = page_view({-20.0f, 40.0f, -20.0f}, {200.0f, 0.0f, 200.0f}, proj, 1e30f);
+  auto count = [](const std::vector<std::vector<std::uint32_t>>& lists) {
+    std::size_t n = 0;
+    for (const auto& l : lists) n += l.size();
+    return n;
+  };
+  const std::size_t unlimited = count(world.cull(ctx(), view));
+  std::size_t last = 0;
+  for (const float distance : {80.0f, 160.0f, 240.0f}) {
+    view.limit_distance(distance);
+    const auto expected = render::cull_pages_reference(world.pages, PageWorld::kArenas, view.frustum, 1e30f);
+    const auto got = world.cull(ctx(), view);
+    for (std::uint32_t a = 0; a < PageWorld::kArenas; ++a) EXPECT_EQ(got[a], expected[a]) << distance;
+    // Every page kept lies (at least partly) within the distance along the view direction.
+    for (const auto& list : got)
+      for (const std::uint32_t id : list) {
+        const PageGpu& p = world.pages[id];
+        const glm::vec3 f = glm::normalize(view.forward);
+        const glm::vec3 nearest(f.x >= 0.0f ? p.aabb_min.x : p.aabb_max.x,
+                                f.y >= 0.0f ? p.aabb_min.y : p.aabb_max.y,
+                                f.z >= 0.0f ? p.aabb_min.z : p.aabb_max.z);
+        EXPECT_LE(glm::dot(nearest - view.eye, f), distance + 1e-3f) << id;
+      }
+    const std::size_t kept = count(got);
+    EXPECT_GT(kept, last) << distance;  // a farther limit keeps more
+    EXPECT_LT(kept, unlimited) << distance;
+    last = kept;
+  }
+}
+
 // Two-phase Hi-Z occlusion of pages: a camera low over the world looks across it past walls. The late
 // pass keeps exactly what the CPU reference keeps with the same pyramid, counts what it hid, and the
 // next frame's early pass draws those pages while its late pass adds none.

@@ -81,6 +81,35 @@ TEST(FrameViewTest, LightViewKeepsTheCamerasEyeLodAndSlice) {
   EXPECT_EQ(shadow.time, camera.time);
 }
 
+// A draw distance is a far plane `metres` along the view direction: a box just short of it is kept, one
+// just beyond is dropped, beside and behind the camera's axis alike; 0 gives the infinite plane back.
+TEST(FrameViewTest, ADrawDistanceIsAFarPlaneAlongTheViewDirection) {
+  const render::SceneCamera camera = test_camera();
+  render::FrameView v = render::FrameView::of_camera(camera, 640, 360, {0.0f, 1.0f, 0.0f});
+  const render::FrameView unlimited = v;
+  const glm::vec3 f = glm::normalize(v.forward);
+  auto box_at = [&](float along) {
+    const glm::vec3 c = v.eye + along * f;
+    return Aabb{c - glm::vec3(0.05f), c + glm::vec3(0.05f)};
+  };
+  EXPECT_TRUE(v.frustum.intersects(box_at(5000.0f)));  // infinite far plane
+  v.limit_distance(120.0f);
+  EXPECT_EQ(v.draw_distance, 120.0f);
+  EXPECT_TRUE(v.frustum.intersects(box_at(100.0f)));
+  EXPECT_TRUE(v.frustum.intersects(box_at(119.9f)));
+  EXPECT_FALSE(v.frustum.intersects(box_at(120.2f)));
+  EXPECT_FALSE(v.frustum.intersects(box_at(5000.0f)));
+  // The plane is perpendicular to the view direction: its distance is along it, not from the eye.
+  EXPECT_NEAR(v.frustum.planes[kFar].distance(v.eye + 119.0f * f), 1.0f, 1e-3f);
+  for (int p = 0; p < kFar; ++p)
+    EXPECT_EQ(v.frustum.planes[std::size_t(p)].as_vec4(), unlimited.frustum.planes[std::size_t(p)].as_vec4());
+  v.limit_distance(0.0f);
+  EXPECT_EQ(v.draw_distance, 0.0f);
+  expect_same(v.frustum, unlimited.frustum);
+  EXPECT_THROW(v.limit_distance(std::nanf("")), Error);
+  EXPECT_THROW(v.light_view(v.view_proj).limit_distance(10.0f), Error);
+}
+
 TEST(FrameViewTest, RejectsAnEmptyImageAndNoLight) {
   const render::SceneCamera camera = test_camera();
   EXPECT_THROW((void)render::FrameView::of_camera(camera, 0, 240, {0.0f, 1.0f, 0.0f}), Error);

@@ -34,10 +34,16 @@ struct SceneCamera {
   glm::mat4 view_proj(float aspect) const;
 };
 
+// The largest draw distance the command line and the viewer accept, metres.
+inline constexpr float kMaxDrawDistance = 1e6f;
+
 struct FrameOptions {
   bool lod_colors = false;  // colour crowd and vegetation by LOD level
   bool paused = false;      // animation and simulation clocks stand still
   bool occlusion = true;    // two-phase Hi-Z occlusion culling where the systems support it
+  // Metres from the eye beyond which nothing is drawn (FrameView::limit_distance: culling drops what
+  // lies wholly beyond, the terrain's fog is complete there); 0: the scene's own reach.
+  float draw_distance = 0.0f;
 };
 
 class FrameScene {

@@ -1,6 +1,8 @@
 #include "myriad/render/frame/frame_view.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
@@ -52,6 +54,20 @@ FrameView FrameView::of_matrices(const glm::mat4& view, const glm::mat4& proj, s
   // Reverse-Z: depth = near / distance for the infinite projection; clip w = distance.
   v.near_plane = proj[3][2];
   return with_image(v, view, proj, width, height, to_light, time, origin);
+}
+
+void FrameView::limit_distance(float metres) {
+  if (!std::isfinite(metres)) throw Error("draw distance must be finite", "FrameView::draw_distance");
+  if (is_shadow) throw Error("a light's view keeps the camera's draw distance", "FrameView::limit_distance");
+  draw_distance = std::max(metres, 0.0f);
+  Plane& far = frustum.planes[kFar];
+  if (draw_distance == 0.0f) {
+    far = Plane{glm::vec3(0.0f), std::numeric_limits<float>::max()};  // as from_view_proj stores infinity
+    return;
+  }
+  // Inward normal -forward: distance = draw_distance - forward . (p - eye), >= 0 inside.
+  const glm::vec3 n = -glm::normalize(forward);
+  far = Plane{n, draw_distance - glm::dot(n, eye)};
 }
 
 FrameView FrameView::light_view(const glm::mat4& light_view_proj) const {

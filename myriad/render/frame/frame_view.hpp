@@ -28,6 +28,7 @@ struct FrameView {
   glm::vec3 to_light{0.0f, 1.0f, 0.0f};  // unit vector towards the light
   glm::vec3 sun_color{1.0f};             // the light's colour, multiplying its direct term
   float slice_height = 1e30f;            // voxel world: nothing above this height is drawn (V14)
+  float draw_distance = 0.0f;            // metres along `forward` (limit_distance); 0: no limit
   float time = 0.0f;                     // scene clock at this frame, seconds (animation, wind)
   bool is_shadow = false;                // the light's view: depth only, casters
 
@@ -40,6 +41,10 @@ struct FrameView {
   static FrameView of_matrices(const glm::mat4& view, const glm::mat4& proj, std::uint32_t width,
                                std::uint32_t height, glm::vec3 to_light, float time = 0.0f,
                                glm::dvec3 origin = glm::dvec3(0.0));
+  // Limits the view to `metres` from the eye along `forward`: the frustum's far plane moves there, so
+  // every system's culling drops what lies wholly beyond it, and distance fog is complete there. 0 (or
+  // less) takes the limit away: the far plane goes back to infinity. Throws for a non-finite distance.
+  void limit_distance(float metres);
   // A light's depth-only view: its orthographic view-projection and culling volume with everything else
   // (eye, LOD reference, slice, image) taken from the camera view.
   FrameView light_view(const glm::mat4& light_view_proj) const;

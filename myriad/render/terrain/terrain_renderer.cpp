@@ -1,5 +1,6 @@
 #include "myriad/render/terrain/terrain_renderer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -296,8 +297,12 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
     stats_.pages = 0;
     for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
   }
+  // A draw distance brings the fog in: complete where the view ends, never farther than the scene's own.
+  glm::vec4 fog = fog_;
+  if (view.draw_distance > 0.0f)
+    fog.w = fog.w > 0.0f ? std::min(fog.w, view.draw_distance) : view.draw_distance;
   shader::TerrainPush push{
-      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, cell_scale_, fog_};
+      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, cell_scale_, fog};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{
       gpu::storage_buffer(page_buf_),

@@ -98,7 +98,8 @@ class TerrainRenderer : public FrameSystem {
   // goes up without a draw group), so a level of detail can hand a place to another without re-uploading.
   void set_section_hidden(int section, bool hidden);
   bool section_hidden(int section) const { return hidden_.at(std::size_t(section)) != 0; }
-  // Distance haze towards `colour`, complete at view depth `distance` (from 40 % of it); 0 = none.
+  // Distance haze towards `colour` (the sky behind the terrain), complete at view depth `distance` (from
+  // 40 % of it); 0 = none. A view's draw distance (FrameView::draw_distance) brings it nearer.
   void set_fog(glm::vec3 colour, float distance) { fog_ = glm::vec4(colour, distance); }
   // TerrainPush::debug_mode of the draws (0 = shaded).
   void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }

@@ -144,6 +144,7 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
                                 std::uint32_t height, const FrameOptions& settings) {
   if (!settings.paused) time_ += std::max(dt, 0.0);
   view_ = FrameView::of_camera(camera, width, height, kSun, static_cast<float>(time_));
+  view_.limit_distance(settings.draw_distance);
   has_view_ = true;
   Stopwatch clock;
   const voxel::StreamUpdate& u = stream_->update(glm::dvec3(camera.eye));

@@ -80,6 +80,7 @@ void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
   VoxelWorldBuild b = render::build_voxel_world(ctx, {.size = kVoxelWorldSize, .seed = options.seed}, mesher);
   world = std::move(b.world);
   terrain = std::move(b.terrain);
+  terrain->set_fog(glm::vec3(kSkyColor), 0.0f);  // no haze of its own: only a draw distance brings it
   voxel_vegetation = std::move(b.vegetation);
   build.voxel = b.stats;
   // The soak edits dig at the top of a column near the centre.

@@ -75,6 +75,7 @@ void WorldScene::update(double dt, const SceneCamera& camera, std::uint32_t widt
   m.time += double(step);
   // The one view of this frame: every system reads it.
   m.view = FrameView::of_camera(camera, width, height, m.to_light, static_cast<float>(m.time));
+  m.view.limit_distance(settings.draw_distance);
   m.has_view = true;
   Stopwatch clock;
   (void)m.field->update(glm::dvec3(camera.eye));
