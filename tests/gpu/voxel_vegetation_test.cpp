@@ -570,5 +570,51 @@ TEST_F(VoxelVegetationTest, SwayMovesTheCrownAndKeepsTheRoot) {
   }
 }
 
+// A slice through a trunk shows a solid cut, not a hollow tube (V14): looking straight down at a tree cut
+// below its crown, the pixels inside the trunk's outline are the cut's heartwood colour, where without the
+// cap the open tube would show the black background through it. Unsliced, the eye (inside the trunk's
+// height) sees nothing there: without a slice no back face is drawn.
+TEST_F(VoxelVegetationTest, ASlicedTrunkShowsASolidCut) {
+  render::VoxelVegetationRenderer veg(ctx(), {1, 1, 1}, render::OffscreenTarget::kColorFormat,
+                                      render::OffscreenTarget::kDepthFormat);
+  constexpr float kHeight = 8.0f, kCut = 0.2f * kHeight;  // above the rigid base, below the crown
+  const glm::vec3 root(8.0f, 1.0f, 8.0f);
+  constexpr std::uint32_t kSize = 96;
+  for (std::uint32_t templ = 0; templ < voxel::kTreeTemplates; ++templ) {
+    voxel::SectionVegetation v;
+    v.trees.push_back(
+        {root.x, root.y, root.z, templ | std::uint32_t(kHeight * 16.0f) << 16, 0xFF000000u, 0xFF000000u});
+    veg.set_section(0, v);
+    // Straight down from 3 m above the cut (a hair off the vertical for look_at's up vector).
+    render::SceneCamera c = render::SceneCamera::look_at(
+        root + glm::vec3(0.0f, kCut + 3.0f, 0.001f), root + glm::vec3(0.0f, kCut, 0.0f), glm::radians(40.0f));
+    c.near_plane = 0.05f;
+    render::OffscreenTarget target(ctx(), kSize, kSize);
+    auto image = [&](float slice) {
+      Frame f = render::FrameView::of_camera(c, kSize, kSize, kWorldUp);
+      f.slice_height = slice;
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+        prepare(veg, cmd, f, slice, 0.0f);
+        target.begin(cmd, glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+        veg.draw(cmd, f);
+        target.end(cmd);
+      });
+      return target.read_color();
+    };
+    const std::vector<std::uint8_t> cut = image(root.y + kCut), whole = image(render::kNoSlice);
+    // The 5 x 5 pixels at the image centre (0.11 m across here) lie inside the trunk (radius 0.25 m or more).
+    std::size_t wood = 0, dark = 0;
+    for (std::uint32_t y = kSize / 2 - 2; y <= kSize / 2 + 2; ++y)
+      for (std::uint32_t x = kSize / 2 - 2; x <= kSize / 2 + 2; ++x) {
+        const std::size_t i = (std::size_t(y) * kSize + x) * 4;
+        // Heartwood: a warm, clearly lit colour (red over green over blue), not the black background.
+        wood += cut[i] > 40 && cut[i] > cut[i + 1] && cut[i + 1] > cut[i + 2] ? 1 : 0;
+        dark += whole[i] == 0 && whole[i + 1] == 0 && whole[i + 2] == 0 ? 1 : 0;
+      }
+    EXPECT_EQ(wood, 25u) << "template " << templ;
+    EXPECT_EQ(dark, 25u) << "template " << templ;
+  }
+}
+
 }  // namespace
 }  // namespace myriad::test

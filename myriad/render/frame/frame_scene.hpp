@@ -13,6 +13,7 @@
 
 #include "myriad/core/math/math.hpp"
 #include "myriad/gpu/device/vk.hpp"
+#include "myriad/render/frame/frame_view.hpp"
 
 namespace myriad::render {
 
@@ -25,7 +26,7 @@ struct SceneCamera {
   glm::vec3 forward{0.0f, 0.0f, 1.0f};  // unit length
   float fov_y = 0.96f;                  // radians (55 degrees)
   float near_plane = 0.2f;
-  float slice_height = 1e30f;  // voxel world: nothing above this height is drawn (V14)
+  float slice_height = kNoSlice;  // voxel world: nothing above this height is drawn (V14)
 
   static SceneCamera look_at(glm::vec3 eye, glm::vec3 target, float fov_y = 0.96f);
   // forward from yaw (radians about +Y, 0 = +Z) and pitch (radians, positive = up).

@@ -12,6 +12,9 @@ namespace myriad::render {
 
 struct SceneCamera;
 
+// The slice height that cuts nothing (V14): a view sliced lower than this is cut.
+inline constexpr float kNoSlice = 1e30f;
+
 struct FrameView {
   // Relative to the render origin; reverse-Z (the camera: infinite far plane; the light: orthographic).
   glm::mat4 view{1.0f}, proj{1.0f}, view_proj{1.0f};
@@ -27,7 +30,7 @@ struct FrameView {
   std::uint32_t width = 1, height = 1;   // pixels of the camera's image
   glm::vec3 to_light{0.0f, 1.0f, 0.0f};  // unit vector towards the light
   glm::vec3 sun_color{1.0f};             // the light's colour, multiplying its direct term
-  float slice_height = 1e30f;            // voxel world: nothing above this height is drawn (V14)
+  float slice_height = kNoSlice;         // voxel world: nothing above this height is drawn (V14)
   float draw_distance = 0.0f;            // metres along `forward` (limit_distance); 0: no limit
   float time = 0.0f;                     // scene clock at this frame, seconds (animation, wind)
   bool is_shadow = false;                // the light's view: depth only, casters

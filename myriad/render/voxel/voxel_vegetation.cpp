@@ -113,8 +113,10 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
   grass_draw_ = build_shadow_receiver(ctx, b, spirv::voxel_grass_frag(), {}, color_format, depth_format);
   b.vertex = spirv::voxel_tree_vert();
   b.layout = {{sb, sb, sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
-  b.cull_mode = VK_CULL_MODE_BACK_BIT;
+  b.dynamic_cull_mode = true;  // back faces only while a slice cuts the trees: they draw the cut (V14)
   tree_draw_ = build_shadow_receiver(ctx, b, spirv::voxel_tree_frag(), {}, color_format, depth_format);
+  b.dynamic_cull_mode = false;
+  b.cull_mode = VK_CULL_MODE_BACK_BIT;
   b.vertex = spirv::voxel_tree_shadow_vert();
   b.layout = {{sb, sb, sb}, sizeof(shader::VoxelVegetationDrawPush)};
   tree_shadow_ = build_shadow_caster(ctx, b);
@@ -424,6 +426,9 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, F
                                  sb[0],
                                  sb[1]};
   gpu::bind(ctx_, cmd, tree_draw_, tree_bindings, &push, sizeof(push));
+  // A slice opens trunks and crowns: their inside faces, seen through the cut, are drawn as the cut's
+  // solid face (voxel_tree.frag); without a slice nothing inside can be seen and back faces are culled.
+  vkCmdSetCullMode(cmd, view.slice_height < kNoSlice ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
   vkCmdDrawIndirect(cmd, tree_draws_[set].handle(), 0, 1, sizeof(shader::DrawCommand));
   stats_.draws += 3;
   stats_.pipeline_binds += 2;

@@ -54,6 +54,20 @@ struct Rng {
   float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
 };
 
+// The triangle p0..p2, wound counter-clockwise seen from the side `outward` points to.
+void add_triangle(TreeTemplateMesh& m, const std::array<glm::vec3, 3>& p, glm::vec3 outward, float kind) {
+  glm::vec3 n = glm::normalize(glm::cross(p[1] - p[0], p[2] - p[0]));
+  std::array<int, 3> order{0, 1, 2};
+  if (glm::dot(n, outward) < 0.0f) {
+    order = {0, 2, 1};
+    n = -n;
+  }
+  for (const int i : order) {
+    m.positions.emplace_back(p[std::size_t(i)], kind);
+    m.normals.push_back(n);
+  }
+}
+
 // Two triangles of the quad p0..p3, wound counter-clockwise seen from the side `outward` points to.
 void add_quad(TreeTemplateMesh& m, const std::array<glm::vec3, 4>& p, glm::vec3 outward, float kind) {
   glm::vec3 n = glm::normalize(glm::cross(p[1] - p[0], p[2] - p[0]));
@@ -164,6 +178,12 @@ TreeTemplateMesh bake_template(int type, int variant, std::uint64_t seed) {
       const glm::vec3 mid = 0.25f * (q[0] + q[1] + q[2] + q[3]);
       add_quad(m, q, glm::vec3(mid.x, 0.0f, mid.z), 0.0f);
     }
+  // The trunk's foot, closed facing down: unseen (in the ground) until a slice cuts the trunk, when the
+  // renderer draws back faces and this one, seen from above through the cut, makes the cross-section
+  // solid (V14). A fan of triangles from the ring's first corner.
+  for (int s = 1; s + 1 < kSides; ++s)
+    add_triangle(m, {rings[0][0], rings[0][std::size_t(s)], rings[0][std::size_t(s + 1)]},
+                 glm::vec3(0.0f, -1.0f, 0.0f), 0.0f);
   // Crown: the exposed faces of its cells.
   const std::vector<std::uint8_t> cells = crown_cells(type, rng, salt);
   constexpr int n = 2 * kCrownHalf + 1;
