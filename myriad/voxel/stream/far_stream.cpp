@@ -97,14 +97,14 @@ bool FarStream::needed(int level, glm::ivec2 b, glm::ivec2 camera_column) const 
 const SectionMesh* FarStream::mesh(int level, glm::ivec2 b, int sy) const {
   const int s = slot_of(level, b);
   if (s < 0) return nullptr;
-  const Slot& slot = slots_[std::size_t(s)];
+  const Slot& slot = slots_[s];
   if (!slot.ready || sy < 0 || sy >= int(slot.meshes.size())) return nullptr;
   return &slot.meshes[std::size_t(sy)];
 }
 
 bool FarStream::block_ready(int level, glm::ivec2 b) const {
   const int s = slot_of(level, b);
-  return s >= 0 && slots_[std::size_t(s)].ready;
+  return s >= 0 && slots_[s].ready;
 }
 
 FarStats FarStream::stats() const {
