@@ -94,6 +94,35 @@ TEST_F(TerrainTest, NothingAboveTheSliceIsVisible) {
   EXPECT_GT(highest, view.slice_height - 2.0f);  // the slice does cut through terrain
 }
 
+// The slice opens the world without holes (V14): wherever the view looks down through the slice plane into
+// solid ground, something is drawn. Ground cut open shows its cut face (back faces, drawn only while a
+// slice is set, and the world's floor under columns solid to the bottom), never what lies under the world.
+TEST_F(TerrainTest, TheSliceShowsSolidGroundNotWhatLiesUnderIt) {
+  const auto r = render::render_voxel_scene(ctx(), small_scene(true, 0, "sliced"));
+  ASSERT_EQ(r.frames.size(), 1u);
+  const render::VoxelView preset = render::voxel_camera_presets(kSmallWorld)[2];
+  const render::FrameView view = render::FrameView::of_camera(preset.camera, 320, 200, kWorldUp);
+  const glm::mat4 inverse = glm::inverse(view.view_proj);
+  const voxel::World world = voxel::generate_world(kSmallWorld, voxel::GeneratorParams{7});  // small_scene's
+  std::size_t into_solid = 0, holes = 0;
+  for (std::uint32_t y = 0; y < 200; ++y)
+    for (std::uint32_t x = 0; x < 320; ++x) {
+      // The pixel's ray through the slice plane: into a solid cell?
+      const glm::vec2 ndc((float(x) + 0.5f) / 320.0f * 2.0f - 1.0f, (float(y) + 0.5f) / 200.0f * 2.0f - 1.0f);
+      const glm::vec4 a = inverse * glm::vec4(ndc, 1.0f, 1.0f), b = inverse * glm::vec4(ndc, 0.5f, 1.0f);
+      const glm::vec3 from = glm::vec3(a) / a.w, to = glm::vec3(b) / b.w;
+      if (!(to.y < from.y) || from.y < view.slice_height) continue;  // must look down onto the plane
+      const glm::vec3 hit = from + (to - from) * ((view.slice_height - from.y) / (to.y - from.y));
+      const glm::ivec3 cell(int(std::floor(hit.x)), int(std::floor(view.slice_height - 0.01f)),
+                            int(std::floor(hit.z)));
+      if (!world.contains(cell) || world.material(cell) == voxel::kAir) continue;
+      ++into_solid;
+      holes += r.frames[0].depth[y * 320 + x] <= 0.0f ? 1 : 0;
+    }
+  ASSERT_GT(into_solid, 3000u);
+  EXPECT_EQ(holes, 0u) << "of " << into_solid << " pixels looking into cut ground";
+}
+
 TEST_F(TerrainTest, StaticFramesUploadNothingAndEditsUploadOnlyTheirPages) {
   voxel::World world = voxel::generate_world(kSmallWorld, voxel::GeneratorParams{3});
   voxel::compute_light(world);

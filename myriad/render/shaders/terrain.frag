@@ -4,6 +4,10 @@
 // record's diagonal), exactly as the unmerged mesh's vertices would; plain polygons use their
 // interpolated vertex light. Texture coordinates come from the world position on the polygon's
 // light-sampling side in both paths; base tile + up to 3 transition layers blended by edge masks.
+// Back faces are drawn only while a slice cuts the world (V14): seen through the cut, they are the inside
+// of solid ground (or the world's floor, terrain_floor.vert), shaded as the cut's face (the cell's base
+// tile laid flat, facing up, in daylight) so a sliced world reads solid instead of showing what lies
+// under it.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
@@ -110,12 +114,22 @@ void main() {
     light = in_light;
     f = frame_uv(in_world, n, axis);
   }
+  if (!gl_FrontFacing) {
+    n = vec3(0.0, 1.0, 0.0);
+    uv = side_uv(in_world, 1);
+    tex01 &= 0xFFFFu;  // the solid's own tile, no transitions across a cut
+    tex23 = 0u;
+    light = vec4(vec3(0.25), 0.75);
+  }
   // A select on the push constant, not a branch (see shadow.glsl).
   vec3 base = mix(albedo(tex01, tex23, uv, frame_uv(in_world, n, axis)), vec3(0.8), bvec3(pc.debug_mode == 1u));
   // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form;
   // the sun term is darkened where the shadow map says occluded.
   float sun_facing = 0.75 + 0.25 * max(dot(n, pc.to_light.xyz), 0.0);
-  float sun = light.w * shadow_visibility(in_world, n);
+  // A cut face lies at the slice, open to the sky: what the shadow map says of the face under it does not
+  // apply.
+  float visibility = shadow_visibility(in_world, n);  // in uniform control flow
+  float sun = light.w * (gl_FrontFacing ? visibility : 1.0);
   vec3 lit = base * (light.rgb + sun * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
   // Distance haze towards the sky colour (streamed worlds: the far levels fade into the horizon). View
   // depth is the clip w; fog.a = 0 gives a factor of exactly 0.

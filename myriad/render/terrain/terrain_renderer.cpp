@@ -78,8 +78,14 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
                VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
               sizeof(shader::TerrainPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, b);
-  b.cull_mode = VK_CULL_MODE_BACK_BIT;
   const std::array<VkDescriptorType, 1> tile_texture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+  b.cull_mode = VK_CULL_MODE_NONE;  // the floor is seen from above as a back face
+  const gpu::GraphicsPipelineBuilder shared = b;
+  b.vertex = spirv::terrain_floor_vert();
+  floor_pipeline_ =
+      build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
+  b = shared;
+  b.dynamic_cull_mode = true;  // back faces only while a slice cuts the world: they draw the cut (V14)
   pipeline_ = build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
 }
 
@@ -312,9 +318,20 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
       gpu::sampled_image(tile_sampler_.handle(), tiles_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
       sb[0],
       sb[1]};
-  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_[set]);
+  // A slice opens the solid ground: the faces seen from inside through the cut are drawn as the cut's
+  // solid face (terrain.frag); without a slice nothing inside can be seen and back faces are culled.
+  const bool sliced = view.slice_height < kNoSlice;
+  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_[set],
+                                          sliced ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
   stats_.arenas_drawn += drawn;
   if (drawn > 0) ++stats_.pipeline_binds;
+  if (sliced && has_floor_ && first_phase(phase)) {  // once a frame: with the first phase
+    push.floor_rect = floor_;
+    push.arena = floor_tile_;  // terrain_floor.vert: the floor's tile
+    gpu::bind(ctx_, cmd, floor_pipeline_, bindings, &push, sizeof(push));
+    vkCmdDraw(cmd, 6, 1, 0, 0);
+    ++stats_.pipeline_binds;
+  }
 }
 
 void TerrainRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
@@ -344,16 +361,17 @@ std::uint32_t TerrainRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView&
 
 std::uint32_t TerrainRenderer::draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                                            std::span<const gpu::Binding> bindings, shader::TerrainPush push,
-                                           const std::vector<std::uint8_t>& visible,
-                                           const gpu::Buffer& draws) {
+                                           const std::vector<std::uint8_t>& visible, const gpu::Buffer& draws,
+                                           std::optional<VkCullModeFlags> cull) {
   std::uint32_t drawn = 0;
   for (std::uint32_t a = 0; a < arena_draws_.size(); ++a) {
     const DrawRange range = arena_draws_[a];
     if (a >= visible.size() || !visible[a] || range.count == 0) continue;
     push.arena = a;
-    if (drawn == 0)
+    if (drawn == 0) {
       gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
-    else
+      if (cull) vkCmdSetCullMode(cmd, *cull);
+    } else
       vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
     // The arena's groups of the buckets its pages use, in one call (multiDrawIndirect).
     vkCmdDrawIndirect(cmd, draws.handle(),

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "myriad/gpu/memory/host_readback.hpp"
@@ -101,6 +102,14 @@ class TerrainRenderer : public FrameSystem {
   // Distance haze towards `colour` (the sky behind the terrain), complete at view depth `distance` (from
   // 40 % of it); 0 = none. A view's draw distance (FrameView::draw_distance) brings it nearer.
   void set_fog(glm::vec3 colour, float distance) { fog_ = glm::vec4(colour, distance); }
+  // The world's floor (y = 0) over x0..x1, z0..z1 in render space, drawn with `tile` while a slice cuts the
+  // world: the mesher leaves the world's bottom open, and the floor closes it so a cut column solid to the
+  // bottom shows its cut face, not what lies under the world (V14). Without it, no floor is drawn.
+  void set_floor(glm::vec4 rect_xz, std::uint16_t tile) {
+    floor_ = rect_xz;
+    floor_tile_ = tile;
+    has_floor_ = true;
+  }
   // TerrainPush::debug_mode of the draws (0 = shaded).
   void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }
   // Off: every arena with pages is drawn, whatever the coarse chunk test says (for comparisons; the
@@ -158,7 +167,8 @@ class TerrainRenderer : public FrameSystem {
   // returns the count.
   std::uint32_t draw_arenas(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                             std::span<const gpu::Binding> bindings, shader::TerrainPush push,
-                            const std::vector<std::uint8_t>& visible, const gpu::Buffer& draws);
+                            const std::vector<std::uint8_t>& visible, const gpu::Buffer& draws,
+                            std::optional<VkCullModeFlags> cull = std::nullopt);
   std::uint64_t update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst, std::span<const std::byte> bytes);
 
   gpu::Context& ctx_;
@@ -177,6 +187,10 @@ class TerrainRenderer : public FrameSystem {
   std::vector<std::uint8_t> hidden_;
   float cell_scale_ = 1.0f;
   glm::vec4 fog_{0.0f};
+  glm::vec4 floor_{0.0f};
+  std::uint16_t floor_tile_ = 0;
+  bool has_floor_ = false;
+  gpu::Pipeline floor_pipeline_;  // terrain_floor.vert with terrain.frag, no culling
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;

@@ -1,5 +1,7 @@
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 
+#include "myriad/voxel/data/material.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -93,6 +95,8 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       std::make_unique<StreamTerrain>(ctx, to, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   terrain_->renderer().set_fog(glm::vec3(kSky), reach());
   terrain_->renderer().use_upload_share(terrain_share_);
+  terrain_->renderer().set_floor({0.0f, 0.0f, float(options.world_size.x), float(options.world_size.z)},
+                                 voxel::materials()[voxel::kStone].tile_bottom);
   if (options.vegetation) {
     VoxelVegetationOptions vo;
     vo.max_distance = view_distance();  // beyond, the far levels draw the ground without plants

@@ -1,5 +1,7 @@
 #include "myriad/render/voxel/voxel_world_build.hpp"
 
+#include "myriad/voxel/data/material.hpp"
+
 #include <string>
 #include <vector>
 
@@ -45,6 +47,8 @@ VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOption
   b.stats.sections = std::uint32_t(meshes.size());
   b.terrain = std::make_unique<TerrainRenderer>(ctx, b.world->sections(), OffscreenTarget::kColorFormat,
                                                 OffscreenTarget::kDepthFormat);
+  const glm::vec3 size = glm::vec3(b.world->sections() * voxel::kSectionSize);
+  b.terrain->set_floor({0.0f, 0.0f, size.x, size.z}, voxel::materials()[voxel::kStone].tile_bottom);
   for (int s = 0; s < int(meshes.size()); ++s) {
     voxel::SectionMesh& mesh = meshes[std::size_t(s)];
     b.terrain->set_section(s, glm::vec3(b.world->section_coord(s) * voxel::kSectionSize), mesh);
