@@ -16,6 +16,7 @@
 #include <string>
 
 #include <unistd.h>
+#include "error_where.hpp"
 
 namespace myriad::batch {
 namespace {
@@ -285,37 +286,27 @@ TEST(AvatarCrowd, APelvisOriginKitStandsOnSlopedGroundAtTheAskedHeight) {
 
 // The crowd's options check themselves in one place (the constructor calls it), naming the field.
 TEST(AvatarCrowd, OptionsNameTheInvalidField) {
-  const auto where_of = [](const AvatarCrowdOptions& o) {
-    try {
-      o.validate();
-    } catch (const Error& e) {
-      return e.where();
-    }
-    return std::string();
+  const auto where = [](const AvatarCrowdOptions& o) {
+    return myriad::test::where_of([&] { o.validate(); });
   };
   AvatarCrowdOptions o{.avatars = 4};
-  EXPECT_EQ(where_of(o), "");
+  EXPECT_EQ(where(o), "");
   o.height = -1.0f;
-  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::height");
+  EXPECT_EQ(where(o), "AvatarCrowdOptions::height");
   o = {.avatars = 4};
   o.speed_spread = 1.0f;  // playback speeds would reach 0
-  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::speed_spread");
+  EXPECT_EQ(where(o), "AvatarCrowdOptions::speed_spread");
   o = {.avatars = 4};
   o.layer_masks = {1u, 1u};
-  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::layer_masks");
+  EXPECT_EQ(where(o), "AvatarCrowdOptions::layer_masks");
   o = {.avatars = 4};
   o.lod_levels = 3;
   o.lod_screen_heights[1] = 0.5f;  // above level 1's switch: not descending
-  EXPECT_EQ(where_of(o), "AvatarCrowdOptions::lod_screen_heights");
+  EXPECT_EQ(where(o), "AvatarCrowdOptions::lod_screen_heights");
   const anim::Avatar kit = anim::make_avatar({});
   o = {.avatars = 4};
   o.clip_fade = -0.5f;
-  try {
-    AvatarCrowd crowd(kit, o);
-    ADD_FAILURE() << "a negative clip fade was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.where(), "AvatarCrowdOptions::clip_fade");
-  }
+  EXPECT_EQ(myriad::test::where_of([&] { AvatarCrowd crowd(kit, o); }), "AvatarCrowdOptions::clip_fade");
 }
 
 // LOD groups on the CPU: each avatar's level is the LOD rule's for its screen-relative height (the

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "myriad/core/io/error.hpp"
+#include "error_where.hpp"
 
 namespace myriad::crowd {
 namespace {
@@ -64,15 +65,7 @@ TEST(Pipeline, TightLimitsFallBackAndSayWhichLevelIsOutside) {
   EXPECT_GE(out.report.lods[2].tried.size(), 3u);  // voxel, region, simplified further, level above
 }
 
-// The field a myriad::Error names; empty when `f` throws none.
-std::string where_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.where();
-  }
-  return "";
-}
+using myriad::test::where_of;
 
 // The baker's options check themselves in one place, the nested stages' options first, each naming the
 // field it rejects; bake_crowd refuses them before any stage runs.

@@ -8,6 +8,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
 #include "myriad/render/voxel/stream_terrain.hpp"
+#include "error_where.hpp"
 
 namespace myriad::render {
 namespace {
@@ -222,21 +223,12 @@ TEST(PageArenas, RandomizedRebuildsWithSealingNeverOverlapOrLosePages) {
 TEST(PageArenas, OptionsNameTheInvalidField) {
   PageArenaOptions o;
   o.index_slack = o.index_capacity;  // no page fits beside its own slack
-  try {
-    PageArenas arenas(4, o);
-    ADD_FAILURE() << "an arena no page fits in was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.where(), "PageArenaOptions::index_capacity");
-  }
+  EXPECT_EQ(myriad::test::where_of([&] { PageArenas arenas(4, o); }), "PageArenaOptions::index_capacity");
   StreamTerrainOptions t;
   EXPECT_NO_THROW(t.validate());
   t.arenas = o;
-  try {
-    t.validate();
-    ADD_FAILURE() << "the nested arena options were not checked";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.where(), "PageArenaOptions::index_capacity");
-  }
+  EXPECT_EQ(myriad::test::where_of([&] { t.validate(); }),
+            "PageArenaOptions::index_capacity");  // the nested ones
   t = {};
   t.cell_scale = 0.0f;
   EXPECT_THROW(t.validate(), Error);

@@ -14,6 +14,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/parallel.hpp"
 #include "test_util.hpp"
+#include "error_where.hpp"
 
 namespace myriad::vegetation {
 namespace {
@@ -321,30 +322,23 @@ TEST(PlantMesh, GridMeshPlacesVerticesRowByRowAndFacesUp) {
 // the tile and extent limits that keep tile keys and tile-relative positions in range, and the
 // quadtree's own options.
 TEST(Baker, OptionsNameTheInvalidField) {
-  const auto where_of = [](const BakeOptions& o) {
-    try {
-      o.validate();
-    } catch (const Error& e) {
-      return e.where();
-    }
-    return std::string();
-  };
-  EXPECT_EQ(where_of({}), "");
+  const auto where = [](const BakeOptions& o) { return myriad::test::where_of([&] { o.validate(); }); };
+  EXPECT_EQ(where({}), "");
   BakeOptions o;
   o.tile_size = 0.5f;
-  EXPECT_EQ(where_of(o), "BakeOptions::tile_size");
+  EXPECT_EQ(where(o), "BakeOptions::tile_size");
   EXPECT_THROW((void)bake_tiles(o), Error);
   o = {};
   o.world_max = {1000.0, 0.0};  // empty along z
-  EXPECT_EQ(where_of(o), "BakeOptions::world_max");
+  EXPECT_EQ(where(o), "BakeOptions::world_max");
   o.world_max = {1000.0, std::nan("")};
-  EXPECT_EQ(where_of(o), "BakeOptions::world_max");
+  EXPECT_EQ(where(o), "BakeOptions::world_max");
   o.world_min = {2.0e6, 0.0};
   o.world_max = {2.0e6 + 100.0, 100.0};  // beyond 1,000 km
-  EXPECT_EQ(where_of(o), "BakeOptions::world_min");
+  EXPECT_EQ(where(o), "BakeOptions::world_min");
   o = {};
   o.tree.leaf_capacity = 0;
-  EXPECT_EQ(where_of(o), "QuadtreeOptions::leaf_capacity");
+  EXPECT_EQ(where(o), "QuadtreeOptions::leaf_capacity");
 }
 
 }  // namespace

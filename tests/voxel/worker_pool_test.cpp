@@ -17,6 +17,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/voxel/stream/far_stream.hpp"
 #include "myriad/core/thread/worker_pool.hpp"
+#include "error_where.hpp"
 #include "stream_test_support.hpp"
 
 namespace myriad::voxel {
@@ -138,32 +139,23 @@ TEST(WorkerPool, FineAndFarStreamsShareOnePoolAndLeaveItWorking) {
 namespace myriad::voxel {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // The streams' options validate themselves in one place, naming the field; the constructors call it.
 TEST(StreamOptionsValidate, NamesTheFirstInvalidField) {
   StreamOptions s;
-  EXPECT_EQ(error_of([&] { s.validate(); }), "");
+  EXPECT_EQ(myriad::test::where_of([&] { s.validate(); }), "");
   s.world_size = {1000, 128, 1024};
-  EXPECT_NE(error_of([&] { s.validate(); }).find("StreamOptions::world_size"), std::string::npos);
-  EXPECT_NE(error_of([&] { StreamWorld w(s); }).find("StreamOptions::world_size"), std::string::npos);
+  EXPECT_EQ(myriad::test::where_of([&] { s.validate(); }), "StreamOptions::world_size");
+  EXPECT_EQ(myriad::test::where_of([&] { StreamWorld w(s); }), "StreamOptions::world_size");
   s.world_size = {1024, 128, 1024};
   s.radius = 1001;
-  EXPECT_NE(error_of([&] { s.validate(); }).find("StreamOptions::radius"), std::string::npos);
+  EXPECT_EQ(myriad::test::where_of([&] { s.validate(); }), "StreamOptions::radius");
   FarStreamOptions f;
-  EXPECT_EQ(error_of([&] { f.validate(); }), "");
+  EXPECT_EQ(myriad::test::where_of([&] { f.validate(); }), "");
   f.levels = kFarMaxLevel + 1;
-  EXPECT_NE(error_of([&] { f.validate(); }).find("FarStreamOptions::levels"), std::string::npos);
+  EXPECT_EQ(myriad::test::where_of([&] { f.validate(); }), "FarStreamOptions::levels");
   f.levels = 1;
   f.inner_radius = 100;  // level 1 (12 blocks = 24 columns) would not reach past it
-  EXPECT_NE(error_of([&] { FarStream fs(f); }).find("FarStreamOptions::radius"), std::string::npos);
+  EXPECT_EQ(myriad::test::where_of([&] { FarStream fs(f); }), "FarStreamOptions::radius");
 }
 
 }  // namespace

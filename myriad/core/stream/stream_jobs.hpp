@@ -51,7 +51,6 @@ class StreamJobs {
   // Launched and not collected (running, queued, or done and waiting for collect()).
   std::size_t in_flight() const { return launched_.size(); }
   std::size_t size() const { return jobs_.size(); }
-  WorkerPool& pool() { return *pool_; }
 
   // The job the next launch takes (requires !full()): the owner fills in its inputs, then launches it.
   J& next() { return *jobs_[std::size_t(free_.back())]; }

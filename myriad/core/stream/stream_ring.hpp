@@ -20,14 +20,14 @@ class StreamRing {
   StreamRing() = default;
   explicit StreamRing(int radius);
 
-  int radius() const { return radius_; }
   std::span<const glm::ivec2> offsets() const { return offsets_; }
   // The offsets at Chebyshev distance `from` to `to` (clamped to 0..radius), nearest first.
   std::span<const glm::ivec2> band(int from, int to) const;
-  // Index in offsets() of the first offset at distance d (0..radius + 1; radius + 1 is the end).
-  std::size_t first_at(int d) const;
 
  private:
+  // Index in offsets_ of the first offset at distance d (0..radius + 1; radius + 1 is the end).
+  std::size_t first_at(int d) const;
+
   int radius_ = -1;
   std::vector<glm::ivec2> offsets_;
   std::vector<std::size_t> first_;  // per distance 0..radius + 1

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
@@ -61,8 +60,8 @@ void FrameView::limit_distance(float metres) {
   if (is_shadow) throw Error("a light's view keeps the camera's draw distance", "FrameView::limit_distance");
   draw_distance = std::max(metres, 0.0f);
   Plane& far = frustum.planes[kFar];
-  if (draw_distance == 0.0f) {
-    far = Plane{glm::vec3(0.0f), std::numeric_limits<float>::max()};  // as from_view_proj stores infinity
+  if (draw_distance == 0.0f) {  // the projection's own far plane (at infinity for the camera's)
+    far = Frustum::from_view_proj(view_proj, DepthConvention::kReverseZ).planes[kFar];
     return;
   }
   // Inward normal -forward: distance = draw_distance - forward . (p - eye), >= 0 inside.

@@ -46,7 +46,8 @@ struct FrameView {
                                glm::dvec3 origin = glm::dvec3(0.0));
   // Limits the view to `metres` from the eye along `forward`: the frustum's far plane moves there, so
   // every system's culling drops what lies wholly beyond it, and distance fog is complete there. 0 (or
-  // less) takes the limit away: the far plane goes back to infinity. Throws for a non-finite distance.
+  // less) takes the limit away: the far plane goes back to the projection's own (at infinity for the
+  // camera's). Throws for a non-finite distance.
   void limit_distance(float metres);
   // A light's depth-only view: its orthographic view-projection and culling volume with everything else
   // (eye, LOD reference, slice, image) taken from the camera view.

@@ -11,6 +11,9 @@
 namespace myriad::render {
 namespace {
 
+// terrain.frag's tile texture, after the vertex stage's storage buffers.
+constexpr std::array<VkDescriptorType, 1> kTileTexture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+
 constexpr std::uint32_t kTerrainCategory = 0;
 constexpr std::uint32_t kMaxArenas = 128;  // control buffers only; geometry arenas never grow
 constexpr std::uint32_t kMaxGroups = kMaxArenas * kTerrainDrawBuckets;
@@ -25,6 +28,8 @@ static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
 TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
                                  VkFormat depth_format, const PageArenaOptions& config)
     : ctx_(ctx),
+      color_format_(color_format),
+      depth_format_(depth_format),
       sections_(sections),
       slots_(std::uint32_t(sections.x * sections.y * sections.z)),
       arenas_(slots_, config),
@@ -78,15 +83,22 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
                VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
               sizeof(shader::TerrainPush)};
   shadow_pipeline_ = build_shadow_caster(ctx, b);
-  const std::array<VkDescriptorType, 1> tile_texture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
-  b.cull_mode = VK_CULL_MODE_NONE;  // the floor is seen from above as a back face
-  const gpu::GraphicsPipelineBuilder shared = b;
-  b.vertex = spirv::terrain_floor_vert();
-  floor_pipeline_ =
-      build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
-  b = shared;
   b.dynamic_cull_mode = true;  // back faces only while a slice cuts the world: they draw the cut (V14)
-  pipeline_ = build_shadow_receiver(ctx, b, spirv::terrain_frag(), tile_texture, color_format, depth_format);
+  pipeline_ = build_shadow_receiver(ctx, b, spirv::terrain_frag(), kTileTexture, color_format, depth_format);
+}
+
+void TerrainRenderer::set_floor(glm::vec4 rect_xz, std::uint16_t tile) {
+  floor_ = rect_xz;
+  floor_tile_ = tile;
+  if (floor_pipeline_) return;
+  gpu::GraphicsPipelineBuilder b;  // terrain_floor.vert in the main pipeline's layout, with terrain.frag
+  b.vertex = spirv::terrain_floor_vert();
+  b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+              sizeof(shader::TerrainPush)};
+  b.cull_mode = VK_CULL_MODE_NONE;  // the floor is seen from above as a back face
+  floor_pipeline_ =
+      build_shadow_receiver(ctx_, b, spirv::terrain_frag(), kTileTexture, color_format_, depth_format_);
 }
 
 std::uint32_t TerrainRenderer::region_of_section(std::uint32_t section) const {
@@ -325,7 +337,7 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
                                           sliced ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
   stats_.arenas_drawn += drawn;
   if (drawn > 0) ++stats_.pipeline_binds;
-  if (sliced && has_floor_ && first_phase(phase)) {  // once a frame: with the first phase
+  if (sliced && floor_pipeline_ && first_phase(phase)) {  // once a frame: with the first phase
     push.floor_rect = floor_;
     push.arena = floor_tile_;  // terrain_floor.vert: the floor's tile
     gpu::bind(ctx_, cmd, floor_pipeline_, bindings, &push, sizeof(push));

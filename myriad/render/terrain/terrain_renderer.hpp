@@ -105,11 +105,7 @@ class TerrainRenderer : public FrameSystem {
   // The world's floor (y = 0) over x0..x1, z0..z1 in render space, drawn with `tile` while a slice cuts the
   // world: the mesher leaves the world's bottom open, and the floor closes it so a cut column solid to the
   // bottom shows its cut face, not what lies under the world (V14). Without it, no floor is drawn.
-  void set_floor(glm::vec4 rect_xz, std::uint16_t tile) {
-    floor_ = rect_xz;
-    floor_tile_ = tile;
-    has_floor_ = true;
-  }
+  void set_floor(glm::vec4 rect_xz, std::uint16_t tile);
   // TerrainPush::debug_mode of the draws (0 = shaded).
   void set_debug_mode(std::uint32_t mode) { debug_mode_ = mode; }
   // Off: every arena with pages is drawn, whatever the coarse chunk test says (for comparisons; the
@@ -172,6 +168,7 @@ class TerrainRenderer : public FrameSystem {
   std::uint64_t update_buffer(VkCommandBuffer cmd, const gpu::Buffer& dst, std::span<const std::byte> bytes);
 
   gpu::Context& ctx_;
+  VkFormat color_format_, depth_format_;  // of the targets drawn into (the floor's pipeline is made later)
   glm::ivec3 sections_;
   std::uint32_t slots_;
   PageArenas arenas_;
@@ -189,8 +186,7 @@ class TerrainRenderer : public FrameSystem {
   glm::vec4 fog_{0.0f};
   glm::vec4 floor_{0.0f};
   std::uint16_t floor_tile_ = 0;
-  bool has_floor_ = false;
-  gpu::Pipeline floor_pipeline_;  // terrain_floor.vert with terrain.frag, no culling
+  gpu::Pipeline floor_pipeline_;  // made by set_floor: terrain_floor.vert with terrain.frag, no culling
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;
