@@ -18,6 +18,7 @@ install(FILES ${PROJECT_BINARY_DIR}/include/generated/myriad/version.hpp DESTINA
 # Third-party packages each module's consumers need (its own and, for static libraries, its private ones).
 set(MYRIAD_PACKAGES_core "glm CONFIG" "TBB CONFIG")
 set(MYRIAD_PACKAGES_gltf "TinyGLTF CONFIG" "nlohmann_json CONFIG")
+set(MYRIAD_PACKAGES_voxel "nlohmann_json CONFIG")
 set(MYRIAD_PACKAGES_anim "meshoptimizer CONFIG")
 set(MYRIAD_PACKAGES_vegetation "meshoptimizer CONFIG" "nlohmann_json CONFIG")
 set(MYRIAD_PACKAGES_crowd_bake "meshoptimizer CONFIG" "embree 3 CONFIG" "OpenVDB")

@@ -20,6 +20,7 @@
 #include "render_streamed_voxel.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
+#include "tiles_option.hpp"
 #ifdef MYRIAD_HAS_VEGETATION
 #include "myriad/render/vegetation/vegetation_scene.hpp"
 #include "prefab_option.hpp"
@@ -65,6 +66,8 @@ struct RenderOptions {
   std::uint32_t world_size = 0;  // the streamed world's edge in cells (0 = the fixed reference world)
   int stream_radius = 12;
   std::string save_dir;
+  std::string tiles_dir;                        // world and voxel: a block texture pack
+  std::shared_ptr<const voxel::TileSet> tiles;  // read from it by check_render_options
   // Vegetation.
   std::string cull = "gpu";          // gpu or cpu
   std::vector<std::string> prefabs;  // NAME=plant.glb
@@ -172,6 +175,7 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   scene.merge = !options.no_merge;
   scene.debug_mode = options.light_only ? 1u : 0u;
   scene.vegetation = !options.no_vegetation;
+  scene.tiles = options.tiles;
   const render::VoxelSceneResult r = render::render_voxel_scene(ctx, scene);
   if (r.frames.empty())
     throw Error("no camera preset matched --view", "myriad render", "use overview, ground or sliced");
@@ -280,8 +284,9 @@ std::vector<std::string> view_names(const std::string& scene, bool streamed) {
 }
 
 // Every option is checked before Vulkan starts or anything is built: a typo costs one line, not a bake.
-// Returns the streamed voxel world's options (built and checked here, once) when --world-size asks for it.
-std::optional<render::StreamedVoxelSceneOptions> check_render_options(const RenderOptions& options) {
+// Reads --tiles' pack into options.tiles. Returns the streamed voxel world's options (built and checked
+// here, once) when --world-size asks for it.
+std::optional<render::StreamedVoxelSceneOptions> check_render_options(RenderOptions& options) {
   options.image.validate();
   const bool streamed = options.scene == "voxel" && options.world_size > 0;
   if (options.image.draw_distance > 0.0f && options.scene != "world" && !streamed)
@@ -291,6 +296,9 @@ std::optional<render::StreamedVoxelSceneOptions> check_render_options(const Rend
     throw Error("only the voxel scene streams a world", "--world-size", "add --scene voxel");
   if (!options.save_dir.empty() && !streamed)
     throw Error("edits are saved by the streamed voxel world", "--save", "add --scene voxel --world-size N");
+  if (!options.tiles_dir.empty() && options.scene != "world" && options.scene != "voxel")
+    throw Error("only the world and voxel scenes draw block textures", "--tiles",
+                "add --scene world or --scene voxel");
   std::optional<render::StreamedVoxelSceneOptions> streamed_options;
   if (streamed)
     streamed_options = streamed_scene_options(options.world_size, options.seed, options.stream_radius,
@@ -309,6 +317,11 @@ std::optional<render::StreamedVoxelSceneOptions> check_render_options(const Rend
 #endif
   if (!options.prefabs.empty() && options.scene != "vegetation")
     throw Error("plant models are drawn by the vegetation scene", "--prefab", "add --scene vegetation");
+  options.tiles = load_tiles_option(options.tiles_dir);  // every tile checked before Vulkan starts
+#ifdef MYRIAD_HAS_WORLD
+  options.world.scene.tiles = options.tiles;
+#endif
+  if (streamed_options) streamed_options->tiles = options.tiles;
   prepare_output_folder(options.image.out, "--out");
 #ifdef MYRIAD_HAS_WORLD
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
@@ -362,6 +375,7 @@ int run_render(RenderOptions& options) {
   stats["width"] = options.image.width;
   stats["height"] = options.image.height;
   stats["frame_ms_source"] = ctx.is_cpu_device() ? "wall-clock (CPU emulation)" : "wall-clock";
+  if (options.tiles) stats["tiles"] = tiles_stats(*options.tiles);
   int rc = 0;
   if (options.scene == "smoke") {
     rc = render_smoke(ctx, options, stats);
@@ -465,6 +479,10 @@ Command add_render_command(CLI::App& app) {
       ->check(CLI::Range(2, 64));
   sub->add_option("--save", options->save_dir,
                   "Voxel with --world-size: folder where edited columns are saved on eviction and read back");
+  sub->add_option(
+      "--tiles", options->tiles_dir,
+      "World and voxel: block texture pack folder (PNG tiles with tiles.json, or named as Luanti's "
+      "default textures; docs/FORMATS.md); default: the built-in tiles");
   sub->add_option("--out", options->image.out, "Output folder");
   sub->add_option("--draw-distance", options->image.draw_distance,
                   "World and voxel with --world-size: metres from the eye beyond which nothing is drawn; the "

@@ -11,12 +11,15 @@
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 #include "myriad/render/world/world_scene.hpp"
 #include "myriad/view/controls.hpp"
+#include "myriad/view/edit_controls.hpp"
+#include "myriad/view/input_script.hpp"
 #include "myriad/view/viewer.hpp"
 #include "myriad/view/window.hpp"
 #include "world_options.hpp"
 #include "option_checks.hpp"
 #include "output_path.hpp"
 #include "render_streamed_voxel.hpp"
+#include "tiles_option.hpp"
 
 namespace myriad::app {
 namespace {
@@ -37,6 +40,8 @@ struct ViewOptions {
   std::uint32_t world_size = 4096;  // voxel: the streamed world's edge in cells
   int stream_radius = 12;
   std::string save_dir;
+  std::string tiles_dir;  // a block texture pack
+  std::string input;      // a viewer input script (scripted session)
 };
 
 render::SceneCamera preset_camera(const std::string& name, bool streamed, glm::ivec3 world_size) {
@@ -61,11 +66,12 @@ int run_view(const ViewOptions& options) {
   if (!options.cache_dir.empty()) prepare_output_folder(options.cache_dir, "--cache");
   if (!options.save_dir.empty()) prepare_output_folder(options.save_dir, "--save");
   // The streamed world's options, built and checked once, as `myriad render` builds them.
-  const render::StreamedVoxelSceneOptions streamed_options =
+  render::StreamedVoxelSceneOptions streamed_options =
       voxel ? streamed_scene_options(options.world_size, options.scene.seed, options.stream_radius,
                                      options.save_dir)
             : render::StreamedVoxelSceneOptions{};
   render::WorldSceneOptions scene_options = options.scene;
+  scene_options.tiles = streamed_options.tiles = load_tiles_option(options.tiles_dir);
   if (!options.cache_dir.empty()) scene_options.cache_dir = options.cache_dir;
   if (!voxel) scene_options.validate();
   view::ViewerOptions viewer;
@@ -75,6 +81,7 @@ int run_view(const ViewOptions& options) {
   viewer.vsync = options.vsync;
   viewer.speed = options.speed;
   viewer.draw_distance = options.draw_distance;
+  if (!options.input.empty()) viewer.input = view::read_input_script(options.input);
   validate_options(
       viewer, {{"ViewerOptions::speed", "--speed"}, {"ViewerOptions::draw_distance", "--draw-distance"}});
   // The window comes first: the Vulkan instance needs the window system's surface extensions.
@@ -98,9 +105,13 @@ int run_view(const ViewOptions& options) {
   }
   std::printf("controls:\n");
   for (const std::string& line : view::control_lines()) std::printf("  %s\n", line.c_str());
+  for (const std::string& line : view::edit_control_lines()) std::printf("  %s\n", line.c_str());
   std::fflush(stdout);
 
   const view::ViewerResult result = view::run_viewer(ctx, window, *scene, start, viewer);
+  if (result.edits + result.edits_refused > 0)
+    std::printf("voxel edits: %llu applied, %llu refused\n", static_cast<unsigned long long>(result.edits),
+                static_cast<unsigned long long>(result.edits_refused));
   if (streamed && !options.save_dir.empty()) {
     const int written = streamed->world().save_all();
     std::printf("saved %d edited columns to %s\n", written, options.save_dir.c_str());
@@ -124,7 +135,9 @@ Command add_view_command(CLI::App& app) {
       app.add_subcommand("view", "Fly through the default scene or the streamed voxel world in a window");
   sub->footer(
       "Controls: W/A/S/D move, E/Q up/down, drag to look, Shift fast, wheel speed, R/F or "
-      "PageUp/PageDown slice height, L LOD colours, P/Space pause, F1/Tab panel, Esc quit.");
+      "PageUp/PageDown slice height, L LOD colours, P/Space pause, F1/Tab panel, Esc quit. Voxel world: "
+      "left click digs the cell under the crosshair, right click builds on it, [ ] material, 1-5 shape, T "
+      "turn.");
   sub->add_option("--width", options->width, "Window width in pixels")->check(CLI::Range(64u, 16384u));
   sub->add_option("--height", options->height, "Window height in pixels")->check(CLI::Range(64u, 16384u));
   sub->add_option("--frames", options->frames, "Close after this many frames (0 = when the window is closed)")
@@ -145,6 +158,9 @@ Command add_view_command(CLI::App& app) {
       ->check(CLI::Range(2, 64));
   sub->add_option("--save", options->save_dir,
                   "Voxel: folder where edited columns are saved on eviction and read back");
+  sub->add_option("--tiles", options->tiles_dir,
+                  "Block texture pack folder (PNG tiles with tiles.json, or named as Luanti's default "
+                  "textures; docs/FORMATS.md); default: the built-in tiles");
   sub->add_option("--seed", options->scene.seed, "World seed")->check(not_negative);
   // The scene's options and limits are those of `myriad render --scene world`.
   add_world_scene_options(*sub, options->scene, "");
@@ -159,6 +175,9 @@ Command add_view_command(CLI::App& app) {
                   "(0: no limit)")
       ->check(finite_number)
       ->check(CLI::Range(0.0f, render::kMaxDrawDistance));
+  sub->add_option("--input", options->input,
+                  "Play a viewer input script (docs/FORMATS.md: wait, key, hold, look, click per line); "
+                  "without --frames the viewer closes when it ends");
   sub->add_flag("--vsync", options->vsync, "Wait for the display's refresh (caps the frame rate)");
   sub->add_flag("--no-panel", options->no_panel, "Start with the stats panel hidden (F1/Tab shows it)");
   return {sub, [options] { return run_view(*options); }};

@@ -22,6 +22,7 @@
 #include "myriad/voxel/files/vox_place.hpp"
 #include "output_path.hpp"
 #include "render_streamed_voxel.hpp"
+#include "voxel_edit.hpp"
 #include "voxel_import_streamed.hpp"
 
 namespace myriad::app {
@@ -174,7 +175,32 @@ Command add_voxel_command(CLI::App& app) {
                      "With --world-size: the streamed world's save directory (column_X_Z.mvxc files)");
   import->add_option("--width", o->width, "Image width")->check(CLI::Range(16u, 8192u));
   import->add_option("--height", o->height, "Image height")->check(CLI::Range(16u, 8192u));
-  return {sub, [o, import]() -> int { return import->parsed() ? run_voxel_import(*o) : 1; }};
+  auto e = std::make_shared<VoxelEditCommand>();
+  CLI::App* edit = sub->add_subcommand(
+      "edit",
+      "Apply an edit script (one edit per line: dig X Y Z, place X Y Z [MATERIAL [SHAPE [DEGREES]]]) to the "
+      "fixed or streamed world, one edit per frame, and write <out>/voxel_edit_before.png, "
+      "voxel_edit_after.png and voxel_edit.json (sections re-meshed and uploaded, frame-thread ms, frames to "
+      "visible)");
+  edit->add_option("--script", e->script, "The edit script (docs/FORMATS.md)")->required();
+  edit->add_option("--out", e->out, "Output folder");
+  edit->add_option("--seed", e->seed, "World seed");
+  CLI::Option* edit_size =
+      edit->add_option("--size", e->size, "Fixed world size in voxels: X Y Z, multiples of 16")->expected(3);
+  CLI::Option* edit_world_size =
+      edit->add_option("--world-size", e->world_size,
+                       "Edit a streamed world of N x 128 x N cells instead (N a multiple of 16)");
+  edit_world_size->check(CLI::Range(64u, 4096u));
+  edit_world_size->excludes(edit_size);
+  edit->add_option("--stream-radius", e->stream_radius, "Streamed: columns meshed around the camera (2-64)")
+      ->check(CLI::Range(2, 64));
+  edit->add_option("--save", e->save_dir, "Streamed: folder the edited columns are saved to");
+  edit->add_option("--width", e->width, "Image width")->check(CLI::Range(16u, 8192u));
+  edit->add_option("--height", e->height, "Image height")->check(CLI::Range(16u, 8192u));
+  return {sub, [o, import, e, edit]() -> int {
+            if (import->parsed()) return run_voxel_import(*o);
+            return edit->parsed() ? run_voxel_edit(*e) : 1;
+          }};
 }
 
 }  // namespace myriad::app

@@ -16,7 +16,10 @@
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/voxel/voxel_editing.hpp"
 #include "myriad/view/controls.hpp"
+#include "myriad/view/crosshair.hpp"
+#include "myriad/view/edit_controls.hpp"
 #include "myriad/view/fly_camera.hpp"
 #include "myriad/view/stats_panel.hpp"
 #include "myriad/view/swapchain.hpp"
@@ -163,7 +166,8 @@ std::string format(const char* fmt, auto... args) {
 
 std::vector<std::string> panel_lines(const gpu::Context& ctx, const Swapchain& swapchain,
                                      const FrameRate& rate, double frame_ms, const FlyCamera& camera,
-                                     const ViewState& state, const render::FrameScene& scene) {
+                                     const ViewState& state, const render::FrameScene& scene,
+                                     const EditState* edit, const voxel::PickResult& pick) {
   std::vector<std::string> lines;
   lines.push_back(format("%.1f FPS   %.2f ms/frame", rate.fps(), frame_ms));
   lines.push_back(format("%s   %ux%u   %s", ctx.device_name().c_str(), swapchain.extent().width,
@@ -176,10 +180,14 @@ std::vector<std::string> panel_lines(const gpu::Context& ctx, const Swapchain& s
   lines.push_back("slice " + slice + "   LOD colours " + (state.settings.lod_colors ? "on" : "off") +
                   (state.settings.paused ? "   PAUSED" : ""));
   for (std::string& line : scene.stats_lines()) lines.push_back(std::move(line));
+  if (edit)
+    for (std::string& line : edit_lines(*edit, pick)) lines.push_back(std::move(line));
   // Small windows keep their room for the scene; the controls are also printed at start.
   if (swapchain.extent().height >= 480) {
     lines.emplace_back();
     for (std::string& line : control_lines()) lines.push_back(std::move(line));
+    if (edit)
+      for (std::string& line : edit_control_lines()) lines.push_back(std::move(line));
   }
   return lines;
 }
@@ -187,7 +195,8 @@ std::vector<std::string> panel_lines(const gpu::Context& ctx, const Swapchain& s
 // Writes the frame (scene, then panel) into the acquired swapchain image and leaves it ready to present;
 // with `readback` also copies it there.
 void record_composite(VkCommandBuffer cmd, const render::OffscreenTarget& target, const Swapchain& swapchain,
-                      std::uint32_t image, const StatsPanel* panel, const gpu::Buffer* readback) {
+                      std::uint32_t image, const StatsPanel* panel, const Crosshair* crosshair,
+                      const gpu::Buffer* readback) {
   const VkImage dst = swapchain.image(image);
   // The target's end() made its colour visible to copies; blits are their own stage, reached by chaining.
   gpu::image_barrier(cmd, {target.color().handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -206,6 +215,7 @@ void record_composite(VkCommandBuffer cmd, const render::OffscreenTarget& target
   vkCmdBlitImage(cmd, target.color().handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst,
                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
   if (panel) panel->record(cmd, dst, extent);
+  if (crosshair) crosshair->record(cmd, dst, extent);
 
   if (!readback) {
     gpu::image_barrier(cmd, {dst, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
@@ -270,6 +280,12 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
       std::make_unique<render::OffscreenTarget>(ctx, swapchain.extent().width, swapchain.extent().height);
   FrameCommands commands(ctx);
   StatsPanel panel(ctx);
+  // Scenes with a voxel world get the crosshair, its pick and outline, and clicks that dig and build.
+  render::VoxelEditing* editing = scene.voxel_editing();
+  std::optional<Crosshair> crosshair;
+  if (editing) crosshair.emplace(ctx);
+  EditState edit_state;
+  voxel::PickResult pick;
   FlyCamera camera(start, options.speed);
   ViewState state;
   state.settings.draw_distance = options.draw_distance;
@@ -285,6 +301,7 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
   bool last_frame = false;
   for (;;) {
     if (options.before_frame) options.before_frame(result.frames);
+    play_input(options.input, result.frames, window);
     window.poll_events();
     if (window.close_requested()) {
       // Closing still shows one more frame when a screenshot is due, so it is what was on screen.
@@ -312,17 +329,44 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
     }
 
     const Clock::time_point now = Clock::now();
-    const float dt = float(seconds_between(last, now));
+    // A scripted session steps its clocks by a fixed 1/30 s per frame, so it replays the same way
+    // however fast the machine draws.
+    const float dt = options.input.length > 0 ? 1.0f / 30.0f : float(seconds_between(last, now));
     last = now;
-    for (int key : window.take_key_presses()) apply_key_press(state, key);
+    for (int key : window.take_key_presses())
+      if (!apply_key_press(state, key) && editing) apply_edit_key(edit_state, key);
     // Esc arrives with an acquired image: that frame is drawn and presented as the last one.
     if (state.quit) last_frame = true;
     camera.update(read_fly_input(window), dt);
     move_slice(state, slice_direction(window), dt);
     render::SceneCamera view = camera.scene_camera(start);
     view.slice_height = state.slice_height;
+    const std::vector<int> clicks = window.take_clicks();
+    if (editing) {
+      // The crosshair is the view's centre: the pick runs along the view direction from the eye.
+      age_message(edit_state);
+      pick = editing->pick(glm::dvec3(view.eye), glm::dvec3(view.forward), kEditReach);
+      for (const int button : clicks) {
+        const std::optional<voxel::VoxelEdit> edit = edit_for_click(edit_state, button, pick);
+        if (!edit) continue;
+        try {
+          editing->edit(*edit);
+          ++result.edits;
+        } catch (const Error& e) {
+          refuse(edit_state, e.problem());
+          ++result.edits_refused;
+        }
+      }
+      // After an edit the cell under the crosshair may have changed: pick again for the outline.
+      if (!clicks.empty()) pick = editing->pick(glm::dvec3(view.eye), glm::dvec3(view.forward), kEditReach);
+      editing->set_outline(pick.stop == voxel::PickStop::kHit
+                               ? std::optional<render::CellOutlineTarget>({pick.cell, pick.face})
+                               : std::nullopt);
+    }
 
     if (options.frames > 0 && result.frames + 1 == options.frames) last_frame = true;
+    if (options.frames == 0 && options.input.length > 0 && result.frames + 1 >= options.input.length)
+      last_frame = true;
     const bool capture = want_screenshot && last_frame;
     std::optional<gpu::Buffer> readback;
     if (capture) {
@@ -332,13 +376,14 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
 
     scene.update(dt, view, target->width(), target->height(), state.settings);
     if (state.show_panel)
-      panel.set_lines(panel_lines(ctx, swapchain, rate, frame_ms, camera, state, scene),
+      panel.set_lines(panel_lines(ctx, swapchain, rate, frame_ms, camera, state, scene,
+                                  editing ? &edit_state : nullptr, pick),
                       1 + int(swapchain.extent().height >= 720));
     VkCommandBuffer cmd = commands.begin();
     ctx.record_guard_fills(cmd);
     scene.record(cmd, state.settings, *target);
     record_composite(cmd, *target, swapchain, *image, state.show_panel ? &panel : nullptr,
-                     readback ? &*readback : nullptr);
+                     crosshair ? &*crosshair : nullptr, readback ? &*readback : nullptr);
     ctx.record_guard_copies(cmd);
     commands.submit(ctx.queue(), swapchain.acquired_semaphore(), swapchain.present_semaphore(*image));
     if (!swapchain.present(*image)) recreate = true;

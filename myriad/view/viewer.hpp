@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/view/input_script.hpp"
 #include "myriad/view/window.hpp"
 
 namespace myriad::view {
@@ -25,13 +26,16 @@ struct ViewerOptions {
   float draw_distance = 0.0f;
   // Called before each frame with its index (tests resize the window through it).
   std::function<void(std::uint64_t frame)> before_frame;
+  // Scripted input played into the window frame by frame; with frames = 0 the viewer closes when it ends.
+  InputScript input;
 
   // Throws myriad::Error naming the first invalid field (run_viewer calls it).
   void validate() const;
 };
 
 struct ViewerResult {
-  std::uint64_t frames = 0;  // presented
+  std::uint64_t frames = 0;                    // presented
+  std::uint64_t edits = 0, edits_refused = 0;  // voxel edits the clicks asked for
   double seconds = 0.0;
   std::uint32_t swapchain_recreations = 0;
   // The screenshot's pixels (RGBA8, rows top to bottom) when one was asked for.

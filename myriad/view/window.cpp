@@ -97,7 +97,17 @@ void Window::set_size(std::uint32_t width, std::uint32_t height) {
   glfwSetWindowSize(window_, int(width), int(height));
 }
 
-bool Window::key_held(int key) const { return glfwGetKey(window_, key) == GLFW_PRESS; }
+bool Window::key_held(int key) const {
+  return glfwGetKey(window_, key) == GLFW_PRESS ||
+         std::find(scripted_holds_.begin(), scripted_holds_.end(), key) != scripted_holds_.end();
+}
+
+void Window::set_scripted_hold(int key, bool held) {
+  std::erase(scripted_holds_, key);
+  if (held) scripted_holds_.push_back(key);
+}
+
+std::vector<int> Window::take_clicks() { return std::exchange(clicks_, {}); }
 
 std::vector<int> Window::take_key_presses() { return std::exchange(presses_, {}); }
 
@@ -109,16 +119,26 @@ void Window::on_key(GLFWwindow* handle, int key, int, int action, int) {
   if (action == GLFW_PRESS) owner(handle)->presses_.push_back(key);
 }
 
-void Window::on_mouse_button(GLFWwindow* handle, int, int action, int) {
+void Window::on_mouse_button(GLFWwindow* handle, int button, int action, int) {
   Window* self = owner(handle);
-  if (action == GLFW_PRESS) ++self->buttons_held_;
-  if (action == GLFW_RELEASE) self->buttons_held_ = std::max(0, self->buttons_held_ - 1);
+  const bool tracked = button >= 0 && button < kButtons;
+  if (action == GLFW_PRESS) {
+    ++self->buttons_held_;
+    if (tracked) self->press_travel_[button] = 0.0;
+  }
+  if (action == GLFW_RELEASE) {
+    self->buttons_held_ = std::max(0, self->buttons_held_ - 1);
+    if (tracked && self->press_travel_[button] <= kClickSlop) self->clicks_.push_back(button);
+  }
 }
 
 void Window::on_cursor(GLFWwindow* handle, double x, double y) {
   Window* self = owner(handle);
   const glm::dvec2 now{x, y};
-  if (self->buttons_held_ > 0) self->drag_ += now - self->cursor_;
+  if (self->buttons_held_ > 0) {
+    self->drag_ += now - self->cursor_;
+    for (double& travel : self->press_travel_) travel += glm::length(now - self->cursor_);
+  }
   self->cursor_ = now;
 }
 

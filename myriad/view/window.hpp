@@ -46,9 +46,16 @@ class Window {
   glm::vec2 take_drag();
   // Wheel notches since the last call (positive = away from the user).
   float take_scroll();
+  // Mouse buttons (GLFW_MOUSE_BUTTON_*) pressed and released without dragging the cursor more than
+  // kClickSlop pixels in between, since the last call: clicks, as opposed to drags to look.
+  std::vector<int> take_clicks();
+  static constexpr double kClickSlop = 4.0;
   // Input from elsewhere than the window system (scripted runs, tests), taken like the real input.
   void push_key_press(int key) { presses_.push_back(key); }
   void push_drag(glm::vec2 pixels) { drag_ += glm::dvec2(pixels); }
+  void push_click(int button) { clicks_.push_back(button); }
+  // A key held by a script until released by it (key_held reports it as if pressed).
+  void set_scripted_hold(int key, bool held);
 
  private:
   static void on_key(GLFWwindow* handle, int key, int scancode, int action, int mods);
@@ -59,6 +66,10 @@ class Window {
   GLFWwindow* window_ = nullptr;
   std::vector<int> presses_;
   int buttons_held_ = 0;
+  std::vector<int> clicks_;
+  std::vector<int> scripted_holds_;
+  static constexpr int kButtons = 8;
+  double press_travel_[kButtons] = {};  // cursor travel since each button's press
   glm::dvec2 cursor_{0.0};
   glm::dvec2 drag_{0.0};
   double scroll_ = 0.0;

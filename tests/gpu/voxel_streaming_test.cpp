@@ -11,7 +11,12 @@
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/voxel/data/edit.hpp"
 #include "myriad/voxel/data/generator.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/edit/placeable.hpp"
 #include "myriad/voxel/light/light.hpp"
 #include "myriad/voxel/mesh/world_mesher.hpp"
 
@@ -124,6 +129,114 @@ TEST_F(VoxelStreamingTest, StreamedSectionsEqualTheFixedWorldByteForByte) {
   int compared = 0;
   expect_equal_to_fixed(ctx(), scene, fixed, compared);
   EXPECT_GT(compared, 81);  // at least the 9 x 9 meshed columns' ground sections
+}
+
+// Editing through the scene (VoxelEditing, as the viewer does): a pick straight down from the camera's
+// column digs the cell it hits, a slope goes on the face of a second pick; frames run until the scene says
+// the edits are drawn. The GPU then holds exactly the fixed world's meshes with the same edits, the
+// sections re-meshed are edit_voxel's dirty sections, and an edit on a column that is not loaded is
+// refused with the world unchanged.
+TEST_F(VoxelStreamingTest, EditsThroughTheSceneEqualTheEditedFixedWorldOnTheGpu) {
+  FixedWorld fixed = build_fixed();
+  const render::StreamedVoxelSceneOptions options = scene_options(4);
+  render::StreamedVoxelScene scene(ctx(), options);
+  render::OffscreenTarget target(ctx(), 160, 100);
+  const render::SceneCamera camera = camera_at({200.0f, 260.0f});
+  settle(ctx(), scene, camera, target, options.upload_budget);
+  render::VoxelEditing& editing = *scene.voxel_editing();
+  std::size_t expected_sections = 0;
+  const auto apply = [&](const voxel::VoxelEdit& e) {
+    editing.edit(e);
+    expected_sections += voxel::edit_voxel(fixed.world, e.cell, e.material, e.form).dirty_sections.size();
+    const render::FrameOptions settings;
+    for (int frame = 0; frame < 2000 && editing.edit_stats().waiting; ++frame) {
+      scene.update(1.0 / 60.0, camera, target.width(), target.height(), settings);
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+      scene.finish_frame();
+    }
+    EXPECT_FALSE(editing.edit_stats().waiting);
+    EXPECT_GE(editing.edit_stats().last_frames_to_visible, 1u);
+  };
+  const glm::dvec3 down(0.0, -1.0, 0.0);
+  for (int k = 0; k < 3; ++k) {
+    const voxel::PickResult hit = editing.pick({212.5 + k, 120.0, 270.5}, down, 200.0);
+    ASSERT_EQ(hit.stop, voxel::PickStop::kHit);
+    EXPECT_EQ(hit.face, voxel::kPosY);
+    apply({hit.cell, voxel::kAir, 0});
+  }
+  const voxel::PickResult ground = editing.pick({216.5, 120.0, 266.5}, down, 200.0);
+  ASSERT_EQ(ground.stop, voxel::PickStop::kHit);
+  apply({ground.place, voxel::kStone, voxel::placeable_form(1, 1)});
+  apply({ground.place + glm::ivec3(0, 0, 1), voxel::kLampWarm, voxel::kFormFull});
+  EXPECT_EQ(editing.edit_stats().edits, 5u);
+  EXPECT_EQ(editing.edit_stats().sections_remeshed, expected_sections);
+  EXPECT_GT(editing.edit_stats().sections_uploaded, 0u);
+  voxel::WorldMesher mesher;
+  mesher.mesh_all(fixed.world, voxel::MeshOptions{}, fixed.meshes);
+  int compared = 0;
+  expect_equal_to_fixed(ctx(), scene, fixed, compared);
+  EXPECT_GT(compared, 81);
+  // A column far outside the streamed radius: refused, nothing queued.
+  EXPECT_THROW(editing.edit({{5, 30, 5}, voxel::kStone, voxel::kFormFull}), Error);
+  EXPECT_THROW(editing.edit({{-1, 30, 5}, voxel::kStone, voxel::kFormFull}), Error);
+  EXPECT_EQ(editing.edit_stats().edits, 5u);
+  EXPECT_EQ(editing.pick({5.5, 100.0, 5.5}, down, 200.0).stop, voxel::PickStop::kUnloaded);
+}
+
+// The outline of a picked cell changes the image only around that cell, and clearing it restores the
+// image exactly.
+TEST_F(VoxelStreamingTest, TheOutlineDrawsOnlyAroundThePickedCell) {
+  const render::StreamedVoxelSceneOptions options = scene_options(4);
+  render::StreamedVoxelScene scene(ctx(), options);
+  render::OffscreenTarget target(ctx(), 160, 100);
+  settle(ctx(), scene, camera_at({200.0f, 260.0f}), target, options.upload_budget);
+  // Close over a ground cell, so it spans many pixels.
+  const voxel::PickResult ground = scene.pick({212.5, 120.0, 270.5}, {0.0, -1.0, 0.0}, 200.0);
+  ASSERT_EQ(ground.stop, voxel::PickStop::kHit);
+  const glm::vec3 centre = glm::vec3(ground.cell) + 0.5f;
+  const render::SceneCamera camera =
+      render::SceneCamera::look_at(centre + glm::vec3(-3.0f, 4.0f, -2.5f), centre);
+  const auto frame = [&] {
+    const render::FrameOptions settings;
+    scene.update(0.0, camera, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+    scene.finish_frame();
+    return target.read_color();
+  };
+  const std::vector<std::uint8_t> plain = frame();
+  // The cell the centre of the view looks at.
+  const voxel::PickResult hit =
+      scene.pick(glm::dvec3(camera.eye), glm::dvec3(centre - glm::vec3(camera.eye)), 300.0);
+  ASSERT_EQ(hit.stop, voxel::PickStop::kHit);
+  scene.set_outline(render::CellOutlineTarget{hit.cell, hit.face});
+  const std::vector<std::uint8_t> outlined = frame();
+  // The cell's corners projected: every changed pixel lies within their box (a pixel of slack).
+  const render::FrameView view =
+      render::FrameView::of_camera(camera, target.width(), target.height(), {0, 1, 0});
+  glm::vec2 lo(1e9f), hi(-1e9f);
+  for (int c = 0; c < 8; ++c) {
+    const glm::vec4 clip =
+        view.view_proj * glm::vec4(glm::vec3(hit.cell) + glm::vec3(voxel::corner_offset(c)), 1.0f);
+    const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+    const glm::vec2 px = (ndc * 0.5f + 0.5f) * glm::vec2(target.width(), target.height());
+    lo = glm::min(lo, px);
+    hi = glm::max(hi, px);
+  }
+  int changed = 0, outside = 0;
+  for (std::uint32_t y = 0; y < target.height(); ++y)
+    for (std::uint32_t x = 0; x < target.width(); ++x) {
+      const std::size_t i = (std::size_t(y) * target.width() + x) * 4;
+      if (std::equal(plain.begin() + std::ptrdiff_t(i), plain.begin() + std::ptrdiff_t(i + 3),
+                     outlined.begin() + std::ptrdiff_t(i)))
+        continue;
+      ++changed;
+      const glm::vec2 p(float(x) + 0.5f, float(y) + 0.5f);
+      if (p.x < lo.x - 1.5f || p.y < lo.y - 1.5f || p.x > hi.x + 1.5f || p.y > hi.y + 1.5f) ++outside;
+    }
+  EXPECT_GT(changed, 40);
+  EXPECT_EQ(outside, 0);
+  scene.set_outline(std::nullopt);
+  EXPECT_EQ(frame(), plain);
 }
 
 // The level choice runs only on change: a settled world seen from the same column, turned or not, keeps

@@ -13,7 +13,14 @@
 
 #include "gpu_fixture.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/render/voxel/voxel_editing.hpp"
+#include "myriad/view/edit_controls.hpp"
+#include "myriad/view/input_script.hpp"
 #include "myriad/view/stats_panel.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/edit/placeable.hpp"
 
 namespace myriad::view {
 namespace {
@@ -194,6 +201,95 @@ TEST_F(ViewerTest, KeysAndDragReachTheScene) {
   EXPECT_EQ(result.frames, 9u);
   ASSERT_EQ(result.screenshot_width, 320u);
   EXPECT_EQ(pixel(result, kPanelOffset + 1, kPanelOffset + 1), frame_color(8));
+}
+
+// A scene with an editable voxel world, faked: picks hit the cell 10 units along the ray (its -Y face),
+// edits are recorded, and an edit at y < 0 is refused as a real world refuses one outside it.
+class EditScene : public ClearScene, public render::VoxelEditing {
+ public:
+  render::VoxelEditing* voxel_editing() override { return this; }
+  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const override {
+    last_origin = origin;
+    last_direction = direction;
+    EXPECT_EQ(max_distance, kEditReach);
+    voxel::PickResult r;
+    r.stop = voxel::PickStop::kHit;
+    r.cell = glm::ivec3(glm::floor(origin + glm::normalize(direction) * 10.0));
+    r.face = voxel::kNegY;
+    r.place = r.cell + glm::ivec3(0, -1, 0);
+    return r;
+  }
+  void edit(const voxel::VoxelEdit& e) override {
+    if (e.cell.y < 0) throw Error("outside the world", "test");
+    edits.push_back(e);
+  }
+  const render::VoxelEditStats& edit_stats() const override { return stats_; }
+  void set_outline(std::optional<render::CellOutlineTarget> target) override { outline = target; }
+
+  std::vector<voxel::VoxelEdit> edits;
+  std::optional<render::CellOutlineTarget> outline;
+  mutable glm::dvec3 last_origin{0.0}, last_direction{0.0};
+
+ private:
+  render::VoxelEditStats stats_;
+};
+
+TEST_F(ViewerTest, ScriptedClicksDigAndBuildWhereTheCrosshairPoints) {
+  EditScene scene;
+  ViewerOptions options;
+  options.screenshot = scratch("edit.png");
+  options.show_panel = false;
+  // A dig, then sand (two materials on from stone) as a slope turned once, then a refused build.
+  // Looking along +X from y = 20: the fake's hit is the cell (10.5, 20.5, 0.5) lies in.
+  const render::SceneCamera level = render::SceneCamera::look_at({0.5f, 20.5f, 0.5f}, {10.5f, 20.5f, 0.5f});
+  // A dig, then grass (two materials on from stone) as a slope turned once, then a build after looking up.
+  options.input = parse_input_script(
+      "wait 2\nclick left\nwait 1\nkey ]\nkey ]\nkey 2\nkey T\nclick right\nwait 1\nlook 0 -400\n"
+      "wait 1\nclick right\nwait 2\n",
+      "session.txt");
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, level, options);
+  EXPECT_EQ(result.frames, options.input.length);
+  ASSERT_EQ(scene.edits.size(), 3u);
+  EXPECT_EQ(result.edits, 3u);
+  EXPECT_EQ(result.edits_refused, 0u);
+  EXPECT_EQ(scene.edits[0].cell, glm::ivec3(10, 20, 0));
+  EXPECT_EQ(scene.edits[0].material, voxel::kAir);
+  EXPECT_EQ(scene.edits[1].cell, glm::ivec3(10, 19, 0));
+  EXPECT_EQ(scene.edits[1].material, voxel::kGrass);
+  EXPECT_EQ(scene.edits[1].form, voxel::placeable_form(1, 1));
+  EXPECT_GT(scene.edits[2].cell.y, 20);  // looking up
+  // The pick runs from the eye along the view: the crosshair is the frame's centre.
+  EXPECT_NEAR(glm::distance(glm::vec3(scene.last_origin), scene.last_camera.eye), 0.0f, 1e-5f);
+  EXPECT_NEAR(glm::distance(glm::vec3(glm::normalize(scene.last_direction)), scene.last_camera.forward), 0.0f,
+              1e-5f);
+  ASSERT_TRUE(scene.outline.has_value());
+  // The crosshair's white arms at the centre, the scene's colour away from it.
+  EXPECT_EQ(pixel(result, 160 + 5, 100), (Rgba8{240, 240, 240, 255}));
+  EXPECT_EQ(pixel(result, 160, 100 - 5), (Rgba8{240, 240, 240, 255}));
+  EXPECT_EQ(pixel(result, 160 + 20, 100 + 20), frame_color(result.frames - 1));
+}
+
+TEST_F(ViewerTest, ARefusedEditIsCountedAndShownNotApplied) {
+  EditScene scene;
+  ViewerOptions options;
+  options.frames = 6;
+  // Looking straight down from y = 2 the fake's hit lies below y = 0: the build is refused.
+  const render::SceneCamera down = render::SceneCamera::look_at({0.5f, 2.0f, 0.5f}, {0.5f, -5.0f, 0.51f});
+  options.input = parse_input_script("wait 2\nclick right\n", "session.txt");
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, down, options);
+  EXPECT_TRUE(scene.edits.empty());
+  EXPECT_EQ(result.edits, 0u);
+  EXPECT_EQ(result.edits_refused, 1u);
+}
+
+TEST_F(ViewerTest, ScenesWithoutAVoxelWorldGetNoCrosshair) {
+  ClearScene scene;
+  ViewerOptions options;
+  options.frames = 3;
+  options.show_panel = false;
+  options.screenshot = scratch("no_crosshair.png");
+  const ViewerResult result = run_viewer(*ctx_, *window_, scene, start_, options);
+  EXPECT_EQ(pixel(result, 160 + 5, 100), frame_color(2));
 }
 
 TEST_F(ViewerTest, RefusesAContextThatCannotPresent) {

@@ -1,5 +1,6 @@
-// Surface atlas: every covered cell's record equals what the unmerged mesh has at that cell's corners;
-// whole-pipeline determinism (generate, light, mesh, vegetation) for 1 thread vs all threads.
+// Surface atlas: every covered cell's record equals what the unmerged mesh has at that cell's corners
+// (light, texture layers, diagonal, tile variation); whole-pipeline determinism (generate, light, mesh,
+// vegetation) for 1 thread vs all threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,20 +28,14 @@ struct CellData {
 };
 using CellKey = std::tuple<int, int, int, int>;  // face, world cell x, y, z
 
-// Face and min corner (doubled world coordinates) of a quad's 4 vertices.
-int quad_face(const TerrainVertex* v) {
-  const glm::vec3 n = glm::cross(glm::vec3(v[1].px - v[0].px, v[1].py - v[0].py, v[1].pz - v[0].pz),
-                                 glm::vec3(v[2].px - v[0].px, v[2].py - v[0].py, v[2].pz - v[0].pz));
-  const int axis = std::abs(n.x) > 0.5f ? 0 : std::abs(n.y) > 0.5f ? 1 : 2;
-  return axis * 2 + (n[axis] > 0 ? 1 : 0);
-}
+// A plain polygon's base index carries the cell's tile variation in bits 10-12; a record keeps the layers
+// without it and the variation in meta bits 4-6.
+using test::kVariationBits;
+using test::plain_uv;
+using test::record_uv;
 
-// Cell of corner 0 of a face quad: the vertex lies on the face plane; the cell is behind it.
-glm::ivec3 cell_of_corner0(const TerrainVertex& v0, int face, glm::ivec3 sec) {
-  glm::ivec3 c = glm::ivec3(glm::round(glm::vec3(v0.px, v0.py, v0.pz))) + sec * kSectionSize;
-  if (face_positive(face)) c[face_axis(face)] -= 1;
-  return c;
-}
+using test::cell_of_corner0;
+using test::quad_face;
 
 std::map<CellKey, CellData> unmerged_cells(const World& w, const std::vector<SectionMesh>& meshes) {
   std::map<CellKey, CellData> out;
@@ -78,7 +73,7 @@ TEST(Atlas, IsLosslessAgainstTheUnmergedMesh) {
   mesher.mesh_all(w, {MeshMode::kAtlas}, merged);
   mesher.mesh_all(w, {MeshMode::kUnmerged}, unmerged);
   const std::map<CellKey, CellData> reference = unmerged_cells(w, unmerged);
-  std::size_t covered = 0, records = 0, transitions = 0;
+  std::size_t covered = 0, records = 0, transitions = 0, variations = 0;
   for (int s = 0; s < w.section_count(); ++s) {
     const SectionMesh& m = merged[std::size_t(s)];
     records += m.atlas.size();
@@ -107,10 +102,12 @@ TEST(Atlas, IsLosslessAgainstTheUnmergedMesh) {
           ASSERT_NE(it, reference.end()) << "merged cell not in the unmerged mesh";
           const CellData& d = it->second;
           EXPECT_EQ((std::array<std::uint32_t, 4>{r.light0, r.light1, r.light2, r.light3}), d.light);
-          EXPECT_EQ(r.tex01, d.tex01);
+          EXPECT_EQ(r.tex01, d.tex01 & ~kVariationBits);
+          EXPECT_EQ(record_uv(r), plain_uv(d.tex01));
           EXPECT_EQ(r.tex23, d.tex23);
           EXPECT_EQ(r.meta >> 7 & 1, d.diagonal);
-          EXPECT_EQ(r.meta & 0xF, 0xFu);
+          EXPECT_EQ(r.meta & 0xF, 0u) << "bits 0-3 are reserved (no vertex mask)";
+          variations += record_uv(r) != 0;
           transitions += (r.tex01 >> 16) != 0;
           ++covered;
         }
@@ -119,6 +116,7 @@ TEST(Atlas, IsLosslessAgainstTheUnmergedMesh) {
   EXPECT_EQ(covered, reference.size()) << "every unmerged cell is covered once";
   EXPECT_GT(records, 100u);
   EXPECT_GT(transitions, 0u);
+  EXPECT_GT(variations, records / 2) << "7 in 8 records of turnable tiles have a transform";
 }
 
 // Rows of equal wedges: their slopes merge along the row into one atlas quad each, and every record equals
@@ -205,7 +203,8 @@ TEST(Atlas, SlopeRunsMergeLosslessly) {
         }
         const auto t = tex.find({cell.x, cell.y, cell.z, q[0].normal});
         ASSERT_NE(t, tex.end());
-        EXPECT_EQ(r.tex01, t->second.first);
+        EXPECT_EQ(r.tex01, t->second.first & ~kVariationBits);
+        EXPECT_EQ(record_uv(r), plain_uv(t->second.first));
         EXPECT_EQ(r.tex23, t->second.second);
         ++records;
       }

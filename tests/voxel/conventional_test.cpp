@@ -1,7 +1,7 @@
 // Conventional greedy meshing (MeshMode::kConventional), the article's baseline for the surface atlas:
 // it must draw exactly what the unmerged mesh draws (same faces, same light at every cell corner, same
-// texture layers, same diagonal where the light varies), never with more vertices, merge uniform flat
-// areas into large quads and split where AO, light or textures differ.
+// texture layers and tile variation, same diagonal where the light varies), never with more vertices, merge
+// uniform flat areas into large quads and split where AO, light, textures or tile variation differ.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "myriad/voxel/light/light.hpp"
 #include "myriad/voxel/mesh/mesher.hpp"
 #include "myriad/voxel/mesh/shade.hpp"
+#include "myriad/voxel/mesh/tile_variation.hpp"
 #include "myriad/voxel/mesh/world_mesher.hpp"
 #include "test_util.hpp"
 
@@ -99,11 +100,11 @@ std::map<CellKey, CellShading> face_cells(const World& w, const std::vector<Sect
 
 // Conventional and unmerged meshes of `w`: same cells, same shading, the same loose polygons, and
 // no more vertices (fewer when `merges` is set).
-void expect_same_surface(const World& w, const char* what, bool merges) {
+void expect_same_surface(const World& w, const char* what, bool merges, bool variation) {
   WorldMesher mesher;
   std::vector<SectionMesh> conventional, unmerged;
-  mesher.mesh_all(w, {MeshMode::kConventional}, conventional);
-  mesher.mesh_all(w, {MeshMode::kUnmerged}, unmerged);
+  mesher.mesh_all(w, {.mode = MeshMode::kConventional, .tile_variation = variation}, conventional);
+  mesher.mesh_all(w, {.mode = MeshMode::kUnmerged, .tile_variation = variation}, unmerged);
   std::size_t conventional_quads = 0, unmerged_quads = 0;
   const auto a = face_cells(w, conventional, conventional_quads);
   const auto b = face_cells(w, unmerged, unmerged_quads);
@@ -147,13 +148,17 @@ TEST(Conventional, DrawsWhatTheUnmergedMeshDraws) {
     params.seed = seed;
     World w = generate_world({64, 48, 64}, params);
     compute_light(w);
-    expect_same_surface(w, "generated world", true);
+    // Without tile variation uniform areas merge; with it cells merge only where their transforms agree
+    // (a conventional mesh must draw what its cells draw), which is rarely: the same surface, hardly fewer
+    // vertices.
+    expect_same_surface(w, "generated world", true, false);
+    expect_same_surface(w, "generated world, tile variation", false, true);
   }
   // All 256 shapes and random light levels: many loose polygons and little uniform shading.
   World r = test::random_world({32, 32, 32}, 3, 0.5);
   std::mt19937 rng(9);
   for (Light16& l : r.lights()) l = Light16(rng() & 0xFFFF);
-  expect_same_surface(r, "random world", false);
+  expect_same_surface(r, "random world", false, true);
 }
 
 // A 16 x 16 floor (y = 0) under air in full sun; `count_floor_quads` counts the +Y quads on y = 1.
@@ -171,10 +176,12 @@ struct FloorQuads {
   std::vector<std::array<int, 4>> rects;  // x0, z0, x1, z1 of merged quads
 };
 
-FloorQuads floor_quads(const World& w, MeshMode mode) {
+// Tile variation off unless asked for: the split rules of light, AO and textures are what these tests see
+// (with it, cells whose tiles turn differently never merge).
+FloorQuads floor_quads(const World& w, MeshMode mode, bool variation = false) {
   WorldMesher mesher;
   std::vector<SectionMesh> meshes;
-  mesher.mesh_all(w, {mode}, meshes);
+  mesher.mesh_all(w, {.mode = mode, .tile_variation = variation}, meshes);
   FloorQuads out;
   const SectionMesh& m = meshes[0];
   for (std::uint32_t v = 0; v < m.quad_vertices; v += 4) {
@@ -252,6 +259,22 @@ TEST(Conventional, SplitsWhereTexturesDiffer) {
   EXPECT_EQ(got, expected);
   // The atlas path merges the whole floor regardless of textures.
   EXPECT_EQ(floor_quads(w, MeshMode::kAtlas).quads, 1);
+}
+
+// With tile variation, a uniform floor merges only cells whose transforms agree: every merged quad's cells
+// have one transform (and the atlas path still merges the whole floor, the transform being per record).
+TEST(Conventional, SplitsWhereTileVariationDiffers) {
+  const World w = floor_world();
+  const FloorQuads c = floor_quads(w, MeshMode::kConventional, true);
+  EXPECT_GT(c.quads, 100) << "about 7 in 8 cells differ from a neighbour";
+  EXPECT_LT(c.quads, 256);
+  for (const std::array<int, 4>& r : c.rects) {
+    const std::uint32_t first = cell_uv_transform(materials()[kStone], kPosY, {r[0], 0, r[1]});
+    for (int z = r[1]; z < r[3]; ++z)
+      for (int x = r[0]; x < r[2]; ++x)
+        EXPECT_EQ(cell_uv_transform(materials()[kStone], kPosY, {x, 0, z}), first) << x << "," << z;
+  }
+  EXPECT_EQ(floor_quads(w, MeshMode::kAtlas, true).quads, 1);
 }
 
 }  // namespace

@@ -249,6 +249,54 @@ TEST(StreamWorld, EditsRelightAndRemeshLikeEditVoxel) {
   EXPECT_THROW(s.edit({250, 10, 250}, kStone, kFormFull), Error);  // not resident
 }
 
+TEST(StreamWorld, AnEditReMeshesExactlyTheSectionsThatReadAChangedCell) {
+  // One edit at a time, each settled: the sections the stream re-meshes (its own and those its relight
+  // reaches) are exactly edit_voxel's dirty sections on the fixed world, in number and (those with
+  // geometry, listed in `meshed`) by name, and the result equals meshing the edited world from scratch.
+  const StreamOptions o = small_options(3);
+  Fixed f = fixed_world(o.world_size, o.generator);
+  StreamWorld s(o);
+  const glm::dvec3 cam{128.0, 40.0, 128.0};
+  settle(s, cam);
+  std::mt19937 rng(23);
+  int total = 0;
+  for (int k = 0; k < 16; ++k) {
+    // Near the surface of columns well inside the meshed radius, several on column and section borders.
+    glm::ivec3 p{int(104 + rng() % 48), 0, int(104 + rng() % 48)};
+    if (k % 3 == 0) p.x = 112 + 15 * int(rng() % 2);
+    int top = o.world_size.y - 1;
+    while (top > 0 && f.world.material({p.x, top, p.z}) == kAir) --top;
+    p.y = top + (k % 2);
+    if (k % 5 == 4) p.y = 16 * (p.y / 16);  // the bottom cell of a section
+    const std::uint8_t material = k % 4 == 0   ? std::uint8_t(kAir)
+                                  : k % 4 == 1 ? std::uint8_t(kLampCold)
+                                               : std::uint8_t(kDirt);
+    const std::uint8_t form = k % 4 == 3 ? std::uint8_t(0x5F) : kFormFull;
+    const EditResult expected = edit_voxel(f.world, p, material, form);
+    s.edit(p, material, form);
+    int remeshed = 0, remeshed_uploaded = 0;
+    std::set<int> listed;
+    for (int i = 0; i < 200000; ++i) {
+      const StreamUpdate& u = s.update(cam);
+      remeshed += u.sections_remeshed;
+      remeshed_uploaded += u.sections_remeshed_uploaded;
+      for (const glm::ivec3 m : u.meshed) listed.insert(f.world.section_index(m));
+      if (s.idle() && !s.edits_pending()) break;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    EXPECT_FALSE(s.edits_pending());
+    EXPECT_EQ(remeshed, int(expected.dirty_sections.size())) << "edit " << k;
+    EXPECT_EQ(remeshed_uploaded, int(listed.size())) << "edit " << k;
+    for (const int section : listed)
+      EXPECT_TRUE(std::binary_search(expected.dirty_sections.begin(), expected.dirty_sections.end(), section))
+          << "edit " << k << " re-meshed section " << section;
+    total += remeshed;
+  }
+  EXPECT_GT(total, 16);
+  remesh(f);
+  expect_streamed(s, f, cam);
+}
+
 TEST(StreamWorld, EditedColumnsSurviveEvictionWithSaveDirectory) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("myriad_stream_save_" + std::to_string(::getpid()));

@@ -47,6 +47,8 @@ struct FrameOptions {
   float draw_distance = 0.0f;
 };
 
+class VoxelEditing;
+
 class FrameScene {
  public:
   virtual ~FrameScene() = default;
@@ -62,6 +64,8 @@ class FrameScene {
   virtual void finish_frame() = 0;
   // Short lines for an on-screen panel (counts, draws, times of the last finished frame).
   virtual std::vector<std::string> stats_lines() const = 0;
+  // The scene's editable voxel world (voxel_editing.hpp), or null when it has none.
+  virtual VoxelEditing* voxel_editing() { return nullptr; }
 };
 
 // The view a scene's update() built, checked against the target record() draws into: throws

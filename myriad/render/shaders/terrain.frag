@@ -3,7 +3,13 @@
 // the fragment and interpolate its four corner lights over the cell's two triangles (split along the
 // record's diagonal), exactly as the unmerged mesh's vertices would; plain polygons use their
 // interpolated vertex light. Texture coordinates come from the world position on the polygon's
-// light-sampling side in both paths; base tile + up to 3 transition layers blended by edge masks.
+// light-sampling side in both paths, mirrored and turned per cell by the cell's tile variation (atlas meta
+// bits 4-6, a plain polygon's base index bits 10-12); base tile + up to 3 transition layers blended by
+// edge masks computed here from the cell's edge bits (no mask textures). Tiles are the layers of one array
+// texture (layer = tile id). Magnified surfaces (and tiles without a mip chain, the built-in ones) read
+// level 0 texel by texel, exactly; minified ones sample the mip chain at the pixel's footprint (nearest
+// texel in the two levels around it, blended), through the sampler: lavapipe's texelFetch goes wrong when
+// neighbouring pixels fetch from different levels.
 // Back faces are drawn only while a slice cuts the world (V14): seen through the cut, they are the inside
 // of solid ground (or the world's floor, terrain_floor.vert), shaded as the cut's face (the cell's base
 // tile laid flat, facing up, in daylight) so a sliced world reads solid instead of showing what lies
@@ -21,7 +27,7 @@
 layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer AtlasArena { AtlasRecord r[]; };
 
 layout(binding = 3, scalar) readonly buffer Arenas { ArenaAddressGpu arena_addresses[]; };
-layout(binding = 4) uniform sampler2D tiles;  // tile t occupies texels [16t, 16t+16) x [0, 16)
+layout(binding = 4) uniform sampler2DArray tiles;  // layer t = tile t; square, power-of-two side
 layout(push_constant, scalar) uniform Push { TerrainPush pc; };
 
 layout(location = 0) in vec3 in_world;
@@ -30,8 +36,6 @@ layout(location = 2) in vec4 in_light;
 layout(location = 3) in vec2 in_quad_uv;
 layout(location = 4) flat in uvec4 in_surface;
 layout(location = 0) out vec4 out_color;
-
-const uint kTileSize = 16u;
 
 // The axis of the light-sampling side: the dominant normal component (ties prefer Y, then X, then Z).
 int sampling_axis(vec3 n) {
@@ -54,10 +58,45 @@ vec2 frame_uv(vec3 p, vec3 n, int axis) {
   return fract(positive ? vec2(p[pa], p[qa]) : vec2(p[qa], p[pa]));
 }
 
-vec3 tile_texel(uint tile, vec2 uv) {
-  uvec2 t = uvec2(fract(uv) * float(kTileSize));
-  t = min(t, uvec2(kTileSize - 1u));
-  return texelFetch(tiles, ivec2(int(tile * kTileSize + t.x), int(t.y)), 0).rgb;
+// The texel of a size x size tile that texel t of the transformed tile shows: x mirrored (bit 2), then
+// turned by quarter turns (bits 0-1). voxel/mesh/tile_variation.hpp's transform_texel is its CPU twin.
+uvec2 transform_texel(uvec2 t, uint size, uint transform) {
+  uint m = size - 1u;
+  if ((transform & 4u) != 0u) t.x = m - t.x;
+  uint turns = transform & 3u;
+  if (turns == 1u) return uvec2(m - t.y, t.x);
+  if (turns == 2u) return uvec2(m - t.x, m - t.y);
+  if (turns == 3u) return uvec2(t.y, m - t.x);
+  return t;
+}
+
+// transform_texel on cell-local coordinates (0..1) instead of texels: the same texel for every point
+// inside one.
+vec2 transform_uv(vec2 f, uint transform) {
+  if ((transform & 4u) != 0u) f.x = 1.0 - f.x;
+  uint turns = transform & 3u;
+  if (turns == 1u) return vec2(1.0 - f.y, f.x);
+  if (turns == 2u) return vec2(1.0) - f;
+  if (turns == 3u) return vec2(f.y, 1.0 - f.x);
+  return f;
+}
+
+// The mip level a pixel's footprint (world units = tiles) asks for; <= 0 magnifies. Tiles without a mip
+// chain always read level 0 (-1 here).
+float tile_lod(float footprint) {
+  if (textureQueryLevels(tiles) == 1) return -1.0;
+  return log2(footprint * float(textureSize(tiles, 0).x));
+}
+
+vec3 tile_texel(uint tile, vec2 uv, uint transform, float lod) {
+  vec2 f = fract(uv);
+  if (lod <= 0.0) {
+    uint size = uint(textureSize(tiles, 0).x);
+    uvec2 t = min(uvec2(f * float(size)), uvec2(size - 1u));
+    t = transform_texel(t, size, transform);
+    return texelFetch(tiles, ivec3(ivec2(t), int(tile)), 0).rgb;
+  }
+  return textureLod(tiles, vec3(transform_uv(f, transform), float(tile)), lod).rgb;
 }
 
 // Weight of a transition layer whose neighbour material lies across the edges in `mask`
@@ -71,13 +110,14 @@ float transition_weight(uint mask, vec2 f) {
   return 1.0 - smoothstep(0.0, 0.45, d);
 }
 
-vec3 albedo(uint tex01, uint tex23, vec2 uv, vec2 f) {
+// The cell's layers at uv, every layer under the cell's tile variation `transform`.
+vec3 albedo(uint tex01, uint tex23, vec2 uv, vec2 f, uint transform, float lod) {
   uint layers[4] = uint[](tex01 & 0xFFFFu, tex01 >> 16, tex23 & 0xFFFFu, tex23 >> 16);
-  vec3 c = tile_texel(layers[0] & MYRIAD_VOXEL_TILE_MASK, uv);
+  vec3 c = tile_texel(layers[0] & MYRIAD_VOXEL_TILE_MASK, uv, transform, lod);
   for (int i = 1; i < 4; ++i) {
     if (layers[i] == 0u) continue;
     float w = transition_weight(layers[i] >> MYRIAD_VOXEL_TILE_BITS, f);
-    c = mix(c, tile_texel(layers[i] & MYRIAD_VOXEL_TILE_MASK, uv), w);
+    c = mix(c, tile_texel(layers[i] & MYRIAD_VOXEL_TILE_MASK, uv, transform, lod), w);
   }
   return c;
 }
@@ -95,10 +135,13 @@ vec4 cell_light(AtlasRecord r, vec2 f) {
 }
 
 void main() {
+  // The pixel's footprint on the surface, in world units (derivatives in uniform control flow).
+  float footprint = max(length(dFdx(in_world)), length(dFdy(in_world)));
   vec3 n = normalize(in_normal);
   int axis = sampling_axis(n);
   vec2 uv = side_uv(in_world, axis);
   uint tex01 = in_surface.x, tex23 = in_surface.y;
+  uint transform = (tex01 >> MYRIAD_VOXEL_TILE_BITS) & MYRIAD_VOXEL_UV_TRANSFORM_MASK;
   vec4 light;
   vec2 f;
   if ((tex01 & 0xFFFFu) == MYRIAD_VOXEL_ATLAS_MARKER) {
@@ -110,6 +153,7 @@ void main() {
     light = cell_light(r, f);
     tex01 = r.tex01;
     tex23 = r.tex23;
+    transform = (r.meta >> MYRIAD_VOXEL_META_UV_SHIFT) & MYRIAD_VOXEL_UV_TRANSFORM_MASK;
   } else {
     light = in_light;
     f = frame_uv(in_world, n, axis);
@@ -122,7 +166,8 @@ void main() {
     light = vec4(vec3(0.25), 0.75);
   }
   // A select on the push constant, not a branch (see shadow.glsl).
-  vec3 base = mix(albedo(tex01, tex23, uv, frame_uv(in_world, n, axis)), vec3(0.8), bvec3(pc.debug_mode == 1u));
+  vec3 base = mix(albedo(tex01, tex23, uv, frame_uv(in_world, n, axis), transform, tile_lod(footprint)), vec3(0.8),
+                  bvec3(pc.debug_mode == 1u));
   // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form;
   // the sun term is darkened where the shadow map says occluded.
   float sun_facing = 0.75 + 0.25 * max(dot(n, pc.to_light.xyz), 0.0);

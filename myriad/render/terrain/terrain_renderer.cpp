@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
+#include <string>
 
 #include "myriad/gpu/sync/sync.hpp"
-#include "myriad/render/terrain/terrain_tiles.hpp"
+#include "myriad/voxel/tiles/builtin_tiles.hpp"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {
@@ -23,10 +25,32 @@ constexpr std::uint32_t kStride = sizeof(voxel::TerrainVertex);
 static_assert(sizeof(voxel::TerrainVertex) == sizeof(voxel::AtlasRecord),
               "atlas records share the vertex arena and its stride");
 
+// The shape terrain.frag reads: every tile id a layer, square power-of-two layers, one level or the full
+// chain, each level's bytes there.
+void check_tile_array(const TextureArray& a) {
+  const char* where = "TerrainRenderer tiles";
+  if (a.layers != voxel::kTileCount)
+    throw Error("the tile array has " + std::to_string(a.layers) + " layers", where,
+                "give one layer per tile id: " + std::to_string(voxel::kTileCount));
+  if (a.size == 0 || (a.size & (a.size - 1)) != 0)
+    throw Error("the tile size " + std::to_string(a.size) + " is not a power of two", where);
+  const std::size_t full = std::size_t(std::bit_width(a.size));
+  if (a.levels.size() != 1 && a.levels.size() != full)
+    throw Error("the tile array has " + std::to_string(a.levels.size()) + " mip levels", where,
+                "give level 0 alone or all " + std::to_string(full));
+  for (std::size_t l = 0; l < a.levels.size(); ++l) {
+    const std::size_t side = a.size >> l;
+    if (a.levels[l].size() != side * side * 4 * a.layers)
+      throw Error("mip level " + std::to_string(l) + " has " + std::to_string(a.levels[l].size()) + " bytes",
+                  where, "each level holds every layer's RGBA8 texels");
+  }
+}
+
 }  // namespace
 
 TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format,
-                                 VkFormat depth_format, const PageArenaOptions& config)
+                                 VkFormat depth_format, const PageArenaOptions& config,
+                                 const TextureArray* tiles)
     : ctx_(ctx),
       color_format_(color_format),
       depth_format_(depth_format),
@@ -71,11 +95,21 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
   shadow_draw_buf_ = gpu::make_storage_buffer(ctx, kMaxGroups * sizeof(shader::DrawCommand),
                                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
 
-  const std::vector<std::uint8_t> tiles = generate_terrain_tiles();
-  tiles_ = gpu::Image(ctx, {VK_FORMAT_R8G8B8A8_UNORM, kTerrainTileCount * kTerrainTileSize, kTerrainTileSize,
-                            1, VK_IMAGE_USAGE_SAMPLED_BIT});
-  gpu::upload_image(ctx, tiles_, std::as_bytes(std::span(tiles)), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-  tile_sampler_ = gpu::make_nearest_sampler(ctx);
+  // The tiles' colours are used as stored (UNORM, as the built-in ones always were). terrain.frag reads
+  // level 0 texel by texel and samples the mip chain for minified surfaces: nearest texels, the two levels
+  // around the footprint blended.
+  if (tiles) {
+    check_tile_array(*tiles);
+    tiles_ = gpu::make_texture_array_image(ctx, *tiles, VK_FORMAT_R8G8B8A8_UNORM);
+  } else {
+    tiles_ = gpu::make_texture_array_image(ctx, voxel::builtin_tiles(), VK_FORMAT_R8G8B8A8_UNORM);
+  }
+  VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  sampler.magFilter = sampler.minFilter = VK_FILTER_NEAREST;
+  sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  sampler.addressModeU = sampler.addressModeV = sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  sampler.maxLod = VK_LOD_CLAMP_NONE;
+  tile_sampler_ = gpu::Sampler(ctx, sampler);
 
   gpu::GraphicsPipelineBuilder b;
   b.vertex = spirv::terrain_vert();

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "myriad/core/image/texture_array.hpp"
 #include "myriad/gpu/memory/host_readback.hpp"
 #include "myriad/gpu/memory/image.hpp"
 #include "myriad/gpu/pipeline/pipeline.hpp"
@@ -72,8 +73,12 @@ class TerrainRenderer : public FrameSystem {
   using FrameSystem::cull;
   using FrameSystem::draw;
 
+  // `tiles`: the block textures (voxel/tiles: kTileCount layers, layer = tile id, square power-of-two
+  // layers with 1 level or a full mip chain; a TileSet's texture); null = the built-in tiles. Uploaded
+  // here, not kept. Throws myriad::Error when the array is not of that shape.
   TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkFormat color_format, VkFormat depth_format,
-                  const PageArenaOptions& config = terrain_arena_options());
+                  const PageArenaOptions& config = terrain_arena_options(),
+                  const TextureArray* tiles = nullptr);
 
   // Queues a section's mesh (vertices + atlas records into its vertex range, indices into its index
   // range); an empty mesh removes the page. `origin` = the section's world position.
@@ -211,7 +216,7 @@ class TerrainRenderer : public FrameSystem {
   TwoPhaseCull two_phase_, shadow_two_phase_;
   bool late_drawn_ = false;  // the last camera frame was two-phase: counts add both outputs
   std::uint32_t max_arenas_;
-  gpu::Image tiles_;
+  gpu::Image tiles_;  // 2D array, layer = tile id
   gpu::Sampler tile_sampler_;
   gpu::Pipeline pipeline_, shadow_pipeline_;
   ShadowReceiver shadow_receiver_;

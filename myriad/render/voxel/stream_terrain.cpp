@@ -41,9 +41,9 @@ StreamTerrain::StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& opti
                              VkFormat depth_format)
     : options_(options) {
   options.validate();
-  terrain_ =
-      std::make_unique<TerrainRenderer>(ctx, glm::ivec3(options.window, options.sections_y, options.window),
-                                        color_format, depth_format, options.arenas);
+  terrain_ = std::make_unique<TerrainRenderer>(
+      ctx, glm::ivec3(options.window, options.sections_y, options.window), color_format, depth_format,
+      options.arenas, options.tiles ? &options.tiles->texture : nullptr);
   terrain_->set_cell_scale(options.cell_scale);
   slots_.resize(std::size_t(options.window) * std::size_t(options.window) * std::size_t(options.sections_y));
 }

@@ -15,6 +15,7 @@
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/voxel/mesh/mesher.hpp"
+#include "myriad/voxel/tiles/tile_pack.hpp"
 
 namespace myriad::render {
 
@@ -26,6 +27,7 @@ struct StreamTerrainOptions {
   int unit_cells = 16;      // world cells per unit along x and z (16 << level for far blocks)
   float cell_scale = 1.0f;  // world cells per mesh unit (1 << level for far blocks)
   PageArenaOptions arenas;  // fixed-capacity arenas (pages come and go forever)
+  std::shared_ptr<const voxel::TileSet> tiles;  // block textures; null = the built-in tiles
 
   // Throws myriad::Error naming the first invalid field, the arenas' included (the constructor calls it).
   void validate() const;

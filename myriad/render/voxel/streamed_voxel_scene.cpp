@@ -68,7 +68,8 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       // Validated before anything is made.
       terrain_share_((options.validate(), ctx.uploads().share("voxel terrain", options.upload_budget,
                                                               gpu::UploadPolicy::kAllOrNone))),
-      frame_(ctx) {
+      frame_(ctx),
+      outline_(ctx, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat) {
   // Level 1 must reach past the fine ring (it is the fallback while fine columns stream in).
   options_.far_radius = std::max(options_.far_radius, options_.radius / 2 + 2);
   voxel::StreamOptions so;
@@ -91,6 +92,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   to.window = window_for_radius(options.radius);
   to.sections_y = options.world_size.y / voxel::kSectionSize;
   to.arenas = stream_arena_options();
+  to.tiles = options.tiles;
   terrain_ =
       std::make_unique<StreamTerrain>(ctx, to, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   terrain_->renderer().set_fog(glm::vec3(kSky), reach());
@@ -125,6 +127,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       lo.unit_cells = voxel::kSectionSize << level;
       lo.cell_scale = float(1 << level);
       lo.arenas = stream_arena_options();
+      lo.tiles = options.tiles;
       far_terrain_.push_back(std::make_unique<StreamTerrain>(ctx, lo, OffscreenTarget::kColorFormat,
                                                              OffscreenTarget::kDepthFormat));
       far_terrain_.back()->renderer().set_fog(glm::vec3(kSky), reach());
@@ -171,6 +174,8 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   stats_.cpu_vegetation_ms = phase.elapsed_ms();
   phase.restart();
   stats_.sections_meshed = std::uint32_t(u.meshed.size());
+  edits_.sections_remeshed += std::uint64_t(u.sections_remeshed);
+  edits_.sections_uploaded += std::uint64_t(u.sections_remeshed_uploaded);
   stats_.sections_evicted = std::uint32_t(u.evicted.size());
   stats_.columns_generated = std::uint32_t(u.columns_generated + u.columns_loaded);
   stats_.columns_lit = std::uint32_t(u.columns_lit);
@@ -403,6 +408,7 @@ void StreamedVoxelScene::record(VkCommandBuffer cmd, const FrameOptions& setting
   systems.assign(1, &terrain_->renderer());
   for (const auto& far : far_terrain_) systems.push_back(&far->renderer());
   if (vegetation_) systems.push_back(vegetation_.get());
+  if (outline_.target()) systems.push_back(&outline_);
   frame_.record(cmd, view, systems, target, kSky, nullptr, 0.0f);
   stats_.cpu_record_ms = clock.elapsed_ms();
   recorded_ = true;
@@ -420,6 +426,21 @@ void StreamedVoxelScene::finish_frame() {
     stats_.terrain.arenas_drawn += f.arenas_drawn;
     stats_.terrain.uploaded_bytes += f.uploaded_bytes;
   }
+  edit_latency_.frame_finished(edits_, stream_->edits_pending() || terrain_->pending() > 0 ||
+                                           terrain_->renderer().pending_upload_bytes() > 0);
+}
+
+voxel::PickResult StreamedVoxelScene::pick(glm::dvec3 origin, glm::dvec3 direction,
+                                           double max_distance) const {
+  return voxel::pick_voxel(voxel::pick_cells(*stream_), origin, direction, max_distance);
+}
+
+void StreamedVoxelScene::edit(const voxel::VoxelEdit& e) {
+  const Stopwatch clock;
+  stream_->edit(e.cell, e.material, e.form);
+  ++edits_.edits;
+  edits_.last_cpu_ms = clock.elapsed_ms();
+  edit_latency_.edit_taken(edits_);
 }
 
 bool StreamedVoxelScene::settled() const {
@@ -449,6 +470,14 @@ std::vector<std::string> StreamedVoxelScene::stats_lines() const {
   std::snprintf(b, sizeof b, "drawn: %u fine columns, %u far blocks (%d levels)", stats_.shown_columns,
                 stats_.shown_far_blocks, far_levels());
   lines.emplace_back(b);
+  if (edits_.edits > 0) {
+    std::snprintf(
+        b, sizeof b, "voxel edits: %llu, sections re-meshed %llu (visible %s)",
+        static_cast<unsigned long long>(edits_.edits),
+        static_cast<unsigned long long>(edits_.sections_remeshed),
+        edits_.waiting ? "pending" : (std::to_string(edits_.last_frames_to_visible) + " frames").c_str());
+    lines.emplace_back(b);
+  }
   std::snprintf(b, sizeof b, "pages %u arenas %u drawn %u  cpu stream %.2f upload %.2f record %.2f ms",
                 stats_.terrain.pages, stats_.terrain.arenas, stats_.terrain.arenas_drawn,
                 stats_.cpu_stream_ms, stats_.cpu_upload_ms, stats_.cpu_record_ms);

@@ -14,6 +14,7 @@
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/voxel/stream_terrain.hpp"
+#include "myriad/render/voxel/voxel_editing.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/voxel/stream/far_stream.hpp"
 #include "myriad/voxel/stream/stream_world.hpp"
@@ -44,6 +45,7 @@ struct StreamedVoxelSceneOptions {
   // Finished stream jobs (a column's generation, light or mesh; a far block) taken per frame at most, per
   // stream; the rest wait, done, for the next frames (StreamOptions::max_collects_per_update). 0: all.
   int collects_per_frame = 8;
+  std::shared_ptr<const voxel::TileSet> tiles;  // block textures (voxel::load_tile_pack); null = built-in
 
   // Throws myriad::Error naming the first invalid field: this struct's own and those of the streams it
   // configures (the constructor calls it; the CLI before anything is built).
@@ -74,7 +76,7 @@ struct StreamedVoxelStats {
 // out to the edge of the streamed area), "overview" (high, looking down), "ground" (near the surface).
 std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ivec3 size);
 
-class StreamedVoxelScene : public FrameScene {
+class StreamedVoxelScene : public FrameScene, public VoxelEditing {
  public:
   StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options);
   ~StreamedVoxelScene() override;
@@ -84,6 +86,14 @@ class StreamedVoxelScene : public FrameScene {
   void record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) override;
   void finish_frame() override;
   std::vector<std::string> stats_lines() const override;
+  VoxelEditing* voxel_editing() override { return this; }
+
+  // Edits go to the stream (StreamWorld::edit: applied once no job reads the column); the frames upload
+  // the re-meshed sections within the budget. pick() reads the resident columns.
+  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const override;
+  void edit(const voxel::VoxelEdit& edit) override;
+  const VoxelEditStats& edit_stats() const override { return edits_; }
+  void set_outline(std::optional<CellOutlineTarget> target) override { outline_.set(target); }
 
   // Nothing left to stream for the last camera and nothing waiting for upload.
   bool settled() const;
@@ -140,6 +150,9 @@ class StreamedVoxelScene : public FrameScene {
   std::vector<glm::ivec3> vegetation_queue_;                 // sections to (re)place, FIFO
   std::vector<glm::ivec3> vegetation_owner_;                 // per slot: the section its instances are of
   SceneFrame frame_;
+  CellOutline outline_;
+  VoxelEditStats edits_;
+  EditLatency edit_latency_;
   std::vector<FrameSystem*> systems_;
   StreamedVoxelStats stats_;
   mutable std::vector<LevelMemo> level_memo_;  // [level], of the last level choice

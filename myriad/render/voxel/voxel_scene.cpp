@@ -43,29 +43,71 @@ void VoxelSceneOptions::validate() const {
   }
 }
 
-VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
-  options.validate();
-  VoxelSceneResult result;
-  voxel::WorldMesher mesher;
+namespace {
+
+const glm::vec3 kVoxelSceneSun(0.35f, 0.85f, 0.25f);
+const glm::vec4 kVoxelSceneSky(0.62f, 0.76f, 0.92f, 1.0f);
+
+}  // namespace
+
+FixedVoxelScene::FixedVoxelScene(gpu::Context& ctx, const VoxelSceneOptions& options)
+    : ctx_(ctx), options_((options.validate(), options)), frame_(ctx) {
   VoxelWorldBuildOptions build_options{
       .size = options.size, .seed = options.seed, .vegetation = options.vegetation};
   build_options.edit_world = options.edit_world;
+  build_options.tiles = options.tiles;
   build_options.mesh.mode = options.merge ? voxel::MeshMode::kAtlas : voxel::MeshMode::kUnmerged;
-  VoxelWorldBuild built = build_voxel_world(ctx, build_options, mesher);
-  TerrainRenderer& terrain = *built.terrain;
-  VoxelVegetationRenderer* vegetation = built.vegetation.get();
-  if (vegetation) result.vegetation_gpu_bytes = vegetation->gpu_bytes();
-  upload_voxel_world(ctx, terrain, vegetation, built.stats);
-  result.build = built.stats;
-  terrain.set_debug_mode(options.debug_mode);
-  OffscreenTarget target(ctx, options.width, options.height);
-  const glm::vec3 sun(0.35f, 0.85f, 0.25f);
+  build_options.mesh.tile_variation = options.tile_variation;
+  build_ = build_voxel_world(ctx, build_options, mesher_);
+  upload_voxel_world(ctx, *build_.terrain, build_.vegetation.get(), build_.stats);
+  build_.terrain->set_debug_mode(options.debug_mode);
+  editor_ = std::make_unique<FixedWorldEditor>(*build_.world, mesher_, build_options.mesh, *build_.terrain,
+                                               build_.vegetation.get(), options.seed);
   // The same scene frame as the default scene's, over the terrain and the voxel grass and trees. One
-  // phase: each preset is a single frame, and what it measures is the systems' own culling.
-  SceneFrame scene_frame(ctx);
-  scene_frame.set_occlusion(false);
-  std::vector<FrameSystem*> systems{&terrain};
-  if (vegetation) systems.push_back(vegetation);
+  // phase: each view is a single frame, and what it measures is the systems' own culling.
+  frame_.set_occlusion(false);
+  systems_ = {build_.terrain.get()};
+  if (build_.vegetation) systems_.push_back(build_.vegetation.get());
+}
+
+VoxelFrame FixedVoxelScene::render(const std::string& name, const SceneCamera& camera, std::uint32_t width,
+                                   std::uint32_t height, bool read_back) {
+  if (!target_ || target_->width() != width || target_->height() != height)
+    target_ = std::make_unique<OffscreenTarget>(ctx_, width, height);
+  const FrameView view = FrameView::of_camera(camera, width, height, kVoxelSceneSun);
+  VoxelFrame frame;
+  frame.name = name;
+  Stopwatch frame_clock;
+  ctx_.submit_and_wait([&](VkCommandBuffer cmd) {
+    Stopwatch record;
+    frame_.record(cmd, view, systems_, *target_, kVoxelSceneSky, nullptr, 0.0f);
+    frame.record_ms = record.elapsed_ms();
+  });
+  frame.frame_ms = frame_clock.elapsed_ms();
+  frame.stats = build_.terrain->frame_stats();
+  if (build_.vegetation) {
+    frame.vegetation = build_.vegetation->stats();
+    frame.vegetation_counts = build_.vegetation->read_counts();
+  }
+  if (read_back) {
+    frame.rgba = target_->read_color();
+    frame.depth = target_->read_depth();
+  }
+  return frame;
+}
+
+FixedWorldEditor::Outcome FixedVoxelScene::edit(const voxel::VoxelEdit& e) { return editor_->apply(e); }
+
+bool FixedVoxelScene::uploads_pending() const {
+  return build_.terrain->pending_upload_bytes() > 0 ||
+         (build_.vegetation && build_.vegetation->stats().pending_copies > 0);
+}
+
+VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options) {
+  FixedVoxelScene scene(ctx, options);
+  VoxelSceneResult result;
+  result.build = scene.build_stats();
+  if (scene.vegetation()) result.vegetation_gpu_bytes = scene.vegetation()->gpu_bytes();
   std::vector<VoxelView> views = voxel_camera_presets(options.size);
   views.insert(views.end(), options.extra_views.begin(), options.extra_views.end());
   for (const VoxelView& preset : views) {
@@ -73,26 +115,9 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
         std::find(options.views.begin(), options.views.end(), preset.name) == options.views.end()) {
       continue;
     }
-    const FrameView view = FrameView::of_camera(preset.camera, options.width, options.height, sun);
-    VoxelFrame frame;
-    frame.name = preset.name;
-    Stopwatch frame_clock;
-    ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-      Stopwatch record;
-      scene_frame.record(cmd, view, systems, target, glm::vec4(0.62f, 0.76f, 0.92f, 1.0f), nullptr, 0.0f);
-      frame.record_ms = record.elapsed_ms();
-    });
-    frame.frame_ms = frame_clock.elapsed_ms();
-    frame.stats = terrain.frame_stats();
-    if (vegetation) {
-      frame.vegetation = vegetation->stats();
-      frame.vegetation_counts = vegetation->read_counts();
-    }
-    frame.rgba = target.read_color();
-    frame.depth = target.read_depth();
-    result.frames.push_back(std::move(frame));
+    result.frames.push_back(scene.render(preset.name, preset.camera, options.width, options.height));
   }
-  result.memory = terrain.memory();
+  result.memory = scene.terrain().memory();
   return result;
 }
 

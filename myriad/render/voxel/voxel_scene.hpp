@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/scene_image.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
+#include "myriad/render/passes/offscreen_target.hpp"
+#include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/voxel/voxel_editing.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
 
@@ -38,6 +42,9 @@ struct VoxelSceneOptions : SceneImageSize {
   std::function<void(voxel::World&)> edit_world;
   // Extra views rendered after the presets (their names must differ from the presets').
   std::vector<VoxelView> extra_views;
+  // The block textures (voxel::load_tile_pack); null = the built-in tiles.
+  std::shared_ptr<const voxel::TileSet> tiles;
+  bool tile_variation = true;  // MeshOptions::tile_variation
 
   // Throws myriad::Error naming the first invalid field (render_voxel_scene calls it).
   void validate() const;
@@ -60,6 +67,37 @@ struct VoxelSceneResult {
   TerrainMemory memory;
   std::uint64_t vegetation_gpu_bytes = 0;
   std::vector<VoxelFrame> frames;
+};
+
+// The fixed world built, uploaded and ready to draw views of (one frame each) and to take edits between
+// them: what render_voxel_scene and `myriad voxel edit` use.
+class FixedVoxelScene {
+ public:
+  FixedVoxelScene(gpu::Context& ctx, const VoxelSceneOptions& options);
+
+  // One frame of `camera` into a target of its own size (the frame uploads what edits queued first).
+  VoxelFrame render(const std::string& name, const SceneCamera& camera, std::uint32_t width,
+                    std::uint32_t height, bool read_back = true);
+  // Applies an edit (FixedWorldEditor::apply); its sections go up with the next frames, within the frame
+  // budget. Throws myriad::Error (world unchanged) for a cell outside the world or an unknown material.
+  FixedWorldEditor::Outcome edit(const voxel::VoxelEdit& edit);
+  // Geometry or plants queued by edits and not yet uploaded.
+  bool uploads_pending() const;
+
+  const voxel::World& world() const { return *build_.world; }
+  const VoxelWorldBuildStats& build_stats() const { return build_.stats; }
+  TerrainRenderer& terrain() { return *build_.terrain; }
+  VoxelVegetationRenderer* vegetation() { return build_.vegetation.get(); }
+
+ private:
+  gpu::Context& ctx_;
+  VoxelSceneOptions options_;
+  voxel::WorldMesher mesher_;
+  VoxelWorldBuild build_;
+  std::unique_ptr<FixedWorldEditor> editor_;
+  SceneFrame frame_;
+  std::vector<FrameSystem*> systems_;
+  std::unique_ptr<OffscreenTarget> target_;
 };
 
 VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options);

@@ -46,7 +46,8 @@ VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOption
   clock.restart();
   b.stats.sections = std::uint32_t(meshes.size());
   b.terrain = std::make_unique<TerrainRenderer>(ctx, b.world->sections(), OffscreenTarget::kColorFormat,
-                                                OffscreenTarget::kDepthFormat);
+                                                OffscreenTarget::kDepthFormat, terrain_arena_options(),
+                                                options.tiles ? &options.tiles->texture : nullptr);
   const glm::vec3 size = glm::vec3(b.world->sections() * voxel::kSectionSize);
   b.terrain->set_floor({0.0f, 0.0f, size.x, size.z}, voxel::materials()[voxel::kStone].tile_bottom);
   for (int s = 0; s < int(meshes.size()); ++s) {

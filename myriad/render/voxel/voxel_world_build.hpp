@@ -14,6 +14,7 @@
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/voxel/data/world.hpp"
 #include "myriad/voxel/mesh/world_mesher.hpp"
+#include "myriad/voxel/tiles/tile_pack.hpp"
 
 namespace myriad::render {
 
@@ -29,6 +30,8 @@ struct VoxelWorldBuildOptions {
   // Runs on the generated, lit world before it is meshed (e.g. voxel::place_vox); it must leave the
   // light consistent, as the edit functions do.
   std::function<void(voxel::World&)> edit_world;
+  // The block textures (voxel::load_tile_pack); null = the built-in tiles.
+  std::shared_ptr<const voxel::TileSet> tiles;
 
   // Throws myriad::Error naming the first invalid field (build_voxel_world calls it).
   void validate() const;

@@ -77,12 +77,16 @@ std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
 
 void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
   if (progress) progress("generating, lighting and meshing the voxel world", 1, kBuildSteps);
-  VoxelWorldBuild b = render::build_voxel_world(ctx, {.size = kVoxelWorldSize, .seed = options.seed}, mesher);
+  VoxelWorldBuild b = render::build_voxel_world(
+      ctx, {.size = kVoxelWorldSize, .seed = options.seed, .tiles = options.tiles}, mesher);
   world = std::move(b.world);
   terrain = std::move(b.terrain);
   terrain->set_fog(glm::vec3(kSkyColor), 0.0f);  // no haze of its own: only a draw distance brings it
   voxel_vegetation = std::move(b.vegetation);
   build.voxel = b.stats;
+  editor = std::make_unique<FixedWorldEditor>(*world, mesher, voxel::MeshOptions{}, *terrain,
+                                              voxel_vegetation.get(), options.seed);
+  outline = std::make_unique<CellOutline>(ctx, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   // The soak edits dig at the top of a column near the centre.
   glm::ivec3 p(kVoxelWorldSize.x / 2 + 3, kVoxelWorldSize.y - 1, kVoxelWorldSize.z / 2 - 5);
   while (p.y > 0 && world->material(p) == voxel::kAir) --p.y;
@@ -264,6 +268,8 @@ WorldScene::~WorldScene() = default;
 
 void WorldScene::set_system_mask(std::uint32_t mask) { impl_->mask = mask & kAllSystems; }
 void WorldScene::set_edit_interval(std::uint32_t every_frames) { impl_->edit_every = every_frames; }
+
+VoxelEditing* WorldScene::voxel_editing() { return impl_.get(); }
 const WorldFrameStats& WorldScene::frame_stats() const { return impl_->stats; }
 const vegetation::Heightfield& WorldScene::ground() const { return impl_->ground; }
 std::span<const crowd::CrowdEntity> WorldScene::crowd_entities() const { return impl_->entities; }
@@ -279,10 +285,7 @@ std::uint64_t WorldScene::cpu_bytes() const {
   const Impl& m = *impl_;
   std::uint64_t bytes = m.terrain->memory().cpu_bytes + m.field->streamer().world().resident_bytes() +
                         m.entities.capacity() * sizeof(crowd::CrowdEntity);
-  for (const voxel::SectionMesh& s : m.meshes)
-    bytes += s.vertices.capacity() * sizeof(voxel::TerrainVertex) +
-             s.indices.capacity() * sizeof(std::uint32_t) + s.atlas.capacity() * sizeof(voxel::AtlasRecord);
-  return bytes;
+  return bytes + m.editor->cpu_bytes();
 }
 
 }  // namespace myriad::render

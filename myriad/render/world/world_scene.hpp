@@ -57,6 +57,8 @@ struct WorldSceneOptions {
   // A kit texture that cannot be read: an error instead of a warning and the base colour.
   bool strict_assets = false;
   std::vector<anim::ClipRoleOverride> avatar_clip_roles;
+  // The voxel world's block textures (voxel::load_tile_pack); null = the built-in tiles.
+  std::shared_ptr<const voxel::TileSet> tiles;
 
   // Throws myriad::Error naming the first field outside its limits (the scene's constructor calls it
   // before any build step; the command line before Vulkan starts).
@@ -134,6 +136,8 @@ class WorldScene final : public FrameScene {
   void record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) override;
   void finish_frame() override;
   std::vector<std::string> stats_lines() const override;
+  // The voxel world, picked and edited in place (the viewer's dig and build, the soak edits).
+  VoxelEditing* voxel_editing() override;
 
   // Streams the vegetation around `camera` until nothing is pending (headless renders, tests).
   void settle(const SceneCamera& camera);

@@ -51,20 +51,17 @@ void WorldScene::Impl::apply_voxel_edit() {
     site.material = world->material(site.cell);
     site.form = world->form(site.cell);
   }
-  const voxel::EditResult r = site.dug ? voxel::edit_voxel(*world, site.cell, site.material, site.form)
-                                       : voxel::edit_voxel(*world, site.cell, voxel::kAir, 0);
+  edit(site.dug ? voxel::VoxelEdit{site.cell, site.material, site.form} : voxel::VoxelEdit{site.cell, 0, 0});
   site.dug = !site.dug;
-  // Only the dirty sections hold a mesh while they are uploaded; the scratch is emptied afterwards.
-  meshes.resize(std::size_t(world->section_count()));
-  mesher.mesh_sections(*world, r.dirty_sections, {}, meshes);
-  voxel::SectionVegetation plants;
-  for (const int s : r.dirty_sections) {
-    terrain->set_section(s, glm::vec3(world->section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
-    meshes[std::size_t(s)] = {};
-    voxel::place_vegetation(*world, world->section_coord(s), options.seed, plants);
-    voxel_vegetation->set_section(s, plants);
-  }
-  ++edits;
+}
+
+voxel::PickResult WorldScene::Impl::pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const {
+  return voxel::pick_voxel(voxel::pick_cells(*world), origin, direction, max_distance);
+}
+
+void WorldScene::Impl::edit(const voxel::VoxelEdit& e) {
+  FixedWorldEditor::count(editor->apply(e), edits);
+  edit_latency.edit_taken(edits);
 }
 
 void WorldScene::update(double dt, const SceneCamera& camera, std::uint32_t width, std::uint32_t height,
@@ -102,7 +99,7 @@ void WorldScene::record(VkCommandBuffer cmd, const FrameOptions& settings, Offsc
 
   // Draw order within a phase: opaque systems, the avatars (their blob decals blend over what is drawn
   // before them), the plants.
-  std::array<FrameSystem*, kWorldSystemCount> systems{};
+  std::array<FrameSystem*, kWorldSystemCount + 1> systems{};  // and the edit outline
   std::size_t n = 0;
   const std::uint32_t mask = m.mask;
   if (mask & kSystemGround) systems[n++] = &m.field->ground();
@@ -111,6 +108,7 @@ void WorldScene::record(VkCommandBuffer cmd, const FrameOptions& settings, Offsc
   if (mask & kSystemCrowd) systems[n++] = m.crowd.get();
   if (m.avatars && (mask & kSystemAvatars)) systems[n++] = m.avatars.get();
   if (mask & kSystemVegetation) systems[n++] = m.field.get();
+  if (m.outline->target()) systems[n++] = m.outline.get();
 
   // Casters culled against the shadow view keep the LOD the camera gives them (its eye).
   if (m.shadow) m.shadow->fit(view, kShadowDistance, kShadowCasterReach);
@@ -133,7 +131,9 @@ void WorldScene::finish_frame() {
   m.recorded = false;
   WorldFrameStats& st = m.stats;
   ++st.frame;
-  st.voxel_edits = m.edits;
+  st.voxel_edits = m.edits.edits;
+  m.edit_latency.frame_finished(
+      m.edits, m.terrain->pending_upload_bytes() > 0 || m.voxel_vegetation->stats().pending_copies > 0);
   st.gpu_ms.clear();
   for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
   // Every system reports its own figures; system i is the one of mask bit i.
@@ -181,6 +181,15 @@ std::vector<std::string> WorldScene::stats_lines() const {
                 static_cast<unsigned long long>(st.vegetation_resident),
                 static_cast<unsigned long long>(st.voxel_edits));
   lines.emplace_back(buffer);
+  const VoxelEditStats& e = impl_->edits;
+  if (e.edits > 0) {
+    std::snprintf(buffer, sizeof buffer,
+                  "voxel edits: %llu, sections re-meshed %llu (last %.2f ms, visible %s)",
+                  static_cast<unsigned long long>(e.edits),
+                  static_cast<unsigned long long>(e.sections_remeshed), e.last_cpu_ms,
+                  e.waiting ? "pending" : (std::to_string(e.last_frames_to_visible) + " frames").c_str());
+    lines.emplace_back(buffer);
+  }
   std::snprintf(buffer, sizeof buffer, "cpu ms: update %.2f (stream %.2f) record %.2f (avatars %.2f)",
                 st.cpu_update_ms, st.cpu_streaming_ms, st.cpu_record_ms, st.cpu_avatars_ms);
   lines.emplace_back(buffer);

@@ -15,6 +15,7 @@
 #include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
+#include "myriad/render/voxel/voxel_editing.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/render/world/world_scene.hpp"
 #include "myriad/render/vegetation/vegetation_field.hpp"
@@ -46,8 +47,14 @@ struct VoxelEditSite {
   bool dug = false;
 };
 
-struct WorldScene::Impl {
+// The scene's voxel world is edited through its Impl (WorldScene::voxel_editing).
+struct WorldScene::Impl final : VoxelEditing {
   Impl(gpu::Context& c, const WorldSceneOptions& o) : ctx(c), options(o) {}
+
+  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const override;
+  void edit(const voxel::VoxelEdit& edit) override;
+  const VoxelEditStats& edit_stats() const override { return edits; }
+  void set_outline(std::optional<CellOutlineTarget> target) override { outline->set(target); }
 
   gpu::Context& ctx;
   WorldSceneOptions options;
@@ -60,11 +67,13 @@ struct WorldScene::Impl {
   // Voxel world.
   std::unique_ptr<voxel::World> world;
   voxel::WorldMesher mesher;
-  std::vector<voxel::SectionMesh> meshes;  // scratch: only edited sections hold a mesh, until uploaded
   std::unique_ptr<TerrainRenderer> terrain;
   std::unique_ptr<VoxelVegetationRenderer> voxel_vegetation;
+  std::unique_ptr<FixedWorldEditor> editor;
+  std::unique_ptr<CellOutline> outline;
+  VoxelEditStats edits;
+  EditLatency edit_latency;
   std::uint32_t edit_every = 0;
-  std::uint64_t edits = 0;
   VoxelEditSite edit_site;
 
   // The ground (levelled under the crowd and the avatars, meeting the voxel world's edges) and the

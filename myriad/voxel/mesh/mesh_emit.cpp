@@ -223,7 +223,7 @@ inline std::array<std::uint32_t, 2> quad_cell_textures(const PaddedBlock& b, con
 }
 
 void emit_quad(const PaddedBlock& b, const std::uint8_t* flags, const Material* mats, const MeshQuad& q,
-               FrontWindow& win, MeshCursor& out) {
+               bool variation, FrontWindow& win, MeshCursor& out) {
   constexpr int kW = FrontWindow::kStride;
   const int f = q.face, a = face_axis(f), u = quad_axis_u(f), v = quad_axis_v(f);
   int origin[3], size[3] = {1, 1, 1};  // plain arrays: glm's operator[] is a switch
@@ -266,7 +266,8 @@ void emit_quad(const PaddedBlock& b, const std::uint8_t* flags, const Material* 
     VertexShade c[4];
     for (int k = 0; k < 4; ++k) c[k] = window_shade(win, 1 + kW, window_du(k), window_dv(k));
     const auto tex = quad_cell_textures(b, flags, mats, origin_index, f, su, sv);
-    for (int k = 0; k < 4; ++k) push_corner(k, c[k].light, tex[0], tex[1]);
+    const std::uint32_t tex0 = tex[0] | cell_uv_bits(b, mats, origin_index, f, variation);
+    for (int k = 0; k < 4; ++k) push_corner(k, c[k].light, tex0, tex[1]);
     push_quad_indices(out, base, choose_diagonal(c[0].ao, c[1].ao, c[2].ao, c[3].ao));
     return;
   }
@@ -299,8 +300,9 @@ void emit_quad(const PaddedBlock& b, const std::uint8_t* flags, const Material* 
           ao[k] = s.ao;
         }
       }
-      const auto tex = quad_cell_textures(b, flags, mats, origin_index + i * su + j * sv, f, su, sv);
-      const std::uint32_t meta = 0xFu | kUvTransform[f] << 4 |
+      const int cell = origin_index + i * su + j * sv;
+      const auto tex = quad_cell_textures(b, flags, mats, cell, f, su, sv);
+      const std::uint32_t meta = cell_uv(b, mats, cell, f, variation) << MYRIAD_VOXEL_META_UV_SHIFT |
                                  choose_diagonal(ao[0], ao[1], ao[2], ao[3]) << 7 |
                                  ao_meta(ao[0], ao[1], ao[2], ao[3]);
       *out.record++ = {light[0], light[1], light[2], light[3], tex[0], tex[1], meta};
@@ -316,7 +318,7 @@ void emit_quad(const PaddedBlock& b, const std::uint8_t* flags, const Material* 
 // A conventional greedy quad (MeshMode::kConventional) over cells whose corners all carry one light and
 // whose texture layers are equal: plain vertices with that light and those layers.
 void emit_plain_quad(const PaddedBlock& b, const std::uint8_t* flags, const Material* mats, const MeshQuad& q,
-                     MeshCursor& out) {
+                     bool variation, MeshCursor& out) {
   const int f = q.face, a = face_axis(f), u = quad_axis_u(f), v = quad_axis_v(f);
   int origin[3], size[3] = {1, 1, 1};
   origin[a] = q.layer + 1;
@@ -329,9 +331,11 @@ void emit_plain_quad(const PaddedBlock& b, const std::uint8_t* flags, const Mate
   const std::uint32_t light =
       shade_side_corner(b, flags, shape_lut().ao_corners.data(), front, f, 0, 0).light;
   const auto tex = cell_textures(b, flags, mats, cell, f);
+  // Every cell of the quad has this variation (merge_faces_conventional merges only equal ones).
+  const std::uint32_t tex0 = tex[0] | cell_uv_bits(b, mats, cell, f, variation);
   const std::uint32_t normal = face_normal(f), base = out.vertex_count();
   for (int k = 0; k < 4; ++k) {
-    TerrainVertex vert{0.0f, 0.0f, 0.0f, normal, light, tex[0], tex[1]};
+    TerrainVertex vert{0.0f, 0.0f, 0.0f, normal, light, tex0, tex[1]};
     float* pos = &vert.px;
     pos[a] = float(origin[a] + (face_positive(f) ? 1 : 0) - 1);
     pos[u] = float(origin[u] - 1 + kCornerU[k] * size[u]);
@@ -356,7 +360,7 @@ std::uint32_t average_light(const VertexShade* s, int n) {
 
 // Part of an outer side: a corner triangle (two quarters) or a centre triangle (one quarter).
 void emit_side_part(const PaddedBlock& b, const std::uint8_t* flags, const Material* mats,
-                    const LoosePolygon& poly, MeshCursor& out) {
+                    const LoosePolygon& poly, bool variation, MeshCursor& out) {
   const int f = poly.face, a = face_axis(f), p = side_axis_p(f), q = side_axis_q(f);
   const glm::ivec3 cell = pad_coord(poly.cell);
   // Side-local points in doubled units: corners (0|2, 0|2), centre (1, 1).
@@ -387,6 +391,7 @@ void emit_side_part(const PaddedBlock& b, const std::uint8_t* flags, const Mater
   const std::uint32_t* ao = shape_lut().ao_corners.data();
   for (int c = 0; c < 4; ++c) corner_shade[c] = shade_side_corner(b, flags, ao, front, f, c & 1, c >> 1);
   const auto tex = cell_textures(b, flags, mats, poly.cell, f);
+  const std::uint32_t tex0 = tex[0] | cell_uv_bits(b, mats, poly.cell, f, variation);
   const std::uint32_t normal = face_normal(f);
   const std::uint32_t base = out.vertex_count();
   for (const glm::ivec2 pt : pts) {
@@ -396,7 +401,7 @@ void emit_side_part(const PaddedBlock& b, const std::uint8_t* flags, const Mater
     l2[q] += pt.y;
     const std::uint32_t light = pt == glm::ivec2(1, 1) ? average_light(corner_shade, 4)
                                                        : corner_shade[pt.x / 2 | (pt.y / 2) << 1].light;
-    *out.vertex++ = (make_vertex(l2, normal, light, tex[0], tex[1]));
+    *out.vertex++ = (make_vertex(l2, normal, light, tex0, tex[1]));
   }
   out.triangle(base, base + 1, base + 2);
 }
@@ -438,7 +443,7 @@ int run_start_corner(const PlaneTemplate& t) {
 // per cell. Quad corner 0 is the template corner whose edge to the next corner runs along +axis, so u
 // runs along the axis and the winding stays counter-clockwise.
 void emit_inner_run(const PaddedBlock& b, const std::uint8_t* flags, const Material* mats,
-                    const PlaneTemplate& t, const LoosePolygon& poly, MeshCursor& out) {
+                    const PlaneTemplate& t, const LoosePolygon& poly, bool variation, MeshCursor& out) {
   const int axis = t.merge_axis, step = kPadStride[axis], run = poly.run;
   const std::uint32_t* ao = shape_lut().ao_corners.data();
   const int start = run_start_corner(t);
@@ -453,7 +458,8 @@ void emit_inner_run(const PaddedBlock& b, const std::uint8_t* flags, const Mater
       c[k] = shade_cells(b, flags, ao, cell + st.front, st.dp, st.dq, st.corner, st.cp, st.cq);
     }
     const auto tex = cell_textures(b, flags, mats, cell, t.light_side);
-    const std::uint32_t meta = 0xFu | choose_diagonal(c[0].ao, c[1].ao, c[2].ao, c[3].ao) << 7 |
+    const std::uint32_t meta = cell_uv(b, mats, cell, t.light_side, variation) << MYRIAD_VOXEL_META_UV_SHIFT |
+                               choose_diagonal(c[0].ao, c[1].ao, c[2].ao, c[3].ao) << 7 |
                                ao_meta(c[0].ao, c[1].ao, c[2].ao, c[3].ao);
     *out.record++ = {c[0].light, c[1].light, c[2].light, c[3].light, tex[0], tex[1], meta};
   }
@@ -471,11 +477,12 @@ void emit_inner_run(const PaddedBlock& b, const std::uint8_t* flags, const Mater
 }
 
 void emit_inner_plane(const PaddedBlock& b, const std::uint8_t* flags, const Material* mats,
-                      const PlaneTemplate& t, const LoosePolygon& poly, MeshCursor& out) {
-  if (poly.run > 1) return emit_inner_run(b, flags, mats, t, poly, out);
+                      const PlaneTemplate& t, const LoosePolygon& poly, bool variation, MeshCursor& out) {
+  if (poly.run > 1) return emit_inner_run(b, flags, mats, t, poly, variation, out);
   const std::uint32_t* occlusion = shape_lut().ao_corners.data();
   const glm::ivec3 cell = pad_coord(poly.cell);
-  const auto tex = cell_textures(b, flags, mats, poly.cell, t.light_side);
+  auto tex = cell_textures(b, flags, mats, poly.cell, t.light_side);
+  tex[0] |= cell_uv_bits(b, mats, poly.cell, t.light_side, variation);
   const std::uint32_t base = out.vertex_count();
   if (t.count == 4) {
     // A slope rectangle: the same corner order as a merged run (emit_inner_run) and the same 0fps
@@ -534,16 +541,17 @@ void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh
   FrontWindow window;  // rewritten by each quad
   for (const MeshQuad& q : scratch.quads) {
     if (!atlas && q.len * q.height > 1)
-      emit_plain_quad(block, flags, mats, q, cursor);
+      emit_plain_quad(block, flags, mats, q, scratch.tile_variation, cursor);
     else
-      emit_quad(block, flags, mats, q, window, cursor);
+      emit_quad(block, flags, mats, q, scratch.tile_variation, window, cursor);
   }
   out.quad_vertices = cursor.vertex_count();
   for (const LoosePolygon& p : scratch.loose) {
     if (p.plane >= 0)
-      emit_inner_plane(block, flags, mats, lut.planes[std::size_t(p.plane)], p, cursor);
+      emit_inner_plane(block, flags, mats, lut.planes[std::size_t(p.plane)], p, scratch.tile_variation,
+                       cursor);
     else
-      emit_side_part(block, flags, mats, p, cursor);
+      emit_side_part(block, flags, mats, p, scratch.tile_variation, cursor);
   }
   if (cursor.vertex != out.vertices.data() + vertices || cursor.index != out.indices.data() + indices ||
       cursor.record != out.atlas.data() + records)

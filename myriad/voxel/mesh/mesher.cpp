@@ -377,8 +377,10 @@ void merge_faces_conventional(const PaddedBlock& b, MeshScratch& s) {
           for (int c = 0; c < 4; ++c)
             light[c] = shade_side_corner(b, flags, ao, cell + front_step, f, c & 1, c >> 1).light;
           const auto tex = cell_textures(b, flags, mats, cell, f);
+          // The tile variation is part of what a cell draws: cells merge only when it is the same too.
+          const std::uint32_t base = tex[0] | cell_uv_bits(b, mats, cell, f, s.tile_variation);
           s.cell_shades[std::size_t(r * 16 + bit)] = {
-              light[0], tex[0], tex[1], light[0] == light[1] && light[0] == light[2] && light[0] == light[3]};
+              light[0], base, tex[1], light[0] == light[1] && light[0] == light[2] && light[0] == light[3]};
         }
       auto same = [&](int r0, int b0, int r1, int b1) {
         const MeshScratch::CellShade& x = s.cell_shades[std::size_t(r0 * 16 + b0)];
@@ -414,9 +416,10 @@ void merge_faces_conventional(const PaddedBlock& b, MeshScratch& s) {
 
 }  // namespace
 
-void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode) {
+void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode, bool tile_variation) {
   const bool merge = mode == MeshMode::kAtlas;
   scratch.mode = mode;
+  scratch.tile_variation = tile_variation;
   scratch.quads.clear();
   scratch.loose.clear();
   if (avx2_available())
@@ -445,7 +448,8 @@ void mesh_section(const World& world, glm::ivec3 section, const MeshOptions& opt
     return;
   }
   gather_padded(world, section, scratch.block, solid_floor);
-  cull_and_merge(scratch.block, scratch, options.mode);
+  scratch.block.origin += options.cell_origin;
+  cull_and_merge(scratch.block, scratch, options.mode, options.tile_variation);
   emit_mesh(scratch.block, scratch, out);
 }
 

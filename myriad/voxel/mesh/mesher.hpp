@@ -33,6 +33,14 @@ struct MeshOptions {
   // false: the world rests on solid ground, so the bottom faces of the lowest layer (seen only from below
   // the world) are culled. true: outside the world is air on every side and the surface is closed.
   bool world_bottom_faces = false;
+  // Per-cell tile variation (mesh/tile_variation.hpp): each cell side's tile mirrored and turned by a hash
+  // of its world cell. false: every transform is 0 (tiles repeat on the cell grid, as packs whose tiles
+  // have a direction, e.g. bricks, need).
+  bool tile_variation = true;
+  // World cell of the meshed world's cell (0, 0, 0) when it is a window of a larger world (a streamed
+  // column's neighbourhood, a far block): the variation hashes world cells, so a window meshes as the
+  // whole world would.
+  glm::ivec3 cell_origin{0};
 };
 
 struct SectionMesh {
@@ -82,6 +90,7 @@ struct MeshScratch {
   std::vector<MeshQuad> quads;
   std::vector<LoosePolygon> loose;
   MeshMode mode = MeshMode::kAtlas;  // of the last cull_and_merge: emit_mesh writes quads accordingly
+  bool tile_variation = true;        // of the last cull_and_merge (MeshOptions::tile_variation)
   // kConventional: shading key per cell of the layer being merged, [row * 16 + bit].
   struct CellShade {
     std::uint32_t light, tex01, tex23;
@@ -96,7 +105,8 @@ void mesh_section(const World& world, glm::ivec3 section, const MeshOptions& opt
 
 // The stages of mesh_section after the gather, exposed for benchmarks and tests. cull_and_merge fills
 // scratch.quads and scratch.loose from `block`; emit_mesh writes vertices, indices and atlas records.
-void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode);
+void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode,
+                    bool tile_variation = true);
 void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh& out);
 
 }  // namespace myriad::voxel

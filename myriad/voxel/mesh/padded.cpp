@@ -52,6 +52,7 @@ bool section_is_buried(const World& world, glm::ivec3 section, bool solid_floor)
 void gather_padded(const World& world, glm::ivec3 section, PaddedBlock& out, bool solid_floor) {
   const glm::ivec3 size = world.size();
   const glm::ivec3 origin = section * kSectionSize - 1;
+  out.origin = origin;
   const std::uint8_t* forms = world.forms().data();
   const std::uint8_t* mats = world.materials().data();
   const Light16* lights = world.lights().data();

@@ -21,6 +21,9 @@ constexpr glm::ivec3 pad_coord(int index) {
 inline constexpr Light16 kOutsideLight = make_light16(0, 0, 0, kLightMax);
 
 struct PaddedBlock {
+  // World cell of padded cell (0, 0, 0): where the block lies (the mesher's tile variation hashes world
+  // cells). gather_padded sets it in `world`'s cells; mesh_section adds MeshOptions::cell_origin.
+  glm::ivec3 origin{0};
   alignas(64) std::array<std::uint8_t, kPadCells> form;
   alignas(64) std::array<std::uint8_t, kPadCells> material;
   alignas(64) std::array<Light16, kPadCells> light;

@@ -15,6 +15,7 @@
 #include "myriad/voxel/data/material.hpp"
 #include "myriad/voxel/mesh/padded.hpp"
 #include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/mesh/tile_variation.hpp"
 #include "myriad/voxel/mesh/voxel_layout.h"
 
 namespace myriad::voxel {
@@ -179,9 +180,17 @@ inline VertexShade shade_vertex(const PaddedBlock& b, glm::ivec3 cell, int face,
 constexpr int quad_axis_u(int face) { return face_positive(face) ? side_axis_p(face) : side_axis_q(face); }
 constexpr int quad_axis_v(int face) { return face_positive(face) ? side_axis_q(face) : side_axis_p(face); }
 
-// Texture-UV transform per side (atlas meta bits 4-6): quarter turns that put the tile's up on world +Y
-// on the four vertical sides; top and bottom keep the quad frame.
-constexpr std::uint32_t kUvTransform[kFaceCount] = {0, 1, 0, 0, 1, 0};
+// The tile variation of side `face` of padded cell `cell` (cell_uv_transform at its world cell), or 0 when
+// variation is off.
+inline std::uint32_t cell_uv(const PaddedBlock& b, const Material* mats, int cell, int face, bool variation) {
+  if (!variation) return 0;
+  return cell_uv_transform(mats[b.material[std::size_t(cell)]], face, b.origin + pad_coord(cell));
+}
+// cell_uv placed in a plain polygon's base texture index (bits 10-12).
+inline std::uint32_t cell_uv_bits(const PaddedBlock& b, const Material* mats, int cell, int face,
+                                  bool variation) {
+  return cell_uv(b, mats, cell, face, variation) << MYRIAD_VOXEL_TILE_BITS;
+}
 
 // Texture layers of the polygon of cell `cell` (padded index) on `face`: base tile, then up to three
 // transition layers from in-plane neighbours of higher priority (lowest priority first), each

@@ -13,16 +13,22 @@ namespace myriad::voxel {
 
 // Base texture index 0xFFFF in tex01 marks a vertex of a greedy quad that reads the surface atlas.
 // A texture index is tile (bits 0-9) | mask variant (bits 10-15); tile 1023 + variant 63 is reserved.
+// A transition layer's variant is its edge mask (bits 10-13); a plain polygon's base layer has no mask and
+// carries the cell's tile variation there instead (bits 10-12, mesh/tile_variation.hpp), so it never
+// reaches 0xFFFF.
 #define MYRIAD_VOXEL_ATLAS_MARKER 0xFFFFu
 #define MYRIAD_VOXEL_TILE_BITS 10u
 #define MYRIAD_VOXEL_TILE_MASK 0x3FFu
+#define MYRIAD_VOXEL_UV_TRANSFORM_MASK 0x7u
+// Bit of an atlas record's meta where the cell's tile variation starts (bits 4-6).
+#define MYRIAD_VOXEL_META_UV_SHIFT 4u
 
 // Terrain vertex, 28 bytes. Positions are section-local (0..16); the page data adds the section origin.
 //   normal: octahedral, 2 x snorm16 (core/packing).
 //   Plain polygon (single quad, triangle, slope):
-//     light = R,G,B lamp + sun, one byte each, AO applied; tex01 = base | transition1 << 16;
-//     tex23 = transition2 | transition3 << 16 (0 = no layer). Texture UV comes from the position,
-//     projected on the plane of the polygon's light-sampling side.
+//     light = R,G,B lamp + sun, one byte each, AO applied; tex01 = base | transition1 << 16, the base's
+//     bits 10-12 its tile variation; tex23 = transition2 | transition3 << 16 (0 = no layer). Texture UV
+//     comes from the position, projected on the plane of the polygon's light-sampling side.
 //   Greedy quad (tex01 & 0xFFFF == MYRIAD_VOXEL_ATLAS_MARKER):
 //     light = section-local index of the quad's first atlas record;
 //     tex01 >> 16 = this corner's quad-local cell coordinates u (bits 16-23), v (bits 24-31);
@@ -42,8 +48,9 @@ struct TerrainVertex {
 // Surface-atlas record, 28 bytes: one per cell covered by a greedy quad, consecutive per quad.
 //   light0..3: the cell's corners in quad-local order (u,v) = (0,0), (1,0), (1,1), (0,1), AO applied.
 //   tex01, tex23: base texture + up to 3 transition layers (as in the vertex).
-//   meta: bits 0-3 vertex mask (corners of the cell that exist; 0xF for a full cell),
-//         bits 4-6 local-UV transform (bits 4-5 rotation in quarter turns, bit 6 mirror u),
+//   meta: bits 0-3 zero (the article's vertex mask: a record is always a whole cell, as triangles never
+//         reach the atlas, so the mask would always be full and is not kept),
+//         bits 4-6 tile variation (bits 4-5 quarter turns, bit 6 mirror u; mesh/tile_variation.hpp),
 //         bit 7 diagonal (0: triangles split along corner 0-2, 1: along 1-3),
 //         bits 8-15 AO level per corner (2 bits each, corner k at bits 8+2k; 3 = open),
 //         bits 16-31 zero (reserved).

@@ -236,8 +236,10 @@ void mesh_far_block(const FarSource& source, int level, glm::ivec2 block, const 
                     std::to_string(sections) + " sections",
                 "mesh_far_block", "pass far_sections_y(world height, level) meshes");
   const World& w = build_far_block(source, level, block, scratch);
-  for (int sy = 0; sy < sections; ++sy)
-    mesh_section(w, {0, sy, 0}, options, scratch.mesh, out[std::size_t(sy)]);
+  // Coarse cells of this level: the block's cell (0, 0, 0) is coarse cell block * 16.
+  MeshOptions mesh = options;
+  mesh.cell_origin = glm::ivec3(block.x, 0, block.y) * kSectionSize;
+  for (int sy = 0; sy < sections; ++sy) mesh_section(w, {0, sy, 0}, mesh, scratch.mesh, out[std::size_t(sy)]);
 }
 
 }  // namespace myriad::voxel

@@ -4,6 +4,7 @@
 // discard what a change made stale); save_column / save_all write edited columns (stream_save.cpp holds
 // the file format).
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "myriad/core/io/error.hpp"
@@ -113,6 +114,25 @@ void StreamWorld::apply_edit(const PendingEdit& e) {
       else
         unlight(*k);  // a neighbour is gone: lit again when the neighbourhood is back
     }
+  // The relights (and re-meshes) start with this update's launches, not when the scan reaches them.
+  for (int kz = std::max(0, (p.z - kLightMax) >> 4); kz <= std::min(columns_.y - 1, (p.z + kLightMax) >> 4);
+       ++kz)
+    for (int kx = std::max(0, (p.x - kLightMax) >> 4); kx <= std::min(columns_.x - 1, (p.x + kLightMax) >> 4);
+         ++kx)
+      enqueue({kx, kz});
+}
+
+bool StreamWorld::edits_pending() const {
+  if (!edits_.empty()) return true;
+  for (const Column& col : slots_) {
+    if (!col.used || std::max(std::abs(col.coord.x - camera_column_.x),
+                              std::abs(col.coord.y - camera_column_.y)) > options_.radius + 1)
+      continue;
+    if (col.light_dirty || col.job == JobKind::kLight ||
+        (col.meshed && (col.mesh_dirty.any() || col.job == JobKind::kMesh)))
+      return true;
+  }
+  return false;
 }
 
 int StreamWorld::save_all() {

@@ -28,6 +28,7 @@ void StreamUpdate::clear() {
   evicted.clear();
   columns_generated = columns_loaded = columns_lit = columns_meshed = 0;
   sections_meshed = columns_evicted = columns_saved = edits_applied = 0;
+  sections_remeshed = sections_remeshed_uploaded = 0;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -44,6 +45,9 @@ struct StreamWorld::Job : WorkerPool::Job {
   std::vector<std::uint8_t> fresh_materials, fresh_forms;
   std::vector<Light16> fresh_light;
   SectionMask mask;  // mesh: sections to mesh; light: sections whose light changed
+  // Light: the sections whose padded block holds a cell whose light changed, per neighbour column
+  // ([dz + 1][dx + 1]): exactly those re-mesh, as edit_voxel's sections_reading marks them.
+  SectionMask reads_changed[3][3];
   // The 3 x 3 neighbourhood's cells ([dz + 1][dx + 1], null outside the world), resolved at launch.
   const std::uint8_t* materials[3][3] = {};
   const std::uint8_t* forms[3][3] = {};
@@ -275,11 +279,13 @@ void StreamWorld::finish_job(Job& job) {
       col.light_dirty = false;
       ++update_.columns_lit;
       if (job.was_lit)
-        for (int sy = 0; sy < sections_y_; ++sy)
-          if (job.mask.test(std::size_t(sy)))
-            for (int y = sy - 1; y <= sy + 1; ++y)
-              for (int dz = -1; dz <= 1; ++dz)
-                for (int dx = -1; dx <= 1; ++dx) mark_mesh_dirty({col.coord.x + dx, y, col.coord.y + dz});
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const SectionMask& reads = job.reads_changed[dz + 1][dx + 1];
+            if (reads.none()) continue;
+            for (int sy = 0; sy < sections_y_; ++sy)
+              if (reads.test(std::size_t(sy))) mark_mesh_dirty({col.coord.x + dx, sy, col.coord.y + dz});
+          }
       return;
     case JobKind::kMesh:
       release_readers(true);
@@ -293,6 +299,10 @@ void StreamWorld::finish_job(Job& job) {
         const bool had = col.meshed && !before.vertices.empty();
         if (had || !now.vertices.empty()) update_.meshed.push_back({col.coord.x, sy, col.coord.y});
         ++update_.sections_meshed;
+        if (col.meshed) {
+          ++update_.sections_remeshed;
+          if (had || !now.vertices.empty()) ++update_.sections_remeshed_uploaded;
+        }
       }
       col.meshed = true;
       ++meshed_version_;
@@ -502,12 +512,25 @@ void StreamWorld::run_job(Job& job, WorkerScratch& t) const {
           hood.forms[dz][dx] = job.forms[dz][dx];
         }
       light_column(hood, job.light, t.light);
+      for (auto& row : job.reads_changed)
+        for (SectionMask& m : row) m.reset();
       for (int sy = 0; sy < sections_y_; ++sy) {
         const std::size_t first = std::size_t(sy) * kSectionCells;
         if (std::memcmp(job.light.data() + first, job.out_light + first, kSectionCells * sizeof(Light16)) ==
             0)
           continue;
         job.mask.set(std::size_t(sy));
+        for (int c = 0; c < kSectionCells; ++c) {
+          if (job.light[first + std::size_t(c)] == job.out_light[first + std::size_t(c)]) continue;
+          // Cell (x, y, z) of section sy: the sections around it (sections_around_cell, column-relative).
+          const int x = c & 15, z = c >> 4 & 15, y = c >> 8;
+          const int x0 = x == 0 ? 0 : 1, x1 = x == 15 ? 2 : 1, z0 = z == 0 ? 0 : 1, z1 = z == 15 ? 2 : 1;
+          const int y0 = std::max(0, sy - (y == 0 ? 1 : 0)),
+                    y1 = std::min(sections_y_ - 1, sy + (y == 15 ? 1 : 0));
+          for (int dz = z0; dz <= z1; ++dz)
+            for (int dx = x0; dx <= x1; ++dx)
+              for (int yy = y0; yy <= y1; ++yy) job.reads_changed[dz][dx].set(std::size_t(yy));
+        }
         std::memcpy(job.out_light + first, job.light.data() + first, kSectionCells * sizeof(Light16));
       }
       return;
@@ -538,9 +561,12 @@ void StreamWorld::run_job(Job& job, WorkerScratch& t) const {
       // The column's own cells and light, as place_vegetation(StreamWorld&, ...) reads them.
       const VegetationColumn own{job.materials[1][1], job.forms[1][1],      job.lights[1][1], nullptr,
                                  kSectionCells,       options_.world_size.y};
+      // The window's cell (0, 0, 0) is the world cell of the column before this one on x and z.
+      MeshOptions mesh = options_.mesh;
+      mesh.cell_origin = glm::ivec3(job.coord.x - 1, 0, job.coord.y - 1) * kSectionSize;
       for (int sy = 0; sy < sections_y_; ++sy) {
         if (!job.mask.test(std::size_t(sy))) continue;
-        mesh_section(w, {1, sy, 1}, options_.mesh, t.mesh, job.meshes[std::size_t(sy)]);
+        mesh_section(w, {1, sy, 1}, mesh, t.mesh, job.meshes[std::size_t(sy)]);
         if (options_.vegetation)
           place_vegetation(own, {job.coord.x, sy, job.coord.y}, options_.vegetation_seed,
                            job.vegetation[std::size_t(sy)]);

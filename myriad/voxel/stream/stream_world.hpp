@@ -67,6 +67,9 @@ struct StreamUpdate {
   std::vector<glm::ivec3> evicted;
   int columns_generated = 0, columns_loaded = 0, columns_lit = 0, columns_meshed = 0;
   int sections_meshed = 0, columns_evicted = 0, columns_saved = 0, edits_applied = 0;
+  // Of sections_meshed, those of columns already meshed (an edit or the relight it caused changed their
+  // padded block), and of these the ones whose old or new mesh has geometry (listed in `meshed`).
+  int sections_remeshed = 0, sections_remeshed_uploaded = 0;
   void clear();
 };
 
@@ -95,6 +98,9 @@ class StreamWorld {
   // Queues an edit (applied by the next update that finds no job reading the column). Throws myriad::Error
   // for coordinates outside the world, unknown materials, or a column that is not generated.
   void edit(glm::ivec3 p, std::uint8_t material, std::uint8_t form);
+  // Edits queued, or applied with a relight or re-mesh still to finish within the meshed radius: while
+  // true, what the meshes show lags behind the cells.
+  bool edits_pending() const;
   // Writes every edited resident column to the save directory (no-op without one). Returns files written.
   int save_all();
 

@@ -1,12 +1,11 @@
-#include "myriad/render/terrain/terrain_tiles.hpp"
+#include "myriad/voxel/tiles/builtin_tiles.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 #include "myriad/core/math/math.hpp"
 
-namespace myriad::render {
+namespace myriad::voxel {
 namespace {
 
 std::uint32_t hash3(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
@@ -26,7 +25,7 @@ struct TileStyle {
 
 // Index = tile id (voxel/data/material.cpp): 1 stone, 2 dirt, 3 grass top, 4 grass side, 5 sand, 6 gravel,
 // 7 clay, 8 snow, 9 snow side, 10-12 lamps.
-constexpr std::array<TileStyle, kTerrainTileCount> kStyles = {{
+constexpr std::array<TileStyle, kTileCount> kStyles = {{
     {{1.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 0.0f}, 0.5f, {}},  // 0: unused (magenta checker shows errors)
     {{0.50f, 0.50f, 0.52f}, {0.38f, 0.38f, 0.40f}, 0.30f, {}},
     {{0.45f, 0.32f, 0.20f}, {0.36f, 0.25f, 0.15f}, 0.25f, {}},
@@ -47,11 +46,13 @@ constexpr std::array<TileStyle, kTerrainTileCount> kStyles = {{
 
 }  // namespace
 
-std::vector<std::uint8_t> generate_terrain_tiles() {
-  constexpr std::uint32_t s = kTerrainTileSize;
-  const std::uint32_t width = kTerrainTileCount * s;
-  std::vector<std::uint8_t> rgba(std::size_t(width) * s * 4);
-  for (std::uint32_t t = 0; t < kTerrainTileCount; ++t) {
+TextureArray builtin_tiles() {
+  constexpr std::uint32_t s = kBuiltinTileSize;
+  TextureArray a;
+  a.size = s;
+  a.layers = kTileCount;
+  std::vector<std::uint8_t>& rgba = a.levels.emplace_back(std::size_t(kTileCount) * s * s * 4);
+  for (std::uint32_t t = 0; t < kTileCount; ++t) {
     const TileStyle& style = kStyles[t];
     for (std::uint32_t y = 0; y < s; ++y) {
       for (std::uint32_t x = 0; x < s; ++x) {
@@ -62,14 +63,14 @@ std::vector<std::uint8_t> generate_terrain_tiles() {
         // Side tiles: a ragged band of the top material over the first rows (row 0 = top).
         if (style.top != glm::vec3(0.0f) && y < 3 + ((h >> 16) & 1u)) c = style.top;
         if (t == 0) c = ((x / 4 + y / 4) % 2) ? style.color : style.accent;
-        const std::size_t i = (std::size_t(y) * width + t * s + x) * 4;
+        const std::size_t i = ((std::size_t(t) * s + y) * s + x) * 4;
         for (int k = 0; k < 3; ++k)
           rgba[i + std::size_t(k)] = std::uint8_t(std::clamp(c[k], 0.0f, 1.0f) * 255.0f + 0.5f);
         rgba[i + 3] = 255;
       }
     }
   }
-  return rgba;
+  return a;
 }
 
-}  // namespace myriad::render
+}  // namespace myriad::voxel
