@@ -345,7 +345,7 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
     if (editing) {
       // The crosshair is the view's centre: the pick runs along the view direction from the eye.
       age_message(edit_state);
-      pick = editing->pick(glm::dvec3(view.eye), glm::dvec3(view.forward), kEditReach);
+      pick = editing->pick(glm::dvec3(view.eye), glm::dvec3(view.forward), kEditReach, view.slice_height);
       for (const int button : clicks) {
         const std::optional<voxel::VoxelEdit> edit = edit_for_click(edit_state, button, pick);
         if (!edit) continue;
@@ -358,7 +358,8 @@ ViewerResult run_viewer(gpu::Context& ctx, Window& window, render::FrameScene& s
         }
       }
       // After an edit the cell under the crosshair may have changed: pick again for the outline.
-      if (!clicks.empty()) pick = editing->pick(glm::dvec3(view.eye), glm::dvec3(view.forward), kEditReach);
+      if (!clicks.empty())
+        pick = editing->pick(glm::dvec3(view.eye), glm::dvec3(view.forward), kEditReach, view.slice_height);
       editing->set_outline(pick.stop == voxel::PickStop::kHit
                                ? std::optional<render::CellOutlineTarget>({pick.cell, pick.face})
                                : std::nullopt);

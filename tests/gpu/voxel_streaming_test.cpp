@@ -159,12 +159,12 @@ TEST_F(VoxelStreamingTest, EditsThroughTheSceneEqualTheEditedFixedWorldOnTheGpu)
   };
   const glm::dvec3 down(0.0, -1.0, 0.0);
   for (int k = 0; k < 3; ++k) {
-    const voxel::PickResult hit = editing.pick({212.5 + k, 120.0, 270.5}, down, 200.0);
+    const voxel::PickResult hit = editing.pick({212.5 + k, 120.0, 270.5}, down, 200.0, render::kNoSlice);
     ASSERT_EQ(hit.stop, voxel::PickStop::kHit);
     EXPECT_EQ(hit.face, voxel::kPosY);
     apply({hit.cell, voxel::kAir, 0});
   }
-  const voxel::PickResult ground = editing.pick({216.5, 120.0, 266.5}, down, 200.0);
+  const voxel::PickResult ground = editing.pick({216.5, 120.0, 266.5}, down, 200.0, render::kNoSlice);
   ASSERT_EQ(ground.stop, voxel::PickStop::kHit);
   apply({ground.place, voxel::kStone, voxel::placeable_form(1, 1)});
   apply({ground.place + glm::ivec3(0, 0, 1), voxel::kLampWarm, voxel::kFormFull});
@@ -180,7 +180,7 @@ TEST_F(VoxelStreamingTest, EditsThroughTheSceneEqualTheEditedFixedWorldOnTheGpu)
   EXPECT_THROW(editing.edit({{5, 30, 5}, voxel::kStone, voxel::kFormFull}), Error);
   EXPECT_THROW(editing.edit({{-1, 30, 5}, voxel::kStone, voxel::kFormFull}), Error);
   EXPECT_EQ(editing.edit_stats().edits, 5u);
-  EXPECT_EQ(editing.pick({5.5, 100.0, 5.5}, down, 200.0).stop, voxel::PickStop::kUnloaded);
+  EXPECT_EQ(editing.pick({5.5, 100.0, 5.5}, down, 200.0, render::kNoSlice).stop, voxel::PickStop::kUnloaded);
 }
 
 // The outline of a picked cell changes the image only around that cell, and clearing it restores the
@@ -191,7 +191,8 @@ TEST_F(VoxelStreamingTest, TheOutlineDrawsOnlyAroundThePickedCell) {
   render::OffscreenTarget target(ctx(), 160, 100);
   settle(ctx(), scene, camera_at({200.0f, 260.0f}), target, options.upload_budget);
   // Close over a ground cell, so it spans many pixels.
-  const voxel::PickResult ground = scene.pick({212.5, 120.0, 270.5}, {0.0, -1.0, 0.0}, 200.0);
+  const voxel::PickResult ground =
+      scene.pick({212.5, 120.0, 270.5}, {0.0, -1.0, 0.0}, 200.0, render::kNoSlice);
   ASSERT_EQ(ground.stop, voxel::PickStop::kHit);
   const glm::vec3 centre = glm::vec3(ground.cell) + 0.5f;
   const render::SceneCamera camera =
@@ -206,7 +207,7 @@ TEST_F(VoxelStreamingTest, TheOutlineDrawsOnlyAroundThePickedCell) {
   const std::vector<std::uint8_t> plain = frame();
   // The cell the centre of the view looks at.
   const voxel::PickResult hit =
-      scene.pick(glm::dvec3(camera.eye), glm::dvec3(centre - glm::vec3(camera.eye)), 300.0);
+      scene.pick(glm::dvec3(camera.eye), glm::dvec3(centre - glm::vec3(camera.eye)), 300.0, render::kNoSlice);
   ASSERT_EQ(hit.stop, voxel::PickStop::kHit);
   scene.set_outline(render::CellOutlineTarget{hit.cell, hit.face});
   const std::vector<std::uint8_t> outlined = frame();

@@ -208,7 +208,9 @@ TEST_F(ViewerTest, KeysAndDragReachTheScene) {
 class EditScene : public ClearScene, public render::VoxelEditing {
  public:
   render::VoxelEditing* voxel_editing() override { return this; }
-  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const override {
+  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
+                         double slice_height) const override {
+    last_slice = slice_height;
     last_origin = origin;
     last_direction = direction;
     EXPECT_EQ(max_distance, kEditReach);
@@ -229,6 +231,7 @@ class EditScene : public ClearScene, public render::VoxelEditing {
   std::vector<voxel::VoxelEdit> edits;
   std::optional<render::CellOutlineTarget> outline;
   mutable glm::dvec3 last_origin{0.0}, last_direction{0.0};
+  mutable double last_slice = 0.0;
 
  private:
   render::VoxelEditStats stats_;
@@ -263,6 +266,7 @@ TEST_F(ViewerTest, ScriptedClicksDigAndBuildWhereTheCrosshairPoints) {
   EXPECT_NEAR(glm::distance(glm::vec3(glm::normalize(scene.last_direction)), scene.last_camera.forward), 0.0f,
               1e-5f);
   ASSERT_TRUE(scene.outline.has_value());
+  EXPECT_EQ(scene.last_slice, double(render::kNoSlice));
   // The crosshair's white arms at the centre, the scene's colour away from it.
   EXPECT_EQ(pixel(result, 160 + 5, 100), (Rgba8{240, 240, 240, 255}));
   EXPECT_EQ(pixel(result, 160, 100 - 5), (Rgba8{240, 240, 240, 255}));
@@ -280,6 +284,15 @@ TEST_F(ViewerTest, ARefusedEditIsCountedAndShownNotApplied) {
   EXPECT_TRUE(scene.edits.empty());
   EXPECT_EQ(result.edits, 0u);
   EXPECT_EQ(result.edits_refused, 1u);
+}
+
+TEST_F(ViewerTest, PicksSeeTheSliceTheViewDraws) {
+  EditScene scene;
+  ViewerOptions options;
+  options.input = parse_input_script("wait 1\nhold F 6\nwait 8\n", "session.txt");
+  run_viewer(*ctx_, *window_, scene, start_, options);
+  EXPECT_LT(scene.last_camera.slice_height, render::kNoSlice);
+  EXPECT_EQ(scene.last_slice, double(scene.last_camera.slice_height));
 }
 
 TEST_F(ViewerTest, ScenesWithoutAVoxelWorldGetNoCrosshair) {

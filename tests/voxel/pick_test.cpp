@@ -73,6 +73,24 @@ TEST(Pick, FlatGroundFromAboveAndTheSide) {
   EXPECT_EQ(r.distance, 0.0);
 }
 
+TEST(Pick, ASlicedViewPicksTheCutNotWhatLiesAboveIt) {
+  World w(16, 32, 16);
+  for (int y = 0; y < 10; ++y)
+    for (int z = 0; z < 16; ++z)
+      for (int x = 0; x < 16; ++x) w.set_voxel({x, y, z}, kStone, kFormFull);
+  PickCells cells = pick_cells(w);
+  cells.slice_height = 5.5;  // cuts cell y = 5: it is drawn cut open and can be picked
+  PickResult r = pick_voxel(cells, {3.5, 30.0, 3.5}, {0.0, -1.0, 0.0}, 100.0);
+  ASSERT_EQ(r.stop, PickStop::kHit);
+  EXPECT_EQ(r.cell, glm::ivec3(3, 5, 3));
+  cells.slice_height = 5.0;  // cell y = 5 lies wholly above
+  r = pick_voxel(cells, {3.5, 30.0, 3.5}, {0.0, -1.0, 0.0}, 100.0);
+  ASSERT_EQ(r.stop, PickStop::kHit);
+  EXPECT_EQ(r.cell, glm::ivec3(3, 4, 3));
+  cells.slice_height = 0.0;  // everything hidden
+  EXPECT_EQ(pick_voxel(cells, {3.5, 30.0, 3.5}, {0.0, -1.0, 0.0}, 100.0).stop, PickStop::kMissed);
+}
+
 TEST(Pick, RaysPassOverASlopesOpenHalf) {
   World w(16, 16, 16);
   const std::uint8_t slope = placeable_form(shape_named("slope", "test"), 0);  // high side at x = 0

@@ -430,9 +430,11 @@ void StreamedVoxelScene::finish_frame() {
                                            terrain_->renderer().pending_upload_bytes() > 0);
 }
 
-voxel::PickResult StreamedVoxelScene::pick(glm::dvec3 origin, glm::dvec3 direction,
-                                           double max_distance) const {
-  return voxel::pick_voxel(voxel::pick_cells(*stream_), origin, direction, max_distance);
+voxel::PickResult StreamedVoxelScene::pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
+                                           double slice_height) const {
+  voxel::PickCells cells = voxel::pick_cells(*stream_);
+  cells.slice_height = slice_height;
+  return voxel::pick_voxel(cells, origin, direction, max_distance);
 }
 
 void StreamedVoxelScene::edit(const voxel::VoxelEdit& e) {

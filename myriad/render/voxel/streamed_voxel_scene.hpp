@@ -90,7 +90,8 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing {
 
   // Edits go to the stream (StreamWorld::edit: applied once no job reads the column); the frames upload
   // the re-meshed sections within the budget. pick() reads the resident columns.
-  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const override;
+  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
+                         double slice_height) const override;
   void edit(const voxel::VoxelEdit& edit) override;
   const VoxelEditStats& edit_stats() const override { return edits_; }
   void set_outline(std::optional<CellOutlineTarget> target) override { outline_.set(target); }

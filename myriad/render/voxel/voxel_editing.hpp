@@ -35,8 +35,10 @@ struct VoxelEditStats {
 class VoxelEditing {
  public:
   virtual ~VoxelEditing() = default;
-  // The first solid cell along the ray (world units), within max_distance.
-  virtual voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const = 0;
+  // The first solid cell along the ray (world units), within max_distance; cells wholly above
+  // `slice_height` (a sliced view's cut) are passed through.
+  virtual voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
+                                 double slice_height) const = 0;
   // Applies or queues one edit. Throws myriad::Error (the world unchanged) for a cell outside the world,
   // an unknown material, or (streamed) a column that is not loaded.
   virtual void edit(const voxel::VoxelEdit& edit) = 0;

@@ -55,8 +55,11 @@ void WorldScene::Impl::apply_voxel_edit() {
   site.dug = !site.dug;
 }
 
-voxel::PickResult WorldScene::Impl::pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const {
-  return voxel::pick_voxel(voxel::pick_cells(*world), origin, direction, max_distance);
+voxel::PickResult WorldScene::Impl::pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
+                                         double slice_height) const {
+  voxel::PickCells cells = voxel::pick_cells(*world);
+  cells.slice_height = slice_height;
+  return voxel::pick_voxel(cells, origin, direction, max_distance);
 }
 
 void WorldScene::Impl::edit(const voxel::VoxelEdit& e) {

@@ -51,7 +51,8 @@ struct VoxelEditSite {
 struct WorldScene::Impl final : VoxelEditing {
   Impl(gpu::Context& c, const WorldSceneOptions& o) : ctx(c), options(o) {}
 
-  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance) const override;
+  voxel::PickResult pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
+                         double slice_height) const override;
   void edit(const voxel::VoxelEdit& edit) override;
   const VoxelEditStats& edit_stats() const override { return edits; }
   void set_outline(std::optional<CellOutlineTarget> target) override { outline->set(target); }

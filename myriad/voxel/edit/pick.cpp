@@ -163,7 +163,7 @@ PickResult pick_voxel(const PickCells& cells, glm::dvec3 origin, glm::dvec3 dire
       result.distance = t;
       return result;
     }
-    if (material != 0 && shape_lut().shapes[form].solid) {
+    if (material != 0 && double(cell.y) < cells.slice_height && shape_lut().shapes[form].solid) {
       double t_hit = 0.0;
       int hit_face = face;
       glm::vec3 normal;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 #include "myriad/core/math/math.hpp"
 
@@ -22,6 +23,9 @@ enum class CellLookup : std::uint8_t { kCell, kUnloaded };
 struct PickCells {
   glm::ivec3 size{0};
   std::function<CellLookup(glm::ivec3 cell, std::uint8_t& material, std::uint8_t& form)> read;
+  // A sliced view (V14) draws nothing of the cells wholly above its slice: they read as air (a cell the
+  // slice cuts is drawn, cut open, and can be picked).
+  double slice_height = std::numeric_limits<double>::infinity();
 };
 PickCells pick_cells(const World& world);
 // A streamed world's resident, generated columns; the rest read as unloaded.
