@@ -426,8 +426,10 @@ void StreamedVoxelScene::finish_frame() {
     stats_.terrain.arenas_drawn += f.arenas_drawn;
     stats_.terrain.uploaded_bytes += f.uploaded_bytes;
   }
-  edit_latency_.frame_finished(edits_, stream_->edits_pending() || terrain_->pending() > 0 ||
-                                           terrain_->renderer().pending_upload_bytes() > 0);
+  edit_latency_.frame_finished(edits_, [this] {
+    return stream_->edits_pending() || terrain_->pending() > 0 ||
+           terrain_->renderer().pending_upload_bytes() > 0;
+  });
 }
 
 voxel::PickResult StreamedVoxelScene::pick(glm::dvec3 origin, glm::dvec3 direction, double max_distance,
@@ -472,14 +474,7 @@ std::vector<std::string> StreamedVoxelScene::stats_lines() const {
   std::snprintf(b, sizeof b, "drawn: %u fine columns, %u far blocks (%d levels)", stats_.shown_columns,
                 stats_.shown_far_blocks, far_levels());
   lines.emplace_back(b);
-  if (edits_.edits > 0) {
-    std::snprintf(
-        b, sizeof b, "voxel edits: %llu, sections re-meshed %llu (visible %s)",
-        static_cast<unsigned long long>(edits_.edits),
-        static_cast<unsigned long long>(edits_.sections_remeshed),
-        edits_.waiting ? "pending" : (std::to_string(edits_.last_frames_to_visible) + " frames").c_str());
-    lines.emplace_back(b);
-  }
+  if (edits_.edits > 0) lines.push_back(edit_stats_line(edits_));
   std::snprintf(b, sizeof b, "pages %u arenas %u drawn %u  cpu stream %.2f upload %.2f record %.2f ms",
                 stats_.terrain.pages, stats_.terrain.arenas, stats_.terrain.arenas_drawn,
                 stats_.cpu_stream_ms, stats_.cpu_upload_ms, stats_.cpu_record_ms);

@@ -1,5 +1,7 @@
 #include "myriad/render/voxel/voxel_editing.hpp"
 
+#include <cstdio>
+
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/voxel/data/edit.hpp"
 #include "myriad/voxel/data/vegetation.hpp"
@@ -36,6 +38,15 @@ FixedWorldEditor::Outcome FixedWorldEditor::apply(const voxel::VoxelEdit& e) {
   }
   out.cpu_ms = clock.elapsed_ms();
   return out;
+}
+
+std::string edit_stats_line(const VoxelEditStats& s) {
+  char line[160];
+  std::snprintf(line, sizeof line, "voxel edits: %llu, sections re-meshed %llu (last %.2f ms, visible %s)",
+                static_cast<unsigned long long>(s.edits),
+                static_cast<unsigned long long>(s.sections_remeshed), s.last_cpu_ms,
+                s.waiting ? "pending" : (std::to_string(s.last_frames_to_visible) + " frames").c_str());
+  return line;
 }
 
 void FixedWorldEditor::count(const Outcome& outcome, VoxelEditStats& stats) {

@@ -32,6 +32,9 @@ struct VoxelEditStats {
   bool waiting = false;  // the last edit's meshes are not all drawn yet
 };
 
+// The panel's line for the edits ("voxel edits: N, sections re-meshed M (last X ms, visible K frames)").
+std::string edit_stats_line(const VoxelEditStats& stats);
+
 class VoxelEditing {
  public:
   virtual ~VoxelEditing() = default;
@@ -56,11 +59,13 @@ class EditLatency {
     stats.last_frames_to_visible = 0;
     frames_ = 0;
   }
-  // After a frame finished; `pending`: some of the last edit's work is not drawn yet.
-  void frame_finished(VoxelEditStats& stats, bool pending) {
+  // After a frame finished; `pending()`: some of the last edit's work is not drawn yet (asked only while
+  // an edit is waiting, so frames without one pay nothing).
+  template <class Pending>
+  void frame_finished(VoxelEditStats& stats, Pending pending) {
     if (!stats.waiting) return;
     ++frames_;
-    if (pending) return;
+    if (pending()) return;
     stats.waiting = false;
     stats.last_frames_to_visible = frames_;
   }

@@ -135,8 +135,9 @@ void WorldScene::finish_frame() {
   WorldFrameStats& st = m.stats;
   ++st.frame;
   st.voxel_edits = m.edits.edits;
-  m.edit_latency.frame_finished(
-      m.edits, m.terrain->pending_upload_bytes() > 0 || m.voxel_vegetation->stats().pending_copies > 0);
+  m.edit_latency.frame_finished(m.edits, [&m] {
+    return m.terrain->pending_upload_bytes() > 0 || m.voxel_vegetation->stats().pending_copies > 0;
+  });
   st.gpu_ms.clear();
   for (const gpu::GpuTimer::Interval& i : m.timer->resolve()) st.gpu_ms.emplace_back(i.name, i.ms);
   // Every system reports its own figures; system i is the one of mask bit i.
@@ -184,15 +185,7 @@ std::vector<std::string> WorldScene::stats_lines() const {
                 static_cast<unsigned long long>(st.vegetation_resident),
                 static_cast<unsigned long long>(st.voxel_edits));
   lines.emplace_back(buffer);
-  const VoxelEditStats& e = impl_->edits;
-  if (e.edits > 0) {
-    std::snprintf(buffer, sizeof buffer,
-                  "voxel edits: %llu, sections re-meshed %llu (last %.2f ms, visible %s)",
-                  static_cast<unsigned long long>(e.edits),
-                  static_cast<unsigned long long>(e.sections_remeshed), e.last_cpu_ms,
-                  e.waiting ? "pending" : (std::to_string(e.last_frames_to_visible) + " frames").c_str());
-    lines.emplace_back(buffer);
-  }
+  if (impl_->edits.edits > 0) lines.push_back(edit_stats_line(impl_->edits));
   std::snprintf(buffer, sizeof buffer, "cpu ms: update %.2f (stream %.2f) record %.2f (avatars %.2f)",
                 st.cpu_update_ms, st.cpu_streaming_ms, st.cpu_record_ms, st.cpu_avatars_ms);
   lines.emplace_back(buffer);

@@ -4,7 +4,6 @@
 // discard what a change made stale); save_column / save_all write edited columns (stream_save.cpp holds
 // the file format).
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "myriad/core/io/error.hpp"
@@ -125,9 +124,7 @@ void StreamWorld::apply_edit(const PendingEdit& e) {
 bool StreamWorld::edits_pending() const {
   if (!edits_.empty()) return true;
   for (const Column& col : slots_) {
-    if (!col.used || std::max(std::abs(col.coord.x - camera_column_.x),
-                              std::abs(col.coord.y - camera_column_.y)) > options_.radius + 1)
-      continue;
+    if (!col.used || chebyshev(col.coord - camera_column_) > options_.radius + 1) continue;
     if (col.light_dirty || col.job == JobKind::kLight ||
         (col.meshed && (col.mesh_dirty.any() || col.job == JobKind::kMesh)))
       return true;
