@@ -178,7 +178,8 @@ Command add_voxel_command(CLI::App& app) {
   auto e = std::make_shared<VoxelEditCommand>();
   CLI::App* edit = sub->add_subcommand(
       "edit",
-      "Apply an edit script (one edit per line: dig X Y Z, place X Y Z [MATERIAL [SHAPE [DEGREES]]]) to the "
+      "Apply an edit script (one edit per line: dig X Y Z, place X Y Z [MATERIAL [SHAPE [DEGREES]]] or place "
+      "X Y Z MODEL [DEGREES]) to the "
       "fixed or streamed world, one edit per frame, and write <out>/voxel_edit_before.png, "
       "voxel_edit_after.png and voxel_edit.json (sections re-meshed and uploaded, frame-thread ms, frames to "
       "visible)");

@@ -50,14 +50,16 @@ std::optional<voxel::VoxelEdit> edit_for_click(EditState& state, int button, con
     return std::nullopt;
   }
   if (button == GLFW_MOUSE_BUTTON_LEFT) return voxel::VoxelEdit{pick.cell, voxel::kAir, 0};
-  return voxel::VoxelEdit{pick.place, state.material, voxel::placeable_form(state.shape, state.turns)};
+  return voxel::VoxelEdit{pick.place, state.material,
+                          voxel::placed_form(state.material, state.shape, state.turns)};
 }
 
 std::vector<std::string> edit_lines(const EditState& state, const voxel::PickResult& pick) {
   std::vector<std::string> lines;
   char b[160];
-  std::snprintf(b, sizeof b, "build: %s %s, turned %d deg", voxel::materials()[state.material].name,
-                voxel::placeable_shapes()[state.shape].name, 90 * state.turns);
+  const bool model = voxel::is_model_material(state.material);
+  std::snprintf(b, sizeof b, "build: %s%s%s, turned %d deg", voxel::materials()[state.material].name,
+                model ? "" : " ", model ? "" : voxel::placeable_shapes()[state.shape].name, 90 * state.turns);
   lines.emplace_back(b);
   if (pick.stop == voxel::PickStop::kHit)
     std::snprintf(b, sizeof b, "crosshair: %s at %d %d %d, %.1f m", voxel::materials()[pick.material].name,
@@ -70,7 +72,7 @@ std::vector<std::string> edit_lines(const EditState& state, const voxel::PickRes
 }
 
 std::vector<std::string> edit_control_lines() {
-  return {"left click dig, right click build, [ ] material, 1-5 shape, T turn"};
+  return {"left click dig, right click build, [ ] material or model, 1-5 shape, T turn"};
 }
 
 }  // namespace myriad::view

@@ -1,7 +1,8 @@
 // The viewer's voxel editing (V13): what a click does to the cell under the crosshair and the keys that
 // choose what is placed. Pure CPU, keyed by GLFW codes: left button digs the picked cell, right button
-// places the selected material and shape against the picked face; [ and ] cycle the material, 1-5 pick
-// the shape (full, slope, corner, inner corner, wedge), T turns it a quarter about +Y.
+// places the selected material and shape against the picked face; [ and ] cycle the material (the blocks,
+// then the baked models: fence, post, lamp, torch, slab, stairs), 1-5 pick the shape (full, slope, corner,
+// inner corner, wedge; models take none), T turns it a quarter about +Y.
 #pragma once
 
 #include <cstdint>

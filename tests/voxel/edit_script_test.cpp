@@ -48,6 +48,28 @@ TEST(EditScript, ParsesDigsAndPlacementsWithDefaults) {
   EXPECT_EQ(describe_edit(e[0]), "dig (10, 20, 30)");
 }
 
+TEST(EditScript, BakedModelsTakeARotationAndNoShape) {
+  const std::vector<VoxelEdit> e = parse_edit_script(
+      "place 1 ~1 2 fence\n"
+      "place 3 4 5 stairs 270\n"
+      "place 3 4 6 torch 0\n",
+      "edits.txt");
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[0].material, kFence);
+  EXPECT_EQ(e[0].form, 0);
+  EXPECT_TRUE(e[0].from_surface);
+  EXPECT_EQ(e[1].material, kStairs);
+  EXPECT_EQ(e[1].form, 3) << "a model's form is its turn";
+  EXPECT_EQ(e[2].material, kTorch);
+  EXPECT_EQ(describe_edit(e[1]), "place stairs 270 at (3, 4, 5)");
+  EXPECT_EQ(describe_edit(e[2]), "place torch at (3, 4, 6)");
+  EXPECT_NE(message_of("place 1 2 3 fence slope\n").find("the model 'fence' takes no shape ('slope')"),
+            std::string::npos);
+  EXPECT_NE(message_of("place 1 2 3 fence 90 90\n").find("too many words after the model 'fence'"),
+            std::string::npos);
+  EXPECT_NE(message_of("place 1 2 3 stairs 45\n").find("not 0, 90, 180 or 270"), std::string::npos);
+}
+
 TEST(EditScript, PlaceableShapesAreDistinctSolidsAndTurnAFullCircle) {
   for (std::size_t s = 0; s < placeable_shapes().size(); ++s) {
     const std::uint8_t f = placeable_form(s, 0);

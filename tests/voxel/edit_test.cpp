@@ -50,7 +50,12 @@ TEST(Edit, MarksExactlyTheSectionsWhoseBlockChangedAndRemeshesThem) {
     int top = 63;
     while (top > 0 && w.material({p.x, top, p.z}) == kAir) --top;
     p.y = std::min(top + int(rng() % 2), 63);
-    const std::uint8_t mat = e % 4 == 0 ? kAir : e % 4 == 1 ? kLampRed : kStone;
+    // Blocks, a lamp block and baked models (a fence connects to its neighbours, whose meshes change too).
+    const std::uint8_t models[3] = {kFence, kStairs, kLamp};
+    const std::uint8_t mat = e % 4 == 0   ? std::uint8_t(kAir)
+                             : e % 4 == 1 ? std::uint8_t(kLampRed)
+                             : e % 4 == 2 ? models[e / 4 % 3]
+                                          : std::uint8_t(kStone);
     const EditResult r = edit_voxel(w, p, mat, e % 4 == 3 ? std::uint8_t(0x7F) : kFormFull);
     EXPECT_TRUE(std::is_sorted(r.dirty_sections.begin(), r.dirty_sections.end()));
     std::vector<int> changed;

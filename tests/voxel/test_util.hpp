@@ -13,8 +13,9 @@
 
 namespace myriad::voxel::test {
 
-// Random world: each cell air with probability `air`, else a random material and a random form byte
-// (all 256 values, degenerate ones included); light left at zero.
+// Random world: each cell air with probability `air`, else a random block material and a random form
+// byte (all 256 values, degenerate ones included); light left at zero. Baked models have their own tests
+// (model_test.cpp).
 inline World random_world(glm::ivec3 size, std::uint32_t seed, double air = 0.45) {
   World w(size.x, size.y, size.z);
   std::mt19937 rng(seed);
@@ -23,7 +24,7 @@ inline World random_world(glm::ivec3 size, std::uint32_t seed, double air = 0.45
     for (int z = 0; z < size.z; ++z)
       for (int x = 0; x < size.x; ++x) {
         if (unit(rng) < air) continue;
-        const auto m = std::uint8_t(1 + rng() % (kMaterialCount - 1));
+        const auto m = std::uint8_t(1 + rng() % (kFirstModelMaterial - 1));
         const auto f = std::uint8_t(rng() % 256);
         w.set_voxel({x, y, z}, m, f);
       }

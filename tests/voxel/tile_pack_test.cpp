@@ -101,8 +101,8 @@ TEST(TilePack, LuantiLayoutLoadsWithoutAMappingAndReportsWhatStaysBuiltIn) {
   EXPECT_EQ(set.texture.size, 16u);
   EXPECT_EQ(set.texture.layers, kTileCount);
   EXPECT_EQ(set.texture.levels.size(), 5u) << "16, 8, 4, 2, 1";
-  EXPECT_EQ(set.builtin,
-            (std::vector<std::string>{"clay", "snow side", "lamp_warm", "lamp_cold", "lamp_red"}));
+  EXPECT_EQ(set.builtin, (std::vector<std::string>{"clay", "snow side", "lamp_warm", "lamp_cold", "lamp_red",
+                                                   "wood", "stone_brick"}));
   for (std::uint32_t y = 0; y < 16; ++y)
     for (std::uint32_t x = 0; x < 16; ++x)
       ASSERT_EQ(texel(set, tile_of(kStone, 0), x, y),
@@ -150,8 +150,9 @@ TEST(TilePack, AMappingFileNamesTilesPerMaterialAndSide) {
   EXPECT_EQ(texel(set, tile_of(kGrass, 1), 1, 2), kBrown);
   EXPECT_EQ(texel(set, tile_of(kSand, 0), 4, 4), builtin_texel(tile_of(kSand, 0), 4, 4));
   // Snow's bottom shares dirt's tile, so it shows soil.png too and is not reported.
-  EXPECT_EQ(set.builtin, (std::vector<std::string>{"sand", "gravel", "clay", "snow top", "snow side",
-                                                   "lamp_warm", "lamp_cold", "lamp_red"}));
+  EXPECT_EQ(set.builtin,
+            (std::vector<std::string>{"sand", "gravel", "clay", "snow top", "snow side", "lamp_warm",
+                                      "lamp_cold", "lamp_red", "wood", "stone_brick"}));
 }
 
 TEST(TilePack, TilesOf16And32TexelsMakeA32TexelPack) {
@@ -232,11 +233,17 @@ TEST(TilePack, BadMappingsListWhatIsValid) {
   const std::string unknown = message_of(load);
   EXPECT_NE(unknown.find("granite"), std::string::npos);
   EXPECT_NE(unknown.find(tile_mapping_materials()), std::string::npos) << unknown;
-  EXPECT_EQ(tile_mapping_materials(),
-            "stone, dirt, grass, sand, gravel, clay, snow, lamp_warm, lamp_cold, lamp_red");
+  EXPECT_EQ(
+      tile_mapping_materials(),
+      "stone, dirt, grass, sand, gravel, clay, snow, lamp_warm, lamp_cold, lamp_red, wood, stone_brick");
   EXPECT_EQ(unknown.find('\n'), std::string::npos);
   write_text(json, R"({"materials": {"air": "a.png"}})");
   EXPECT_NE(message_of(load).find("unknown material 'air'"), std::string::npos);
+  // A baked model has no tiles of its own: the message names the blocks whose tiles its parts take.
+  write_text(json, R"({"materials": {"fence": "a.png"}})");
+  const std::string model = message_of(load);
+  EXPECT_NE(model.find("baked model 'fence'"), std::string::npos) << model;
+  EXPECT_NE(model.find("wood"), std::string::npos) << model;
   write_text(json, R"({"materials": {"grass": {"front": "a.png"}}})");
   EXPECT_NE(message_of(load).find("unknown side 'front'"), std::string::npos);
   write_text(json, R"({"materials": {"stone": 3}})");
@@ -263,7 +270,7 @@ TEST(TilePack, BadMappingsListWhatIsValid) {
   write_text(json, R"({"materials": {}})");
   const TileSet all_builtin = load_tile_pack(dir);
   EXPECT_EQ(all_builtin.texture.size, kBuiltinTileSize);
-  EXPECT_EQ(all_builtin.builtin.size(), std::size_t(kMaterialCount - 1));
+  EXPECT_EQ(all_builtin.builtin.size(), std::size_t(kFirstModelMaterial - 1)) << "every block, no model";
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ void World::set_voxel(glm::ivec3 p, std::uint8_t material, std::uint8_t form) {
     throw Error("unknown material id " + std::to_string(material), "voxel " + format(p),
                 "use an id below " + std::to_string(int(kMaterialCount)) + " (see voxel/data/material.hpp)");
   material_[i] = material;
-  form_[i] = material == kAir ? kFormEmpty : form;
+  form_[i] = stored_form(material, form);
 }
 
 }  // namespace myriad::voxel

@@ -56,12 +56,14 @@ class World {
   std::uint8_t form(glm::ivec3 p) const { return form_[checked(p)]; }
   Light16 light(glm::ivec3 p) const { return light_[checked(p)]; }
   std::uint8_t flags(glm::ivec3 p) const { return flags_[checked(p)]; }
-  // Writes material and form (air always gets form 0). Throws for coordinates outside the world and
-  // unknown material ids. Does not relight or mark anything: see edit.hpp for the full edit.
+  // Writes material and form as stored_form keeps it (air gets form 0, a baked model its turn 0-3). Throws
+  // for coordinates outside the world and unknown material ids. Does not relight or mark anything: see
+  // edit.hpp for the full edit.
   void set_voxel(glm::ivec3 p, std::uint8_t material, std::uint8_t form);
   void set_flags(glm::ivec3 p, std::uint8_t flags) { flags_[checked(p)] = flags; }
 
   // Raw arrays (section-major, see index()); the generator, light and mesher work on these directly.
+  // Writers keep set_voxel's rule: a cell's form is stored_form(material, form).
   std::span<std::uint8_t> materials() { return material_; }
   std::span<std::uint8_t> forms() { return form_; }
   std::span<Light16> lights() { return light_; }

@@ -30,8 +30,8 @@ std::vector<VoxelEdit> parse_edit_script(std::string_view text, const std::strin
     const bool dig = w[0] == "dig";
     if (!dig && w[0] != "place")
       throw Error("unknown edit '" + std::string(w[0]) + "'", where,
-                  "each line is dig X Y Z or place X Y Z "
-                  "[MATERIAL [SHAPE [DEGREES]]]");
+                  "each line is dig X Y Z, place X Y Z [MATERIAL [SHAPE [DEGREES]]] or place X Y Z MODEL "
+                  "[DEGREES]");
     if (w.size() < 4) throw Error("'" + std::string(w[0]) + "' needs X Y Z", where);
     if (w.size() > (dig ? 4u : 7u))
       throw Error("too many words after '" + std::string(w[0]) + "'", where,
@@ -47,15 +47,25 @@ std::vector<VoxelEdit> parse_edit_script(std::string_view text, const std::strin
     e.cell = {integer(w[1], where, "X"), integer(y, where, "Y"), integer(w[3], where, "Z")};
     if (!dig) {
       e.material = w.size() > 4 ? material_named(w[4], where) : std::uint8_t(kStone);
-      const std::size_t shape = w.size() > 5 ? shape_named(w[5], where) : 0;
+      // A baked model takes no shape: the word after it is its rotation.
+      const bool model = is_model_material(e.material);
+      if (model && w.size() > 6)
+        throw Error("too many words after the model '" + std::string(w[4]) + "'", where,
+                    "place X Y Z " + std::string(w[4]) + " [DEGREES]");
+      const std::size_t shape = !model && w.size() > 5 ? shape_named(w[5], where) : 0;
+      const std::size_t degrees_word = model ? 5 : 6;
       int turns = 0;
-      if (w.size() > 6) {
-        const int degrees = integer(w[6], where, "rotation");
+      if (model && w.size() > degrees_word && !w[degrees_word].empty() &&
+          std::string_view("0123456789").find(w[degrees_word][0]) == std::string_view::npos)
+        throw Error("the model '" + std::string(w[4]) + "' takes no shape ('" + std::string(w[5]) + "')",
+                    where, "place X Y Z " + std::string(w[4]) + " [DEGREES]");
+      if (w.size() > degrees_word) {
+        const int degrees = integer(w[degrees_word], where, "rotation");
         if (degrees % 90 != 0 || degrees < 0 || degrees >= 360)
           throw Error("rotation " + std::to_string(degrees) + " is not 0, 90, 180 or 270 degrees", where);
         turns = degrees / 90;
       }
-      e.form = placeable_form(shape, turns);
+      e.form = placed_form(e.material, shape, turns);
     }
     edits.push_back(e);
   }
@@ -95,6 +105,11 @@ std::string describe_edit(const VoxelEdit& e) {
     std::snprintf(at, sizeof at, "(%d, %d, %d)", e.cell.x, e.cell.y, e.cell.z);
   if (e.material == kAir) return std::string("dig ") + at;
   std::string shape;
+  if (is_model_material(e.material)) {
+    std::string out = std::string("place ") + materials()[e.material].name;
+    if (e.form != 0) out.append(" ").append(std::to_string(90 * e.form));
+    return out.append(" at ").append(at);
+  }
   for (std::size_t s = 0; s < placeable_shapes().size() && shape.empty(); ++s)
     for (int turns = 0; turns < 4 && shape.empty(); ++turns)
       if (placeable_form(s, turns) == e.form) {

@@ -1,6 +1,7 @@
 // Edit scripts (docs/FORMATS.md, voxel edit scripts): one edit per line,
 //   dig X Y Z
 //   place X Y Z [MATERIAL [SHAPE [DEGREES]]]     (default stone, full, 0; degrees 0, 90, 180 or 270)
+//   place X Y Z MODEL [DEGREES]                  (a baked model: fence, post, lamp, torch, slab, stairs)
 // with '#' comments and blank lines allowed. Y may be ~N: N cells above the highest solid cell of the
 // column (x, z) when the edit applies (~0 is that cell, ~1 the air on it), so scripts fit any terrain. What
 // `myriad voxel edit --script` applies; the viewer's clicks make the same VoxelEdit values.

@@ -1,6 +1,7 @@
 // Voxel DDA (Amanatides and Woo): the ray is clipped to the world's box, then steps from cell to cell
 // across the nearest cell boundary; in each solid cell the ray segment is clipped by the half-spaces of the
-// shape's planes (the cell's box plus the hull's cut planes), so the hit is the entry into the hull.
+// shape's planes (the cell's box plus the hull's cut planes), so the hit is the entry into the hull. A baked
+// model's cell is hit where the ray enters one of its boxes (as drawn: turned, rails where it connects).
 #include "myriad/voxel/edit/pick.hpp"
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/voxel/data/shape.hpp"
 #include "myriad/voxel/data/world.hpp"
+#include "myriad/voxel/model/model.hpp"
 #include "myriad/voxel/stream/stream_world.hpp"
 
 namespace myriad::voxel {
@@ -54,6 +56,51 @@ bool enter_shape(std::uint8_t form, glm::ivec3 cell, glm::dvec3 origin, glm::dve
   // Outer polygons lie on the cell's sides, which the box already bounds; a side the hull does not cover
   // fully is bounded by the inner planes next to it.
   return true;
+}
+
+// The ray's entry into the boxes of the model in `cell` within [t0, t1]: the nearest box entered (slab
+// test per box). False when it passes between them.
+bool enter_model(const PickCells& cells, std::uint8_t material, std::uint8_t form, glm::ivec3 cell,
+                 glm::dvec3 origin, glm::dvec3 dir, double t0, double t1, double& t_hit, int& face,
+                 glm::vec3& normal) {
+  const ModelKind kind = model_of(material);
+  unsigned connections = 0;
+  for (const int side : kHorizontalFaces) {
+    const glm::ivec3 n = cell + face_direction(side);
+    std::uint8_t nm = 0, nf = 0;
+    if (glm::any(glm::lessThan(n, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(n, cells.size))) continue;
+    if (cells.read(n, nm, nf) == CellLookup::kCell && model_connects(kind, side, nm, nf))
+      connections |= 1u << connection_bit(side);
+  }
+  const glm::dvec3 local = origin - glm::dvec3(cell);
+  bool hit = false;
+  for (const ModelBox& b : model_variant(kind, form, connections).boxes) {
+    double lo = t0, hi = t1;
+    int entry = -1;
+    for (int a = 0; a < 3 && lo <= hi; ++a) {
+      if (dir[a] == 0.0) {
+        if (local[a] < double(b.lo[a]) || local[a] > double(b.hi[a])) hi = lo - 1.0;
+        continue;
+      }
+      double ta = (double(b.lo[a]) - local[a]) / dir[a], tb = (double(b.hi[a]) - local[a]) / dir[a];
+      if (ta > tb) std::swap(ta, tb);
+      if (ta > lo) lo = ta, entry = entry_face(a, dir[a]);
+      hi = std::min(hi, tb);
+    }
+    if (lo > hi || (hit && lo >= t_hit)) continue;
+    hit = true;
+    t_hit = lo;
+    // A ray starting inside the box enters it through the side facing back along its main axis.
+    if (entry < 0) {
+      int main_axis = 0;
+      for (int a = 1; a < 3; ++a)
+        if (std::abs(dir[a]) > std::abs(dir[main_axis])) main_axis = a;
+      entry = entry_face(main_axis, dir[main_axis]);
+    }
+    face = entry;
+    normal = glm::vec3(face_direction(entry));
+  }
+  return hit;
 }
 
 }  // namespace
@@ -163,11 +210,13 @@ PickResult pick_voxel(const PickCells& cells, glm::dvec3 origin, glm::dvec3 dire
       result.distance = t;
       return result;
     }
-    if (material != 0 && double(cell.y) < cells.slice_height && shape_lut().shapes[form].solid) {
+    const bool model = is_model_material(material);
+    if (material != 0 && double(cell.y) < cells.slice_height && (model || shape_lut().shapes[form].solid)) {
       double t_hit = 0.0;
       int hit_face = face;
-      glm::vec3 normal;
-      if (enter_shape(form, cell, origin, dir, t, t_exit, face, t_hit, hit_face, normal)) {
+      glm::vec3 normal(0.0f);
+      if (model ? enter_model(cells, material, form, cell, origin, dir, t, t_exit, t_hit, hit_face, normal)
+                : enter_shape(form, cell, origin, dir, t, t_exit, face, t_hit, hit_face, normal)) {
         result.stop = PickStop::kHit;
         result.cell = cell;
         result.face = hit_face;

@@ -1,8 +1,9 @@
 // Voxel picking (V13 edits): the first cell whose solid a ray enters, found by a voxel DDA (one cell per
 // step, in the order the ray crosses them) over the same cells and form bytes the mesher reads. A cut
 // shape is hit where the ray enters its convex hull (the shape LUT's planes), so a ray over a slope's open
-// half passes on to the cell behind it. The hit names the face entered and the empty cell in front of it,
-// where a placed voxel goes.
+// half passes on to the cell behind it; a baked model (voxel/model) is hit where the ray enters one of its
+// boxes, so a ray between a fence's rails passes on. The hit names the face entered and the empty cell in
+// front of it, where a placed voxel goes.
 #pragma once
 
 #include <cstdint>

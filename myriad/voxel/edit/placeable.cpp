@@ -33,6 +33,11 @@ std::uint8_t placeable_form(std::size_t shape, int quarter_turns) {
   return form;
 }
 
+std::uint8_t placed_form(std::uint8_t material, std::size_t shape, int quarter_turns) {
+  if (is_model_material(material)) return std::uint8_t((quarter_turns % 4 + 4) % 4);
+  return placeable_form(shape, quarter_turns);
+}
+
 std::string material_names() {
   std::string out;
   for (std::size_t m = 1; m < materials().size(); ++m)

@@ -47,8 +47,8 @@ void vox_bounds(const VoxScene& scene, glm::ivec3& lo, glm::ivec3& hi) {
 
 void check_palette(const std::array<std::uint8_t, 256>& materials_of) {
   for (std::size_t i = 1; i < 256; ++i) {
-    if (!valid_material(materials_of[i]) || materials_of[i] == kAir)
-      throw Error("palette index " + std::to_string(i) + " maps to no solid material", "place_vox");
+    if (!valid_material(materials_of[i]) || materials_of[i] == kAir || is_model_material(materials_of[i]))
+      throw Error("palette index " + std::to_string(i) + " maps to no solid block material", "place_vox");
   }
 }
 
@@ -66,7 +66,7 @@ std::array<std::uint8_t, 256> map_vox_palette(const VoxScene& scene) {
   for (std::size_t i = 1; i < 256; ++i) {
     const glm::vec3 want = display(scene.palette[i]);
     float best = std::numeric_limits<float>::max();
-    for (std::size_t m = 1; m < table.size(); ++m) {
+    for (std::size_t m = 1; m < kFirstModelMaterial; ++m) {  // blocks only: a voxel is a cube
       const bool lamp = table[m].emit_r + table[m].emit_g + table[m].emit_b > 0;
       if (lamp != scene.emissive[i]) continue;
       // Lamps by the colour of their light, solids by their texture tiles.

@@ -4,6 +4,7 @@
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/layout/packing.hpp"
+#include "myriad/voxel/mesh/mesh_models.hpp"
 #include "myriad/voxel/mesh/mesher.hpp"
 #include "myriad/voxel/mesh/shade.hpp"
 
@@ -532,6 +533,8 @@ void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh
     indices += 3 * (n - 2);
     if (p.run > 1) records += p.run;
   }
+  vertices += 4 * scratch.model_faces.size();
+  indices += 6 * scratch.model_faces.size();
   out.vertices.resize(vertices);
   out.indices.resize(indices);
   out.atlas.resize(records);
@@ -553,6 +556,9 @@ void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh
     else
       emit_side_part(block, flags, mats, p, scratch.tile_variation, cursor);
   }
+  write_model_faces(block, scratch.model_faces, cursor.vertex_count(), cursor.vertex, cursor.index);
+  cursor.vertex += 4 * scratch.model_faces.size();
+  cursor.index += 6 * scratch.model_faces.size();
   if (cursor.vertex != out.vertices.data() + vertices || cursor.index != out.indices.data() + indices ||
       cursor.record != out.atlas.data() + records)
     throw Error("emitted counts differ from the sizes computed before", "voxel::emit_mesh",

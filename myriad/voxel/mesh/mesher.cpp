@@ -1,6 +1,7 @@
 // Section mesher. Culling and merging work on bit rows (one u32 per padded row, SSE2 compares to build
 // them, ctz walks to merge, as in binary greedy meshing); only cut shapes take the per-cell LUT path.
 #include "myriad/voxel/mesh/mesher.hpp"
+#include "myriad/voxel/mesh/mesh_models.hpp"
 
 #include <bit>
 #include <cstring>
@@ -422,6 +423,7 @@ void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mod
   scratch.tile_variation = tile_variation;
   scratch.quads.clear();
   scratch.loose.clear();
+  collect_model_faces(block, scratch.model_faces);
   if (avx2_available())
     build_rows_avx2(block, scratch);
   else

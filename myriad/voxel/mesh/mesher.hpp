@@ -43,12 +43,21 @@ struct MeshOptions {
   glm::ivec3 cell_origin{0};
 };
 
+struct ModelFace;  // voxel/model/model.hpp
+
+// A visible face of a baked model in the block: the face of its variant and the cell (padded index).
+struct ModelFaceRef {
+  const ModelFace* face;
+  std::uint16_t cell;
+};
+
 struct SectionMesh {
   std::vector<TerrainVertex> vertices;
   std::vector<std::uint32_t> indices;  // section-local, 3 per triangle, counter-clockwise from outside
   std::vector<AtlasRecord> atlas;
   // Vertices [0, quad_vertices) are whole-face quads, 4 vertices and 6 indices each, emitted first;
-  // the rest are triangles and inner planes (3 or 4 vertices).
+  // then triangles and inner planes (3 or 4 vertices); last the baked models' faces (4 vertices each),
+  // plain polygons like the loose ones.
   std::uint32_t quad_vertices = 0;
   void clear() {
     quad_vertices = 0;
@@ -89,8 +98,9 @@ struct MeshScratch {
   std::vector<std::uint16_t> partial_cells;             // padded indices of cut shapes in the block
   std::vector<MeshQuad> quads;
   std::vector<LoosePolygon> loose;
-  MeshMode mode = MeshMode::kAtlas;  // of the last cull_and_merge: emit_mesh writes quads accordingly
-  bool tile_variation = true;        // of the last cull_and_merge (MeshOptions::tile_variation)
+  std::vector<ModelFaceRef> model_faces;  // the baked models' visible faces, in cell order
+  MeshMode mode = MeshMode::kAtlas;       // of the last cull_and_merge: emit_mesh writes quads accordingly
+  bool tile_variation = true;             // of the last cull_and_merge (MeshOptions::tile_variation)
   // kConventional: shading key per cell of the layer being merged, [row * 16 + bit].
   struct CellShade {
     std::uint32_t light, tex01, tex23;
@@ -104,7 +114,8 @@ void mesh_section(const World& world, glm::ivec3 section, const MeshOptions& opt
                   SectionMesh& out);
 
 // The stages of mesh_section after the gather, exposed for benchmarks and tests. cull_and_merge fills
-// scratch.quads and scratch.loose from `block`; emit_mesh writes vertices, indices and atlas records.
+// scratch.quads, scratch.loose and scratch.model_faces from `block`; emit_mesh writes vertices, indices
+// and atlas records.
 void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode,
                     bool tile_variation = true);
 void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh& out);

@@ -32,7 +32,7 @@ void StreamWorld::edit(glm::ivec3 p, std::uint8_t material, std::uint8_t form) {
   if (!col || !col->generated)
     throw Error("column " + coord_text({p.x >> 4, p.z >> 4}) + " is not resident", "StreamWorld::edit",
                 "edit near the camera (within the streamed radius), after the column has arrived");
-  edits_.push_back({p, material, form});
+  edits_.push_back({p, material, stored_form(material, form)});
   ++col->pending_edits;
   touch();
 }

@@ -92,6 +92,11 @@ void read_column_file(const std::filesystem::path& path, glm::ivec3 world_size, 
       r.seek(first + cells + i, "forms");
       r.fail("air cell with form " + std::to_string(form) + " (air has form 0)", "forms");
     }
+    if (form != stored_form(mat, form)) {
+      r.seek(first + cells + i, "forms");
+      r.fail("baked-model cell with form " + std::to_string(form) + " (a model's form is its turn, 0-3)",
+             "forms");
+    }
     materials[i] = mat;
     forms[i] = form;
   }

@@ -11,7 +11,7 @@ namespace myriad::voxel {
 
 inline constexpr std::uint32_t kBuiltinTileSize = 16;
 // Tile ids 0..15, one array layer each (layer t = tile t). Tile 0 is no material's: a magenta checker that
-// shows an error; 13-15 are spare.
+// shows an error; 15 is spare.
 inline constexpr std::uint32_t kTileCount = 16;
 
 // size kBuiltinTileSize, kTileCount layers, one level (no mip chain: the terrain draws level 0 only, as it

@@ -57,12 +57,15 @@ Mapping luanti_mapping() {
   m[kClay] = all("default_clay.png");
   m[kSnow] = {"default_snow.png", "default_dirt.png^default_snow_side.png", "default_dirt.png"};
   m[kLampWarm] = all("default_meselamp.png");
+  m[kWood] = all("default_wood.png");
+  m[kStoneBrick] = all("default_stone_brick.png");
   return m;
 }
 
+// Block materials only: a baked model's parts take the tiles of blocks (wood, stone_brick, lamp_warm).
 std::optional<std::uint8_t> material_named(std::string_view name) {
   const auto table = materials();
-  for (std::size_t i = 1; i < table.size(); ++i)
+  for (std::size_t i = 1; i < kFirstModelMaterial; ++i)
     if (name == table[i].name) return std::uint8_t(i);
   return std::nullopt;
 }
@@ -95,6 +98,10 @@ Mapping read_mapping(const fs::path& file) {
   Mapping mapping;
   for (const auto& [name, value] : doc["materials"].items()) {
     const std::optional<std::uint8_t> id = material_named(name);
+    for (std::size_t m = kFirstModelMaterial; m < kMaterialCount; ++m)
+      if (name == materials()[m].name)
+        throw Error("the tile mapping names the baked model '" + name + "'", where,
+                    "a model's parts take the tiles of blocks: map " + tile_mapping_materials());
     if (!id)
       throw Error("the tile mapping names an unknown material '" + name + "'", where,
                   "valid materials: " + tile_mapping_materials());
@@ -172,7 +179,7 @@ std::vector<std::uint8_t> builtin_tile(const TextureArray& builtin, std::uint32_
 std::vector<std::string> name_sides(const std::vector<std::array<bool, 3>>& listed) {
   std::vector<std::string> out;
   const auto table = materials();
-  for (std::size_t m = 1; m < table.size(); ++m) {
+  for (std::size_t m = 1; m < kFirstModelMaterial; ++m) {
     const auto& s = listed[m];
     if (s[0] && s[1] && s[2]) {
       out.emplace_back(table[m].name);
@@ -190,7 +197,7 @@ std::vector<std::string> name_sides(const std::vector<std::array<bool, 3>>& list
 std::string tile_mapping_materials() {
   std::string names;
   const auto table = materials();
-  for (std::size_t i = 1; i < table.size(); ++i)
+  for (std::size_t i = 1; i < kFirstModelMaterial; ++i)
     names += (names.empty() ? "" : ", ") + std::string(table[i].name);
   return names;
 }
@@ -282,7 +289,7 @@ TileSet load_tile_pack(const fs::path& folder) {
       draw_over(layers[tile], scale_up(images.at(it->second[p]), size));
   }
   std::vector<std::array<bool, 3>> listed(table.size(), {false, false, false});
-  for (std::size_t m = 1; m < table.size(); ++m)
+  for (std::size_t m = 1; m < kFirstModelMaterial; ++m)
     for (int side = 0; side < 3; ++side)
       listed[m][std::size_t(side)] = !from_pack.count(side_tile(table[m], side));
   set.builtin = name_sides(listed);
