@@ -380,6 +380,20 @@ TEST(StreamWorld, EditedColumnsSurviveEvictionWithSaveDirectory) {
     EXPECT_NE(std::string(e.what()).find("unknown material id 200"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("@ offset 65"), std::string::npos) << e.what();
   }
+  // A baked model whose form is not a turn (0-3): refused at its form's offset.
+  const std::size_t cells = mats.size();
+  bytes[60 + 5] = std::byte{kFence};
+  bytes[60 + cells + 5] = std::byte{7};
+  seal_file(bytes, 60);
+  write_file_atomic(path, bytes);
+  try {
+    read_column_file(path, o.world_size, {2, 2}, o.generator, mats, forms);
+    FAIL() << "a model with a shape byte was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("baked-model cell with form 7"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("@ offset " + std::to_string(60 + cells + 5)), std::string::npos)
+        << e.what();
+  }
   {
     StreamWorld s(o);  // the stream reports it from update()
     EXPECT_THROW(settle(s, home), Error);
