@@ -23,6 +23,14 @@ bool finite(glm::dvec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && s
 // The face of the cell box a ray along `dir` enters through when it enters across `axis`.
 int entry_face(int axis, double dir) { return axis * 2 + (dir > 0.0 ? 0 : 1); }
 
+// The face a ray starting inside a box is taken to enter through: the one facing back along its main axis.
+int inside_entry_face(glm::dvec3 dir) {
+  int main_axis = 0;
+  for (int a = 1; a < 3; ++a)
+    if (std::abs(dir[a]) > std::abs(dir[main_axis])) main_axis = a;
+  return entry_face(main_axis, dir[main_axis]);
+}
+
 // The ray's entry into the hull of `form` inside cell `cell`, within [t0, t1] (the segment inside the
 // cell, entering the cell's box across `face0` at t0). False when it misses the hull.
 bool enter_shape(std::uint8_t form, glm::ivec3 cell, glm::dvec3 origin, glm::dvec3 dir, double t0, double t1,
@@ -64,14 +72,12 @@ bool enter_model(const PickCells& cells, std::uint8_t material, std::uint8_t for
                  glm::dvec3 origin, glm::dvec3 dir, double t0, double t1, double& t_hit, int& face,
                  glm::vec3& normal) {
   const ModelKind kind = model_of(material);
-  unsigned connections = 0;
-  for (const int side : kHorizontalFaces) {
+  const unsigned connections = model_connections(kind, [&](int side, std::uint8_t& nm, std::uint8_t& nf) {
     const glm::ivec3 n = cell + face_direction(side);
-    std::uint8_t nm = 0, nf = 0;
-    if (glm::any(glm::lessThan(n, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(n, cells.size))) continue;
-    if (cells.read(n, nm, nf) == CellLookup::kCell && model_connects(kind, side, nm, nf))
-      connections |= 1u << connection_bit(side);
-  }
+    if (glm::any(glm::lessThan(n, glm::ivec3(0))) || glm::any(glm::greaterThanEqual(n, cells.size)))
+      return false;
+    return cells.read(n, nm, nf) == CellLookup::kCell;
+  });
   const glm::dvec3 local = origin - glm::dvec3(cell);
   bool hit = false;
   for (const ModelBox& b : model_variant(kind, form, connections).boxes) {
@@ -90,13 +96,7 @@ bool enter_model(const PickCells& cells, std::uint8_t material, std::uint8_t for
     if (lo > hi || (hit && lo >= t_hit)) continue;
     hit = true;
     t_hit = lo;
-    // A ray starting inside the box enters it through the side facing back along its main axis.
-    if (entry < 0) {
-      int main_axis = 0;
-      for (int a = 1; a < 3; ++a)
-        if (std::abs(dir[a]) > std::abs(dir[main_axis])) main_axis = a;
-      entry = entry_face(main_axis, dir[main_axis]);
-    }
+    if (entry < 0) entry = inside_entry_face(dir);  // the ray starts inside the box
     face = entry;
     normal = glm::vec3(face_direction(entry));
   }
@@ -195,10 +195,7 @@ PickResult pick_voxel(const PickCells& cells, glm::dvec3 origin, glm::dvec3 dire
   if (enter_axis >= 0) {
     face = entry_face(enter_axis, dir[enter_axis]);
   } else {
-    int main_axis = 0;
-    for (int a = 1; a < 3; ++a)
-      if (std::abs(dir[a]) > std::abs(dir[main_axis])) main_axis = a;
-    face = entry_face(main_axis, dir[main_axis]);
+    face = inside_entry_face(dir);
   }
   double t = t_enter;
   for (;;) {

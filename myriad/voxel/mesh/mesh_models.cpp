@@ -56,12 +56,13 @@ void collect_model_faces(const PaddedBlock& block, std::vector<ModelFaceRef>& ou
         if (!is_model_material(m)) continue;
         const int cell = pad_index(x + 1, y, z);
         const ModelKind kind = mats[m].model;
-        unsigned connections = 0;
-        for (const int face : kHorizontalFaces) {
-          const int n = cell + (face_positive(face) ? 1 : -1) * kPadStride[face_axis(face)];
-          if (model_connects(kind, face, block.material[std::size_t(n)], block.form[std::size_t(n)]))
-            connections |= 1u << connection_bit(face);
-        }
+        const unsigned connections =
+            model_connections(kind, [&](int face, std::uint8_t& nm, std::uint8_t& nf) {
+              const auto n = std::size_t(cell + (face_positive(face) ? 1 : -1) * kPadStride[face_axis(face)]);
+              nm = block.material[n];
+              nf = block.form[n];
+              return true;
+            });
         const ModelVariant v = model_variant(kind, block.form[std::size_t(cell)], connections);
         for (const ModelFace& f : v.faces) {
           if (f.boundary >= 0) {

@@ -64,6 +64,19 @@ ModelVariant model_variant(ModelKind kind, int turn, unsigned connections);
 // fence connects to fences and to any block whose side facing it is full.
 bool model_connects(ModelKind kind, int face, std::uint8_t neighbour_material, std::uint8_t neighbour_form);
 
+// The connection mask of a model of `kind` from its four horizontal neighbours: read(face, material,
+// form) fills the neighbour across `face` and returns false where there is none (outside, not loaded).
+template <class Read>
+unsigned model_connections(ModelKind kind, Read&& read) {
+  unsigned connections = 0;
+  for (const int face : kHorizontalFaces) {
+    std::uint8_t material = 0, form = 0;
+    if (read(face, material, form) && model_connects(kind, face, material, form))
+      connections |= 1u << connection_bit(face);
+  }
+  return connections;
+}
+
 // The model of a material, kNoModel for blocks (and for invalid ids).
 ModelKind model_of(std::uint8_t material);
 
