@@ -425,6 +425,19 @@ Command add_render_command(CLI::App& app) {
          "--occlusion-pairs", options->world.occlusion_pairs,
          "World: also time N frames with and N without Hi-Z occlusion, alternating (medians and ratio)")
       ->check(CLI::Range(0u, 100u));
+  sub->add_option_function<std::string>(
+         "--shading",
+         [options](const std::string& v) {
+           options->world.shading = v == "flat" ? render::Shading::kFlat : render::Shading::kFull;
+         },
+         "World: full (the shading model: sky, fog, filmic tone map; default) or flat (sRGB albedo times "
+         "ambient and a Lambert sun: the look before the model, and its cost baseline)")
+      ->check(CLI::IsMember({"full", "flat"}));
+  sub->add_option(
+         "--shading-pairs", options->world.shading_pairs,
+         "World: also time N frames in full and N in flat shading, alternating (medians and the model's "
+         "cost ratio)")
+      ->check(CLI::Range(0u, 100u));
 #endif
 #ifdef MYRIAD_HAS_VEGETATION
   scenes.push_back("vegetation");

@@ -25,6 +25,40 @@ double median(std::vector<double> v) {
   return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
 }
 
+// N frames of the prepared view in each shading mode, alternating (flat first): median wall-clock frame
+// times and the model's cost as the ratio full / flat; on a device with timestamps, the same for the GPU
+// time of the whole frame (the sum of its passes).
+nlohmann::ordered_json shading_timing(gpu::Context& ctx, render::WorldScene& scene,
+                                      const render::FrameOptions& settings, render::OffscreenTarget& target,
+                                      std::uint32_t pairs) {
+  std::vector<double> wall[2], gpu[2];
+  for (std::uint32_t pair = 0; pair < pairs; ++pair) {
+    for (const render::Shading mode : {render::Shading::kFlat, render::Shading::kFull}) {
+      render::FrameOptions s = settings;
+      s.shading = mode;
+      Stopwatch clock;
+      ctx.submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, s, target); });
+      wall[std::size_t(mode)].push_back(clock.elapsed_ms());
+      scene.finish_frame();
+      double frame_gpu = 0.0;
+      for (const auto& pass : scene.frame_stats().gpu_ms) frame_gpu += pass.second;
+      if (!scene.frame_stats().gpu_ms.empty()) gpu[std::size_t(mode)].push_back(frame_gpu);
+    }
+  }
+  const std::size_t full = std::size_t(render::Shading::kFull), flat = std::size_t(render::Shading::kFlat);
+  const auto ratio = [](double a, double b) { return b > 0.0 ? a / b : 0.0; };
+  nlohmann::ordered_json j = {{"pairs", pairs},
+                              {"frame_ms_median_full", median(wall[full])},
+                              {"frame_ms_median_flat", median(wall[flat])},
+                              {"full_over_flat", ratio(median(wall[full]), median(wall[flat]))}};
+  if (!gpu[full].empty()) {
+    j["gpu_ms_median_full"] = median(gpu[full]);
+    j["gpu_ms_median_flat"] = median(gpu[flat]);
+    j["gpu_full_over_flat"] = ratio(median(gpu[full]), median(gpu[flat]));
+  }
+  return j;
+}
+
 nlohmann::ordered_json system_json(const render::SystemFrameStats& s) {
   return {{"objects", s.objects},
           {"visible", s.visible},
@@ -127,6 +161,7 @@ int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderO
   render::FrameOptions settings;
   settings.lod_colors = o.lod_colors;
   settings.draw_distance = image.draw_distance;
+  settings.shading = o.shading;
   const char* timing = ctx.has_timestamps() && !ctx.is_cpu_device() ? "gpu-timestamps" : "none (CPU device)";
   // The clock runs to the requested time once, before the first view (streaming follows that view's
   // camera meanwhile): every view shows the same instant.
@@ -177,6 +212,8 @@ int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderO
                                {"frame_ms_median_without", med_without},
                                {"speedup", med_with > 0.0 ? med_without / med_with : 0.0}};
     }
+    if (o.shading_pairs > 0)
+      v["shading_timing"] = shading_timing(ctx, scene, settings, target, o.shading_pairs);
     v["streaming_settle_ms"] = settle_ms;
     v["image"] = png.filename().string();
     if (o.coverage) {

@@ -25,6 +25,11 @@ struct WorldRenderOptions {
   // Per view, N frames with and N without two-phase occlusion, alternating, after the image: their
   // median wall-clock times and the ratio (same run, same scene, same camera). 0 = not measured.
   std::uint32_t occlusion_pairs = 0;
+  // The images' shading (the model, or flat: the look before it).
+  render::Shading shading = render::Shading::kFull;
+  // Per view, N frames in full and N in flat shading, alternating: their medians and the cost ratio of
+  // the model (full / flat), wall clock, and GPU draw-pass time where the device has timestamps.
+  std::uint32_t shading_pairs = 0;
   // Simulated seconds since the start when the images are taken (one clock for every view): the crowd
   // walks, enemies and avatars animate and grass and trees sway up to it, in fixed 1/30 s steps, so the
   // same time gives the same images.

@@ -138,9 +138,9 @@ void run_vegetation_stream_suite(Report& report, const SuiteOptions& options) {
 
   gpu::Context ctx;
   const render::VegetationCull cull(ctx);
-  const render::VegetationRenderer renderer(ctx, render::default_plant_meshes(),
-                                            render::OffscreenTarget::kColorFormat,
-                                            render::OffscreenTarget::kDepthFormat);
+  const vegetation::PlantArt art = render::default_plant_art();
+  const render::VegetationRenderer renderer(ctx, art.meshes, render::OffscreenTarget::kColorFormat,
+                                            render::OffscreenTarget::kDepthFormat, art.textures);
   constexpr std::uint64_t kBudget = 8ull << 20;
   // 11 s: long enough for a render-origin rebase (2 km) at 200 m/s.
   const int frames = options.quick ? 120 : 660;

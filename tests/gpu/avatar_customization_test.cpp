@@ -42,7 +42,9 @@ void dress(batch::AvatarCrowd& crowd, glm::vec3 tint, float pattern) {
 }
 
 // Three avatars in a row 0.9 m apart, seen from the front at 3.5 m, drawn as AvatarCrowdRenderer draws
-// them: one pipeline bind, each batch type's buffers and SkinPush::pattern_float pushed once.
+// them: one pipeline bind, each batch type's buffers and SkinPush::pattern_float pushed once. In flat
+// shading, where a pixel is its surface colour times one light factor, so the colour rules (tints,
+// patterns, materials) can be read back from the image; the shading model is lighting_test.cpp's.
 class ThreeAvatars {
  public:
   ThreeAvatars(gpu::Context& ctx, bool uvs, anim::Avatar kit = anim::make_avatar({.clothed = true}))
@@ -93,7 +95,7 @@ class ThreeAvatars {
       batches_->stage_changes(crowd_.scene());
       batches_->record_upload(cmd);
       target.begin(cmd, glm::vec4(0.0f));
-      gpu::bind_pipeline(cmd, pipeline_);
+      gpu::bind_pipeline(cmd, pipeline_.get(render::Shading::kFlat));
       vkCmdSetCullMode(cmd, VK_CULL_MODE_BACK_BIT);
       vkCmdBindIndexBuffer(cmd, arena_->indices().handle(), 0, VK_INDEX_TYPE_UINT32);
       const std::array<gpu::Binding, 4> fragment =
@@ -118,7 +120,7 @@ class ThreeAvatars {
                                     fragment[1],
                                     fragment[2],
                                     fragment[3]};
-          gpu::bind_resources(ctx_, cmd, pipeline_, bindings, &push, sizeof push);
+          gpu::bind_resources(ctx_, cmd, pipeline_.get(render::Shading::kFlat), bindings, &push, sizeof push);
         }
         const render::SkinMeshRange& r = arena_->range(c.mesh);
         vkCmdDrawIndexed(cmd, r.index_count, c.instance_count, r.first_index,
@@ -140,7 +142,7 @@ class ThreeAvatars {
   render::ShadowReceiver shadow_receiver_{ctx_};
   std::unique_ptr<render::SkinPalette> palette_;
   std::unique_ptr<render::BatchGpuData> batches_;
-  gpu::Pipeline pipeline_;
+  render::ShadedPipeline pipeline_;
 };
 
 // |got - want| in 8-bit steps of a shaded channel: the UNORM rounding of two channels.

@@ -34,7 +34,8 @@ class LoggingSystem : public render::FrameSystem {
   }
   void draw(VkCommandBuffer, const render::FrameView&, render::FramePhase phase,
             const render::ShadowMap* shadow) override {
-    log_.push_back(name_ + " draw " + phase_name(phase) + (shadow ? " shadowed" : ""));
+    log_.push_back(name_ + " draw " + phase_name(phase) +
+                   (shadow && shadow->casts_shadows() ? " shadowed" : ""));
   }
   void cull_shadow(VkCommandBuffer, const render::FrameView& shadow_view) override {
     log_.push_back(name_ + " cull_shadow" + (shadow_view.is_shadow ? "" : " (not a shadow view)"));

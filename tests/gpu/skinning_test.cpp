@@ -175,8 +175,9 @@ TEST_F(SkinningTest, BatchedCrowdDrawsIntoTheImage) {
   gpu::upload(ctx(), slots, std::span<const std::uint32_t>(crowd.draw_list().instances));
   constexpr std::uint32_t kSize = 128;
   render::OffscreenTarget target(ctx(), kSize, kSize);
-  const gpu::Pipeline pipeline = render::make_skin_pipeline(ctx(), render::OffscreenTarget::kColorFormat,
-                                                            render::OffscreenTarget::kDepthFormat);
+  const render::ShadedPipeline shaded = render::make_skin_pipeline(
+      ctx(), render::OffscreenTarget::kColorFormat, render::OffscreenTarget::kDepthFormat);
+  const gpu::Pipeline& pipeline = shaded.get(render::Shading::kFull);
   ctx().submit_and_wait([&](VkCommandBuffer cmd) {
     palette.record_upload(cmd);
     target.begin(cmd, glm::vec4(0.0f));

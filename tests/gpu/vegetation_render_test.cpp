@@ -60,10 +60,12 @@ render::FrameView test_view(glm::vec3 cam, glm::vec3 target, float fov, int kW, 
 class VegetationRenderTest : public GpuTest {
  protected:
   std::vector<PlantMesh> meshes() {
-    std::vector<PlantMesh> m = render::default_plant_meshes();
+    std::vector<PlantMesh> m = render::default_plant_art().meshes;
     m.push_back(make_box_mesh({{-0.5f, 0.0f, -0.5f}, {0.5f, 1.0f, 0.5f}}));
     return m;
   }
+  // The textures the plant meshes sample.
+  std::vector<PlantTexture> textures() { return render::default_plant_art().textures; }
   // Culls `g` and draws the LODs of `lod_mask` as instance ids into a fresh image.
   IdImage draw_ids(render::OffscreenTarget& target, const render::VegetationCull& cull,
                    const render::VegetationRenderer& renderer, const render::VegetationGpuType& g,
@@ -115,7 +117,7 @@ TEST_F(VegetationRenderTest, FieldPixelsComeExactlyFromTheCpuVisibleSet) {
   render::OffscreenTarget target(ctx(), kW, kH);
   render::VegetationCull cull(ctx());
   const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
-                                            render::OffscreenTarget::kDepthFormat);
+                                            render::OffscreenTarget::kDepthFormat, textures());
   const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
   const IdImage img = draw_ids(target, cull, renderer, g, view);
 
@@ -174,13 +176,15 @@ TEST_F(VegetationRenderTest, CrossFadeMasksAreComplementary) {
   RuntimeWorld::Type all_lod1 = type;  // the same instances with LOD 1 from 5 m on
   all_lod1.prefab.lods[0].switch_distance = 5.0f;
 
-  constexpr int kW = 320, kH = 160;
+  // Large enough that each bush has a few hundred pixels both levels cover: its leaf cards are
+  // alpha-tested and laid out differently per level, so the levels overlap on about a third of it.
+  constexpr int kW = 640, kH = 320;
   const glm::vec3 cam(0.0f, 0.7f, 0.0f);
   const render::FrameView view = test_view(cam, cam + glm::vec3(0.0f, 0.0f, -1.0f), 0.9f, kW, kH);
   render::OffscreenTarget target(ctx(), kW, kH);
   render::VegetationCull cull(ctx());
   const render::VegetationRenderer renderer(ctx(), meshes(), render::OffscreenTarget::kColorFormat,
-                                            render::OffscreenTarget::kDepthFormat);
+                                            render::OffscreenTarget::kDepthFormat, textures());
   const auto lod_meshes = renderer.lod_meshes(type.prefab);
   const render::VegetationGpuType fading = cull.upload(type, lod_meshes, 0.0f, 0.45f);
   const render::VegetationGpuType lod0 = cull.upload(type, lod_meshes, 0.0f, 0.0f);
@@ -239,7 +243,7 @@ TEST_F(VegetationRenderTest, HiZFrameBehindAWallDrawsFewerAndLooksTheSame) {
   render::VegetationCull cull(ctx());
   const std::vector<PlantMesh> mesh_list = meshes();
   const render::VegetationRenderer renderer(ctx(), mesh_list, render::OffscreenTarget::kColorFormat,
-                                            render::OffscreenTarget::kDepthFormat);
+                                            render::OffscreenTarget::kDepthFormat, textures());
   const render::VegetationGpuType g = cull.upload(type, renderer.lod_meshes(type.prefab), 0.2f, 0.1f);
   const std::array wall_instance{
       render::static_instance({0.0f, 0.0f, -30.0f}, {90.0f, 4.0f, 1.0f}, {1, 1, 1})};

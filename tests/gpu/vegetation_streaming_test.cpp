@@ -67,9 +67,9 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
   TileStreamer streamer(so);
 
   render::VegetationCull cull(ctx());
-  const render::VegetationRenderer renderer(ctx(), render::default_plant_meshes(),
-                                            render::OffscreenTarget::kColorFormat,
-                                            render::OffscreenTarget::kDepthFormat);
+  const PlantArt art = render::default_plant_art();
+  const render::VegetationRenderer renderer(ctx(), art.meshes, render::OffscreenTarget::kColorFormat,
+                                            render::OffscreenTarget::kDepthFormat, art.textures);
   // A small page budget: arrivals' pages land over several frames, tiles wait whole meanwhile.
   constexpr std::uint64_t kBudget = 48u << 10;
   render::VegetationPools pools(ctx(), cull, renderer, {0.2f, 0.1f, kBudget});

@@ -21,7 +21,7 @@ namespace {
 class VoxelVegetationTest : public GpuTest {};
 
 voxel::GrassInstance grass_at(float x, float y, float z) { return {x, y, z, 1u | 0xF000u << 16}; }
-constexpr float kGrassRadius = 0.9f;  // the grass culling's bounding sphere about root + 0.5 up
+constexpr float kGrassRadius = 1.05f;  // the grass culling's bounding sphere about the root
 
 using Frame = render::FrameView;
 
@@ -68,7 +68,7 @@ TEST_F(VoxelVegetationTest, LodSwitchesAtTheConfiguredDistance) {
   for (const auto& s : sections) {
     for (const auto& g : s.grass) {
       const glm::vec3 p(g.px, g.py, g.pz);
-      if (!frustum.intersects(Sphere{p + glm::vec3(0.0f, 0.5f, 0.0f), kGrassRadius})) continue;
+      if (!frustum.intersects(Sphere{p, kGrassRadius})) continue;
       const float d = glm::distance(f.eye, p);
       ASSERT_GT(std::abs(d - config.lod_distance), 1e-3f) << "test data must not sit on the switch";
       (d < config.lod_distance ? expected_near : expected_far) += 1;
@@ -224,8 +224,7 @@ TEST_F(VoxelVegetationTest, OcclusionMatchesCpuReferenceAndFollowsTheTwoPhaseRul
     const auto& sec = sections[std::size_t(s)];
     for (std::uint32_t i = 0; i < sec.grass.size(); ++i) {
       const glm::vec3 p(sec.grass[i].px, sec.grass[i].py, sec.grass[i].pz);
-      test(p, glm::vec4(p + glm::vec3(0.0f, 0.5f, 0.0f), kGrassRadius), veg.grass_range(s).offset + i,
-           grass_ref);
+      test(p, glm::vec4(p, kGrassRadius), veg.grass_range(s).offset + i, grass_ref);
     }
     for (std::uint32_t i = 0; i < sec.trees.size(); ++i) {
       const glm::vec3 p(sec.trees[i].px, sec.trees[i].py, sec.trees[i].pz);
@@ -307,8 +306,7 @@ VisibleSlots cpu_visible(const std::vector<voxel::SectionVegetation>& sections,
     EXPECT_EQ(veg.tree_range(s).size, sec.trees.size());
     for (std::uint32_t i = 0; i < sec.grass.size(); ++i) {
       const glm::vec3 p(sec.grass[i].px, sec.grass[i].py, sec.grass[i].pz);
-      if (keep(p, {p + glm::vec3(0.0f, 0.5f, 0.0f), kGrassRadius}))
-        out.grass.push_back(veg.grass_range(s).offset + i);
+      if (keep(p, {p, kGrassRadius})) out.grass.push_back(veg.grass_range(s).offset + i);
     }
     for (std::uint32_t i = 0; i < sec.trees.size(); ++i) {
       const glm::vec3 p(sec.trees[i].px, sec.trees[i].py, sec.trees[i].pz);

@@ -112,6 +112,70 @@ TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
   EXPECT_GE(scene.frame_stats().vegetation_planted, 100000u);
 }
 
+// A world worth looking at: in the ground preset the lowest fifth of the image (the ground at the
+// viewer's feet) is textured and shaded, not one flat colour (luminance standard deviation >= 0.03), and
+// the sky is a gradient: its top row and its lowest row above the horizon differ. Flat shading (the look
+// before the model) keeps a one-colour ground and sky.
+TEST_F(WorldSceneTest, TheGroundIsTexturedAndTheSkyIsAGradient) {
+  WorldScene scene(ctx(), small_options(), enemy_types());
+  OffscreenTarget target(ctx(), 480, 270);
+  std::map<std::string, SceneCamera> presets;
+  for (const auto& [name, camera] : world_camera_presets()) presets[name] = camera;
+  const SceneCamera& camera = presets.at("ground");
+  scene.settle(camera);
+  for (const Shading shading : {Shading::kFull, Shading::kFlat}) {
+    SCOPED_TRACE(shading == Shading::kFull ? "full" : "flat");
+    FrameOptions settings;
+    settings.shading = shading;
+    scene.update(0.0, camera, target.width(), target.height(), settings);
+    // The ground alone first: its own texture and shading, without the plants standing on it.
+    scene.set_system_mask(kSystemGround);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+    scene.finish_frame();
+    const std::vector<std::uint8_t> ground = target.read_color();
+    scene.set_system_mask(kAllSystems);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+    scene.finish_frame();
+    const std::vector<std::uint8_t> rgba = target.read_color();
+    const std::vector<float> depth = target.read_depth();
+    const std::uint32_t w = target.width(), h = target.height();
+    // Luminance standard deviation of the image's lowest fifth.
+    const auto lowest_fifth_std = [&](const std::vector<std::uint8_t>& image) {
+      double sum = 0.0, sum_sq = 0.0;
+      std::size_t n = 0;
+      for (std::size_t p = std::size_t(h - h / 5) * w; p < std::size_t(w) * h; ++p, ++n) {
+        const double l =
+            (0.2126 * image[4 * p] + 0.7152 * image[4 * p + 1] + 0.0722 * image[4 * p + 2]) / 255.0;
+        sum += l;
+        sum_sq += l * l;
+      }
+      const double mean = sum / double(n);
+      return std::sqrt(std::max(sum_sq / double(n) - mean * mean, 0.0));
+    };
+    if (shading == Shading::kFull) {
+      EXPECT_GE(lowest_fifth_std(ground), 0.03) << "the ground alone is a flat colour";
+      EXPECT_GE(lowest_fifth_std(rgba), 0.03) << "the ground view's foot is a flat colour";
+    } else {
+      EXPECT_LT(lowest_fifth_std(ground), 0.03) << "flat shading's ground is its one colour, lit";
+    }
+    // The sky in the middle column: its top pixel and its lowest pixel (nothing drawn: depth 0).
+    const std::uint32_t x = w / 2;
+    ASSERT_EQ(depth[x], 0.0f) << "the top of the ground view is sky";
+    std::uint32_t lowest = 0;
+    while (lowest + 1 < h && depth[std::size_t(lowest + 1) * w + x] == 0.0f) ++lowest;
+    ASSERT_GT(lowest, h / 4);
+    int difference = 0;
+    for (int k = 0; k < 3; ++k)
+      difference += std::abs(int(rgba[4 * x + std::size_t(k)]) -
+                             int(rgba[4 * (std::size_t(lowest) * w + x) + std::size_t(k)]));
+    if (shading == Shading::kFull) {
+      EXPECT_GT(difference, 30) << "the sky is one colour from the zenith to the horizon";
+    } else {
+      EXPECT_EQ(difference, 0) << "flat shading's sky is one colour";
+    }
+  }
+}
+
 // Two-phase Hi-Z occlusion loses nothing visible: every preset's depth image (two frames, so phase 1
 // starts from the last frame's visibility) equals the one drawn without occlusion, texel for texel.
 // In the ground preset the cliff hides a measurable share of what passed the frustum tests.
@@ -151,8 +215,8 @@ TEST_F(WorldSceneTest, TheGroundMeetsTheVoxelWorldAndCarriesTheCrowd) {
 }
 
 // Time moves what moves and nothing else: each system drawn alone before and after 0.8 simulated
-// seconds — the walking, animating crowd, the avatars and the swaying voxel grass and trees change
-// pixels; the voxel terrain, the plant field and the ground give the same bytes.
+// seconds — the walking, animating crowd, the avatars, the swaying voxel grass and trees and the
+// swaying plant field change pixels; the voxel terrain and the ground give the same bytes.
 TEST_F(WorldSceneTest, TimeMovesTheMovingSystemsOnly) {
   WorldScene scene(ctx(), small_options(), enemy_types());
   OffscreenTarget target(ctx(), 192, 108);
@@ -165,7 +229,7 @@ TEST_F(WorldSceneTest, TimeMovesTheMovingSystemsOnly) {
   };
   const std::vector<Shot> shots{{kSystemCrowd, "crowd_close_up", true},   {kSystemAvatars, "ground", true},
                                 {kSystemVoxelVegetation, "sliced", true}, {kSystemTerrain, "overview", false},
-                                {kSystemVegetation, "ground", false},     {kSystemGround, "overview", false}};
+                                {kSystemVegetation, "ground", true},      {kSystemGround, "overview", false}};
   const FrameOptions settings;
   const auto image = [&](const Shot& shot) {
     const SceneCamera& camera = presets.at(shot.preset);

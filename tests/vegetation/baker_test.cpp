@@ -97,7 +97,7 @@ TEST(Baker, HeightfieldAndScatterArePinned) {
     instances += t.instance_count();
   }
   EXPECT_EQ(instances, 26668u);
-  EXPECT_EQ(checksum64(all), 0x7394834646F26948ull);
+  EXPECT_EQ(checksum64(all), 0xD62062EAFA4E2624ull);
 }
 
 TEST(Baker, RulesSpacingAndAltitude) {
@@ -141,7 +141,7 @@ TEST(Baker, ClearingsStayBareAndTheRestIsUnchanged) {
   BakeOptions open = test::small_world(400.0);
   open.merge_below = 0;
   BakeOptions cleared = open;
-  const Clearing clearing{{50.0, 120.0}, {230.0, 260.0}};
+  const Clearing clearing{.min = {50.0, 120.0}, .max = {230.0, 260.0}};
   cleared.clearings = {clearing};
   const auto all = world_points(bake_tiles(open)), rest = world_points(bake_tiles(cleared));
   std::size_t inside = 0;
@@ -164,6 +164,28 @@ TEST(Baker, ClearingsStayBareAndTheRestIsUnchanged) {
     EXPECT_GE(rest.at(type).size(), outside.size());
   }
   EXPECT_GT(inside, 100u);
+}
+
+// A clearing that spares a type (grass on a battlefield) keeps exactly that type's plants, inside it
+// too, and clears the others as before.
+TEST(Baker, AClearingKeepsTheTypesItSpares) {
+  BakeOptions open = test::small_world(400.0);
+  open.merge_below = 0;
+  ASSERT_GE(open.types.size(), 2u);
+  BakeOptions cleared = open;
+  const Clearing clearing{.min = {50.0, 120.0}, .max = {230.0, 260.0}, .spared_types = 1u << 1};
+  cleared.clearings = {clearing};
+  const auto all = world_points(bake_tiles(open)), rest = world_points(bake_tiles(cleared));
+  ASSERT_TRUE(all.count(1));
+  std::size_t spared_inside = 0;
+  for (const glm::dvec2& p : rest.at(1)) spared_inside += clearing.contains(p.x, p.y);
+  EXPECT_GT(spared_inside, 10u);
+  expect_same_points({{1u, all.at(1)}}, {{1u, rest.at(1)}});
+  for (const auto& [type, points] : rest) {
+    if (type == 1) continue;
+    for (const glm::dvec2& p : points)
+      EXPECT_FALSE(clearing.contains(p.x + 0.01, p.y + 0.01) && clearing.contains(p.x - 0.01, p.y - 0.01));
+  }
 }
 
 TEST(Baker, TinyGroupsMergeIntoTheLargestNeighbour) {
@@ -272,23 +294,6 @@ TEST(Baker, CsvExtremeNumbers) {
        {"tree,1e300,0,0,0,1,9,9,9\n", "tree,0,0,-1e15,0,1,9,9,9\n", "tree,0,1e300,0,0,1,9,9,9\n"}) {
     const auto instances = parse_instance_csv(csv, types, "x.csv");
     EXPECT_THROW((void)bake_tiles(options, &instances), Error) << csv;
-  }
-}
-
-TEST(PlantMesh, ThreeLodsAndABillboard) {
-  for (auto kind : {PlantKind::kTree, PlantKind::kBush, PlantKind::kGrass}) {
-    const auto lods = make_plant_lods(kind);
-    EXPECT_GT(lods[0].triangle_count(), lods[1].triangle_count());
-    EXPECT_GT(lods[1].triangle_count(), lods[2].triangle_count());
-    EXPECT_EQ(lods[3].triangle_count(), 8u);
-    Aabb all = lods[0].bounds();
-    for (int l = 1; l < 3; ++l) all.expand(lods[static_cast<std::size_t>(l)].bounds());
-    EXPECT_FLOAT_EQ(lods[3].bounds().min.y, all.min.y);
-    EXPECT_FLOAT_EQ(lods[3].bounds().max.y, all.max.y);
-    for (const auto& m : lods) {
-      EXPECT_EQ(m.positions.size(), m.normals.size());
-      for (std::uint32_t i : m.indices) ASSERT_LT(i, m.positions.size());
-    }
   }
 }
 

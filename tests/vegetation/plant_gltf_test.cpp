@@ -1,7 +1,8 @@
 // Plants from glTF: models the tests write themselves (the sample fern, grids, hand-edited JSON) go
 // through the import path; levels by node suffix, by MSFT_lod and by an ancestor's suffix; missing
-// levels simplified and a billboard generated; textures embedded (GLB) and beside the file (.gltf);
-// bad models fail with one line naming the file and the node. The texture array keeps alpha coverage.
+// levels simplified and an impostor baked for a missing billboard; textures embedded (GLB) and beside the
+// file (.gltf); bad models fail with one line naming the file and the node. The texture array keeps alpha
+// coverage.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -10,7 +11,9 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 #include "myriad/vegetation/plant/plant_gltf.hpp"
+#include "myriad/vegetation/plant/plant_generated.hpp"
 #include "myriad/vegetation/plant/plant_gltf_write.hpp"
+#include "myriad/vegetation/plant/plant_impostor.hpp"
 #include "myriad/vegetation/plant/plant_textures.hpp"
 #include "test_util.hpp"
 
@@ -79,9 +82,13 @@ TEST(PlantGltf, MsftLodAndExternalFilesGiveTheSameLevels) {
   const PlantModel back = import_plant_gltf(dir.path / "fern.gltf");
   for (std::size_t l = 0; l < 3; ++l) EXPECT_EQ(back.lods[l].triangle_count(), fern.lods[l].triangle_count());
   EXPECT_NE(back.from[1].find("Fern_level1"), std::string::npos) << back.from[1];
-  EXPECT_NE(back.from[3].find("generated"), std::string::npos);
-  ASSERT_EQ(back.textures.size(), 1u);
+  EXPECT_NE(back.from[3].find("impostor"), std::string::npos) << back.from[3];
+  // The frond texture, then the impostor's views, which the billboard's quads sample.
+  const std::size_t views = ImpostorOptions{}.views;
+  ASSERT_EQ(back.textures.size(), 1u + views);
   EXPECT_EQ(back.textures[0].rgba8, fern.textures[0].rgba8);
+  EXPECT_EQ(back.lods[3].triangle_count(), 4 * views);
+  for (const PlantSurface& s : back.lods[3].surfaces) EXPECT_GE(s.texture, 1u);
 }
 
 TEST(PlantGltf, MissingLevelsAreSimplifiedAndTheBillboardSpansTheModel) {
@@ -167,10 +174,14 @@ TEST(PlantGltf, ANewTypeScattersLikeTheNearestKindAndPrefabsUseTheModelBounds) {
   EXPECT_EQ(prefabs[0].bounds.max.y, fern->bounds().max.y);
   const PlantArt art = plant_art(types);
   ASSERT_EQ(art.meshes.size(), types.size() * kPlantLodCount);
-  ASSERT_EQ(art.textures.size(), 2u);                              // each textured type brings its own
+  // Each type brings its own textures: the fern's one for the tree, the generated bush's and grass's,
+  // the fern's again for the new type.
+  const std::size_t before_fern = 1 + generated_plant(PlantKind::kBush)->textures.size() +
+                                  generated_plant(PlantKind::kGrass)->textures.size();
+  ASSERT_EQ(art.textures.size(), before_fern + 1);
   const auto& surfaces = art.meshes[3 * kPlantLodCount].surfaces;  // the new type's LOD0
-  EXPECT_TRUE(
-      std::any_of(surfaces.begin(), surfaces.end(), [](const PlantSurface& s) { return s.texture == 1; }));
+  EXPECT_TRUE(std::any_of(surfaces.begin(), surfaces.end(),
+                          [&](const PlantSurface& s) { return s.texture == before_fern; }));
 }
 
 // A bake carries its imported models beside its tiles; a reader rebuilds the bake's types from them

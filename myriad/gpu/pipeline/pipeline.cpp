@@ -101,9 +101,16 @@ Pipeline GraphicsPipelineBuilder::build(const Context& ctx) const {
   ShaderModule vs(ctx.device(), vertex);
   std::vector<VkPipelineShaderStageCreateInfo> stage_infos{stage_info(VK_SHADER_STAGE_VERTEX_BIT, vs.module)};
   std::optional<ShaderModule> fs;
+  std::vector<VkSpecializationMapEntry> constant_entries(fragment_constants.size());
+  for (std::size_t i = 0; i < constant_entries.size(); ++i)
+    constant_entries[i] = {std::uint32_t(i), std::uint32_t(i * sizeof(std::uint32_t)), sizeof(std::uint32_t)};
+  const VkSpecializationInfo constants{std::uint32_t(constant_entries.size()), constant_entries.data(),
+                                       fragment_constants.size() * sizeof(std::uint32_t),
+                                       fragment_constants.data()};
   if (!fragment.empty()) {
     fs.emplace(ctx.device(), fragment);
     stage_infos.push_back(stage_info(VK_SHADER_STAGE_FRAGMENT_BIT, fs->module));
+    if (!fragment_constants.empty()) stage_infos.back().pSpecializationInfo = &constants;
   }
 
   VkPipelineVertexInputStateCreateInfo vertex_input{
@@ -132,8 +139,9 @@ Pipeline GraphicsPipelineBuilder::build(const Context& ctx) const {
   depth.depthCompareOp = depth_compare;
   std::vector<VkPipelineColorBlendAttachmentState> blend_states(color_formats.size());
   for (auto& b : blend_states) {
-    b.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                       VK_COLOR_COMPONENT_A_BIT;
+    b.colorWriteMask =
+        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+        (write_alpha ? VkColorComponentFlags{VK_COLOR_COMPONENT_A_BIT} : VkColorComponentFlags{0});
     if (alpha_blend) {
       b.blendEnable = VK_TRUE;
       b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;

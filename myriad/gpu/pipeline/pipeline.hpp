@@ -54,6 +54,8 @@ Pipeline make_compute_pipeline(const Context& ctx, std::span<const std::uint32_t
 struct GraphicsPipelineBuilder {
   std::span<const std::uint32_t> vertex;
   std::span<const std::uint32_t> fragment;  // may be empty (depth-only passes)
+  // The fragment shader's specialisation constants: value i for constant_id i (each 32 bits).
+  std::vector<std::uint32_t> fragment_constants;
   PipelineLayoutDesc layout;
   std::vector<VkFormat> color_formats;
   VkFormat depth_format = VK_FORMAT_UNDEFINED;
@@ -69,6 +71,9 @@ struct GraphicsPipelineBuilder {
   // Straight-alpha "over" blending on every colour attachment (colour SRC_ALPHA /
   // ONE_MINUS_SRC_ALPHA, alpha ONE / ONE_MINUS_SRC_ALPHA) for decals such as blob shadows; off = opaque.
   bool alpha_blend = false;
+  // Off: colour attachments keep their alpha (a pass that paints behind everything leaves the clear's
+  // alpha, which marks pixels no geometry covered).
+  bool write_alpha = true;
   // Constant and slope-scaled depth bias (depth-only shadow passes); both 0 = off.
   float depth_bias_constant = 0.0f;
   float depth_bias_slope = 0.0f;

@@ -121,9 +121,10 @@ void AvatarCrowdRenderer::cull(VkCommandBuffer cmd, const FrameView& view, Frame
 void AvatarCrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                                const ShadowMap* shadow) {
   if (!crowd_->draw_list().draws.empty()) {
-    gpu::bind_pipeline(cmd, pipeline_);
+    const gpu::Pipeline& pipeline = pipeline_.of(view);
+    gpu::bind_pipeline(cmd, pipeline);
     ++stats_.pipeline_binds;
-    draw_set(cmd, pipeline_, view, BatchOcclusion::command_set(phase), shadow);
+    draw_set(cmd, pipeline, view, BatchOcclusion::command_set(phase), shadow);
   }
   // The blobs darken what every phase drew under them: after the last phase.
   if (phase != FramePhase::kEarly) blobs_->draw(cmd, view.view_proj);

@@ -109,7 +109,8 @@ class AvatarCrowdRenderer : public FrameSystem {
   std::vector<std::uint32_t> pattern_float_;  // per batch type: SkinPush::pattern_float
   std::vector<PaletteRange> palette_ranges_;  // this frame's updated avatars (scratch)
   std::unique_ptr<BatchOcclusion> occlusion_;
-  gpu::Pipeline pipeline_, id_pipeline_;
+  ShadedPipeline pipeline_;
+  gpu::Pipeline id_pipeline_;
   VkFormat color_format_, depth_format_;
   ShadowReceiver shadow_receiver_;
   std::unique_ptr<AvatarBlobShadow> blobs_;

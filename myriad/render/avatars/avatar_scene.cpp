@@ -61,6 +61,7 @@ AvatarSceneResult render_avatar_scene(gpu::Context& ctx, const AvatarSceneOption
   // The same scene frame as the default scene's, over the avatars alone: update (animate `time`
   // seconds, pose, cull), upload, draw. The clear colour is the ground the blob shadows darken.
   SceneFrame scene_frame(ctx);
+  scene_frame.set_sky(false);  // the clear colour is the ground under the avatars
   FrameSystem* const systems[] = {&avatars};
   Stopwatch frame;
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {

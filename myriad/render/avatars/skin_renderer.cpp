@@ -221,8 +221,8 @@ gpu::PipelineLayoutDesc skin_layout() {
 }  // namespace
 
 namespace {
-gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32_t> fragment,
-                            VkFormat color_format, VkFormat depth_format) {
+gpu::GraphicsPipelineBuilder skin_builder(std::span<const std::uint32_t> fragment, VkFormat color_format,
+                                          VkFormat depth_format) {
   gpu::GraphicsPipelineBuilder b;
   b.vertex = spirv::skin_vert();
   b.fragment = fragment;
@@ -230,16 +230,16 @@ gpu::Pipeline skin_pipeline(const gpu::Context& ctx, std::span<const std::uint32
   b.color_formats = {color_format};
   b.depth_format = depth_format;
   b.dynamic_cull_mode = true;
-  return b.build(ctx);
+  return b;
 }
 }  // namespace
 
-gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
-  return skin_pipeline(ctx, spirv::skin_frag(), color_format, depth_format);
+ShadedPipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
+  return ShadedPipeline(ctx, skin_builder(spirv::skin_frag(), color_format, depth_format));
 }
 
 gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format) {
-  return skin_pipeline(ctx, spirv::skin_id_frag(), color_format, depth_format);
+  return skin_builder(spirv::skin_id_frag(), color_format, depth_format).build(ctx);
 }
 
 gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx) {

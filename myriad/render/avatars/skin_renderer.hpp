@@ -56,7 +56,7 @@ class SkinMaterials {
   gpu::Sampler sampler_;
 };
 
-// SkinPush::to_light where no frame gives one (tests, captures): a sun up and to the side, 0.35 ambient.
+// SkinPush::to_light where no frame gives one (tests, captures): a sun up and to the side (w unused).
 inline const glm::vec4 kSkinDefaultLight{glm::normalize(glm::vec3(0.4f, 0.8f, 0.3f)), 0.35f};
 
 // Bindings 5-8 of the skin pipelines: the kit's materials, then the shadow map (or the receiver's
@@ -132,7 +132,7 @@ class SkinPalette {
 // skin.vert + skin.frag (colour + depth; the cull mode is dynamic: set it per material before drawing),
 // skin.vert + skin_id.frag (the same) (palette offset per pixel, RGBA8 +
 // depth) or skin.vert + skin_capture.frag (points into RGBA32F).
-gpu::Pipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
+ShadedPipeline make_skin_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
 gpu::Pipeline make_skin_id_pipeline(const gpu::Context& ctx, VkFormat color_format, VkFormat depth_format);
 gpu::Pipeline make_skin_capture_pipeline(const gpu::Context& ctx);
 inline constexpr VkFormat kSkinCaptureFormat = VK_FORMAT_R32G32B32A32_SFLOAT;

@@ -27,12 +27,16 @@ gpu::Buffer make_filled(gpu::Context& ctx, std::span<const T> data, VkBufferUsag
   return buffer;
 }
 
-gpu::Pipeline make_pipeline(const gpu::Context& ctx, VkFormat color, VkFormat depth, VkCullModeFlags cull) {
+gpu::GraphicsPipelineBuilder vat_builder() {
   gpu::GraphicsPipelineBuilder b;
   b.vertex = spirv::crowd_vat_vert();
   b.layout = {std::vector<VkDescriptorType>(kVertexBindings, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
               sizeof(shader::CrowdDrawPush)};
-  if (color == VK_FORMAT_UNDEFINED) return build_shadow_caster(ctx, b);  // depth-only: the shadow map
+  return b;
+}
+
+ShadedPipeline make_pipeline(const gpu::Context& ctx, VkFormat color, VkFormat depth, VkCullModeFlags cull) {
+  gpu::GraphicsPipelineBuilder b = vat_builder();
   b.cull_mode = cull;
   const std::array<VkDescriptorType, 1> texture{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
   return build_shadow_receiver(ctx, b, spirv::crowd_vat_frag(), texture, color, depth);
@@ -57,10 +61,7 @@ void check_type(const crowd::CrowdFile& f, std::size_t t) {
 
 }  // namespace
 
-void CrowdDrawOptions::validate() const {
-  if (!(ambient >= 0.0f && ambient <= 1.0f))
-    throw Error("the ambient light must be within [0, 1]", "CrowdDrawOptions::ambient");
-}
+void CrowdDrawOptions::validate() const {}
 
 CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                              std::span<const crowd::CrowdEntity> entities, VkFormat color_format,
@@ -135,7 +136,7 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
   sampler_ = gpu::make_linear_sampler(ctx, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE);
   pipeline_culled_ = make_pipeline(ctx, color_format, depth_format, VK_CULL_MODE_BACK_BIT);
   pipeline_double_sided_ = make_pipeline(ctx, color_format, depth_format, VK_CULL_MODE_NONE);
-  pipeline_shadow_ = make_pipeline(ctx, VK_FORMAT_UNDEFINED, VK_FORMAT_UNDEFINED, VK_CULL_MODE_NONE);
+  pipeline_shadow_ = build_shadow_caster(ctx, vat_builder());  // depth-only: the shadow map
 }
 
 namespace {
@@ -207,7 +208,7 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
   push.view_proj = view.view_proj;
-  push.to_light = glm::vec4(view.to_light, options.ambient);
+  push.to_light = glm::vec4(view.to_light, 0.0f);
   push.sun_color = view.sun_color;
   push.time = view.time;
   push.lod_colors = options.lod_colors ? 1u : 0u;
@@ -217,7 +218,8 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
     if (lod.range.index_count == 0) continue;
     push.type = slot / crowd::kCrowdLodCount;
     push.lod = slot % crowd::kCrowdLodCount;
-    const gpu::Pipeline& pipeline = type_double_sided_[push.type] ? pipeline_double_sided_ : pipeline_culled_;
+    const gpu::Pipeline& pipeline =
+        (type_double_sided_[push.type] ? pipeline_double_sided_ : pipeline_culled_).of(view);
     const std::array bindings{gpu::storage_buffer(entities_),
                               gpu::storage_buffer(cull_->visible(set)),
                               gpu::storage_buffer(types_),

@@ -39,7 +39,6 @@ struct CrowdFrameStats {
 
 // How the crowd is drawn for a view (the view itself, light and clock included, is the FrameView).
 struct CrowdDrawOptions {
-  float ambient = 0.35f;  // [0, 1]
   bool lod_colors = false;
 
   // Throws myriad::Error naming the first invalid field (CrowdRenderer::set_draw_options calls it).
@@ -128,7 +127,8 @@ class CrowdRenderer : public FrameSystem {
   gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
   std::vector<gpu::Image> textures_;
   gpu::Sampler sampler_;
-  gpu::Pipeline pipeline_culled_, pipeline_double_sided_, pipeline_shadow_;
+  ShadedPipeline pipeline_culled_, pipeline_double_sided_;
+  gpu::Pipeline pipeline_shadow_;
   ShadowReceiver shadow_receiver_;
 };
 

@@ -45,6 +45,8 @@ struct FrameOptions {
   // Metres from the eye beyond which nothing is drawn (FrameView::limit_distance: culling drops what
   // lies wholly beyond, the terrain's fog is complete there); 0: the scene's own reach.
   float draw_distance = 0.0f;
+  // The shading model (Lighting::shading): full, or flat (the look before it, and its cost baseline).
+  Shading shading = Shading::kFull;
 };
 
 class VoxelEditing;

@@ -7,6 +7,7 @@
 
 #include "myriad/core/cull/frustum.hpp"
 #include "myriad/core/math/math.hpp"
+#include "myriad/render/frame/lighting.hpp"
 
 namespace myriad::render {
 
@@ -30,6 +31,7 @@ struct FrameView {
   std::uint32_t width = 1, height = 1;   // pixels of the camera's image
   glm::vec3 to_light{0.0f, 1.0f, 0.0f};  // unit vector towards the light
   glm::vec3 sun_color{1.0f};             // the light's colour, multiplying its direct term
+  Lighting lighting;                     // the shading model's parameters (sky, fog, exposure, mode)
   float slice_height = kNoSlice;         // voxel world: nothing above this height is drawn (V14)
   float draw_distance = 0.0f;            // metres along `forward` (limit_distance); 0: no limit
   float time = 0.0f;                     // scene clock at this frame, seconds (animation, wind)

@@ -4,6 +4,11 @@
 
 namespace myriad::render {
 
+SceneFrame::SceneFrame(gpu::Context& ctx)
+    : ctx_(ctx),
+      light_only_(std::make_unique<ShadowMap>(ctx, 16)),
+      sky_(std::make_unique<SkyPass>(ctx, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat)) {}
+
 void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<FrameSystem* const> systems,
                         OffscreenTarget& target, glm::vec4 clear, ShadowMap* shadow, float dt,
                         gpu::GpuTimer* timer) {
@@ -18,6 +23,11 @@ void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<Fr
   uploaded_bytes_ = uploads.ring().stats().frame_bytes;
 
   shadow_draws_ = 0;
+  const ShadowMap* light_block = shadow;
+  if (!shadow) {
+    light_only_->record_light_only(cmd, view);
+    light_block = light_only_.get();
+  }
   if (shadow) {
     const FrameView& light = shadow->view();
     for (FrameSystem* s : systems) s->cull_shadow(cmd, light);
@@ -33,7 +43,8 @@ void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<Fr
   for (FrameSystem* s : systems) s->cull(cmd, view, first, nullptr);
   if (timer) timer->mark(cmd, "cull");
   target.begin(cmd, clear);
-  for (FrameSystem* s : systems) s->draw(cmd, view, first, shadow);
+  for (FrameSystem* s : systems) s->draw(cmd, view, first, light_block);
+  if (!two_phase_ && sky_on_) sky_->draw(cmd, view, *light_block);
   target.end(cmd);
   if (two_phase_) {
     if (!pyramid_ || pyramid_->source_width() != target.width() ||
@@ -42,7 +53,8 @@ void SceneFrame::record(VkCommandBuffer cmd, const FrameView& view, std::span<Fr
     pyramid_->record(cmd, target.depth().view(), VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL);
     for (FrameSystem* s : systems) s->cull(cmd, view, FramePhase::kLate, pyramid_.get());
     target.resume(cmd);
-    for (FrameSystem* s : systems) s->draw(cmd, view, FramePhase::kLate, shadow);
+    for (FrameSystem* s : systems) s->draw(cmd, view, FramePhase::kLate, light_block);
+    if (sky_on_) sky_->draw(cmd, view, *light_block);
     target.end(cmd);
   }
   if (timer) timer->mark(cmd, "draw");

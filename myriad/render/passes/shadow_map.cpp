@@ -13,7 +13,7 @@ namespace {
 constexpr VkImageLayout kReadLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 
 gpu::Buffer make_params_buffer(gpu::Context& ctx) {
-  return gpu::Buffer(ctx, sizeof(shader::ShadowParamsGpu),
+  return gpu::Buffer(ctx, sizeof(shader::LightParamsGpu),
                      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                      gpu::MemoryKind::kDeviceLocal);
 }
@@ -51,7 +51,15 @@ gpu::Sampler make_shadow_sampler(const gpu::Context& ctx) {
 }
 
 gpu::Pipeline build_shadow_caster(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b) {
-  b.fragment = {};
+  return build_alpha_tested_caster(ctx, std::move(b), {}, {});
+}
+
+gpu::Pipeline build_alpha_tested_caster(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b,
+                                        std::span<const std::uint32_t> fragment,
+                                        std::span<const VkDescriptorType> extra) {
+  b.fragment = fragment;
+  b.fragment_constants.clear();
+  b.layout.bindings.insert(b.layout.bindings.end(), extra.begin(), extra.end());
   b.color_formats.clear();
   b.depth_format = ShadowMap::kDepthFormat;
   b.cull_mode = VK_CULL_MODE_NONE;  // thin casters (leaves, the world's open edges) cast from both sides
@@ -72,7 +80,7 @@ ShadowMap::ShadowMap(gpu::Context& ctx, std::uint32_t size)
   // Readable before the first pass (a receiver drawn before any begin/end sees "far" = lit).
   const std::vector<float> far(std::size_t(size) * size, 0.0f);
   gpu::upload_image(ctx, image_, std::as_bytes(std::span(far)), kReadLayout);
-  gpu::upload(ctx, params_buffer_, std::span<const shader::ShadowParamsGpu>(&params_, 1));
+  gpu::upload(ctx, params_buffer_, std::span<const shader::LightParamsGpu>(&params_, 1));
 }
 
 void ShadowMap::fit(const FrameView& camera, float distance, float caster_reach) {
@@ -119,16 +127,27 @@ void ShadowMap::fit(const FrameView& camera, float distance, float caster_reach)
   params_.light_view_proj = m;
   params_.to_light = glm::vec4(view_.to_light, 1.0f);
   params_.texel = glm::vec4(texel, depth_scale, 1.0f / float(size_), 0.0f);
+  fill_lighting(params_, camera);
 }
 
-void ShadowMap::begin(VkCommandBuffer cmd) {
-  // Last frame's receivers finished reading the parameters and the map before both are rewritten.
+void ShadowMap::record_params(VkCommandBuffer cmd) {
+  // Last frame's receivers finished reading the block (and the map) before they are rewritten.
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
   vkCmdUpdateBuffer(cmd, params_buffer_.handle(), 0, sizeof(params_), &params_);
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_2_UNIFORM_READ_BIT);
+}
+
+void ShadowMap::record_light_only(VkCommandBuffer cmd, const FrameView& camera) {
+  params_.to_light.w = 0.0f;  // shadow_visibility() returns 1
+  fill_lighting(params_, camera);
+  record_params(cmd);
+}
+
+void ShadowMap::begin(VkCommandBuffer cmd) {
+  record_params(cmd);
   gpu::image_barrier(
       cmd, {image_.handle(), VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
             VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_NONE,
@@ -166,19 +185,37 @@ ShadowReceiver::ShadowReceiver(gpu::Context& ctx)
       lit_params_(make_params_buffer(ctx)) {
   const float far = 0.0f;
   gpu::upload_image(ctx, lit_map_, std::as_bytes(std::span(&far, 1)), kReadLayout);
-  const shader::ShadowParamsGpu off{};  // to_light.w = 0: shadow_visibility() returns 1
-  gpu::upload(ctx, lit_params_, std::span<const shader::ShadowParamsGpu>(&off, 1));
+  shader::LightParamsGpu off{};  // to_light.w = 0: shadow_visibility() returns 1
+  const FrameView view;
+  fill_lighting(off, view);
+  gpu::upload(ctx, lit_params_, std::span<const shader::LightParamsGpu>(&off, 1));
 }
 
-gpu::Pipeline build_shadow_receiver(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b,
-                                    std::span<const std::uint32_t> fragment,
-                                    std::span<const VkDescriptorType> extra, VkFormat color, VkFormat depth) {
+ShadedPipeline::ShadedPipeline(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder builder)
+    : ctx_(&ctx), builder_(std::move(builder)) {
+  get(Shading::kFull);  // the default mode's pipeline now: its errors surface where the renderer is built
+}
+
+const gpu::Pipeline& ShadedPipeline::get(Shading shading) const {
+  gpu::Pipeline& p = variants_[std::size_t(shading)];
+  if (p.handle() == VK_NULL_HANDLE) {
+    gpu::GraphicsPipelineBuilder b = builder_;
+    b.fragment_constants = {std::uint32_t(shading)};
+    p = b.build(*ctx_);
+  }
+  return p;
+}
+
+ShadedPipeline build_shadow_receiver(const gpu::Context& ctx, gpu::GraphicsPipelineBuilder b,
+                                     std::span<const std::uint32_t> fragment,
+                                     std::span<const VkDescriptorType> extra, VkFormat color,
+                                     VkFormat depth) {
   b.fragment = fragment;
   b.layout.bindings.insert(b.layout.bindings.end(), extra.begin(), extra.end());
   ShadowReceiver::add_bindings(b.layout);
   b.color_formats = {color};
   b.depth_format = depth;
-  return b.build(ctx);
+  return ShadedPipeline(ctx, std::move(b));
 }
 
 void ShadowReceiver::add_bindings(gpu::PipelineLayoutDesc& layout) {

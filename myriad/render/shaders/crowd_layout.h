@@ -51,13 +51,13 @@ struct CrowdTypeDrawGpu {
 // Per draw (one (type, LOD) slot).
 struct CrowdDrawPush {
   mat4 view_proj;
-  vec4 to_light;  // xyz: towards the light, w: ambient
+  vec4 to_light;  // xyz: towards the light (the shading model's sun, lighting.glsl), w: unused
   float time;     // global clock, seconds
   uint type;
   uint lod;
   uint lod_colors;  // 1: colour by LOD instead of texture (diagnostics)
   uint shadow;      // 1: the shadow map's draw (entries flagged CROWD_ENTRY_SECONDARY cast nothing)
-  vec3 sun_color;   // FrameView::sun_color: multiplies the direct light
+  vec3 sun_color;   // FrameView::sun_color (the shading model reads the frame's light block's)
 };
 
 // Per frame. Draw slot s = type * CROWD_LOD_COUNT + level owns commands[s] (its instance_count is

@@ -1,13 +1,12 @@
 #version 460
-// VAT crowd fragment shader: the baked base-colour atlas × the entity's tint, lit by one directional
-// light (darkened where the shadow map says occluded) plus ambient; or a flat colour per LOD level
-// (diagnostics). An entity inside a cross-fade band is drawn by two LODs with complementary dither
+// VAT crowd fragment shader: the baked base-colour atlas × the entity's tint, or a flat colour per LOD
+// level (diagnostics), shaded by the frame's light (lighting.glsl). An entity inside a cross-fade band is drawn by two LODs with complementary dither
 // masks (dither.glsl), so the LOD colours show the band as a dithered mix of its two levels' colours.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "crowd_layout.h"
 #define SHADOW_BINDING 7
-#include "shadow.glsl"
+#include "lighting.glsl"
 #include "dither.glsl"
 
 layout(binding = 6) uniform sampler2D base_color;
@@ -29,6 +28,5 @@ void main() {
   vec3 textured = texture(base_color, in_uv).rgb * unpackUnorm4x8(in_tint).rgb;
   vec3 albedo = mix(textured, kLodColors[min(pc.lod, 2u)], bvec3(pc.lod_colors != 0u));
   vec3 n = normalize(in_normal);
-  vec3 light = max(dot(n, pc.to_light.xyz), 0.0) * shadow_visibility(in_world, n) * pc.sun_color + pc.to_light.w;
-  out_color = vec4(albedo * light, 1.0);
+  out_color = shade(albedo, n, pc.to_light.xyz, shadow_visibility(in_world, n), 1.0, vec3(0.0));
 }

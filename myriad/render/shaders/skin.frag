@@ -8,7 +8,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "skin_layout.h"
 #define SHADOW_BINDING 7
-#include "shadow.glsl"
+#include "lighting.glsl"
 #include "dither.glsl"
 
 layout(push_constant, scalar) uniform Push { SkinPush pc; };
@@ -26,13 +26,6 @@ layout(location = 8) flat in uvec2 in_material;
 layout(location = 9) in vec3 in_world;
 layout(location = 10) flat in uint in_fade;
 layout(location = 0) out vec4 out_color;
-
-// The sRGB encoding (core/image/srgb.hpp): materials are multiplied in linear light, then encoded, as the
-// colour the rest of the frame's shading works in.
-vec3 linear_to_srgb(vec3 c) {
-  c = clamp(c, 0.0, 1.0);
-  return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, greaterThan(c, vec3(0.0031308)));
-}
 
 // Dot radius in cells. UV cells are 2D (skin.vert puts them at a cell centre in z): round dots a third
 // of the cell's area. Positions cut a 3D lattice of balls, whose sections are smaller on average: a
@@ -80,11 +73,8 @@ void main() {
         mix(pattern_mask(id, in_pattern_cell, radius), average, smoothstep(0.3, 0.6, cells_per_pixel));
     base = mix(coloured, second, m);
   }
-  // The frame's sun and the scene's shadow map (a stand-in reading as lit without one). Back faces
-  // (drawn only for double-sided materials) are lit from their own side.
+  // The frame's light (lighting.glsl) and the scene's shadow map. Back faces (drawn only for double-sided
+  // materials) are lit from their own side.
   const vec3 normal = gl_FrontFacing ? normalize(in_normal) : -normalize(in_normal);
-  const float ambient = pc.to_light.w;
-  const vec3 light = ambient + (1.0 - ambient) * max(dot(normal, pc.to_light.xyz), 0.0) *
-                                   shadow_visibility(in_world, normal) * pc.sun_color;
-  out_color = vec4(base * light, 1.0);
+  out_color = shade(base, normal, pc.to_light.xyz, shadow_visibility(in_world, normal), 1.0, vec3(0.0));
 }

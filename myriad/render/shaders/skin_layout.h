@@ -51,10 +51,10 @@ struct SkinPush {
   // 1 + the float of the instance's properties that holds its pattern id (0..3, SPEC B2 clothing
   // `pattern`); 0 when the batch type has no pattern (plain). Pushed per batch type.
   uint pattern_float;
-  // skin.frag's light: xyz the unit vector towards the sun (FrameView::to_light), w the ambient share;
-  // light = w + (1 - w) * max(N.L, 0) * shadow * sun_color.
+  // xyz: the unit vector towards the sun (FrameView::to_light) for the shading model (lighting.glsl);
+  // w: unused.
   vec4 to_light;
-  vec3 sun_color;  // FrameView::sun_color
+  vec3 sun_color;  // FrameView::sun_color (the shading model reads the frame's light block's)
 };
 // skin_palette_upload.comp: rows [first_row, first_row + row_count) of the palette (3 rows a matrix).
 struct SkinPaletteUploadPush {

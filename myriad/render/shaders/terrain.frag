@@ -22,7 +22,7 @@
 #include "voxel/mesh/voxel_layout.h"
 #include "core/layout/packing.glsl"
 #define SHADOW_BINDING 5
-#include "shadow.glsl"
+#include "lighting.glsl"
 
 layout(buffer_reference, scalar, buffer_reference_align = 4) readonly buffer AtlasArena { AtlasRecord r[]; };
 
@@ -168,17 +168,11 @@ void main() {
   // A select on the push constant, not a branch (see shadow.glsl).
   vec3 base = mix(albedo(tex01, tex23, uv, frame_uv(in_world, n, axis), transform, tile_lod(footprint)), vec3(0.8),
                   bvec3(pc.debug_mode == 1u));
-  // Soft light: lamp RGB plus sun (AO already applied on the CPU), a little sun direction for form;
-  // the sun term is darkened where the shadow map says occluded.
-  float sun_facing = 0.75 + 0.25 * max(dot(n, pc.to_light.xyz), 0.0);
-  // A cut face lies at the slice, open to the sky: what the shadow map says of the face under it does not
-  // apply.
+  // The cell's sky light (AO already applied on the CPU) lets in the sky and the sun, which the shadow
+  // map darkens where occluded; lamps add their RGB. A cut face lies at the slice, open to the sky: what
+  // the shadow map says of the face under it does not apply. Fog is the shading model's (streamed worlds:
+  // the far levels fade into the horizon).
   float visibility = shadow_visibility(in_world, n);  // in uniform control flow
   float sun = light.w * (gl_FrontFacing ? visibility : 1.0);
-  vec3 lit = base * (light.rgb + sun * sun_facing * vec3(1.0, 0.97, 0.9) + vec3(0.04));
-  // Distance haze towards the sky colour (streamed worlds: the far levels fade into the horizon). View
-  // depth is the clip w; fog.a = 0 gives a factor of exactly 0.
-  float depth = 1.0 / gl_FragCoord.w;
-  float haze = pc.fog.a > 0.0 ? smoothstep(0.4 * pc.fog.a, pc.fog.a, depth) : 0.0;
-  out_color = vec4(mix(lit, pc.fog.rgb, haze), 1.0);
+  out_color = shade(base, n, pc.to_light.xyz, sun, light.w, light.rgb);
 }

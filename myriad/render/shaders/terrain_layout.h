@@ -26,15 +26,14 @@ struct TerrainPush {
   uint arena;          // the arena this draw covers (one indirect draw per visible arena)
   uint debug_mode;     // 0 shaded; 1 light only (no textures) for atlas comparisons
   float cell_scale;    // world units per mesh unit: 1, or 2^L for far LOD meshes of coarse cells
-  vec4 fog;            // rgb: colour; a: view depth where it is complete (0: no fog), from 40 % of that
   vec4 floor_rect;     // the world's floor quad while sliced: x0, z0, x1, z1 at y = 0 (terrain_floor.vert)
 };
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(TerrainPageGpu, 16, origin, 0, atlas_first, 12);
 MYRIAD_CHECK_LAYOUT(ArenaAddressGpu, 16, vertices_lo, 0, vertices_hi, 4, indices_lo, 8, indices_hi, 12);
-MYRIAD_CHECK_LAYOUT(TerrainPush, 128, view_proj, 0, to_light, 64, slice_height, 80, arena, 84, debug_mode, 88,
-                    cell_scale, 92, fog, 96, floor_rect, 112);
+MYRIAD_CHECK_LAYOUT(TerrainPush, 112, view_proj, 0, to_light, 64, slice_height, 80, arena, 84, debug_mode, 88,
+                    cell_scale, 92, floor_rect, 96);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

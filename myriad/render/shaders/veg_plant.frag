@@ -1,5 +1,5 @@
 #version 460
-// Vegetation plants: Lambert shading of the tint (the sun term darkened in shadow), or instance ids
+// Vegetation plants: the tint shaded by the frame's light (lighting.glsl), or instance ids
 // (VEG_DRAW_IDS) for tests. Dithered cross-fade: a fragment survives when the 8x8 ordered-dither value
 // of its pixel is at or above the fade threshold (outgoing LOD) or below it (incoming LOD, VEG_FADE_IN). Both LODs of a fading instance
 // carry the same threshold, so every pixel goes to exactly one of them: nothing is drawn twice and the
@@ -9,7 +9,7 @@
 #include "veg_plant_layout.h"
 #include "veg_cull_layout.h"
 #define SHADOW_BINDING 6
-#include "shadow.glsl"
+#include "lighting.glsl"
 #include "dither.glsl"
 
 layout(binding = 5) uniform sampler2DArray plant_textures;
@@ -38,7 +38,6 @@ void main() {
   vec4 id_color = vec4(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u), float(pc.lod)) / 255.0;
   vec3 n = normalize(in_normal);
   if (!gl_FrontFacing) n = -n;
-  float diffuse = max(dot(n, normalize(pc.light.xyz)), 0.0) * shadow_visibility(in_world, n);
-  vec4 lit = vec4(base * (pc.light.w + (1.0 - pc.light.w) * diffuse), 1.0);
+  vec4 lit = shade(base, n, pc.light.xyz, shadow_visibility(in_world, n), 1.0, vec3(0.0));
   out_color = mix(lit, id_color, bvec4((pc.flags & VEG_DRAW_IDS) != 0u));
 }

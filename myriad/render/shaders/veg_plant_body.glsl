@@ -4,11 +4,15 @@
 // veg_plant_direct.vert (VEG_DIRECT) draws RuntimeInstances as they are (ground, occluders), instance =
 // gl_InstanceIndex. The shadow pass (VEG_DRAW_SHADOW) runs either alone with the light's view-projection.
 // Both use one pipeline layout: vertices, instances, lists, records, pages, decode table, then the
-// shadow receiver's bindings (5 and 6).
+// shadow receiver's bindings (5 and 6). Pooled plants sway and are trampled (plant_motion.glsl), the
+// shadow pass's exactly as the camera's; direct draws stay put.
 #extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 #extension GL_GOOGLE_include_directive : require
 #include "veg_plant_layout.h"
 #include "veg_cull_layout.h"
+#include "plant_motion.glsl"
 
 layout(binding = 0, scalar) readonly buffer Vertices { VegPlantVertex vertices[]; };
 #ifdef VEG_DIRECT
@@ -49,6 +53,13 @@ void main() {
   VegPlantVertex v = vertices[gl_VertexIndex];
   vec4 p = vec4(v.position, 1.0);
   vec3 world = vec3(dot(row0, p), dot(row1, p), dot(row2, p));
+#ifndef VEG_DIRECT
+  // The plant bends about its root (the matrix's translation) by its height: uniform scale = row length.
+  vec3 root = vec3(row0.w, row1.w, row2.w);
+  float h01 = clamp(v.position.y / max(pc.plant_height, 1e-4), 0.0, 1.0);
+  vec2 bend = plant_bend(PlantMotion(pc.motion), root.xz, pc.time, pc.sway, pc.trample);
+  world = root + bend_vertex(world - root, h01, pc.plant_height * length(row0.xyz), bend);
+#endif
   vec4 n = vec4(v.normal, 0.0);  // rotation and uniform scale: the matrix itself maps normals
   out_normal = vec3(dot(row0, n), dot(row1, n), dot(row2, n));
   out_tint = unpackUnorm4x8(tint).rgb;

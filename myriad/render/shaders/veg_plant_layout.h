@@ -28,20 +28,29 @@ struct VegPlantVertex {
   uint layer;
 };
 // One draw: view-projection relative to the render origin (the frame of the instance matrices), the
-// light direction (towards the light) with the ambient term in w, VEG_DRAW_* flags, the id of the
-// type's slot 0 and the LOD drawn (for VEG_DRAW_IDS).
+// light direction (towards the light; w unused) for the shading model (lighting.glsl), VEG_DRAW_* flags, the
+// id of the type's slot 0 and the LOD drawn (for VEG_DRAW_IDS). Plant motion (plant_motion.glsl): the type's
+// height at scale 1 (vertices bend by their height over it), the motion buffer's device address, the
+// scene clock and the type's wind and trampling weights (core/motion/plant_motion.hpp:
+// plant_motion_type). Direct draws (ground, occluders) do not move.
 struct VegPlantPush {
   mat4 view_proj;
   vec4 light;
-  uint pad0;
+  float plant_height;
   uint flags;
   uint id_base;
   uint lod;
+  uvec2 motion;
+  float time;
+  float sway;
+  float trample;
+  uint pad0;
 };
 
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VegPlantVertex, 36, position, 0, uv, 12, normal, 16, color, 28, layer, 32);
-MYRIAD_CHECK_LAYOUT(VegPlantPush, 96, view_proj, 0, light, 64, pad0, 80, flags, 84, id_base, 88, lod, 92);
+MYRIAD_CHECK_LAYOUT(VegPlantPush, 120, view_proj, 0, light, 64, plant_height, 80, flags, 84, id_base, 88, lod,
+                    92, motion, 96, time, 104, sway, 108, trample, 112, pad0, 116);
 #endif
 MYRIAD_SHADER_NAMESPACE_END
 

@@ -2,11 +2,15 @@
 // Voxel grass (V15): near LOD = two crossed quads (12 vertices), far LOD = one quad of 6 vertices
 // rotated about the tuft's up vector toward the camera. Generated from gl_VertexIndex; 16-byte
 // instances rooted on the surface, their up vector the surface normal (tilted on slopes), so the quads'
-// bottom edges lie in the surface plane.
+// bottom edges lie in the surface plane. The tuft sways in the wind and gives way to feet
+// (plant_motion.glsl: bent about its root by its height, the root fixed).
 #extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
 #include "voxel/mesh/voxel_layout.h"
+#include "plant_motion.glsl"
 
 layout(binding = 0, scalar) readonly buffer Grass { GrassInstance grass[]; };
 layout(binding = 2, scalar) readonly buffer Visible { uint visible[]; };
@@ -40,7 +44,10 @@ void main() {
   vec3 billboard = normalize(vec3(to_camera.z, 0.0, -to_camera.x) + vec3(1e-6, 0.0, 0.0));
   vec3 axis = mix(billboard, crossed, bvec3(pc.lod == 0u));
   axis = normalize(axis - up * dot(axis, up) + vec3(0.0, 1e-6, 0.0));  // into the surface plane
-  vec3 world = root + axis * (c.x - 0.5) * 0.9 + up * (c.y * height);
+  vec3 rel = axis * (c.x - 0.5) * 0.9 + up * (c.y * height);
+  vec2 bend = plant_bend(PlantMotion(pc.motion), root.xz, pc.time, plant_sway_weight(height),
+                         plant_trample_weight(height));
+  vec3 world = root + bend_vertex(rel, c.y, height, bend);
   gl_Position = pc.view_proj * vec4(world, 1.0);
   gl_ClipDistance[0] = pc.slice_height - world.y;
   out_uv = c;

@@ -26,7 +26,7 @@ void main() {
   if (in_range) {
     GrassInstance g = grass[id];
     vec3 p = vec3(g.px, g.py, g.pz);
-    sphere = vec4(p + vec3(0.0, 0.5, 0.0), 0.9);  // a tuft tilted with its slope stays inside
+    sphere = vec4(p, MYRIAD_GRASS_REACH);  // every vertex however the tuft tilts, sways or is trodden
     candidate = (g.template_light & 0xFFFFu) != MYRIAD_EMPTY_TEMPLATE;
     d = distance(pc.camera.xyz, p);
     passed = candidate && in_view(p, sphere);

@@ -1,13 +1,13 @@
 #version 460
-// Voxel trees: crown or trunk colour lit by the probes' lamp light and sun (shadowed), a little sun
-// direction for form. Back faces are drawn only while a slice cuts the trees (V14): seen through the
+// Voxel trees: crown or trunk colour shaded by the frame's light (lighting.glsl) with the probes' lamp and
+// sky light, the sun darkened where the shadow map says occluded. Back faces are drawn only while a slice cuts the trees (V14): seen through the
 // cut, a tree's inside is its cross-section, so they are shaded as a flat cap facing up (heartwood for a
 // trunk, a darker green for a crown) and a sliced tree reads solid, not as a hollow tube.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
 #define SHADOW_BINDING 5
-#include "shadow.glsl"
+#include "lighting.glsl"
 
 layout(push_constant, scalar) uniform Push { VoxelVegetationDrawPush pc; };
 layout(location = 0) in vec3 in_normal;
@@ -26,7 +26,6 @@ void main() {
     base = crown ? 0.7 * base : vec3(0.62, 0.47, 0.3);
     n = vec3(0.0, 1.0, 0.0);
   }
-  float facing = 0.7 + 0.3 * max(dot(n, pc.to_light.xyz), 0.0);
-  float sun = in_light.w * shadow_visibility(in_world, n);  // darkened where the shadow map says occluded
-  out_color = vec4(base * (in_light.rgb + sun * facing * vec3(1.0, 0.97, 0.9) + vec3(0.05)), 1.0);
+  float sun = in_light.w * shadow_visibility(in_world, n);
+  out_color = shade(base, n, pc.to_light.xyz, sun, in_light.w, in_light.rgb);
 }

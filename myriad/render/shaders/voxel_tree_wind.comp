@@ -1,11 +1,15 @@
 #version 460
 // Voxel trees' wind (V15): once per live tree per frame, the sway offset of its crown (one thread per
 // tree, its slot from the live ranges), written for the camera's and the shadow pass's vertex shaders
-// to apply. Runs only on frames whose time changed; culling does not depend on it.
+// to apply: the one wind field (plant_motion.glsl) at the tree's root, scaled by its height and
+// stiffness. Runs only on frames whose time or wind changed; culling does not depend on it.
 #extension GL_EXT_scalar_block_layout : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 #extension GL_GOOGLE_include_directive : require
 #include "voxel_vegetation_layout.h"
 #include "voxel/mesh/voxel_layout.h"
+#include "plant_motion.glsl"
 
 layout(local_size_x = 64) in;
 layout(binding = 0, scalar) readonly buffer Trees { TreeInstance trees[]; };
@@ -21,8 +25,8 @@ void main() {
   if ((t.type_height & 0xFFFFu) == MYRIAD_EMPTY_TEMPLATE) return;
   vec3 p = vec3(t.px, t.py, t.pz);
   float height = float(t.type_height >> 16) / 16.0;
-  // Two incommensurate waves with a per-tree phase: neighbours never sway in lockstep.
-  float wave = fract(sin(dot(p.xz, vec2(12.9898, 78.233))) * 43758.5453) * 6.2831853;
-  float amplitude = 0.04 * height;
-  sway[id] = amplitude * vec2(sin(pc.time * 1.3 + wave), 0.6 * sin(pc.time * 2.1 + wave * 1.7));
+  PlantMotion motion = PlantMotion(pc.motion);
+  // The crown's offset: the bend (per metre of height) times the height; trees are not trampled.
+  sway[id] = wind_bend(motion.header.wind, p.xz + motion.header.origin, pc.time) * plant_sway_weight(height) *
+             height;
 }

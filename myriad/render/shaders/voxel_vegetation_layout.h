@@ -12,6 +12,9 @@ MYRIAD_SHADER_NAMESPACE_BEGIN
 #define MYRIAD_TREE_VARIANTS 3u
 // Tree-local height below which a tree does not sway (voxel::kTreeRigidHeight).
 #define MYRIAD_TREE_RIGID_HEIGHT 0.15
+// How far from its root a grass tuft's vertex can be, however it tilts, sways or is trodden (half a
+// 0.9 m quad across and 0.91 m up make 1.02 m): the radius of its culling sphere about the root.
+#define MYRIAD_GRASS_REACH 1.05
 // The live instances of one pass (grass or trees) as ranges of the dense instance array, one per
 // section with instances (VoxelVegetationRanges, then `count` uvec2 entries {first slot, live instances
 // before this range}). Culling and wind run one thread per live instance and find its slot by a binary
@@ -32,11 +35,11 @@ struct VoxelVegetationRanges {
   uint pad0;
   uint pad1;
 };
+// The trees' wind: the scene clock and the device address of the plant motion (plant_motion.glsl).
 struct VoxelTreeWindPush {
   float time;  // seconds
   uint pad0;
-  uint pad1;
-  uint pad2;
+  uvec2 motion;
 };
 struct VoxelVegetationDrawPush {
   mat4 view_proj;
@@ -45,7 +48,10 @@ struct VoxelVegetationDrawPush {
   float slice_height;
   uint lod;              // grass: 0 near (two crossed quads), 1 far (billboard)
   uint template_stride;  // trees: vertices per template (shorter templates end in degenerate ones)
+  float time;            // grass: the scene clock, seconds (wind)
+  uvec2 motion;          // grass: device address of the plant motion (wind and trampling)
   uint pad1;
+  uint pad2;
 };
 // A vertex of a prebuilt tree template (trunk slices + crown), in tree-local units of its height;
 // templates lie one after another, `template_stride` vertices each.
@@ -57,10 +63,10 @@ struct TreeVertexGpu {
 #ifdef __cplusplus
 MYRIAD_CHECK_LAYOUT(VoxelVegetationCullPush, 128, planes, 0, camera, 96, slice_height, 112, max_distance, 116,
                     time, 120, capacity_phase, 124);
-MYRIAD_CHECK_LAYOUT(VoxelVegetationDrawPush, 112, view_proj, 0, camera, 64, to_light, 80, slice_height, 96,
-                    lod, 100, template_stride, 104, pad1, 108);
+MYRIAD_CHECK_LAYOUT(VoxelVegetationDrawPush, 128, view_proj, 0, camera, 64, to_light, 80, slice_height, 96,
+                    lod, 100, template_stride, 104, time, 108, motion, 112, pad1, 120, pad2, 124);
 MYRIAD_CHECK_LAYOUT(VoxelVegetationRanges, 16, count, 0, live, 4, pad0, 8, pad1, 12);
-MYRIAD_CHECK_LAYOUT(VoxelTreeWindPush, 16, time, 0, pad0, 4, pad1, 8, pad2, 12);
+MYRIAD_CHECK_LAYOUT(VoxelTreeWindPush, 16, time, 0, pad0, 4, motion, 8);
 MYRIAD_CHECK_LAYOUT(TreeVertexGpu, 32, position, 0, normal, 16);
 #endif
 MYRIAD_SHADER_NAMESPACE_END

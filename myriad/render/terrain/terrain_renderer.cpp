@@ -124,7 +124,7 @@ TerrainRenderer::TerrainRenderer(gpu::Context& ctx, glm::ivec3 sections, VkForma
 void TerrainRenderer::set_floor(glm::vec4 rect_xz, std::uint16_t tile) {
   floor_ = rect_xz;
   floor_tile_ = tile;
-  if (floor_pipeline_) return;
+  if (floor_pipeline_.built()) return;
   gpu::GraphicsPipelineBuilder b;  // terrain_floor.vert in the main pipeline's layout, with terrain.frag
   b.vertex = spirv::terrain_floor_vert();
   b.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -349,12 +349,8 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
     stats_.pages = 0;
     for (const PageArena& a : arenas_.arenas()) stats_.pages += a.page_count;
   }
-  // A draw distance brings the fog in: complete where the view ends, never farther than the scene's own.
-  glm::vec4 fog = fog_;
-  if (view.draw_distance > 0.0f)
-    fog.w = fog.w > 0.0f ? std::min(fog.w, view.draw_distance) : view.draw_distance;
-  shader::TerrainPush push{
-      view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_, cell_scale_, fog};
+  shader::TerrainPush push{view.view_proj, glm::vec4(view.to_light, 0.0f), view.slice_height, 0, debug_mode_,
+                           cell_scale_};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{
       gpu::storage_buffer(page_buf_),
@@ -367,14 +363,14 @@ void TerrainRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
   // A slice opens the solid ground: the faces seen from inside through the cut are drawn as the cut's
   // solid face (terrain.frag); without a slice nothing inside can be seen and back faces are culled.
   const bool sliced = view.slice_height < kNoSlice;
-  const std::uint32_t drawn = draw_arenas(cmd, pipeline_, bindings, push, arena_visible_, draw_buf_[set],
-                                          sliced ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
+  const std::uint32_t drawn = draw_arenas(cmd, pipeline_.of(view), bindings, push, arena_visible_,
+                                          draw_buf_[set], sliced ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
   stats_.arenas_drawn += drawn;
   if (drawn > 0) ++stats_.pipeline_binds;
-  if (sliced && floor_pipeline_ && first_phase(phase)) {  // once a frame: with the first phase
+  if (sliced && floor_pipeline_.built() && first_phase(phase)) {  // once a frame: with the first phase
     push.floor_rect = floor_;
     push.arena = floor_tile_;  // terrain_floor.vert: the floor's tile
-    gpu::bind(ctx_, cmd, floor_pipeline_, bindings, &push, sizeof(push));
+    gpu::bind(ctx_, cmd, floor_pipeline_.of(view), bindings, &push, sizeof(push));
     vkCmdDraw(cmd, 6, 1, 0, 0);
     ++stats_.pipeline_binds;
   }

@@ -104,9 +104,6 @@ class TerrainRenderer : public FrameSystem {
   // goes up without a draw group), so a level of detail can hand a place to another without re-uploading.
   void set_section_hidden(int section, bool hidden);
   bool section_hidden(int section) const { return hidden_.at(std::size_t(section)) != 0; }
-  // Distance haze towards `colour` (the sky behind the terrain), complete at view depth `distance` (from
-  // 40 % of it); 0 = none. A view's draw distance (FrameView::draw_distance) brings it nearer.
-  void set_fog(glm::vec3 colour, float distance) { fog_ = glm::vec4(colour, distance); }
   // The world's floor (y = 0) over x0..x1, z0..z1 in render space, drawn with `tile` while a slice cuts the
   // world: the mesher leaves the world's bottom open, and the floor closes it so a cut column solid to the
   // bottom shows its cut face, not what lies under the world (V14). Without it, no floor is drawn.
@@ -188,10 +185,9 @@ class TerrainRenderer : public FrameSystem {
   std::vector<std::uint8_t> page_is_dirty_;
   std::vector<std::uint8_t> hidden_;
   float cell_scale_ = 1.0f;
-  glm::vec4 fog_{0.0f};
   glm::vec4 floor_{0.0f};
   std::uint16_t floor_tile_ = 0;
-  gpu::Pipeline floor_pipeline_;  // made by set_floor: terrain_floor.vert with terrain.frag, no culling
+  ShadedPipeline floor_pipeline_;  // made by set_floor: terrain_floor.vert with terrain.frag, no culling
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;
@@ -218,7 +214,8 @@ class TerrainRenderer : public FrameSystem {
   std::uint32_t max_arenas_;
   gpu::Image tiles_;  // 2D array, layer = tile id
   gpu::Sampler tile_sampler_;
-  gpu::Pipeline pipeline_, shadow_pipeline_;
+  ShadedPipeline pipeline_;
+  gpu::Pipeline shadow_pipeline_;
   ShadowReceiver shadow_receiver_;
   TerrainFrameStats stats_;
   TerrainShadowStats shadow_stats_;

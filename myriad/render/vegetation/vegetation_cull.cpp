@@ -90,6 +90,7 @@ VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type
   g.lod = vegetation::make_hashed_lod(type.prefab.lods, band, fade);
   g.shape = type.shape;
   g.lod_shapes = vegetation::make_lod_shapes(lod_bounds, type.shape);
+  g.motion = plant_motion_type(type.prefab.bounds.valid() ? type.prefab.bounds.max.y : 0.0f);
   for (std::size_t l = 0; l < meshes.size() && l < vegetation::kGpuMaxLods; ++l) g.meshes[l] = meshes[l];
   const VkDeviceSize slots = g.capacity;
   g.records = gpu::make_storage_buffer(ctx_, slots * sizeof(vegetation::PlantRecord));

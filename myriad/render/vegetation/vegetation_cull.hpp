@@ -14,6 +14,7 @@
 #include "myriad/render/passes/mesh_range.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/core/cull/frustum.hpp"
+#include "myriad/core/motion/plant_motion.hpp"
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
@@ -45,6 +46,8 @@ struct VegetationGpuType {
   vegetation::PlantSphereShape shape;
   vegetation::PlantLodShapes lod_shapes;
   std::array<MeshRange, vegetation::kGpuMaxLods> meshes{};
+  // How the type's plants sway and give way to feet (from its height at scale 1, the prefab's bounds).
+  PlantMotionType motion;
 
   // Device bytes of the pool's buffers (the decode table not included: it is shared).
   std::uint64_t bytes() const;

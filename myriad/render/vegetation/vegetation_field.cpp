@@ -12,6 +12,9 @@
 #include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
+#include "myriad/render/shaders/ground_layout.h"
+#include "myriad/vegetation/bake/ground_material.hpp"
+#include "myriad_render_shaders.hpp"
 
 namespace myriad::render {
 namespace {
@@ -26,7 +29,20 @@ std::string bake_signature(const VegetationFieldOptions& o) {
                   " tile " + std::to_string(o.tile_size);
   for (const vegetation::Clearing& c : o.clearings)
     s += " clearing " + std::to_string(c.min.x) + " " + std::to_string(c.min.y) + " " +
-         std::to_string(c.max.x) + " " + std::to_string(c.max.y);
+         std::to_string(c.max.x) + " " + std::to_string(c.max.y) +
+         (c.spared_types != 0 ? " spares " + std::to_string(c.spared_types) : std::string());
+  // The tiles carry each type's tint and prefab bounds: new plant art bakes again.
+  const std::vector<vegetation::PlantType> types = vegetation::default_plant_types();
+  const std::vector<vegetation::Prefab> prefabs = vegetation::make_prefabs(types);
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    s.append(" type ").append(types[i].name);
+    for (const std::uint8_t c : types[i].tint) s.append(" ").append(std::to_string(c));
+    for (int a = 0; a < 3; ++a)
+      s.append(" ")
+          .append(std::to_string(prefabs[i].bounds.min[a]))
+          .append(" ")
+          .append(std::to_string(prefabs[i].bounds.max[a]));
+  }
   return s + " " + o.terrain.signature() + " format 1";
 }
 
@@ -96,7 +112,8 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
   stats_.tiles = streamer_->available().size();
 
-  std::vector<vegetation::PlantMesh> meshes = default_plant_meshes();
+  vegetation::PlantArt art = default_plant_art();
+  std::vector<vegetation::PlantMesh>& meshes = art.meshes;
   std::vector<vegetation::GroundTile> tiles =
       vegetation::make_ground_tiles([&](double x, double z) { return options.terrain.height(x, z); },
                                     options.min, options.max, glm::dvec3(0.0), options.ground);
@@ -105,13 +122,13 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
     for (vegetation::PlantMesh& m : t.lods) meshes.push_back(std::exchange(m, {}));
   cull_ = std::make_unique<VegetationCull>(ctx);
   renderer_ = std::make_unique<VegetationRenderer>(ctx, meshes, OffscreenTarget::kColorFormat,
-                                                   OffscreenTarget::kDepthFormat);
+                                                   OffscreenTarget::kDepthFormat, art.textures);
   const std::array ground{static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {104, 112, 72})};
   ground_ =
       gpu::Buffer(ctx, sizeof(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
   gpu::upload(ctx, ground_, std::span<const vegetation::RuntimeInstance>(ground));
-  ground_tiles_ =
-      std::make_unique<GroundTiles>(*renderer_, std::move(tiles), first_ground_mesh, options.ground, ground_);
+  ground_tiles_ = std::make_unique<GroundTiles>(ctx, *renderer_, std::move(tiles), first_ground_mesh,
+                                                options.ground, ground_);
   passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
   pools_ = std::make_unique<VegetationPools>(ctx, *cull_, *renderer_, options.pools);
 }
@@ -156,26 +173,42 @@ void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhas
   passes_->draw(cmd, view, VegetationDrawOptions{}, pools_->frame_types(), shadow);
 }
 
-GroundTiles::GroundTiles(const VegetationRenderer& renderer, std::vector<vegetation::GroundTile> tiles,
-                         std::uint32_t first_mesh, const vegetation::GroundTileOptions& options,
-                         const gpu::Buffer& instance)
+GroundTiles::GroundTiles(gpu::Context& ctx, const VegetationRenderer& renderer,
+                         std::vector<vegetation::GroundTile> tiles, std::uint32_t first_mesh,
+                         const vegetation::GroundTileOptions& options, const gpu::Buffer& instance)
     : renderer_(renderer),
       bounds_(std::move(tiles)),
       first_mesh_(first_mesh),
       options_(options),
-      instance_(instance) {}
+      instance_(instance),
+      textures_(gpu::make_texture_array_image(ctx, vegetation::make_ground_texture_array())),
+      sampler_(gpu::make_linear_sampler(ctx)) {
+  const vegetation::GroundMaterial& m = options.material;
+  m.validate();
+  const shader::GroundMaterialGpu params{
+      {m.sand_below, m.sand_blend, m.rock_above, 0.0f},
+      {m.rock_slope, m.dirt_share, 1.0f / m.detail_metres, 1.0f / m.variation_metres}};
+  material_ = gpu::make_filled_buffer(ctx, std::span<const shader::GroundMaterialGpu>(&params, 1),
+                                      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  const std::array<VkDescriptorType, 2> extra{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                              VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
+  pipeline_ = renderer.direct_variant(spirv::ground_frag(), extra);
+}
 
 void GroundTiles::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                        const ShadowMap* shadow) {
   if (!first_phase(phase)) return;
   vegetation::pick_ground_lods(bounds_, view.frustum, view.eye, options_, levels_);
+  const std::array material{
+      gpu::sampled_image(sampler_.handle(), textures_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+      gpu::uniform_buffer(material_.handle())};
   drawn_ = 0;
   triangles_ = 0;
   for (std::size_t t = 0; t < levels_.size(); ++t) {
     if (levels_[t] < 0) continue;
     const auto mesh =
         first_mesh_ + static_cast<std::uint32_t>(t * vegetation::kGroundLods + std::size_t(levels_[t]));
-    renderer_.draw_direct(cmd, view, VegetationDrawOptions{}, mesh, instance_, 1, shadow);
+    renderer_.draw_direct_variant(cmd, view, pipeline_, material, mesh, instance_, 1, shadow);
     ++drawn_;
     triangles_ += renderer_.mesh(mesh).index_count / 3;
   }

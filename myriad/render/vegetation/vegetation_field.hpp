@@ -58,12 +58,12 @@ struct VegetationFieldStats {
 
 // The field's ground: the heightfield as square tiles, each drawn at the level its distance asks for
 // (vegetation::pick_ground_lods) when its bounds meet the view; drawn in phase 1 (an occluder) and a
-// shadow receiver, not a caster.
+// shadow receiver, not a caster, in its terrain material (vegetation::GroundMaterial, ground.frag).
 class GroundTiles : public FrameSystem {
  public:
-  GroundTiles(const VegetationRenderer& renderer, std::vector<vegetation::GroundTile> tiles,
-              std::uint32_t first_mesh, const vegetation::GroundTileOptions& options,
-              const gpu::Buffer& instance);
+  GroundTiles(gpu::Context& ctx, const VegetationRenderer& renderer,
+              std::vector<vegetation::GroundTile> tiles, std::uint32_t first_mesh,
+              const vegetation::GroundTileOptions& options, const gpu::Buffer& instance);
   void cull(VkCommandBuffer, const FrameView&, FramePhase, const DepthPyramid*) override {}
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
 
@@ -79,6 +79,10 @@ class GroundTiles : public FrameSystem {
   std::uint32_t first_mesh_;
   vegetation::GroundTileOptions options_;
   const gpu::Buffer& instance_;
+  gpu::Image textures_;   // the material's detail textures (GroundLayer order)
+  gpu::Sampler sampler_;  // repeating, trilinear
+  gpu::Buffer material_;  // GroundMaterialGpu
+  ShadedPipeline pipeline_;
   std::vector<int> levels_;
   std::uint32_t drawn_ = 0;
   std::uint64_t triangles_ = 0;
@@ -122,6 +126,9 @@ class VegetationField : public FrameSystem {
 
   // The ground tiles, a system of their own.
   GroundTiles& ground() { return *ground_tiles_; }
+  // Where the plants read their wind and trampling (VegetationRenderer::set_motion; null: the renderer's
+  // stand-in, the default wind).
+  void set_motion(const InteractionField* field) { renderer_->set_motion(field); }
 
   const VegetationFieldStats& stats() const { return stats_; }
   std::uint64_t gpu_bytes() const;

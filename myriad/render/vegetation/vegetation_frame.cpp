@@ -170,6 +170,7 @@ void VegetationFrame::record(VkCommandBuffer cmd, const FrameView& view,
   TypesSystem plants(passes_, types, settings, shadow);
   FrameSystem* const systems[] = {&occluders, &plants};
   frame_.set_occlusion(occlusion);
+  frame_.set_sky(!settings.instance_ids);  // id images keep the clear colour: id 0 where nothing is
   frame_.record(cmd, view, systems, target_, clear, nullptr, 0.0f);
 }
 

@@ -7,6 +7,7 @@
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/layout/packing.hpp"
+#include "myriad/vegetation/bake/baker.hpp"
 #include "myriad/vegetation/plant/plant_textures.hpp"
 #include "myriad/render/shaders/veg_cull_layout.h"
 #include "myriad/render/shaders/veg_plant_layout.h"
@@ -41,6 +42,7 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
                                        std::span<const vegetation::PlantTexture> textures)
     : ctx_(ctx),
       shadow_receiver_(ctx),
+      motion_(ctx),
       textures_(gpu::make_texture_array_image(ctx, vegetation::make_texture_array(textures))),
       texture_sampler_(gpu::make_linear_sampler(ctx)) {
   if (meshes.empty()) throw Error("VegetationRenderer: no meshes");
@@ -74,12 +76,17 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
   builder.vertex = spirv::veg_plant_vert();
   const VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   builder.layout = {{storage, storage, storage, storage, storage}, sizeof(shader::VegPlantPush)};
-  shadow_pipeline_ = build_shadow_caster(ctx, builder);
   const std::array<VkDescriptorType, 1> texture_binding{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+  // The casters alpha-test the cards as the colour pass does (the textures at binding 5 there too).
+  shadow_pipeline_ = build_alpha_tested_caster(ctx, builder, spirv::veg_plant_shadow_frag(), texture_binding);
   pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), texture_binding, color_format,
                                     depth_format);
   builder.vertex = spirv::veg_plant_direct_vert();
-  direct_shadow_pipeline_ = build_shadow_caster(ctx, builder);
+  direct_builder_ = builder;
+  color_format_ = color_format;
+  depth_format_ = depth_format;
+  direct_shadow_pipeline_ =
+      build_alpha_tested_caster(ctx, builder, spirv::veg_plant_shadow_frag(), texture_binding);
   direct_pipeline_ = build_shadow_receiver(ctx, builder, spirv::veg_plant_frag(), texture_binding,
                                            color_format, depth_format);
 }
@@ -98,16 +105,14 @@ std::array<MeshRange, vegetation::kGpuMaxLods> VegetationRenderer::lod_meshes(
 
 std::vector<Aabb> VegetationRenderer::lod_bounds(const vegetation::Prefab& prefab) const {
   (void)lod_meshes(prefab);  // checks the mesh ids
+  const PlantMotionType motion = plant_motion_type(prefab.bounds.valid() ? prefab.bounds.max.y : 0.0f);
   std::vector<Aabb> out;
   for (std::size_t l = 0; l < prefab.lods.size() && l < vegetation::kGpuMaxLods; ++l)
-    out.push_back(mesh_bounds_[prefab.lods[l].mesh_id]);
+    out.push_back(sway_bounds(mesh_bounds_[prefab.lods[l].mesh_id], motion));
   return out;
 }
 
-void VegetationDrawOptions::validate() const {
-  if (!(ambient >= 0.0f && ambient <= 1.0f))
-    throw Error("the ambient light must be within [0, 1]", "VegetationDrawOptions::ambient");
-}
+void VegetationDrawOptions::validate() const {}
 
 namespace {
 // The push constants of a draw with `s`: every colour draw starts here, so it checks `s` once.
@@ -115,7 +120,7 @@ shader::VegPlantPush make_push(const FrameView& view, const VegetationDrawOption
   s.validate();
   shader::VegPlantPush push{};
   push.view_proj = view.view_proj;
-  push.light = glm::vec4(view.to_light, s.ambient);
+  push.light = glm::vec4(view.to_light, 0.0f);
   push.flags = s.instance_ids ? VEG_DRAW_IDS : 0u;
   push.id_base = s.id_base;
   return push;
@@ -128,6 +133,15 @@ shader::VegPlantPush shadow_push(const FrameView& shadow_view) {
   return push;
 }
 }  // namespace
+
+void VegetationRenderer::set_motion_push(shader::VegPlantPush& push, const FrameView& view,
+                                         const VegetationGpuType& type) const {
+  push.plant_height = type.motion.height;
+  push.motion = motion_.address_words();
+  push.time = view.time;
+  push.sway = type.motion.sway;
+  push.trample = type.motion.trample;
+}
 
 std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                                                      shader::VegPlantPush push, const VegetationGpuType& type,
@@ -145,8 +159,9 @@ std::uint32_t VegetationRenderer::draw_indirect_lods(VkCommandBuffer cmd, const 
   return draws;
 }
 
-void VegetationRenderer::bind_pooled(VkCommandBuffer cmd, const VegetationGpuType& type,
-                                     const shader::VegPlantPush& push, const ShadowMap* shadow) const {
+void VegetationRenderer::bind_pooled(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                     const VegetationGpuType& type, const shader::VegPlantPush& push,
+                                     const ShadowMap* shadow) const {
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array bindings{gpu::storage_buffer(vertices_),
                             gpu::storage_buffer(type.lists),
@@ -156,15 +171,17 @@ void VegetationRenderer::bind_pooled(VkCommandBuffer cmd, const VegetationGpuTyp
                             texture_binding(),
                             sb[0],
                             sb[1]};
-  gpu::bind(ctx_, cmd, pipeline_, bindings, &push, sizeof(push));
+  gpu::bind(ctx_, cmd, pipeline, bindings, &push, sizeof(push));
 }
 
 std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view,
                                        const VegetationDrawOptions& settings, const VegetationGpuType& type,
                                        std::uint32_t lod_mask, const ShadowMap* shadow) const {
   shader::VegPlantPush push = make_push(view, settings);
-  bind_pooled(cmd, type, push, shadow);
-  return draw_indirect_lods(cmd, pipeline_, push, type, lod_mask);
+  set_motion_push(push, view, type);
+  const gpu::Pipeline& pipeline = pipeline_.of(view);
+  bind_pooled(cmd, pipeline, type, push, shadow);
+  return draw_indirect_lods(cmd, pipeline, push, type, lod_mask);
 }
 
 std::uint32_t VegetationRenderer::draw_batches(VkCommandBuffer cmd, const FrameView& view,
@@ -174,14 +191,16 @@ std::uint32_t VegetationRenderer::draw_batches(VkCommandBuffer cmd, const FrameV
                                                const ShadowMap* shadow) const {
   if (batch == 0) throw Error("VegetationRenderer::draw_batches: a batch of 0 instances");
   shader::VegPlantPush push = make_push(view, settings);
-  bind_pooled(cmd, type, push, shadow);
+  set_motion_push(push, view, type);
+  const gpu::Pipeline& pipeline = pipeline_.of(view);
+  bind_pooled(cmd, pipeline, type, push, shadow);
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   std::uint32_t draws = 0;
   for (std::uint32_t l = 0; l < type.lod.count; ++l) {
     const MeshRange& mesh = type.meshes[l];
     if ((lod_mask >> l & 1u) == 0 || mesh.index_count == 0 || lists.count[l] == 0) continue;
     push.lod = l;
-    vkCmdPushConstants(cmd, pipeline_.layout(), pipeline_.stages(), 0, sizeof(push), &push);
+    vkCmdPushConstants(cmd, pipeline.layout(), pipeline.stages(), 0, sizeof(push), &push);
     for (std::uint32_t done = 0; done < lists.count[l]; done += batch) {
       vkCmdDrawIndexed(cmd, mesh.index_count, std::min(batch, lists.count[l] - done), mesh.first_index,
                        mesh.vertex_offset, lists.first[l] + done);
@@ -194,9 +213,10 @@ std::uint32_t VegetationRenderer::draw_batches(VkCommandBuffer cmd, const FrameV
 std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
                                               const VegetationGpuType& type, std::uint32_t lod_mask) const {
   shader::VegPlantPush push = shadow_push(shadow_view);
-  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(type.lists),
+  set_motion_push(push, shadow_view, type);  // the casters sway exactly as the camera's plants
+  const std::array bindings{gpu::storage_buffer(vertices_),    gpu::storage_buffer(type.lists),
                             gpu::storage_buffer(type.records), gpu::storage_buffer(type.pages),
-                            gpu::storage_buffer(*type.decode)};
+                            gpu::storage_buffer(*type.decode), texture_binding()};
   gpu::bind(ctx_, cmd, shadow_pipeline_, bindings, &push, sizeof(push));
   return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
 }
@@ -218,7 +238,28 @@ void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
                             texture_binding(),
                             sb[0],
                             sb[1]};
-  draw_instances(cmd, direct_pipeline_, bindings, push, mesh_id, count);
+  draw_instances(cmd, direct_pipeline_.of(view), bindings, push, mesh_id, count);
+}
+
+ShadedPipeline VegetationRenderer::direct_variant(std::span<const std::uint32_t> fragment,
+                                                  std::span<const VkDescriptorType> extra) const {
+  return build_shadow_receiver(ctx_, direct_builder_, fragment, extra, color_format_, depth_format_);
+}
+
+void VegetationRenderer::draw_direct_variant(VkCommandBuffer cmd, const FrameView& view,
+                                             const ShadedPipeline& pipeline,
+                                             std::span<const gpu::Binding> extra, std::uint32_t mesh_id,
+                                             const gpu::Buffer& instances, std::uint32_t count,
+                                             const ShadowMap* shadow) const {
+  if (count == 0) return;
+  const shader::VegPlantPush push = make_push(view, VegetationDrawOptions{});
+  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  const gpu::Binding unused = gpu::storage_buffer(instances);
+  std::vector<gpu::Binding> bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused,
+                                     unused, unused};
+  bindings.insert(bindings.end(), extra.begin(), extra.end());
+  bindings.insert(bindings.end(), sb.begin(), sb.end());
+  draw_instances(cmd, pipeline.of(view), bindings, push, mesh_id, count);
 }
 
 void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
@@ -227,8 +268,12 @@ void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const FrameView
   if (count == 0) return;
   const shader::VegPlantPush push = shadow_push(shadow_view);
   const gpu::Binding unused = gpu::storage_buffer(instances);
-  const std::array bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused, unused,
-                            unused};
+  const std::array bindings{gpu::storage_buffer(vertices_),
+                            gpu::storage_buffer(instances),
+                            unused,
+                            unused,
+                            unused,
+                            texture_binding()};
   draw_instances(cmd, direct_shadow_pipeline_, bindings, push, mesh_id, count);
 }
 
@@ -247,13 +292,7 @@ gpu::Binding VegetationRenderer::texture_binding() const {
                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
-std::vector<vegetation::PlantMesh> default_plant_meshes() {
-  std::vector<vegetation::PlantMesh> out;
-  for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(vegetation::PlantKind::kCount); ++k)
-    for (vegetation::PlantMesh& m : vegetation::make_plant_lods(static_cast<vegetation::PlantKind>(k)))
-      out.push_back(std::move(m));
-  return out;
-}
+vegetation::PlantArt default_plant_art() { return vegetation::plant_art(vegetation::default_plant_types()); }
 
 vegetation::RuntimeInstance static_instance(glm::vec3 position, glm::vec3 scale, glm::u8vec3 tint) {
   vegetation::RuntimeInstance r;

@@ -14,6 +14,7 @@
 #include "myriad/gpu/memory/image.hpp"
 #include "myriad/gpu/pipeline/pipeline.hpp"
 #include "myriad/render/frame/frame_view.hpp"
+#include "myriad/render/passes/interaction_field.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/render/shaders/veg_plant_layout.h"
@@ -24,7 +25,6 @@ namespace myriad::render {
 
 // How plants are drawn for a view (the view itself, light included, is the FrameView).
 struct VegetationDrawOptions {
-  float ambient = 0.35f;  // [0, 1]
   // Colour = instance id + 1 in RGB (id_base + the instance's pool slot) and the LOD in A, unlit:
   // lets tests check exactly which instance and level covers each pixel.
   bool instance_ids = false;
@@ -46,8 +46,13 @@ class VegetationRenderer {
   std::size_t mesh_count() const { return meshes_.size(); }
   // The meshes of a prefab's LODs, in the form VegetationCull::upload takes.
   std::array<MeshRange, vegetation::kGpuMaxLods> lod_meshes(const vegetation::Prefab& prefab) const;
-  // The bounds of a prefab's LOD meshes (culling's per-LOD spheres; VegetationCull::upload takes them).
+  // The bounds of a prefab's LOD meshes grown by as far as its plants sway and are trampled
+  // (sway_bounds: culling's per-LOD spheres stay conservative; VegetationCull::upload takes them).
   std::vector<Aabb> lod_bounds(const vegetation::Prefab& prefab) const;
+
+  // Where pooled plants read their wind and trampling: `field`'s buffer, or (null, the default) a
+  // stand-in with the default wind and nothing trampling. Direct draws do not move.
+  void set_motion(const InteractionField* field) { motion_.set_field(field); }
 
   // Inside dynamic rendering, after VegetationCull::record for `type`: one indexed indirect draw per
   // LOD whose bit is set in `lod_mask`. Returns the number of draws recorded. With `shadow` (fitted to
@@ -70,10 +75,20 @@ class VegetationRenderer {
                    const ShadowMap* shadow = nullptr) const;
   // Inside the shadow map's pass, after VegetationCull::record(cmd, shadow_view.frustum,
   // shadow_view.eye, ...) (kSingle, no Hi-Z; the camera's eye keeps the LODs the camera's): the culled
-  // instances' depth from the light. Returns the number of draws recorded.
+  // instances' depth from the light, alpha-tested cards casting only their opaque texels (as drawn).
+  // Returns the number of draws recorded.
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, const VegetationGpuType& type,
                             std::uint32_t lod_mask = 0xFu) const;
-  // Depth-only: `count` instances of mesh `mesh_id` (occluder boxes drawn with draw_direct), not culled.
+  // The direct pass (draw_direct's vertex stage and layout) with another fragment stage whose `extra`
+  // bindings take the plant textures' place (and follow it): the ground's material pass.
+  ShadedPipeline direct_variant(std::span<const std::uint32_t> fragment,
+                                std::span<const VkDescriptorType> extra) const;
+  // draw_direct through a direct_variant() pipeline, `extra` bound in its bindings' place.
+  void draw_direct_variant(VkCommandBuffer cmd, const FrameView& view, const ShadedPipeline& pipeline,
+                           std::span<const gpu::Binding> extra, std::uint32_t mesh_id,
+                           const gpu::Buffer& instances, std::uint32_t count, const ShadowMap* shadow) const;
+  // Depth-only: `count` instances of mesh `mesh_id` (occluder boxes drawn with draw_direct), not culled;
+  // alpha-tested like draw_shadow.
   void draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, std::uint32_t mesh_id,
                           const gpu::Buffer& instances, std::uint32_t count) const;
 
@@ -86,19 +101,25 @@ class VegetationRenderer {
                                    shader::VegPlantPush push, const VegetationGpuType& type,
                                    std::uint32_t lod_mask) const;
   // The colour pipeline with a pool's bindings (lists, records, pages, decode table) and the shadow map's.
-  void bind_pooled(VkCommandBuffer cmd, const VegetationGpuType& type, const shader::VegPlantPush& push,
-                   const ShadowMap* shadow) const;
+  void bind_pooled(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const VegetationGpuType& type,
+                   const shader::VegPlantPush& push, const ShadowMap* shadow) const;
   void draw_instances(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                       std::span<const gpu::Binding> bindings, const shader::VegPlantPush& push,
                       std::uint32_t mesh_id, std::uint32_t count) const;
 
   gpu::Binding texture_binding() const;
+  // The motion terms of a draw of `type` at `view`'s clock.
+  void set_motion_push(shader::VegPlantPush& push, const FrameView& view,
+                       const VegetationGpuType& type) const;
 
-  gpu::Pipeline pipeline_;  // pooled plants from the culling lists
+  ShadedPipeline pipeline_;  // pooled plants from the culling lists
   gpu::Pipeline shadow_pipeline_;
-  gpu::Pipeline direct_pipeline_;  // RuntimeInstances as they are
+  ShadedPipeline direct_pipeline_;               // RuntimeInstances as they are
+  gpu::GraphicsPipelineBuilder direct_builder_;  // direct_pipeline_'s, without its fragment stage
+  VkFormat color_format_ = VK_FORMAT_UNDEFINED, depth_format_ = VK_FORMAT_UNDEFINED;
   gpu::Pipeline direct_shadow_pipeline_;
   ShadowReceiver shadow_receiver_;
+  PlantMotionReceiver motion_;
   gpu::Image textures_;  // the plant textures' array (one white layer without any)
   gpu::Sampler texture_sampler_;
   gpu::Buffer vertices_;
@@ -108,8 +129,8 @@ class VegetationRenderer {
 };
 
 // The three generated plant kinds' LODs in mesh-id order (kind * kPlantLodCount + lod), matching the
-// prefabs of vegetation::default_plant_types().
-std::vector<vegetation::PlantMesh> default_plant_meshes();
+// prefabs of vegetation::default_plant_types(), and the textures they sample (give both to the renderer).
+vegetation::PlantArt default_plant_art();
 
 // A RuntimeInstance placing a unit mesh: scaled by `scale` per axis, translated to `position` (relative
 // to the render origin), with an RGB tint. For ground and occluder boxes drawn with draw_direct.

@@ -95,7 +95,6 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   to.tiles = options.tiles;
   terrain_ =
       std::make_unique<StreamTerrain>(ctx, to, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
-  terrain_->renderer().set_fog(glm::vec3(kSky), reach());
   terrain_->renderer().use_upload_share(terrain_share_);
   terrain_->renderer().set_floor({0.0f, 0.0f, float(options.world_size.x), float(options.world_size.z)},
                                  voxel::materials()[voxel::kStone].tile_bottom);
@@ -130,7 +129,6 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       lo.tiles = options.tiles;
       far_terrain_.push_back(std::make_unique<StreamTerrain>(ctx, lo, OffscreenTarget::kColorFormat,
                                                              OffscreenTarget::kDepthFormat));
-      far_terrain_.back()->renderer().set_fog(glm::vec3(kSky), reach());
       far_terrain_.back()->renderer().use_upload_share(terrain_share_);
     }
   }
@@ -151,6 +149,8 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
                                 std::uint32_t height, const FrameOptions& settings) {
   if (!settings.paused) time_ += std::max(dt, 0.0);
   view_ = FrameView::of_camera(camera, width, height, kSun, static_cast<float>(time_));
+  view_.lighting.fog_distance = reach();  // the far levels fade into the horizon where the stream ends
+  view_.lighting.shading = settings.shading;
   view_.limit_distance(settings.draw_distance);
   has_view_ = true;
   Stopwatch clock;

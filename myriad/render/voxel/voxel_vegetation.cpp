@@ -24,6 +24,7 @@ constexpr VkDeviceSize kGrassDrawBytes = 2 * sizeof(shader::DrawCommand);
 constexpr VkDeviceSize kTreeDrawBytes = sizeof(shader::DrawCommand);
 constexpr VkDeviceSize kCountBytes = kGrassDrawBytes + kTreeDrawBytes;
 constexpr std::uint32_t kGroup = 64;  // the culling and wind shaders' workgroup size
+constexpr float kGrassReach = float(MYRIAD_GRASS_REACH);
 
 // The baked templates one after another, each padded to the longest with degenerate triangles (all
 // corners at the root: no fragments), so one instanced draw covers trees of every template.
@@ -69,7 +70,8 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       counts_(ctx, 2 * kCountBytes),
       grass_two_phase_(ctx),
       tree_two_phase_(ctx),
-      shadow_receiver_(ctx) {
+      shadow_receiver_(ctx),
+      motion_(ctx) {
   const std::size_t n = section_tree_bounds_.size();
   for (auto [pool, stride, slack, capacity] :
        {std::tuple{&grass_, sizeof(voxel::GrassInstance), config.grass_section_slack, config.grass_capacity},
@@ -254,9 +256,10 @@ void VoxelVegetationRenderer::update_group(int section, const voxel::SectionVege
   }
   Aabb bounds;
   for (const auto& g : v.grass) {
-    // A tuft tilted with its slope reaches at most half a cell below its root.
-    bounds.expand(glm::vec3(g.px - 1.0f, g.py - 0.5f, g.pz - 1.0f));
-    bounds.expand(glm::vec3(g.px + 1.0f, g.py + 1.0f, g.pz + 1.0f));
+    // A tuft, tilted with its slope, swayed or trodden, stays within its culling sphere about the root
+    // and reaches at most half a cell below its root.
+    bounds.expand(glm::vec3(g.px - kGrassReach, g.py - 0.5f, g.pz - kGrassReach));
+    bounds.expand(glm::vec3(g.px, g.py, g.pz) + glm::vec3(kGrassReach));
   }
   if (!v.trees.empty()) bounds.expand(trees);
   groups_.set_page(std::uint32_t(section), bounds, 0);  // one "arena": the vegetation passes
@@ -298,6 +301,28 @@ void VoxelVegetationRenderer::dispatch(VkCommandBuffer cmd, std::uint32_t live) 
   ++stats_.dispatches;
 }
 
+bool VoxelVegetationRenderer::wind_stale(float time) const {
+  const WindParams& w = motion_.wind();
+  return trees_.live > 0 &&
+         (wind_version_ != version_ || time != wind_time_ || motion_.address() != wind_address_ ||
+          std::memcmp(&w, &wind_params_, sizeof(WindParams)) != 0);
+}
+
+void VoxelVegetationRenderer::record_wind(VkCommandBuffer cmd, float time) {
+  shader::VoxelTreeWindPush push{};
+  push.time = time;
+  push.motion = motion_.address_words();
+  const std::array bindings{gpu::storage_buffer(trees_.instances), gpu::storage_buffer(trees_.table),
+                            gpu::storage_buffer(sway_)};
+  gpu::bind(ctx_, cmd, tree_wind_, bindings, &push, sizeof(push));
+  dispatch(cmd, trees_.live);
+  ++stats_.pipeline_binds;
+  wind_time_ = time;
+  wind_version_ = version_;
+  wind_address_ = motion_.address();
+  wind_params_ = motion_.wind();
+}
+
 void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                                    const DepthPyramid* pyramid) {
   const std::uint32_t set = phase == FramePhase::kLate ? 1u : 0u;
@@ -321,9 +346,9 @@ void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, F
     }
     if (stats_.skipped) return;
   }
-  // The wind, once per frame whose time (or trees) changed: one thread per live tree.
-  const bool wind =
-      phase != FramePhase::kLate && trees_.live > 0 && (wind_version_ != version_ || view.time != wind_time_);
+  // The wind, once per frame whose time, wind or trees changed (unless the shadow pass did it): one
+  // thread per live tree.
+  const bool wind = phase != FramePhase::kLate && wind_stale(view.time);
   if (reuse_frame_ && !wind) return;
   if (!reuse_frame_) {
     grass_two_phase_.record_begin(cmd, phase, view.view_proj, pyramid);
@@ -340,16 +365,7 @@ void VoxelVegetationRenderer::cull(VkCommandBuffer cmd, const FrameView& view, F
     if (phase != FramePhase::kLate) overflow_.record_reset(cmd);
     gpu::after_output_reset(cmd);
   }
-  if (wind) {
-    const shader::VoxelTreeWindPush push{view.time, 0, 0, 0};
-    const std::array bindings{gpu::storage_buffer(trees_.instances), gpu::storage_buffer(trees_.table),
-                              gpu::storage_buffer(sway_)};
-    gpu::bind(ctx_, cmd, tree_wind_, bindings, &push, sizeof(push));
-    dispatch(cmd, trees_.live);
-    ++stats_.pipeline_binds;
-    wind_time_ = view.time;
-    wind_version_ = version_;
-  }
+  if (wind) record_wind(cmd, view.time);
   if (reuse_frame_) {
     gpu::after_cull_dispatch(cmd);
     return;
@@ -406,15 +422,19 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, F
                                        view.slice_height,
                                        0,
                                        template_stride_,
+                                       view.time,
+                                       motion_.address_words(),
+                                       0,
                                        0};
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const std::array grass_bindings{gpu::storage_buffer(grass_.instances),
                                   gpu::storage_buffer(grass_draws_[set]),
                                   gpu::storage_buffer(grass_visible_[set]), sb[0], sb[1]};
-  gpu::bind(ctx_, cmd, grass_draw_, grass_bindings, &push, sizeof(push));
+  const gpu::Pipeline& grass_draw = grass_draw_.of(view);
+  gpu::bind(ctx_, cmd, grass_draw, grass_bindings, &push, sizeof(push));
   vkCmdDrawIndirect(cmd, grass_draws_[set].handle(), 0, 1, sizeof(shader::DrawCommand));
   push.lod = 1;
-  vkCmdPushConstants(cmd, grass_draw_.layout(), grass_draw_.stages(), 0, sizeof(push), &push);
+  vkCmdPushConstants(cmd, grass_draw.layout(), grass_draw.stages(), 0, sizeof(push), &push);
   vkCmdDrawIndirect(cmd, grass_draws_[set].handle(), sizeof(shader::DrawCommand), 1,
                     sizeof(shader::DrawCommand));
   push.lod = 0;
@@ -425,7 +445,7 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, F
                                  gpu::storage_buffer(template_),
                                  sb[0],
                                  sb[1]};
-  gpu::bind(ctx_, cmd, tree_draw_, tree_bindings, &push, sizeof(push));
+  gpu::bind(ctx_, cmd, tree_draw_.of(view), tree_bindings, &push, sizeof(push));
   // A slice opens trunks and crowns: their inside faces, seen through the cut, are drawn as the cut's
   // solid face (voxel_tree.frag); without a slice nothing inside can be seen and back faces are culled.
   vkCmdSetCullMode(cmd, view.slice_height < kNoSlice ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
@@ -434,7 +454,7 @@ void VoxelVegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& view, F
   stats_.pipeline_binds += 2;
 }
 
-void VoxelVegetationRenderer::cull_shadow(VkCommandBuffer, const FrameView& shadow_view) {
+void VoxelVegetationRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   // Sections whose trees can reach into the shadow view, as slot ranges sorted by offset.
   shadow_runs_.clear();
   shadow_run_count_ = 0;
@@ -462,6 +482,12 @@ void VoxelVegetationRenderer::cull_shadow(VkCommandBuffer, const FrameView& shad
     }
   }
   shadow_run_count_ = runs;
+  // The casters read this frame's sway: computed here when it is stale (the camera's cull then keeps it).
+  if (wind_stale(shadow_view.time)) {
+    gpu::before_output_reset(cmd);
+    record_wind(cmd, shadow_view.time);
+    gpu::after_cull_dispatch(cmd);
+  }
 }
 
 std::uint32_t VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
@@ -473,6 +499,9 @@ std::uint32_t VoxelVegetationRenderer::draw_shadow(VkCommandBuffer cmd, const Fr
                                              shadow_view.slice_height,
                                              0,
                                              template_stride_,
+                                             shadow_view.time,
+                                             motion_.address_words(),
+                                             0,
                                              0};
   const std::array bindings{gpu::storage_buffer(trees_.instances), gpu::storage_buffer(sway_),
                             gpu::storage_buffer(template_)};

@@ -23,6 +23,7 @@
 #include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/terrain/coarse_chunks.hpp"
 #include "myriad/render/frame/frame_system.hpp"
+#include "myriad/render/passes/interaction_field.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/passes/two_phase_cull.hpp"
 #include "myriad/voxel/data/vegetation.hpp"
@@ -77,6 +78,10 @@ class VoxelVegetationRenderer : public FrameSystem {
   VoxelVegetationRenderer(const VoxelVegetationRenderer&) = delete;
   VoxelVegetationRenderer& operator=(const VoxelVegetationRenderer&) = delete;
 
+  // Where grass and trees read their wind (and grass its trampling): `field`'s buffer, or (null, the
+  // default) a stand-in with the default wind and nothing trampling.
+  void set_motion(const InteractionField* field) { motion_.set_field(field); }
+
   // Replaces a section's instances (an empty set frees its ranges). When the arrays are full they are
   // re-created larger and every section re-packed: the caller guarantees that no submitted frame still
   // uses them (as for TwoPhaseCull::reserve).
@@ -93,10 +98,11 @@ class VoxelVegetationRenderer : public FrameSystem {
             const DepthPyramid* pyramid) override;
   // Inside rendering, per phase. With `shadow`, the sun term is darkened where the map says occluded.
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
-  // After this frame's cull() (its wind sway), on the CPU: the trees near enough to the camera
-  // (max_distance, as for the camera) whose sections pass a test against the shadow view's frustum.
-  // Inside the shadow map's pass: their depth, each tree tested again in the vertex shader. Grass does
-  // not cast: blades are a few centimetres tall and their shadows would be finer than a shadow-map texel.
+  // On the CPU: the trees near enough to the camera (max_distance, as for the camera) whose sections
+  // pass a test against the shadow view's frustum; when any, this frame's wind sway (unless it is
+  // current), so the trees' shadows sway with them. Inside the shadow map's pass: their depth, each tree
+  // tested again in the vertex shader. Grass does not cast: blades are a few centimetres tall and their
+  // shadows would be finer than a shadow-map texel.
   void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
 
@@ -158,6 +164,10 @@ class VoxelVegetationRenderer : public FrameSystem {
   void update_group(int section, const voxel::SectionVegetation& vegetation);
   // Dispatches over `live` instances (none when 0); counts the threads.
   void dispatch(VkCommandBuffer cmd, std::uint32_t live);
+  // Whether the trees' sway is older than `time`, the wind or the trees.
+  bool wind_stale(float time) const;
+  // The trees' sway at `time` (between the caller's before_output_reset and after_cull_dispatch).
+  void record_wind(VkCommandBuffer cmd, float time);
 
   gpu::Context& ctx_;
   VoxelVegetationOptions config_;
@@ -176,13 +186,14 @@ class VoxelVegetationRenderer : public FrameSystem {
   gpu::Buffer grass_visible_[2], tree_visible_[2], grass_draws_[2], tree_draws_[2];
   gpu::Buffer sway_, template_;
   std::uint32_t template_stride_ = 0;
-  gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, tree_wind_, grass_draw_, tree_draw_,
-      tree_shadow_;
+  gpu::Pipeline grass_cull_, tree_cull_, grass_cull_hiz_, tree_cull_hiz_, tree_wind_, tree_shadow_;
+  ShadedPipeline grass_draw_, tree_draw_;
   gpu::AppendOverflow overflow_;  // of the grass and tree culling
   gpu::HostReadback counts_;      // both sets' grass and tree draws after the last single or late cull
   TwoPhaseCull grass_two_phase_, tree_two_phase_;
   bool late_culled_ = false;  // the last camera cull was phase 2: counts add both outputs
   ShadowReceiver shadow_receiver_;
+  PlantMotionReceiver motion_;
   VoxelVegetationStats stats_;
   // V13: what the last culling saw, and how its lists were made.
   std::uint64_t version_ = 1;  // bumped by every change of the instances on the GPU
@@ -191,7 +202,9 @@ class VoxelVegetationRenderer : public FrameSystem {
   bool reuse_frame_ = false;  // this frame draws the last lists again
   bool last_skipped_ = false;
   float wind_time_ = 0.0f;
-  std::uint64_t wind_version_ = 0;  // version_ the sway was computed for (0: never)
+  std::uint64_t wind_version_ = 0;    // version_ the sway was computed for (0: never)
+  VkDeviceAddress wind_address_ = 0;  // the motion buffer and wind it was computed with
+  WindParams wind_params_;
 };
 
 }  // namespace myriad::render

@@ -81,7 +81,6 @@ void WorldScene::Impl::build_voxel_world(const SceneProgress& progress) {
       ctx, {.size = kVoxelWorldSize, .seed = options.seed, .tiles = options.tiles}, mesher);
   world = std::move(b.world);
   terrain = std::move(b.terrain);
-  terrain->set_fog(glm::vec3(kSkyColor), 0.0f);  // no haze of its own: only a draw distance brings it
   voxel_vegetation = std::move(b.vegetation);
   build.voxel = b.stats;
   editor = std::make_unique<FixedWorldEditor>(*world, mesher, voxel::MeshOptions{}, *terrain,
@@ -109,11 +108,21 @@ void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;
   const glm::dvec3 avatars_origin(kAvatarOrigin);
   const double avatars_side = double(kAvatarSpacing) * std::ceil(std::sqrt(double(options.avatars)));
-  const vegetation::Clearing crowd_area{{crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
-                                        {crowd_centre.x + crowd_half, crowd_centre.z + crowd_half}};
-  const vegetation::Clearing avatar_area{{avatars_origin.x - 20.0, avatars_origin.z - avatars_side - 20.0},
-                                         {avatars_origin.x + avatars_side + 20.0, avatars_origin.z + 20.0}};
-  o.clearings = {{{-2.0, -2.0}, {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}}, crowd_area, avatar_area};
+  // Grass still grows where the crowd and the avatars walk (they trample it), nothing taller.
+  std::uint32_t grass = 0;
+  const std::vector<vegetation::PlantType> types = vegetation::default_plant_types();
+  for (std::size_t t = 0; t < types.size() && t < 32; ++t)
+    if (types[t].kind == vegetation::PlantKind::kGrass) grass |= 1u << t;
+  const vegetation::Clearing crowd_area{.min = {crowd_centre.x - crowd_half, crowd_centre.z - crowd_half},
+                                        .max = {crowd_centre.x + crowd_half, crowd_centre.z + crowd_half},
+                                        .spared_types = grass};
+  const vegetation::Clearing avatar_area{
+      .min = {avatars_origin.x - 20.0, avatars_origin.z - avatars_side - 20.0},
+      .max = {avatars_origin.x + avatars_side + 20.0, avatars_origin.z + 20.0},
+      .spared_types = grass};
+  o.clearings = {{.min = {-2.0, -2.0}, .max = {kVoxelWorldSize.x + 2.0, kVoxelWorldSize.z + 2.0}},
+                 crowd_area,
+                 avatar_area};
   // The ground: low hills about kGroundLevel; the voxel world's footprint levelled in (the ground meets
   // each edge column's top and slopes back to the hills over 80 m), the crowd's field and the avatars'
   // plaza flat at kGroundLevel.
@@ -127,6 +136,10 @@ void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
       {.min = crowd_area.min, .max = crowd_area.max, .blend = 40.0f, .height = kGroundLevel},
       {.min = avatar_area.min, .max = avatar_area.max, .blend = 30.0f, .height = kGroundLevel}};
   o.terrain = ground;
+  // The ground's material: sand in the lowest hollows, bare rock on the steepest slopes and the highest
+  // hills (the hills reach about kGroundLevel + 8 m).
+  o.ground.material.sand_below = kGroundLevel - 7.0f;
+  o.ground.material.rock_above = kGroundLevel + 5.0f;
   field = std::make_unique<VegetationField>(ctx, o, [&](const std::string& m) {
     if (progress) progress(m, 2, kBuildSteps);
   });
@@ -219,6 +232,27 @@ void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
   build.avatars_ms = clock.elapsed_ms();
 }
 
+void WorldScene::Impl::build_motion() {
+  motion = std::make_unique<InteractionField>(ctx);
+  // Feet: every enemy (its ground point, a radius growing with its scale) and every avatar.
+  motion->set_gather([this](const InteractionGrid& grid, std::vector<Interactor>& out) {
+    for (const crowd::CrowdEntity& e : entities) {
+      const glm::vec2 xz(e.position.x, e.position.z);
+      const float radius = kFootRadius * crowd::entity_scale(e);
+      if (interactor_reaches(grid, xz, radius)) out.push_back(make_interactor(xz, radius));
+    }
+    if (!avatars) return;
+    const batch::AvatarCrowd& placed = avatars->crowd();
+    for (std::size_t a = 0; a < placed.position_count(); ++a) {
+      const glm::vec3 p = placed.position(a);
+      if (interactor_reaches(grid, {p.x, p.z}, kFootRadius))
+        out.push_back(make_interactor({p.x, p.z}, kFootRadius));
+    }
+  });
+  field->set_motion(motion.get());
+  voxel_vegetation->set_motion(motion.get());
+}
+
 void WorldSceneOptions::validate() const {
   if (!(vegetation_size >= kMinVegetationSize) || vegetation_size > kMaxVegetationSize)
     throw Error("the vegetation field must be " + std::to_string(int(kMinVegetationSize)) + " to " +
@@ -254,6 +288,7 @@ WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options,
   impl_->build_crowd(progress);
   impl_->build_avatars(progress);
   upload_voxel_world(ctx, *impl_->terrain, impl_->voxel_vegetation.get(), impl_->build.voxel);
+  impl_->build_motion();
   batch.submit();
   impl_->build.setup_submits = ctx.submit_count() - submits_before;
   if (options.shadow_map_size > 0) {
@@ -278,7 +313,7 @@ const WorldBuildStats& WorldScene::build_stats() const { return impl_->build; }
 std::uint64_t WorldScene::gpu_bytes() const {
   std::uint64_t bytes = 0;
   for (const SystemFrameStats& s : impl_->stats.systems) bytes += s.gpu_bytes;
-  return bytes + impl_->stats.shadow_map_bytes;
+  return bytes + impl_->stats.shadow_map_bytes + impl_->motion->gpu_bytes();
 }
 
 std::uint64_t WorldScene::cpu_bytes() const {

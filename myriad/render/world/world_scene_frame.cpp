@@ -75,6 +75,8 @@ void WorldScene::update(double dt, const SceneCamera& camera, std::uint32_t widt
   m.time += double(step);
   // The one view of this frame: every system reads it.
   m.view = FrameView::of_camera(camera, width, height, m.to_light, static_cast<float>(m.time));
+  m.view.lighting.fog_distance = kFogDistance;
+  m.view.lighting.shading = settings.shading;
   m.view.limit_distance(settings.draw_distance);
   m.has_view = true;
   Stopwatch clock;
@@ -95,14 +97,15 @@ void WorldScene::settle(const SceneCamera& camera) { impl_->field->settle(camera
 void WorldScene::record(VkCommandBuffer cmd, const FrameOptions& settings, OffscreenTarget& target) {
   Impl& m = *impl_;
   Stopwatch clock;
-  const FrameView& view = checked_view(m.has_view ? &m.view : nullptr, target, "WorldScene::record");
+  FrameView view = checked_view(m.has_view ? &m.view : nullptr, target, "WorldScene::record");
+  view.lighting.shading = settings.shading;  // the prepared frame may be drawn again in the other mode
   CrowdDrawOptions crowd_draw;
   crowd_draw.lod_colors = settings.lod_colors;
   m.crowd->set_draw_options(crowd_draw);
 
   // Draw order within a phase: opaque systems, the avatars (their blob decals blend over what is drawn
   // before them), the plants.
-  std::array<FrameSystem*, kWorldSystemCount + 1> systems{};  // and the edit outline
+  std::array<FrameSystem*, kWorldSystemCount + 2> systems{};  // and the plant motion, the edit outline
   std::size_t n = 0;
   const std::uint32_t mask = m.mask;
   if (mask & kSystemGround) systems[n++] = &m.field->ground();
@@ -110,6 +113,8 @@ void WorldScene::record(VkCommandBuffer cmd, const FrameOptions& settings, Offsc
   if (mask & kSystemVoxelVegetation) systems[n++] = m.voxel_vegetation.get();
   if (mask & kSystemCrowd) systems[n++] = m.crowd.get();
   if (m.avatars && (mask & kSystemAvatars)) systems[n++] = m.avatars.get();
+  // After the avatars (their update moves the feet it gathers); its upload splats before any pass.
+  systems[n++] = m.motion.get();
   if (mask & kSystemVegetation) systems[n++] = m.field.get();
   if (m.outline->target()) systems[n++] = m.outline.get();
 

@@ -13,6 +13,7 @@
 #include "myriad/render/crowd/crowd_renderer.hpp"
 #include "myriad/render/frame/frame_view.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
+#include "myriad/render/passes/interaction_field.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/render/voxel/voxel_editing.hpp"
@@ -35,10 +36,15 @@ inline constexpr float kAvatarSpacing = 1.6f;
 // and the block reads as part of the land, not a plateau.
 inline constexpr float kGroundLevel = 27.0f;
 inline constexpr glm::vec4 kSkyColor{0.62f, 0.76f, 0.92f, 1.0f};
+// Metres of view depth at which the fog hides everything: the 4 km field's far edge fades into the
+// horizon instead of ending against the sky.
+inline constexpr float kFogDistance = 2200.0f;
 // The shadow map covers what lies nearer than kShadowDistance to the camera; casters up to
 // kShadowCasterReach towards the light (outside the camera frustum) still cast into it.
 inline constexpr float kShadowDistance = 220.0f;
 inline constexpr float kShadowCasterReach = 300.0f;
+// How far around an enemy's or avatar's ground point grass gives way (an enemy's grows with its scale).
+inline constexpr float kFootRadius = 0.6f;
 
 // A voxel the soak edits dig out and put back: where, and what was there.
 struct VoxelEditSite {
@@ -96,6 +102,9 @@ struct WorldScene::Impl final : VoxelEditing {
   bool has_view = false;
 
   std::unique_ptr<ShadowMap> shadow;  // null when shadows are off
+  // The wind and the trampling every plant system reads: the crowd's and the avatars' feet, gathered
+  // after the avatars' update (a system of the frame, after them).
+  std::unique_ptr<InteractionField> motion;
 
   std::unique_ptr<gpu::GpuTimer> timer;
   SceneFrame frame{ctx};
@@ -106,6 +115,7 @@ struct WorldScene::Impl final : VoxelEditing {
   void build_vegetation(const SceneProgress& progress);
   void build_crowd(const SceneProgress& progress);
   void build_avatars(const SceneProgress& progress);
+  void build_motion();
 
   void move_crowd(float dt);
   void apply_voxel_edit();

@@ -17,6 +17,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/math/noise.hpp"
 #include "myriad/core/thread/parallel.hpp"
+#include "myriad/vegetation/plant/plant_generated.hpp"
 #include "myriad/vegetation/plant/plant_gltf_write.hpp"
 
 namespace myriad::vegetation {
@@ -68,7 +69,7 @@ void scatter_tile(const BakeOptions& o, TileWork& t) {
         if (px < xs || px >= x1 || pz < zs || pz >= z1) continue;
         if (hash_unit(h2) >= type.density) continue;
         if (std::any_of(o.clearings.begin(), o.clearings.end(),
-                        [&](const Clearing& c) { return c.contains(px, pz); }))
+                        [&](const Clearing& c) { return c.clears(ti, px, pz); }))
           continue;
         const float n = fbm(tseed ^ 0xabcdefull, px / double(type.noise_wavelength),
                             pz / double(type.noise_wavelength), 3);
@@ -257,7 +258,7 @@ std::vector<PlantType> default_plant_types() {
        .max_slope = 0.6f,
        .scale_min = 0.7f,
        .scale_max = 1.4f,
-       .tint = {90, 140, 70},
+       .tint = {230, 235, 225},
        .lod_distances = {60.0f, 150.0f, 400.0f, 1200.0f}},
       {.name = "bush",
        .kind = PlantKind::kBush,
@@ -266,7 +267,7 @@ std::vector<PlantType> default_plant_types() {
        .noise_wavelength = 250.0f,
        .noise_threshold = 0.4f,
        .max_slope = 0.8f,
-       .tint = {80, 120, 60},
+       .tint = {235, 235, 225},
        .lod_distances = {30.0f, 80.0f, 200.0f, 600.0f}},
       {.name = "grass",
        .kind = PlantKind::kGrass,
@@ -275,7 +276,7 @@ std::vector<PlantType> default_plant_types() {
        .noise_wavelength = 150.0f,
        .noise_threshold = 0.3f,
        .max_slope = 1.0f,
-       .tint = {110, 160, 70},
+       .tint = {240, 240, 220},
        .lod_distances = {15.0f, 40.0f, 80.0f, 150.0f}},
   };
 }
@@ -289,7 +290,7 @@ std::size_t set_plant_model(std::vector<PlantType>& types, const std::string& na
     // Scatter like the generated kind of the nearest height: a tree-sized model spaced like trees.
     const float height = model->lods[0].bounds().max.y;
     const auto distance = [&](const PlantType& t) {
-      return std::abs(make_plant_lods(t.kind)[0].bounds().max.y - height);
+      return std::abs(generated_plant(t.kind)->lods[0].bounds().max.y - height);
     };
     const auto nearest =
         std::min_element(types.begin(), types.end(),
@@ -307,7 +308,7 @@ std::size_t set_plant_model(std::vector<PlantType>& types, const std::string& na
 std::vector<Prefab> make_prefabs(std::span<const PlantType> types) {
   std::vector<Prefab> out;
   for (std::size_t i = 0; i < types.size(); ++i) {
-    const auto meshes = types[i].model ? types[i].model->lods : make_plant_lods(types[i].kind);
+    const auto& meshes = plant_model_of(types[i]).lods;
     Prefab p;
     p.type_id = static_cast<std::uint32_t>(i);
     for (std::uint32_t l = 0; l < kPlantLodCount; ++l) {

@@ -53,7 +53,7 @@ struct PlantType {
   std::shared_ptr<const PlantModel> model;            // imported art; null = the generated `kind`
 };
 
-// Gives the type named `name` an imported model (textured plants are tinted white, not green). A name
+// Gives the type named `name` an imported model (tinted near white: its textures carry the colour). A name
 // that is not among `types` adds a type that scatters like the generated kind closest in height to the
 // model. Returns the type's index.
 std::size_t set_plant_model(std::vector<PlantType>& types, const std::string& name,
@@ -62,10 +62,15 @@ std::size_t set_plant_model(std::vector<PlantType>& types, const std::string& na
 // Tree, bush and grass with sensible spacing and LOD distances.
 std::vector<PlantType> default_plant_types();
 
-// An XZ rectangle the procedural scatter leaves bare (a building site, a plaza, a battlefield).
+// An XZ rectangle the procedural scatter leaves bare (a building site, a plaza, a battlefield), but for
+// the types it spares (bit i: BakeOptions::types[i] still grows inside, e.g. grass on a battlefield).
 struct Clearing {
   glm::dvec2 min{0.0}, max{0.0};
+  std::uint32_t spared_types = 0;
   bool contains(double x, double z) const { return x >= min.x && x < max.x && z >= min.y && z < max.y; }
+  bool clears(std::size_t type, double x, double z) const {
+    return contains(x, z) && (type >= 32 || ((spared_types >> type) & 1u) == 0);
+  }
 };
 
 // Tile keys are 32-bit and positions single precision relative to a tile: tiles of at least a metre,

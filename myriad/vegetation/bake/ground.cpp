@@ -104,6 +104,7 @@ void GroundTileOptions::validate() const {
                   "GroundTileOptions::switch_distance");
   if (!(skirt >= 0.0f) || !std::isfinite(skirt))
     throw Error("the ground skirt must be a finite number of metres >= 0", "GroundTileOptions::skirt");
+  material.validate();
 }
 
 std::vector<GroundTile> make_ground_tiles(const GroundHeightFn& height, glm::dvec2 min, glm::dvec2 max,

@@ -14,6 +14,7 @@
 
 #include "myriad/core/cull/bounds.hpp"
 #include "myriad/core/cull/frustum.hpp"
+#include "myriad/vegetation/bake/ground_material.hpp"
 #include "myriad/vegetation/plant/plant_mesh.hpp"
 
 namespace myriad::vegetation {
@@ -50,10 +51,11 @@ struct GroundTileOptions {
   double tile_size = 256.0;                                                     // metres
   std::array<double, kGroundLods> spacing{8.0, 16.0, 32.0, 64.0};               // grid spacing per level
   std::array<float, kGroundLods - 1> switch_distance{400.0f, 900.0f, 2000.0f};  // level l beyond [l-1]
-  float skirt = 6.0f;  // metres the tile edges hang down (plus the level's spacing / 4)
+  float skirt = 6.0f;       // metres the tile edges hang down (plus the level's spacing / 4)
+  GroundMaterial material;  // how the tiles are textured (shaders/ground.frag)
 
   // Throws myriad::Error naming the first invalid field (make_ground_tiles calls it): sizes finite and
-  // positive, switch distances increasing.
+  // positive, switch distances increasing, the material's fields.
   void validate() const;
 };
 

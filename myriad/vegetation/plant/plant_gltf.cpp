@@ -15,6 +15,7 @@
 #include "myriad/gltf/document.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 #include "myriad/vegetation/plant/plant_gltf_write.hpp"
+#include "myriad/vegetation/plant/plant_impostor.hpp"
 
 namespace myriad::vegetation {
 namespace {
@@ -95,19 +96,17 @@ class Importer {
       model.lods[l] = simplified(model.lods[l - 1], 0.5f);
       model.from[l] = "simplified from LOD" + std::to_string(l - 1);
     }
+    model.textures = std::move(textures_);
     // A billboard node without triangles counts as none.
     if (given[kBillboard] && !model.lods[kBillboard].indices.empty()) {
       model.from[kBillboard] = "from " + node_label(m_, first_node[kBillboard]);
     } else {
-      Aabb geometric;
-      for (int l = 0; l < kBillboard; ++l) geometric.expand(model.lods[std::size_t(l)].bounds());
-      PlantMesh& bb = model.lods[kBillboard];
-      bb = make_billboard_mesh(geometric);
-      bb.uvs.assign(bb.positions.size(), glm::vec2(0.0f));
-      bb.surfaces.assign(bb.positions.size(), PlantSurface{mean_color(model), 0, kNoPlantTexture});
-      model.from[kBillboard] = "generated (crossed quads in the mean colour)";
+      ImpostorOptions impostor;
+      impostor.name = doc_.file;
+      add_impostor(model, impostor);
+      model.from[kBillboard] =
+          "generated (impostor of LOD0 from " + std::to_string(impostor.views) + " sides)";
     }
-    model.textures = std::move(textures_);
     return model;
   }
 
@@ -350,30 +349,6 @@ class Importer {
     textures_.push_back(std::move(t));
     texture_of_image_[source] = index;
     return index;
-  }
-
-  // LOD0's colour as a billboard far away sees it: surface colours times their textures' mean colour
-  // over the texels that pass the alpha test.
-  glm::u8vec3 mean_color(const PlantModel& model) const {
-    std::vector<glm::vec3> texture_mean(textures_.size(), glm::vec3(255.0f));
-    for (std::size_t t = 0; t < textures_.size(); ++t) {
-      glm::dvec3 sum(0.0);
-      std::size_t n = 0;
-      const auto& px = textures_[t].rgba8;
-      for (std::size_t i = 0; i + 3 < px.size(); i += 4)
-        if (px[i + 3] >= 128) {
-          sum += glm::dvec3(px[i], px[i + 1], px[i + 2]);
-          ++n;
-        }
-      if (n) texture_mean[t] = glm::vec3(sum / double(n));
-    }
-    glm::dvec3 sum(0.0);
-    for (const PlantSurface& s : model.lods[0].surfaces) {
-      const glm::vec3 tex = s.texture == kNoPlantTexture ? glm::vec3(255.0f) : texture_mean[s.texture];
-      sum += glm::dvec3(glm::vec3(s.color) * tex / 255.0f);
-    }
-    const std::size_t n = std::max<std::size_t>(1, model.lods[0].surfaces.size());
-    return glm::u8vec3(glm::clamp(glm::round(glm::vec3(sum / double(n))), 0.0f, 255.0f));
   }
 
   // Half the triangles (or as close as the topology lets meshoptimizer get), unused vertices dropped.

@@ -4,7 +4,7 @@
 // node is LOD0, its `ids` the coarser levels). A node suffixed `_Billboard` or `_BB`, or `_LOD3`, is the
 // billboard level. Meshes outside any level belong to every geometric level; a file without levels is
 // all LOD0. Missing LOD1/LOD2 are simplified from the level above (meshoptimizer), a missing billboard is
-// two crossed quads in the model's mean colour. Materials give the base-colour factor, vertex colours
+// an impostor baked from LOD0 (plant_impostor.hpp). Materials give the base-colour factor, vertex colours
 // (COLOR_0) multiply it, base-colour textures are sampled with TEXCOORD_n, and alphaMode MASK (BLEND too:
 // leaves are alpha-tested, not sorted) gives the alpha cutoff.
 //

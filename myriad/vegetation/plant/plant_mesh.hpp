@@ -1,7 +1,7 @@
-// Plant meshes: generated ones, so the vegetation path needs no third-party art (each plant kind has
-// three geometric LODs with fewer segments/blades per level and a billboard level of two crossed quads),
-// and the form imported plants take (vegetation/plant/plant_gltf.hpp). Plain CPU arrays (positions, normals,
-// indices, and optionally texture coordinates and surfaces) in metres, base at the origin, +Y up.
+// Plant meshes: the form every plant level takes, generated (plant_generated.hpp) or imported
+// (plant_gltf.hpp), and the simple meshes vegetation scenes need besides (billboards, boxes, ground
+// grids). Plain CPU arrays (positions, normals, indices, and optionally texture coordinates and surfaces)
+// in metres, base at the origin, +Y up.
 #pragma once
 
 #include <array>
@@ -31,18 +31,15 @@ struct PlantMesh {
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;
   std::vector<std::uint32_t> indices;  // triangle list, counter-clockwise seen from outside
-  // Per vertex, or both empty: a white, untextured, opaque surface (the generated plants).
+  // Per vertex, or both empty: a white, untextured, opaque surface (boxes, ground).
   std::vector<glm::vec2> uvs;
   std::vector<PlantSurface> surfaces;
   Aabb bounds() const;
   std::size_t triangle_count() const { return indices.size() / 3; }
 };
 
-// LOD 0..2 and the billboard (index 3) of a plant kind; the billboard spans the LOD0 bounds.
-std::array<PlantMesh, kPlantLodCount> make_plant_lods(PlantKind kind);
-
 // Two crossed double-sided quads spanning `bounds` (its XZ radius about the origin, its full height):
-// the billboard level of a plant whose file has none.
+// a plain billboard level, untextured (plant_impostor.hpp makes ones that show the plant).
 PlantMesh make_billboard_mesh(const Aabb& bounds);
 
 // A closed box (outward normals, 12 triangles): ground slabs and occluders in vegetation scenes.

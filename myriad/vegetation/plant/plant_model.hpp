@@ -1,7 +1,7 @@
 // A plant type's art: its LOD meshes (three geometric levels and a billboard) and the base-colour
-// textures they sample. Generated plants have no model (make_plant_lods gives their meshes); imported
-// ones (plant_gltf.hpp) do. plant_art() numbers every type's meshes the way make_prefabs() refers to
-// them and gathers the textures of the whole field into one list (one array texture on the GPU).
+// textures they sample, imported (plant_gltf.hpp) or generated (plant_generated.hpp) alike. plant_art()
+// numbers every type's meshes the way make_prefabs() refers to them and gathers the textures of the whole
+// field into one list (one array texture on the GPU).
 #pragma once
 
 #include <array>
@@ -38,5 +38,8 @@ struct PlantArt {
 
 struct PlantType;
 PlantArt plant_art(std::span<const PlantType> types);
+
+// The type's imported model, or the generated plant of its kind.
+const PlantModel& plant_model_of(const PlantType& type);
 
 }  // namespace myriad::vegetation

@@ -1,0 +1,18 @@
+#version 460
+// Vegetation shadow casters (depth only): alpha-tested cards cast the shadow of their leaves, not of
+// their quads. The texel's alpha is tested against the surface's cutoff exactly as veg_plant.frag does
+// (untextured surfaces never drop). Layout as veg_plant_body.glsl's, the plant textures at binding 5.
+#extension GL_EXT_scalar_block_layout : require
+#extension GL_GOOGLE_include_directive : require
+#include "veg_plant_layout.h"
+
+layout(binding = 5) uniform sampler2DArray plant_textures;
+
+layout(location = 5) in vec2 in_uv;
+layout(location = 6) flat in vec4 in_surface;  // base colour, alpha cutoff
+layout(location = 7) flat in uint in_layer;
+
+void main() {
+  float alpha = in_layer == VEG_NO_TEXTURE ? 1.0 : texture(plant_textures, vec3(in_uv, float(in_layer))).a;
+  if (alpha < in_surface.a) discard;
+}
