@@ -473,7 +473,7 @@ Command add_render_command(CLI::App& app) {
       ->check(CLI::IsMember(scenes));
   sub->add_option("--view", options->image.views,
                   "Camera presets to render (world: overview, ground, crowd_close_up, sliced, "
-                  "avatars_close_up; voxel: overview, "
+                  "avatars_close_up, meadow; voxel: overview, "
                   "ground, sliced, close_up; crowd: whole_map, close_up; default all)");
   sub->add_option("--seed", options->seed, "World seed")->check(not_negative);
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");

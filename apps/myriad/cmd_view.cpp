@@ -145,7 +145,7 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--screenshot", options->screenshot, "Write the last frame shown to this PNG");
   sub->add_option(
       "--view", options->view,
-      "Starting camera: overview, ground, crowd_close_up, sliced or avatars_close_up; voxel: horizon "
+      "Starting camera: overview, ground, crowd_close_up, sliced, avatars_close_up or meadow; voxel: horizon "
       "(default), overview or ground");
   sub->add_option("--scene", options->scene_name,
                   "world (the default scene) or voxel (the streamed voxel world alone)")

@@ -126,7 +126,7 @@ int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderO
   }
   if (presets.empty())
     throw Error("no camera preset matched --view", "myriad render",
-                "use overview, ground, crowd_close_up, sliced or avatars_close_up");
+                "use overview, ground, crowd_close_up, sliced, avatars_close_up or meadow");
   Stopwatch clock;
   std::vector<crowd::CrowdFile> enemy_types = o.enemy_types;
   if (enemy_types.empty()) {

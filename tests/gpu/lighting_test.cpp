@@ -1,15 +1,17 @@
 // The one shading model (shaders/lighting_model.h) on lavapipe against its CPU reference
 // (render/frame/lighting.hpp): the function itself over random inputs in both modes, then a shaded
-// sample of each system (the crowd, the plant pass, the ground's pass, the sky) whose pixels must be the
+// sample of each system (the crowd, the plant pass, the voxel terrain, the sky) whose pixels must be the
 // reference's colour for what that system was given.
 #include <array>
 #include <algorithm>
 #include <random>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "crowd_test_types.hpp"
 #include "gpu_fixture.hpp"
+#include "lit_terrain.hpp"
 #include "lighting_probe_layout.h"
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
@@ -18,8 +20,13 @@
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 #include "myriad/render/passes/sky_pass.hpp"
+#include "myriad/render/terrain/terrain_renderer.hpp"
 #include "myriad/render/vegetation/vegetation_renderer.hpp"
 #include "myriad/vegetation/plant/plant_mesh.hpp"
+#include "myriad/voxel/data/material.hpp"
+#include "myriad/voxel/data/shape.hpp"
+#include "myriad/voxel/light/light.hpp"
+#include "myriad/voxel/mesh/world_mesher.hpp"
 #include "myriad_test_shaders.hpp"
 
 namespace myriad::test {
@@ -54,6 +61,30 @@ bool within(const std::uint8_t* px, glm::ivec3 want, int tolerance) {
   for (int k = 0; k < 3; ++k)
     if (std::abs(int(px[k]) - want[k]) > tolerance) return false;
   return true;
+}
+
+// Pixels something was drawn into (depth above the cleared 0), and how many of them are within one step of
+// one of `wants` (the first that fits), counted per colour.
+struct Matches {
+  std::size_t covered = 0, matching = 0;
+  std::vector<std::size_t> per_colour;
+};
+Matches match_drawn(render::OffscreenTarget& target, std::span<const glm::ivec3> wants) {
+  const std::vector<std::uint8_t> pixels = target.read_color();
+  const std::vector<float> depth = target.read_depth();
+  Matches m;
+  m.per_colour.assign(wants.size(), 0);
+  for (std::size_t p = 0; p < depth.size(); ++p) {
+    if (depth[p] == 0.0f) continue;
+    ++m.covered;
+    for (std::size_t w = 0; w < wants.size(); ++w)
+      if (within(&pixels[4 * p], wants[w], 1)) {
+        ++m.matching;
+        ++m.per_colour[w];
+        break;
+      }
+  }
+  return m;
 }
 
 TEST_F(LightingTest, TheModelOnTheGpuEqualsTheCpuReference) {
@@ -155,23 +186,10 @@ TEST_F(LightingTest, CrowdPixelsAreTheModelsShadingOfTheirAlbedo) {
     crowd.draw(cmd, view, render::FramePhase::kSingle, &light);
     target.end(cmd);
   });
-  const std::vector<std::uint8_t> pixels = target.read_color();
-  const std::vector<float> depth = target.read_depth();
-  std::size_t covered = 0, matching = 0;
-  std::array<std::size_t, 3> per_level{};
-  for (std::size_t p = 0; p < depth.size(); ++p) {
-    if (depth[p] == 0.0f) continue;
-    ++covered;
-    for (std::size_t l = 0; l < 3; ++l)
-      if (within(&pixels[4 * p], want[l], 1)) {
-        ++matching;
-        ++per_level[l];
-        break;
-      }
-  }
-  ASSERT_GT(covered, 500u);
-  EXPECT_EQ(matching, covered) << "crowd pixels that are not the model's colour of an LOD's albedo";
-  EXPECT_GT(per_level[0], 0u);
+  const Matches m = match_drawn(target, want);
+  ASSERT_GT(m.covered, 500u);
+  EXPECT_EQ(m.matching, m.covered) << "crowd pixels that are not the model's colour of an LOD's albedo";
+  EXPECT_GT(m.per_colour[0], 0u);
 }
 
 // The plant pass (the field's plants and occluders) and the ground's material pass: a box of a known tint
@@ -205,19 +223,47 @@ TEST_F(LightingTest, PlantPassPixelsAreTheModelsShadingOfTheTint) {
       renderer.draw_direct(cmd, view, render::VegetationDrawOptions{}, 0, instances, 1, &light);
       target.end(cmd);
     });
-    const std::vector<std::uint8_t> pixels = target.read_color();
-    const std::vector<float> depth = target.read_depth();
-    std::size_t covered = 0, matching = 0;
-    for (std::size_t p = 0; p < depth.size(); ++p) {
-      if (depth[p] == 0.0f) continue;
-      ++covered;
-      matching += within(&pixels[4 * p], want, 1) ? 1 : 0;
-    }
-    ASSERT_GT(covered, 1000u);
-    EXPECT_EQ(matching, covered) << "mode " << std::uint32_t(mode);
+    const Matches m = match_drawn(target, std::span(&want, 1));
+    ASSERT_GT(m.covered, 1000u);
+    EXPECT_EQ(m.matching, m.covered) << "mode " << std::uint32_t(mode);
     seen[std::size_t(mode)] = want;
   }
   EXPECT_NE(seen[0], seen[1]) << "the flat mode must differ from the full model";
+}
+
+// Voxel terrain (light-only albedo, 0.8 grey): the open floor's cells see the whole sky and no lamp, so
+// under uniform light every floor pixel is the model's colour of that grey at full sky visibility.
+TEST_F(LightingTest, TerrainPixelsAreTheModelsShadingOfTheirCellLight) {
+  voxel::World world(32, 32, 32);
+  for (int z = 0; z < 32; ++z)
+    for (int x = 0; x < 32; ++x)
+      for (int y = 0; y < 3; ++y) world.set_voxel({x, y, z}, voxel::kStone, voxel::kFormFull);
+  const std::unique_ptr<render::TerrainRenderer> terrain_owner = lit_terrain(ctx(), world);
+  render::TerrainRenderer& terrain = *terrain_owner;
+  terrain.set_debug_mode(1);  // albedo 0.8 grey: the light alone
+  render::SceneCamera camera;
+  camera.eye = {16.0f, 20.0f, 16.0f};
+  camera.forward = {0.0f, -1.0f, 0.0f};
+  camera.fov_y = 1.0f;
+  render::FrameView view = render::FrameView::of_camera(camera, 128, 128, glm::vec3(0.3f, 0.9f, 0.2f));
+  view.lighting = uniform_lighting();
+  view.sun_color = glm::vec3(0.0f);
+  const glm::ivec3 want =
+      to_bytes(render::shade_reference(light_block(view), render::Shading::kFull, glm::vec3(0.8f), kWorldUp,
+                                       0.0f, 1.0f, glm::vec3(0.0f), 17.0f));
+  render::OffscreenTarget target(ctx(), 128, 128);
+  render::ShadowMap light(ctx(), 16);
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+    light.record_light_only(cmd, view);
+    terrain.upload(cmd);
+    terrain.cull(cmd, view);
+    target.begin(cmd, glm::vec4(0.0f));
+    terrain.draw(cmd, view, &light);
+    target.end(cmd);
+  });
+  const Matches m = match_drawn(target, std::span(&want, 1));
+  ASSERT_GT(m.covered, 10000u);
+  EXPECT_EQ(m.matching, m.covered) << "floor pixels that are not the model's colour of their cell light";
 }
 
 // The sky pass: each pixel is the model's sky along that pixel's view ray, top to horizon a gradient,

@@ -17,6 +17,7 @@
 #include "crowd_test_types.hpp"
 #include "vegetation_cull_reference.hpp"
 #include "gpu_fixture.hpp"
+#include "lit_terrain.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/render/avatars/avatar_crowd_renderer.hpp"
 #include "myriad/render/crowd/crowd_renderer.hpp"
@@ -348,14 +349,8 @@ TEST_F(ShadowTest, TerrainPillarOutsideTheViewDarkensTheFloor) {
   for (int y = 4; y < 40; ++y)
     for (int z = 30; z < 34; ++z)
       for (int x = 4; x < 8; ++x) world.set_voxel({x, y, z}, voxel::kStone, voxel::kFormFull);
-  voxel::compute_light(world);
-  std::vector<voxel::SectionMesh> meshes;
-  voxel::WorldMesher mesher;
-  mesher.mesh_all(world, {}, meshes);
-  render::TerrainRenderer terrain(ctx(), world.sections(), render::OffscreenTarget::kColorFormat,
-                                  render::OffscreenTarget::kDepthFormat);
-  for (int s = 0; s < int(meshes.size()); ++s)
-    terrain.set_section(s, glm::vec3(world.section_coord(s) * voxel::kSectionSize), meshes[std::size_t(s)]);
+  const std::unique_ptr<render::TerrainRenderer> terrain_owner = lit_terrain(ctx(), world);
+  render::TerrainRenderer& terrain = *terrain_owner;
 
   render::SceneCamera camera;
   camera.eye = {40.0f, 30.0f, 32.0f};

@@ -72,7 +72,8 @@ TEST_F(WorldSceneTest, PresetsShowTheirSystemsAndStatsMatchTheReferences) {
       {"ground", kSystemTerrain | kSystemVegetation | kSystemAvatars | kSystemGround},
       {"crowd_close_up", kSystemCrowd | kSystemGround | kSystemTerrain},
       {"sliced", kSystemTerrain | kSystemGround},
-      {"avatars_close_up", kSystemAvatars | kSystemGround}};
+      {"avatars_close_up", kSystemAvatars | kSystemGround},
+      {"meadow", kSystemVegetation | kSystemGround}};
   for (const auto& [name, camera] : world_camera_presets()) {
     SCOPED_TRACE(name);
     scene.settle(camera);

@@ -34,12 +34,27 @@ float value_noise(vec2 p) {
   return mix(mix(a, b, f.x), mix(c, d, f.x), f.y);
 }
 
-// A layer's texture at two scales: the near one, and one 3.7 times larger turned by about 37°.
-vec3 layer(uint l, vec2 xz) {
-  vec2 near_uv = xz * ground.rules.z;
-  vec2 far_uv = mat2(0.8, 0.6, -0.6, 0.8) * xz * (ground.rules.z / 3.7);
-  vec3 a = texture(ground_textures, vec3(near_uv, float(l))).rgb;
-  vec3 b = texture(ground_textures, vec3(far_uv, float(l))).rgb;
+// Texture coordinates of the two scales, the near one and one 3.7 times larger turned by about 37°, with
+// their screen derivatives (taken in uniform control flow, so layers can be read inside branches).
+struct DetailUv {
+  vec2 near_uv, near_dx, near_dy, far_uv, far_dx, far_dy;
+};
+
+DetailUv detail_uv(vec2 xz) {
+  DetailUv d;
+  d.near_uv = xz * ground.rules.z;
+  d.far_uv = mat2(0.8, 0.6, -0.6, 0.8) * xz * (ground.rules.z / 3.7);
+  d.near_dx = dFdx(d.near_uv);
+  d.near_dy = dFdy(d.near_uv);
+  d.far_dx = dFdx(d.far_uv);
+  d.far_dy = dFdy(d.far_uv);
+  return d;
+}
+
+// A layer's texture at both scales.
+vec3 layer(uint l, DetailUv d) {
+  vec3 a = textureGrad(ground_textures, vec3(d.near_uv, float(l)), d.near_dx, d.near_dy).rgb;
+  vec3 b = textureGrad(ground_textures, vec3(d.far_uv, float(l)), d.far_dx, d.far_dy).rgb;
   return mix(a, b, 0.45);
 }
 
@@ -59,10 +74,12 @@ void main() {
   // Dirt in noise patches covering about dirt_share of flat ground, more on moderate slopes.
   float dirt_edge = 1.0 - ground.rules.y;
   float dirt = smoothstep(dirt_edge - 0.12, dirt_edge + 0.12, patches * 0.7 + fine * 0.3 + slope * 0.8) * 0.85;
-  vec3 albedo = layer(kGrass, xz);
-  albedo = mix(albedo, layer(kDirt, xz), dirt);
-  albedo = mix(albedo, layer(kSand, xz), sand);
-  albedo = mix(albedo, layer(kRock, xz), rock);
+  // Most of the ground is one layer: the others are read only where they show.
+  DetailUv d = detail_uv(xz);
+  vec3 albedo = rock < 1.0 ? layer(kGrass, d) : vec3(0.0);
+  if (dirt > 0.0) albedo = mix(albedo, layer(kDirt, d), dirt);
+  if (sand > 0.0) albedo = mix(albedo, layer(kSand, d), sand);
+  if (rock > 0.0) albedo = mix(albedo, layer(kRock, d), rock);
   albedo *= 0.8 + 0.4 * patches;  // wide brightness variation
   // Flat shading is the look (and cost) before the material: the instance's one ground colour. A
   // specialisation constant: the flat pipeline compiles without the texture reads.

@@ -72,6 +72,11 @@ std::vector<std::pair<std::string, SceneCamera>> world_camera_presets() {
       {"avatars_close_up",
        SceneCamera::look_at({kAvatarOrigin.x + 3.2f, 1.9f + kGroundLevel, kAvatarOrigin.z + 6.5f},
                             {kAvatarOrigin.x + 3.2f, 0.9f + kGroundLevel, kAvatarOrigin.z - 3.0f}, 0.9f)},
+      // Low, at the plaza's north-west corner (flat ground), looking out over the grass at the
+      // forest's edge: the plants up close, leaning in the wind.
+      {"meadow",
+       SceneCamera::look_at({kAvatarOrigin.x - 15.0f, 1.2f + kGroundLevel, kAvatarOrigin.z + 15.0f},
+                            {kAvatarOrigin.x - 40.0f, 3.0f + kGroundLevel, kAvatarOrigin.z + 40.0f}, 0.9f)},
   };
 }
 
