@@ -83,6 +83,7 @@ CrowdSceneResult render_crowd_scene(gpu::Context& ctx, std::span<const crowd::Cr
   // The same scene frame as the default scene's, over the crowd alone. One phase: each view and mode is
   // a single frame, and the stats compare the per-entity LOD with the forced levels.
   SceneFrame scene_frame(ctx);
+  scene_frame.set_sky(false);  // the clear colour is the ground the enemies walk on
   scene_frame.set_occlusion(false);
   FrameSystem* const systems[] = {&renderer};
   for (const CrowdView& view : crowd_views(options.map_size)) {
