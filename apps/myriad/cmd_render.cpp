@@ -499,7 +499,7 @@ Command add_render_command(CLI::App& app) {
   sub->add_option("--out", options->image.out, "Output folder");
   sub->add_option("--draw-distance", options->image.draw_distance,
                   "World and voxel with --world-size: metres from the eye beyond which nothing is drawn; the "
-                  "terrain's haze is complete there (0: the scene's own reach)")
+                  "fog is complete there (0: the scene's own reach)")
       ->check(finite_number)
       ->check(CLI::Range(0.0f, render::kMaxDrawDistance));
   sub->add_option("--width", options->image.width, "Image width in pixels (1-16384)")->check(not_negative);

@@ -171,7 +171,7 @@ Command add_view_command(CLI::App& app) {
       ->check(finite_number)
       ->check(CLI::Range(0.5f, 2000.0f));
   sub->add_option("--draw-distance", options->draw_distance,
-                  "Metres from the eye beyond which nothing is drawn; the terrain's haze is complete there "
+                  "Metres from the eye beyond which nothing is drawn; the fog is complete there "
                   "(0: no limit)")
       ->check(finite_number)
       ->check(CLI::Range(0.0f, render::kMaxDrawDistance));

@@ -108,8 +108,8 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing {
   voxel::FarStream* far_stream() { return far_.get(); }
   // View distance in metres: the meshed radius less the column being crossed.
   float view_distance() const;
-  // How far the world is drawn (metres): the outermost far level's ring less one block; the terrain's haze
-  // is complete there.
+  // How far the world is drawn (metres): the outermost far level's ring less one block; the view's fog
+  // (Lighting::fog_distance) is complete there.
   float reach() const;
 
  private:
