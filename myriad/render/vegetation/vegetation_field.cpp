@@ -12,8 +12,6 @@
 #include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
-#include "myriad/render/shaders/ground_layout.h"
-#include "myriad/vegetation/bake/ground_material.hpp"
 #include "myriad_render_shaders.hpp"
 
 namespace myriad::render {
@@ -181,34 +179,19 @@ GroundTiles::GroundTiles(gpu::Context& ctx, const VegetationRenderer& renderer,
       first_mesh_(first_mesh),
       options_(options),
       instance_(instance),
-      textures_(gpu::make_texture_array_image(ctx, vegetation::make_ground_texture_array())),
-      sampler_(gpu::make_linear_sampler(ctx)) {
-  const vegetation::GroundMaterial& m = options.material;
-  m.validate();
-  const shader::GroundMaterialGpu params{
-      {m.sand_below, m.sand_blend, m.rock_above, 0.0f},
-      {m.rock_slope, m.dirt_share, 1.0f / m.detail_metres, 1.0f / m.variation_metres}};
-  material_ = gpu::make_filled_buffer(ctx, std::span<const shader::GroundMaterialGpu>(&params, 1),
-                                      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
-  const std::array<VkDescriptorType, 2> extra{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                              VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
-  pipeline_ = renderer.direct_variant(spirv::ground_frag(), extra);
-}
+      material_(ctx, renderer, options.material) {}
 
 void GroundTiles::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                        const ShadowMap* shadow) {
   if (!first_phase(phase)) return;
   vegetation::pick_ground_lods(bounds_, view.frustum, view.eye, options_, levels_);
-  const std::array material{
-      gpu::sampled_image(sampler_.handle(), textures_.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
-      gpu::uniform_buffer(material_.handle())};
   drawn_ = 0;
   triangles_ = 0;
   for (std::size_t t = 0; t < levels_.size(); ++t) {
     if (levels_[t] < 0) continue;
     const auto mesh =
         first_mesh_ + static_cast<std::uint32_t>(t * vegetation::kGroundLods + std::size_t(levels_[t]));
-    renderer_.draw_direct_variant(cmd, view, pipeline_, material, mesh, instance_, 1, shadow);
+    material_.draw(cmd, view, VegetationDrawOptions{}, mesh, instance_, 1, shadow);
     ++drawn_;
     triangles_ += renderer_.mesh(mesh).index_count / 3;
   }

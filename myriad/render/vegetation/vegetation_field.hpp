@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "myriad/render/vegetation/ground_material_pass.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/render/vegetation/vegetation_pools.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
@@ -79,10 +80,7 @@ class GroundTiles : public FrameSystem {
   std::uint32_t first_mesh_;
   vegetation::GroundTileOptions options_;
   const gpu::Buffer& instance_;
-  gpu::Image textures_;   // the material's detail textures (GroundLayer order)
-  gpu::Sampler sampler_;  // repeating, trilinear
-  gpu::Buffer material_;  // GroundMaterialGpu
-  ShadedPipeline pipeline_;
+  GroundMaterialPass material_;
   std::vector<int> levels_;
   std::uint32_t drawn_ = 0;
   std::uint64_t triangles_ = 0;

@@ -247,12 +247,13 @@ ShadedPipeline VegetationRenderer::direct_variant(std::span<const std::uint32_t>
 }
 
 void VegetationRenderer::draw_direct_variant(VkCommandBuffer cmd, const FrameView& view,
+                                             const VegetationDrawOptions& settings,
                                              const ShadedPipeline& pipeline,
                                              std::span<const gpu::Binding> extra, std::uint32_t mesh_id,
                                              const gpu::Buffer& instances, std::uint32_t count,
                                              const ShadowMap* shadow) const {
   if (count == 0) return;
-  const shader::VegPlantPush push = make_push(view, VegetationDrawOptions{});
+  const shader::VegPlantPush push = make_push(view, settings);
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
   const gpu::Binding unused = gpu::storage_buffer(instances);
   std::vector<gpu::Binding> bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused,

@@ -84,9 +84,10 @@ class VegetationRenderer {
   ShadedPipeline direct_variant(std::span<const std::uint32_t> fragment,
                                 std::span<const VkDescriptorType> extra) const;
   // draw_direct through a direct_variant() pipeline, `extra` bound in its bindings' place.
-  void draw_direct_variant(VkCommandBuffer cmd, const FrameView& view, const ShadedPipeline& pipeline,
-                           std::span<const gpu::Binding> extra, std::uint32_t mesh_id,
-                           const gpu::Buffer& instances, std::uint32_t count, const ShadowMap* shadow) const;
+  void draw_direct_variant(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
+                           const ShadedPipeline& pipeline, std::span<const gpu::Binding> extra,
+                           std::uint32_t mesh_id, const gpu::Buffer& instances, std::uint32_t count,
+                           const ShadowMap* shadow) const;
   // Depth-only: `count` instances of mesh `mesh_id` (occluder boxes drawn with draw_direct), not culled;
   // alpha-tested like draw_shadow.
   void draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, std::uint32_t mesh_id,

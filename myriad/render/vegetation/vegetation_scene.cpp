@@ -9,6 +9,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/gpu/memory/staging_ring.hpp"
+#include "myriad/render/vegetation/ground_material_pass.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 
 namespace myriad::render {
@@ -81,6 +82,12 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
     id_base += p.capacity;
   }
   const std::array ground{static_instance(glm::vec3(0.0f), glm::vec3(1.0f), {96, 84, 60})};
+  // The ground in the terrain material (flat shading: the tint above): rock on the steep slopes and above
+  // four fifths of the hills' height, sand in the lowest hollows.
+  vegetation::GroundMaterial material;
+  material.sand_below = bake.terrain.base + 0.12f * bake.terrain.amplitude;
+  material.rock_above = bake.terrain.base + 0.8f * bake.terrain.amplitude;
+  const GroundMaterialPass ground_pass(ctx, renderer, material);
   const gpu::Buffer ground_buffer = gpu::make_filled_buffer(
       ctx, std::span<const vegetation::RuntimeInstance>(ground), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
 
@@ -94,7 +101,7 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
   auto opaque = [&](VkCommandBuffer cmd) {
     VegetationDrawOptions ground_settings = settings;
     ground_settings.id_base = 0xFFFFFEu;  // with instance ids the ground reads as id 0xFFFFFE
-    renderer.draw_direct(cmd, view, ground_settings, terrain_id, ground_buffer, 1);
+    ground_pass.draw(cmd, view, ground_settings, terrain_id, ground_buffer, 1, nullptr);
   };
 
   if (o.culling == VegetationCulling::kGpu) {
