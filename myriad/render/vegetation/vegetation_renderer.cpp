@@ -225,20 +225,8 @@ void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,
                                      const VegetationDrawOptions& settings, std::uint32_t mesh_id,
                                      const gpu::Buffer& instances, std::uint32_t count,
                                      const ShadowMap* shadow) const {
-  if (count == 0) return;
-  const shader::VegPlantPush push = make_push(view, settings);
-  // Bindings 2-4 are the pooled shader's; the direct one reads none of them.
-  const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
-  const gpu::Binding unused = gpu::storage_buffer(instances);
-  const std::array bindings{gpu::storage_buffer(vertices_),
-                            gpu::storage_buffer(instances),
-                            unused,
-                            unused,
-                            unused,
-                            texture_binding(),
-                            sb[0],
-                            sb[1]};
-  draw_instances(cmd, direct_pipeline_.of(view), bindings, push, mesh_id, count);
+  const std::array textures{texture_binding()};
+  draw_direct_variant(cmd, view, settings, direct_pipeline_, textures, mesh_id, instances, count, shadow);
 }
 
 ShadedPipeline VegetationRenderer::direct_variant(std::span<const std::uint32_t> fragment,
@@ -255,12 +243,18 @@ void VegetationRenderer::draw_direct_variant(VkCommandBuffer cmd, const FrameVie
   if (count == 0) return;
   const shader::VegPlantPush push = make_push(view, settings);
   const std::array<gpu::Binding, 2> sb = shadow_receiver_.bindings(shadow);
+  // Bindings 2-4 are the pooled shader's; the direct one reads none of them. No allocation: at most
+  // kMaxDirectExtra bindings follow them.
+  if (extra.size() > kMaxDirectExtra)
+    throw Error("a direct pass with more than 2 bindings of its own",
+                "VegetationRenderer::draw_direct_variant");
   const gpu::Binding unused = gpu::storage_buffer(instances);
-  std::vector<gpu::Binding> bindings{gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused,
-                                     unused, unused};
-  bindings.insert(bindings.end(), extra.begin(), extra.end());
-  bindings.insert(bindings.end(), sb.begin(), sb.end());
-  draw_instances(cmd, pipeline.of(view), bindings, push, mesh_id, count);
+  std::array<gpu::Binding, 5 + kMaxDirectExtra + 2> bindings{
+      gpu::storage_buffer(vertices_), gpu::storage_buffer(instances), unused, unused, unused};
+  std::copy(extra.begin(), extra.end(), bindings.begin() + 5);
+  std::copy(sb.begin(), sb.end(), bindings.begin() + 5 + std::ptrdiff_t(extra.size()));
+  draw_instances(cmd, pipeline.of(view), std::span(bindings.data(), 5 + extra.size() + 2), push, mesh_id,
+                 count);
 }
 
 void VegetationRenderer::draw_direct_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,

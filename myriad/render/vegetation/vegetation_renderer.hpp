@@ -36,6 +36,8 @@ struct VegetationDrawOptions {
 
 class VegetationRenderer {
  public:
+  static constexpr std::size_t kMaxDirectExtra = 2;
+
   // meshes[i] becomes mesh id i (vegetation::make_prefabs numbers them type * kPlantLodCount + lod;
   // vegetation::plant_art gives both lists); `textures` become the layers of one array texture (with
   // mips) that the meshes' surfaces index.
@@ -80,7 +82,7 @@ class VegetationRenderer {
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view, const VegetationGpuType& type,
                             std::uint32_t lod_mask = 0xFu) const;
   // The direct pass (draw_direct's vertex stage and layout) with another fragment stage whose `extra`
-  // bindings take the plant textures' place (and follow it): the ground's material pass.
+  // bindings (at most kMaxDirectExtra) take the plant textures' place: the ground's material pass.
   ShadedPipeline direct_variant(std::span<const std::uint32_t> fragment,
                                 std::span<const VkDescriptorType> extra) const;
   // draw_direct through a direct_variant() pipeline, `extra` bound in its bindings' place.
