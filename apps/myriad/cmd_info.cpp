@@ -34,6 +34,10 @@ int run_info(const InfoOptions& options) {
   const auto& props = ctx.capabilities().properties;
   std::printf("chosen device: %s (%s)\n", ctx.device_name().c_str(), gpu::device_type_name(props.deviceType));
   std::printf("Vulkan version: %s\n", version_string(props.apiVersion).c_str());
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver, {}};
+  vkGetPhysicalDeviceProperties2(ctx.physical_device(), &props2);
+  std::printf("driver: %s (%s)\n", driver.driverName, driver.driverInfo);
   std::printf("validation layer: %s\n",
               ctx.validation_enabled() ? "on" : "off (MYRIAD_VALIDATION=1 turns it on)");
   std::printf("subgroup size: %u\n", ctx.capabilities().subgroup_size);

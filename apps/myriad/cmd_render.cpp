@@ -14,6 +14,7 @@
 #include "myriad/core/io/binary_io.hpp"
 #include "myriad/core/image/image_io.hpp"
 #include "myriad/gpu/device/context.hpp"
+#include "myriad/render/frame/culling_choice.hpp"
 #include "myriad/render/smoke/smoke_scene.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "image_output.hpp"
@@ -68,8 +69,10 @@ struct RenderOptions {
   std::string save_dir;
   std::string tiles_dir;                        // world and voxel: a block texture pack
   std::shared_ptr<const voxel::TileSet> tiles;  // read from it by check_render_options
+  // Every scene: auto, gpu or cpu (render::choose_culling); the CPU path's LOD rule (leaf or instance).
+  std::string cull = "auto";
+  std::string cpu_lod = "leaf";
   // Vegetation.
-  std::string cull = "gpu";          // gpu or cpu
   std::vector<std::string> prefabs;  // NAME=plant.glb
   bool ids = false;
   bool no_occlusion = false;
@@ -93,6 +96,13 @@ void write_text(const fs::path& path, const std::string& text) {
 }
 
 // Writes the stats, prints them, and turns validation messages into a failing exit code.
+// The scene's culling path and why: an explicit request names its option, auto the device's answer.
+nlohmann::ordered_json culling_json(const RenderOptions& options, const render::CullChoice& choice) {
+  const std::string reason =
+      options.cull == "auto" ? choice.reason : choice.reason + " (--cull " + options.cull + ")";
+  return {{"requested", options.cull}, {"path", render::cull_path_name(choice.path)}, {"reason", reason}};
+}
+
 int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::ordered_json& stats) {
   stats["validation_messages"] = ctx.validation_message_count();
   const fs::path json = fs::path(options.image.out) / (options.scene + "_stats.json");
@@ -102,23 +112,27 @@ int finish(const gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
 }
 
 #ifdef MYRIAD_HAS_VEGETATION
-// The plant field alone: GPU culling (two-phase Hi-Z unless --no-occlusion) or, with --cull cpu, the
+// The plant field alone: GPU culling (two-phase Hi-Z unless --no-occlusion) or, on the CPU path, the
 // offline quadtrees on the CPU and batched instanced draws (G7).
-int render_vegetation(gpu::Context& ctx, const RenderOptions& options, const PlantPrefabs& prefabs,
-                      nlohmann::ordered_json& stats) {
+int render_vegetation(gpu::Context& ctx, const RenderOptions& options, const render::CullChoice& cull,
+                      const PlantPrefabs& prefabs, nlohmann::ordered_json& stats) {
   render::VegetationSceneOptions scene;
   scene.prefabs = prefabs;
   scene.width = options.image.width;
   scene.height = options.image.height;
   scene.seed = options.seed;
-  scene.culling = options.cull == "cpu" ? render::VegetationCulling::kCpu : render::VegetationCulling::kGpu;
+  scene.culling = cull.path;
+  scene.cpu_lod = render::parse_vegetation_cpu_lod(options.cpu_lod, "--cpu-lod");
   scene.occlusion = !options.no_occlusion;
   scene.instance_ids = options.ids;
   const render::VegetationSceneResult r = render::render_vegetation_scene(ctx, scene);
   const fs::path png = fs::path(options.image.out) / "vegetation.png";
   write_png_rgba8(png, scene.width, scene.height, r.rgba);
   std::printf("      wrote %s\n", png.c_str());
-  stats["culling"] = options.cull;
+  stats["culling"] = culling_json(options, cull);
+  stats["culling"]["path"] = render::cull_path_name(scene.culling);  // what ran
+  if (scene.culling == render::VegetationCulling::kCpu)
+    stats["culling"]["cpu_lod"] = render::vegetation_cpu_lod_name(scene.cpu_lod);
   stats["occlusion"] = scene.culling == render::VegetationCulling::kGpu && scene.occlusion;
   stats["instances"] = r.instances;
   stats["types"] = r.types;
@@ -178,7 +192,8 @@ int render_voxel(gpu::Context& ctx, const RenderOptions& options, nlohmann::orde
   scene.tiles = options.tiles;
   const render::VoxelSceneResult r = render::render_voxel_scene(ctx, scene);
   if (r.frames.empty())
-    throw Error("no camera preset matched --view", "myriad render", "use overview, ground or sliced");
+    throw Error("no camera preset matched --view", "myriad render",
+                "use overview, ground, sliced, close_up, zoomed_out or game");
   stats["sections"] = r.build.sections;
   stats["cpu_ms"] = {{"generate", r.build.generate_ms},
                      {"light", r.build.light_ms},
@@ -244,12 +259,13 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
   stats["types"] = types.size();
   stats["gpu_memory_bytes"] = {{"crowd", r.gpu_bytes}};
   for (const render::CrowdSceneFrame& f : r.frames) {
-    if (f.mode < 0) {
+    const int mode = f.spec.mode;
+    if (mode < 0) {
       const fs::path png = fs::path(options.image.out) / ("crowd_" + f.view + ".png");
       write_png_rgba8(png, scene.width, scene.height, f.rgba);
       std::printf("      wrote %s\n", png.c_str());
     }
-    nlohmann::ordered_json& v = stats["views"][f.view][lod_mode_name(f.mode)];
+    nlohmann::ordered_json& v = stats["views"][f.view][lod_mode_name(mode)];
     v["visible"] = f.stats.total_entities();
     v["culled"] = options.entities - f.stats.total_entities();
     v["fading"] = f.stats.fading;  // in a cross-fade band: drawn in two LODs
@@ -258,6 +274,9 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
     v["triangles_per_lod"] = f.stats.triangles;
     v["triangles"] = f.stats.total_triangles();
     v["draws"] = 3 * types.size();
+    v["shadow_casters"] =
+        f.shadow_stats.entities[0] + f.shadow_stats.entities[1] + f.shadow_stats.entities[2];
+    v["shadow_triangles"] = f.shadow_stats.total_triangles();
     v["frame_ms"] = f.frame_ms;
   }
   return 0;
@@ -367,6 +386,8 @@ int run_render(RenderOptions& options) {
   gpu::Context ctx;
   std::printf("      device: %s%s\n", ctx.device_name().c_str(),
               ctx.validation_enabled() ? " (validation on)" : "");
+  const render::CullChoice cull =
+      render::choose_culling(ctx, render::parse_cull_request(options.cull, "--cull"));
   std::printf("[2/3] rendering scene '%s' at %ux%u\n", options.scene.c_str(), options.image.width,
               options.image.height);
   nlohmann::ordered_json stats;
@@ -381,7 +402,7 @@ int run_render(RenderOptions& options) {
     rc = render_smoke(ctx, options, stats);
 #ifdef MYRIAD_HAS_VEGETATION
   } else if (options.scene == "vegetation") {
-    rc = render_vegetation(ctx, options, prefabs, stats);
+    rc = render_vegetation(ctx, options, cull, prefabs, stats);
 #endif
 #ifdef MYRIAD_HAS_CROWD
   } else if (options.scene == "crowd") {
@@ -390,12 +411,23 @@ int run_render(RenderOptions& options) {
 #ifdef MYRIAD_HAS_WORLD
   } else if (options.scene == "world") {
     options.world.enemy_types = std::move(crowd_types);
+    options.world.scene.culling = cull.path;
+    options.world.scene.vegetation_cpu_lod = render::parse_vegetation_cpu_lod(options.cpu_lod, "--cpu-lod");
+    stats["culling"] = culling_json(options, cull);
     rc = render_world(ctx, options.image, options.world, stats);
 #endif
   } else if (streamed) {
     rc = render_streamed_voxel(ctx, options.image, *streamed, stats);
   } else {
     rc = render_voxel(ctx, options, stats);
+  }
+  // The scenes without a CPU path say so instead of claiming the chosen path.
+  if (!stats.contains("culling")) {
+    stats["culling"] = culling_json(options, cull);
+    stats["culling"]["path"] = "gpu";
+    if (cull.path == render::CullPath::kCpu)
+      stats["culling"]["reason"] =
+          stats["culling"]["reason"].get<std::string>() + "; the " + options.scene + " scene has no CPU path";
   }
   std::printf("[3/3] writing stats to %s/\n", options.image.out.c_str());
   const int finish_rc = finish(ctx, options, stats);
@@ -439,13 +471,19 @@ Command add_render_command(CLI::App& app) {
          "cost ratio)")
       ->check(CLI::Range(0u, 100u));
 #endif
-#ifdef MYRIAD_HAS_VEGETATION
-  scenes.push_back("vegetation");
   sub->add_option(
          "--cull", options->cull,
-         "Vegetation: gpu (compute culling) or cpu (the offline quadtrees on the CPU, draws of at most "
-         "1023 instances)")
-      ->check(CLI::IsMember({"gpu", "cpu"}));
+         "Every scene: auto (default: gpu where the device has what compute culling needs, else cpu), gpu "
+         "(compute culling) or cpu (the plants' offline quadtrees on the CPU, draws of at most 1023 "
+         "instances; systems without a CPU path keep theirs); the stats say which path ran and why")
+      ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
+#ifdef MYRIAD_HAS_VEGETATION
+  sub->add_option(
+         "--cpu-lod", options->cpu_lod,
+         "Vegetation and world, CPU culling: leaf (default: every plant of a visible quadtree leaf at "
+         "the LOD of the leaf's centre) or instance (per plant, the GPU's hashed LOD and cross-fades)")
+      ->check(CLI::IsMember({"leaf", "instance"}));
+  scenes.push_back("vegetation");
   sub->add_flag("--ids", options->ids, "Vegetation: colour plants by instance id (LOD in alpha), unlit");
   sub->add_flag("--no-occlusion", options->no_occlusion, "Vegetation: GPU culling without Hi-Z occlusion");
   sub->add_option("--prefab", options->prefabs,
@@ -473,8 +511,8 @@ Command add_render_command(CLI::App& app) {
       ->check(CLI::IsMember(scenes));
   sub->add_option("--view", options->image.views,
                   "Camera presets to render (world: overview, ground, crowd_close_up, sliced, "
-                  "avatars_close_up, meadow; voxel: overview, "
-                  "ground, sliced, close_up; crowd: whole_map, close_up; default all)");
+                  "avatars_close_up, meadow; voxel: overview, ground, sliced, close_up, zoomed_out, "
+                  "game; crowd: whole_map, close_up; default all)");
   sub->add_option("--seed", options->seed, "World seed")->check(not_negative);
   sub->add_flag("--no-merge", options->no_merge, "Voxel: mesh every cell face as its own quad (no atlas)");
   sub->add_flag("--light-only", options->light_only, "Voxel: shade light only, without textures");

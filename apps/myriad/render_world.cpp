@@ -1,6 +1,7 @@
 #include "render_world.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -156,6 +157,15 @@ int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderO
   stats["vegetation_field_m"] = o.scene.vegetation_size;
   stats["crowd_entities"] = o.scene.crowd_entities;
   stats["avatars"] = o.scene.avatars;
+  // Which path each system culls on and why (the caller wrote the scene's choice into "culling").
+  const std::array<render::SystemCulling, render::kWorldSystemCount> culling = scene.culling();
+  for (std::uint32_t i = 0; i < render::kWorldSystemCount; ++i)
+    stats["culling"]["systems"][render::world_system_name(i)] = {
+        {"path", render::cull_path_name(culling[i].path)}, {"reason", culling[i].reason}};
+  const bool vegetation_on_cpu = o.scene.culling == render::CullPath::kCpu;
+  if (vegetation_on_cpu)
+    stats["culling"]["systems"]["vegetation"]["cpu_lod"] =
+        render::vegetation_cpu_lod_name(o.scene.vegetation_cpu_lod);
 
   render::OffscreenTarget target(ctx, image.width, image.height);
   render::FrameOptions settings;
@@ -193,6 +203,13 @@ int render_world(gpu::Context& ctx, const ImageOutput& image, const WorldRenderO
     std::printf(", frame %.0f ms, wrote %s\n", frame_ms, png.c_str());
     nlohmann::ordered_json v = frame_json(scene.frame_stats(), timing);
     v["upload_budget"] = upload_budget_json(ctx.uploads());
+    if (vegetation_on_cpu) {
+      const vegetation::PoolCullStats& c = scene.frame_stats().vegetation_cpu_cull;
+      v["vegetation_cpu_cull"] = {{"nodes_tested", c.nodes_tested},
+                                  {"nodes_skipped", c.nodes_skipped},
+                                  {"instances_tested", c.instances_tested},
+                                  {"instances_accepted", c.instances_accepted}};
+    }
     v["frame_ms_wall_clock"] = frame_ms;
     if (o.occlusion_pairs > 0) {
       std::vector<double> with, without;

@@ -3,8 +3,9 @@
 namespace myriad::bench {
 
 #ifdef MYRIAD_HAS_CROWD
-void run_crowd_bake_suite(Report& report, const SuiteOptions& options);  // crowd_suite.cpp
-void run_crowd_suite(Report& report, const SuiteOptions& options);       // crowd_runtime_suite.cpp
+void run_crowd_bake_suite(Report& report, const SuiteOptions& options);     // crowd_suite.cpp
+void run_crowd_suite(Report& report, const SuiteOptions& options);          // crowd_runtime_suite.cpp
+void run_crowd_article_suite(Report& report, const SuiteOptions& options);  // crowd_article_suite.cpp
 #endif
 
 #ifdef MYRIAD_HAS_VOXEL
@@ -44,6 +45,10 @@ std::vector<Suite> all_suites() {
        &run_crowd_bake_suite},
       {"crowd", "3,000 VAT enemies: per-entity LOD vs forced LOD, triangles/vertices drawn, frame time ratio",
        &run_crowd_suite},
+      {"crowd-article",
+       "article 004's settings: 2560 x 1440, fov 30°, shadows on; LOD vs forced LOD, shadow share, coarse "
+       "shadows",
+       &run_crowd_article_suite},
 #endif
   };
 }

@@ -58,7 +58,7 @@ int main(int argc, char** argv) try {
   scene.height = 540;
   scene.entities = 1000;
   scene.map_size = 60.0f;
-  scene.modes = {-1};
+  scene.frames = {{-1}};
   scene.views = {"close_up"};
   const myriad::render::CrowdSceneResult result = myriad::render::render_crowd_scene(ctx, {&type, 1}, scene);
   const myriad::render::CrowdSceneFrame& frame = result.frames.at(0);

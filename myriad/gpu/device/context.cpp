@@ -132,12 +132,24 @@ const char* device_type_name(VkPhysicalDeviceType type) {
   }
 }
 
+bool Context::pretends_missing(std::string_view feature) const {
+  return std::find(pretend_missing_.begin(), pretend_missing_.end(), feature) != pretend_missing_.end();
+}
+
 ContextOptions ContextOptions::from_environment() {
   ContextOptions o;
   if (const char* v = std::getenv("MYRIAD_VALIDATION")) o.validation = std::strcmp(v, "1") == 0;
   o.buffer_guards = o.validation;
   if (const char* v = std::getenv("MYRIAD_BUFFER_GUARDS")) o.buffer_guards = std::strcmp(v, "1") == 0;
   if (const char* d = std::getenv("MYRIAD_DEVICE")) o.device = d;
+  if (const char* v = std::getenv("MYRIAD_PRETEND_MISSING")) {
+    for (std::string_view rest = v; !rest.empty();) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view name = rest.substr(0, comma);
+      if (!name.empty()) o.pretend_missing.emplace_back(name);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
   return o;
 }
 
@@ -165,6 +177,13 @@ void ContextOptions::validate() const {
                   "use a feature name `myriad info` lists");
     }
   }
+  for (const std::string& name : pretend_missing) {
+    if (!is_known_feature(name)) {
+      throw Error("unknown Vulkan feature '" + name + "'",
+                  "ContextOptions::pretend_missing (MYRIAD_PRETEND_MISSING)",
+                  "use a feature name `myriad info` lists");
+    }
+  }
   if (staging_ring_bytes == 0)
     throw Error("the staging ring needs bytes", "ContextOptions::staging_ring_bytes",
                 "the default is 128 MiB");
@@ -175,7 +194,9 @@ void ContextOptions::validate() const {
 }
 
 Context::Context(const ContextOptions& options)
-    : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
+    : pretend_missing_(options.pretend_missing),
+      ring_capacity_(options.staging_ring_bytes),
+      ring_frame_budget_(options.staging_frame_budget) {
   options.validate();
   try {
     create_instance(options);
@@ -189,7 +210,9 @@ Context::Context(const ContextOptions& options)
 }
 
 Context::Context(const ExternalDevice& device, const ContextOptions& options)
-    : ring_capacity_(options.staging_ring_bytes), ring_frame_budget_(options.staging_frame_budget) {
+    : pretend_missing_(options.pretend_missing),
+      ring_capacity_(options.staging_ring_bytes),
+      ring_frame_budget_(options.staging_frame_budget) {
   options.validate();
   owns_device_ = false;
   const std::vector<std::string> missing = missing_for_external_device(device);

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "myriad/gpu/device/features.hpp"
@@ -35,6 +36,10 @@ struct ContextOptions {
   std::string device;
   // Extra features to require (test hook, names as in features.hpp or core feature names).
   std::vector<std::string> extra_required;
+  // Features decisions between optional paths treat as missing although the device has them (test
+  // hook: compute_culling_support reports them, so `auto` culling takes the CPU path). Names as in
+  // features.hpp. Default: MYRIAD_PRETEND_MISSING, comma-separated.
+  std::vector<std::string> pretend_missing;
   // Presentation to a window (the viewer): instance extensions the window system needs (surface
   // extensions), and with `presentation` the device must offer VK_KHR_swapchain (enabled) and its
   // queue must pass `can_present` when given. Headless contexts leave these empty.
@@ -93,8 +98,8 @@ class Context {
  public:
   explicit Context(const ContextOptions& options = ContextOptions::from_environment());
   // Over an application's instance, device and queue (see ExternalDevice). Of `options` only the
-  // buffer guards and staging ring sizes apply. Throws an Error naming every missing feature.
-  // Destroy the Context (and every Myriad object made with it) only after the application's work
+  // buffer guards, staging ring sizes and pretend_missing apply. Throws an Error naming every missing
+  // feature. Destroy the Context (and every Myriad object made with it) only after the application's work
   // that uses them has completed; the destructor waits for `queue` to be idle and destroys only
   // Myriad's own pool, fence and messenger.
   Context(const ExternalDevice& device, const ContextOptions& options);
@@ -116,6 +121,8 @@ class Context {
   bool presentation_enabled() const { return presentation_; }
   // False for a Context over an application's device (ExternalDevice).
   bool owns_device() const { return owns_device_; }
+  // ContextOptions::pretend_missing names `feature`.
+  bool pretends_missing(std::string_view feature) const;
 
   // Records `record` into a fresh command buffer, submits it and waits for completion. Copies queued
   // by an open upload batch go first, in the same command buffer. Afterwards everything staged in the
@@ -196,6 +203,7 @@ class Context {
   bool validation_ = false;
   bool presentation_ = false;
   bool owns_device_ = true;
+  std::vector<std::string> pretend_missing_;
 
   std::unique_ptr<BufferGuards> guards_;
   struct UploadBatch;

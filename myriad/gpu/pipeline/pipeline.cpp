@@ -4,6 +4,8 @@
 #include <optional>
 #include <utility>
 
+#include "myriad/gpu/pipeline/recorded_binds.hpp"
+
 namespace myriad::gpu {
 namespace {
 
@@ -217,6 +219,29 @@ void bind(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,
 
 void bind_pipeline(VkCommandBuffer cmd, const Pipeline& pipeline) {
   vkCmdBindPipeline(cmd, pipeline.bind_point(), pipeline.handle());
+  RecordedBinds::count(pipeline.bind_point());
+}
+
+namespace {
+thread_local RecordedBinds* current_binds = nullptr;
+}  // namespace
+
+RecordedBinds::RecordedBinds() : outer_(current_binds) { current_binds = this; }
+
+RecordedBinds::~RecordedBinds() {
+  current_binds = outer_;
+  if (outer_) {
+    outer_->graphics_ += graphics_;
+    outer_->compute_ += compute_;
+  }
+}
+
+void RecordedBinds::count(VkPipelineBindPoint point) {
+  if (!current_binds) return;
+  if (point == VK_PIPELINE_BIND_POINT_COMPUTE)
+    ++current_binds->compute_;
+  else
+    ++current_binds->graphics_;
 }
 
 void bind_resources(const Context& ctx, VkCommandBuffer cmd, const Pipeline& pipeline,

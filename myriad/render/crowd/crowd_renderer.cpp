@@ -9,6 +9,7 @@
 #include "myriad/render/shaders/crowd_layout.h"
 #include "myriad_render_shaders.hpp"
 
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -126,6 +127,7 @@ CrowdRenderer::CrowdRenderer(gpu::Context& ctx, std::span<const crowd::CrowdFile
   }
   cull_ = std::make_unique<CrowdCull>(ctx, bounds_, ranges, type_counts);
   counts_ = gpu::HostReadback(ctx, 2 * cull_->commands(0).size());
+  make_shadow_templates();
   if (!bounds_.empty()) lod_reference_diameter_ = bounds_[0].diameter;
   entities_ = make_filled(ctx, entities, kStorage);
   types_ = make_filled(ctx, std::span<const shader::CrowdTypeDrawGpu>(type_draw), kStorage);
@@ -237,6 +239,71 @@ void CrowdRenderer::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase 
   }
 }
 
+void CrowdRenderer::make_shadow_templates() {
+  const std::uint32_t slots = cull_->slot_count();
+  std::vector<shader::DrawIndexedCommand> templates(2 * std::size_t(slots));
+  shadow_vertex_counts_.assign(2 * std::size_t(slots), 0u);
+  for (std::uint32_t slot = 0; slot < slots; ++slot) {
+    const std::uint32_t type = slot / crowd::kCrowdLodCount;
+    std::uint32_t coarser = slot;  // the next coarser level with a mesh, else the slot's own
+    for (std::uint32_t level = slot % crowd::kCrowdLodCount + 1; level < crowd::kCrowdLodCount; ++level) {
+      if (lods_[type * crowd::kCrowdLodCount + level].range.index_count > 0) {
+        coarser = type * crowd::kCrowdLodCount + level;
+        break;
+      }
+    }
+    for (std::uint32_t half = 0; half < 2; ++half) {
+      const LodInfo& lod = lods_[half == 0 ? slot : coarser];
+      templates[half * slots + slot] = {lod.range.index_count, 0u, lod.range.first_index,
+                                        lod.range.vertex_offset, 0u};
+      shadow_vertex_counts_[half * slots + slot] = lod.vertex_count;
+    }
+  }
+  shadow_templates_ = make_filled(ctx_, std::span<const shader::DrawIndexedCommand>(templates), 0);
+  const VkDeviceSize bytes = VkDeviceSize(slots) * sizeof(shader::DrawIndexedCommand);
+  shadow_commands_ =
+      gpu::Buffer(ctx_, bytes, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
+  shadow_counts_ = gpu::HostReadback(ctx_, bytes);
+}
+
+void CrowdRenderer::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  cull_->record(cmd, entities_, entity_count_, cull_params(shadow_view));
+  // Last frame's shadow draws and read-back copy finished reading the commands before they are rewritten.
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE);
+  // Mesh fields (index count; first index and vertex offset) from the template half, instance fields
+  // (instance count; first instance) from the cull: disjoint bytes, so the two copies need no barrier.
+  shadow_coarse_from_ = forced_level_ < 0 ? coarse_from_level_ : kNoCoarseShadows;
+  const std::uint32_t slots = cull_->slot_count();
+  std::vector<VkBufferCopy>& mesh_fields = shadow_copies_[0];
+  std::vector<VkBufferCopy>& instance_fields = shadow_copies_[1];
+  mesh_fields.clear();
+  instance_fields.clear();
+  for (std::uint32_t slot = 0; slot < slots; ++slot) {
+    const VkDeviceSize at = VkDeviceSize(slot) * sizeof(shader::DrawIndexedCommand);
+    const VkDeviceSize half =
+        shadow_coarser(slot) ? VkDeviceSize(slots) * sizeof(shader::DrawIndexedCommand) : 0;
+    using Command = shader::DrawIndexedCommand;
+    mesh_fields.push_back(
+        {half + at + offsetof(Command, index_count), at + offsetof(Command, index_count), 4});
+    mesh_fields.push_back(
+        {half + at + offsetof(Command, first_index), at + offsetof(Command, first_index), 8});
+    instance_fields.push_back(
+        {at + offsetof(Command, instance_count), at + offsetof(Command, instance_count), 4});
+    instance_fields.push_back(
+        {at + offsetof(Command, first_instance), at + offsetof(Command, first_instance), 4});
+  }
+  vkCmdCopyBuffer(cmd, shadow_templates_.handle(), shadow_commands_.handle(),
+                  std::uint32_t(mesh_fields.size()), mesh_fields.data());
+  vkCmdCopyBuffer(cmd, cull_->commands().handle(), shadow_commands_.handle(),
+                  std::uint32_t(instance_fields.size()), instance_fields.data());
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  shadow_counts_.record_copy(cmd, shadow_commands_, 0, shadow_commands_.size(), 0);
+  shadow_counts_.record_host_barrier(cmd);
+}
+
 std::uint32_t CrowdRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   shader::CrowdDrawPush push{};
@@ -253,7 +320,7 @@ std::uint32_t CrowdRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& s
     push.type = slot / crowd::kCrowdLodCount;
     push.lod = slot % crowd::kCrowdLodCount;
     vkCmdPushConstants(cmd, pipeline_shadow_.layout(), pipeline_shadow_.stages(), 0, sizeof(push), &push);
-    vkCmdDrawIndexedIndirect(cmd, cull_->commands().handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
+    vkCmdDrawIndexedIndirect(cmd, shadow_commands_.handle(), slot * sizeof(shader::DrawIndexedCommand), 1,
                              sizeof(shader::DrawIndexedCommand));
     ++draws;
   }
@@ -283,9 +350,24 @@ CrowdFrameStats CrowdRenderer::read_stats() const {
   return stats;
 }
 
+CrowdFrameStats CrowdRenderer::read_shadow_stats() const {
+  CrowdFrameStats stats;
+  const std::uint32_t slots = cull_->slot_count();
+  const auto commands = shadow_counts_.read<shader::DrawIndexedCommand>(0, slots);
+  for (std::uint32_t slot = 0; slot < commands.size(); ++slot) {
+    const std::uint32_t level = slot % crowd::kCrowdLodCount;
+    const std::uint64_t n = commands[slot].instance_count;
+    stats.entities[level] += n;
+    stats.vertices[level] += n * shadow_vertex_counts_[(shadow_coarser(slot) ? slots : 0) + slot];
+    stats.triangles[level] += n * (commands[slot].index_count / 3);
+  }
+  return stats;
+}
+
 std::uint64_t CrowdRenderer::gpu_bytes() const {
   std::uint64_t bytes = entities_.size() + types_.size() + clips_.size() + texels_.size() + vertices_.size() +
-                        indices_.size() + cull_->gpu_bytes();
+                        indices_.size() + cull_->gpu_bytes() + shadow_templates_.size() +
+                        shadow_commands_.size();
   for (const gpu::Image& image : textures_) {
     for (std::uint32_t l = 0; l < image.desc().mip_levels; ++l)
       bytes += std::uint64_t(image.width(l)) * image.height(l) * 4;

@@ -15,6 +15,7 @@
 #include "myriad/render/frame/frame_system.hpp"
 #include "myriad/render/passes/shadow_map.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -87,14 +88,33 @@ class CrowdRenderer : public FrameSystem {
   // `shadow`, the sun term is darkened where the map says occluded.
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // Outside rendering: culling against the shadow view (its eye is the camera's, so the LOD stays the
-  // camera's). The camera's cull() afterwards reuses the same lists (ShadowMap::end orders it).
-  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override { cull(cmd, shadow_view); }
+  // camera's), then the shadow pass's draw commands: each slot's visible list with its own level's mesh,
+  // or with coarse shadows (set_coarse_shadows) the next coarser level's (LOD2 stays LOD2). The camera's
+  // cull() afterwards reuses the same lists (ShadowMap::end orders it).
+  void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
   // Inside the shadow map's pass (between ShadowMap::begin and end), after cull_shadow: every culled
   // entity's depth from the light.
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
+  // Coarse shadows: with per-entity LOD, casters the camera draws at level `from_level` or coarser cast
+  // with the next coarser level's mesh (a shadow on the ground shows a silhouette, not the detail the
+  // coarser mesh drops); 0: every caster, 1: LOD1 casters cast LOD2 and nearer ones keep LOD0,
+  // kNoCoarseShadows: casters at the camera's levels. Forced levels (set_forced_level) cast at the
+  // forced level. Off by default: in the article's two views LOD1 -> LOD2 casters change 0.4 % of the
+  // shadowed pixels (every caster coarser: 1.2 %), but seen from a strategy camera 113 m away 13 %: the
+  // remeshed LOD2 shell casts a blob where LOD1's thin limbs cast limbs (`myriad bench crowd-article`,
+  // docs/BENCHMARKS.md). An opt-in for content whose coarse levels keep their silhouette.
+  static constexpr int kNoCoarseShadows = crowd::kCrowdLodCount;
+  static constexpr int kCoarseShadowsFromLevel = kNoCoarseShadows;
+  void set_coarse_shadows(int from_level) {
+    coarse_from_level_ = std::clamp(from_level, 0, kNoCoarseShadows);
+  }
+  int coarse_shadows() const { return coarse_from_level_; }
 
   // After the frame's submission completed.
   CrowdFrameStats read_stats() const;
+  // After the frame's submission completed: what the last shadow pass drew, per list level (its
+  // entities, and the vertices and triangles of the meshes it drew them with).
+  CrowdFrameStats read_shadow_stats() const;
   SystemFrameStats read_frame_stats(bool drawn) override;
 
   const CrowdCull& cull() const { return *cull_; }
@@ -103,6 +123,12 @@ class CrowdRenderer : public FrameSystem {
   std::uint64_t gpu_bytes() const;
 
  private:
+  void make_shadow_templates();
+  // Whether the last cull_shadow drew `slot`'s list with the coarser mesh.
+  bool shadow_coarser(std::uint32_t slot) const {
+    return int(slot % crowd::kCrowdLodCount) >= shadow_coarse_from_;
+  }
+
   struct LodInfo {
     MeshRange range;
     std::uint32_t vertex_count = 0;
@@ -117,12 +143,20 @@ class CrowdRenderer : public FrameSystem {
   float fade_band_ = crowd::LodCurveParams{}.fade_band;
   int forced_level_ = -1;
   bool late_culled_ = false;  // the last cull was phase 2: stats add both command sets
+  int coarse_from_level_ = kCoarseShadowsFromLevel;
+  int shadow_coarse_from_ = kNoCoarseShadows;  // what the last cull_shadow used (forced levels: none)
   CrowdDrawOptions options_;
   std::vector<LodInfo> lods_;            // type·3 + level
   std::vector<bool> type_double_sided_;  // any material without back-face culling
   std::unique_ptr<CrowdCull> cull_;
   gpu::HostReadback counts_;  // both command sets after the last single or late cull, for read_stats()
-  std::vector<crowd::CrowdEntity> staged_entities_;  // stage_entities() until the next upload()
+  // The shadow pass's commands: each slot's mesh fields from a template (own level, then coarser level:
+  // 2 x slot_count commands), its instance fields copied from the shadow cull's commands.
+  gpu::Buffer shadow_templates_, shadow_commands_;
+  gpu::HostReadback shadow_counts_;                         // shadow_commands_ after the last cull_shadow
+  std::vector<std::uint32_t> shadow_vertex_counts_;         // per slot: own level's, then coarser level's
+  std::array<std::vector<VkBufferCopy>, 2> shadow_copies_;  // cull_shadow's regions (capacity kept)
+  std::vector<crowd::CrowdEntity> staged_entities_;         // stage_entities() until the next upload()
   bool entities_staged_ = false;
   gpu::Buffer entities_, types_, clips_, texels_, vertices_, indices_;
   std::vector<gpu::Image> textures_;

@@ -155,9 +155,13 @@ VegetationCpuLists VegetationCull::stage_cpu_lists(VkCommandBuffer cmd, const Ve
     at += bytes;
   }
   ring.flush();
-  // Earlier draws' reads of the lists finish before they are rewritten.
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_NONE);
+  // Earlier draws' reads of the lists finish before they are rewritten, and an earlier staging's copy
+  // (the shadow view's lists, then the camera's, in one frame) is ordered before this one.
+  gpu::memory_barrier(cmd,
+                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                      VK_ACCESS_2_TRANSFER_WRITE_BIT);
   vkCmdCopyBuffer(cmd, span.buffer, g.lists.handle(), n, regions.data());
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);

@@ -158,17 +158,54 @@ void VegetationField::settle(glm::vec3 camera) {
 
 void VegetationField::upload(VkCommandBuffer cmd) {
   pools_->upload(cmd);
-  passes_->begin_frame(cmd, pools_->frame_types());
+  if (options_.culling == CullPath::kGpu)
+    passes_->begin_frame(cmd, pools_->frame_types());
+  else
+    cpu_counts_ = {};
   recorded_ = true;
+}
+
+void VegetationField::cull_on_cpu(VegetationCpuCull& into, VkCommandBuffer cmd, const FrameView& view) {
+  const vegetation::RuntimeWorld& world = streamer_->world();
+  pool_of_.resize(world.types().size());  // the same size frame after frame: no allocation
+  for (std::size_t t = 0; t < pool_of_.size(); ++t) pool_of_[t] = pools_->pool(t);
+  into.cull(world, pool_of_, view.frustum, view.eye, options_.cpu_lod);
+  into.stage(cmd, *cull_, pool_of_);
 }
 
 void VegetationField::cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
                            const DepthPyramid* pyramid) {
-  passes_->cull(cmd, view, pools_->frame_types(), phase, pyramid);
+  if (options_.culling == CullPath::kGpu) {
+    passes_->cull(cmd, view, pools_->frame_types(), phase, pyramid);
+    return;
+  }
+  if (first_phase(phase)) cull_on_cpu(cpu_, cmd, view);
 }
 
-void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase, const ShadowMap* shadow) {
-  passes_->draw(cmd, view, VegetationDrawOptions{}, pools_->frame_types(), shadow);
+void VegetationField::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
+                           const ShadowMap* shadow) {
+  if (options_.culling == CullPath::kGpu) {
+    passes_->draw(cmd, view, VegetationDrawOptions{}, pools_->frame_types(), shadow);
+    return;
+  }
+  if (!first_phase(phase)) return;
+  for (std::size_t t = 0; t < pool_of_.size(); ++t) {
+    if (!pool_of_[t]) continue;
+    const VegetationGpuType& pool = *pool_of_[t];
+    const VegetationCpuLists& placed = cpu_.placed(t);
+    cpu_counts_.draws += renderer_->draw_batches(cmd, view, VegetationDrawOptions{}, pool, placed,
+                                                 vegetation::kCompatBatchLimit, 0xFu, shadow);
+    ++cpu_counts_.binds;
+    for (std::uint32_t l = 0; l < vegetation::kGpuMaxLods; ++l) {
+      const std::uint64_t n = l < pool.lod.count && pool.meshes[l].index_count > 0 ? placed.count[l] : 0;
+      cpu_counts_.early[l] += n;
+      cpu_counts_.indices += n * pool.meshes[l].index_count;
+      cpu_counts_.triangles += n * (pool.meshes[l].index_count / 3);
+      cpu_counts_.frustum_passed += placed.count[l];
+    }
+    cpu_counts_.overflow += placed.overflow;
+    cpu_counts_.frustum_passed += placed.overflow;
+  }
 }
 
 GroundTiles::GroundTiles(gpu::Context& ctx, const VegetationRenderer& renderer,
@@ -198,19 +235,29 @@ void GroundTiles::draw(VkCommandBuffer cmd, const FrameView& view, FramePhase ph
 }
 
 void VegetationField::cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
+  if (options_.culling == CullPath::kCpu) {
+    cull_on_cpu(cpu_shadow_, cmd, shadow_view);
+    return;
+  }
   for (const VegetationFrameType& t : pools_->frame_types())
     (void)cull_->record(cmd, shadow_view.frustum, shadow_view.eye, *t.gpu);
 }
 
 std::uint32_t VegetationField::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) {
   std::uint32_t draws = 0;
+  if (options_.culling == CullPath::kCpu) {
+    for (std::size_t t = 0; t < pool_of_.size(); ++t)
+      if (pool_of_[t])
+        draws += renderer_->draw_shadow_batches(cmd, shadow_view, *pool_of_[t], cpu_shadow_.placed(t));
+    return draws;
+  }
   for (const VegetationFrameType& t : pools_->frame_types())
     draws += renderer_->draw_shadow(cmd, shadow_view, *t.gpu);
   return draws;
 }
 
 void VegetationField::finish_frame() {
-  if (recorded_) stats_.drawn = passes_->read_counts();
+  if (recorded_) stats_.drawn = options_.culling == CullPath::kGpu ? passes_->read_counts() : cpu_counts_;
   recorded_ = false;
 }
 

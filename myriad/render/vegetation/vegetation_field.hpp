@@ -2,7 +2,10 @@
 // tile files once (kept in a cache folder per seed and size), streamed around the camera, merged into
 // runtime types whose GPU pools follow streaming page by page within an upload budget per frame,
 // culled on the GPU with hashed LOD and two-phase Hi-Z against the frame's own depth, and drawn
-// instanced; the ground under them drawn as heightfield tiles with distance LOD. The render origin stays at
+// instanced — or (culling = CullPath::kCpu, G7) culled on the CPU with the offline quadtrees (LOD per
+// visible leaf, or per instance), the lists staged through the upload queue and drawn in instanced
+// batches of at most 1023, shadow casters too, without occlusion; the ground under them drawn as
+// heightfield tiles with distance LOD. The render origin stays at
 // the world origin: the field is a few kilometres across, where float positions are still sub-millimetre.
 #pragma once
 
@@ -14,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "myriad/render/frame/culling_choice.hpp"
 #include "myriad/render/vegetation/ground_material_pass.hpp"
+#include "myriad/render/vegetation/vegetation_cpu_cull.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/render/vegetation/vegetation_pools.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
@@ -42,6 +47,10 @@ struct VegetationFieldOptions {
   // The GPU pools: hashed LOD and fade bands, and the bytes staged per frame (their upload share).
   VegetationPoolsOptions pools;
   double rebase_distance = 0.0;  // metres; 0 = the render origin stays at the world origin
+  // Where the plants are culled: the GPU (compute, two-phase Hi-Z) or the CPU (quadtrees, batched draws;
+  // no occlusion), and the CPU path's LOD rule.
+  CullPath culling = CullPath::kGpu;
+  VegetationCpuLod cpu_lod = VegetationCpuLod::kPerLeaf;
 
   // Throws myriad::Error naming the first invalid field, the ground's and the pools' included (the
   // field's constructor calls it before anything is baked).
@@ -107,14 +116,14 @@ class VegetationField : public FrameSystem {
   bool uploading() const { return !pools_->settled(); }
 
   // The frame's phases (VegetationPasses): two-phase Hi-Z occlusion when the scene frame runs kEarly
-  // and kLate, one pass for kSingle.
-  bool occlusion_culled() const override { return true; }
+  // and kLate, one pass for kSingle. The CPU path culls and draws in phase 1 only (no occlusion).
+  bool occlusion_culled() const override { return options_.culling == CullPath::kGpu; }
   void upload(VkCommandBuffer cmd) override;
   void cull(VkCommandBuffer cmd, const FrameView& view, FramePhase phase,
             const DepthPyramid* pyramid) override;
   void draw(VkCommandBuffer cmd, const FrameView& view, FramePhase phase, const ShadowMap* shadow) override;
   // Outside rendering, before the shadow pass: every resident type culled against the shadow view with
-  // the camera's LOD. Inside the shadow pass: their depth.
+  // the camera's LOD (on the CPU path: walked on the CPU and staged). Inside the shadow pass: their depth.
   void cull_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
   std::uint32_t draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view) override;
   // After the frame's submission completed: what it drew (stats().drawn).
@@ -136,6 +145,10 @@ class VegetationField : public FrameSystem {
   const VegetationRenderer& renderer() const { return *renderer_; }
   std::span<const VegetationFrameType> frame_types() const { return pools_->frame_types(); }
   const VegetationPools& pools() const { return *pools_; }
+  CullPath culling() const { return options_.culling; }
+  // The CPU path's last camera and shadow culls (lists, where they landed, quadtree figures).
+  const VegetationCpuCull& cpu_cull() const { return cpu_; }
+  const VegetationCpuCull& cpu_shadow_cull() const { return cpu_shadow_; }
   vegetation::TileStreamer& streamer() { return *streamer_; }
 
  private:
@@ -148,6 +161,12 @@ class VegetationField : public FrameSystem {
   std::unique_ptr<VegetationPools> pools_;
   std::unique_ptr<GroundTiles> ground_tiles_;
   std::unique_ptr<VegetationPasses> passes_;
+  // The CPU path: the pools by world type (refreshed each cull), the camera's and the shadow view's
+  // culls, and the counts of what the frame recorded.
+  void cull_on_cpu(VegetationCpuCull& into, VkCommandBuffer cmd, const FrameView& view);
+  std::vector<const VegetationGpuType*> pool_of_;
+  VegetationCpuCull cpu_, cpu_shadow_;
+  VegetationFrameCounts cpu_counts_;
   bool recorded_ = false;
   VegetationFieldStats stats_;
 };

@@ -184,16 +184,35 @@ std::uint32_t VegetationRenderer::draw(VkCommandBuffer cmd, const FrameView& vie
   return draw_indirect_lods(cmd, pipeline, push, type, lod_mask);
 }
 
+namespace {
+
+// The article's limit is a promise of the CPU path (G7), so a larger batch is refused, not clamped.
+void check_batch(std::uint32_t batch) {
+  if (batch == 0 || batch > vegetation::kCompatBatchLimit)
+    throw Error("a CPU draw batch must hold 1 to " + std::to_string(vegetation::kCompatBatchLimit) +
+                    " instances, not " + std::to_string(batch),
+                "VegetationRenderer::draw_batches");
+}
+
+}  // namespace
+
 std::uint32_t VegetationRenderer::draw_batches(VkCommandBuffer cmd, const FrameView& view,
                                                const VegetationDrawOptions& settings,
                                                const VegetationGpuType& type, const VegetationCpuLists& lists,
                                                std::uint32_t batch, std::uint32_t lod_mask,
                                                const ShadowMap* shadow) const {
-  if (batch == 0) throw Error("VegetationRenderer::draw_batches: a batch of 0 instances");
+  check_batch(batch);
   shader::VegPlantPush push = make_push(view, settings);
   set_motion_push(push, view, type);
   const gpu::Pipeline& pipeline = pipeline_.of(view);
   bind_pooled(cmd, pipeline, type, push, shadow);
+  return draw_list_batches(cmd, pipeline, push, type, lists, batch, lod_mask);
+}
+
+std::uint32_t VegetationRenderer::draw_list_batches(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                                    shader::VegPlantPush push, const VegetationGpuType& type,
+                                                    const VegetationCpuLists& lists, std::uint32_t batch,
+                                                    std::uint32_t lod_mask) const {
   vkCmdBindIndexBuffer(cmd, indices_.handle(), 0, VK_INDEX_TYPE_UINT32);
   std::uint32_t draws = 0;
   for (std::uint32_t l = 0; l < type.lod.count; ++l) {
@@ -210,15 +229,29 @@ std::uint32_t VegetationRenderer::draw_batches(VkCommandBuffer cmd, const FrameV
   return draws;
 }
 
-std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
-                                              const VegetationGpuType& type, std::uint32_t lod_mask) const {
+shader::VegPlantPush VegetationRenderer::bind_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                                     const VegetationGpuType& type) const {
   shader::VegPlantPush push = shadow_push(shadow_view);
   set_motion_push(push, shadow_view, type);  // the casters sway exactly as the camera's plants
   const std::array bindings{gpu::storage_buffer(vertices_),    gpu::storage_buffer(type.lists),
                             gpu::storage_buffer(type.records), gpu::storage_buffer(type.pages),
                             gpu::storage_buffer(*type.decode), texture_binding()};
   gpu::bind(ctx_, cmd, shadow_pipeline_, bindings, &push, sizeof(push));
-  return draw_indirect_lods(cmd, shadow_pipeline_, push, type, lod_mask);
+  return push;
+}
+
+std::uint32_t VegetationRenderer::draw_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                              const VegetationGpuType& type, std::uint32_t lod_mask) const {
+  return draw_indirect_lods(cmd, shadow_pipeline_, bind_shadow(cmd, shadow_view, type), type, lod_mask);
+}
+
+std::uint32_t VegetationRenderer::draw_shadow_batches(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                                      const VegetationGpuType& type,
+                                                      const VegetationCpuLists& lists, std::uint32_t batch,
+                                                      std::uint32_t lod_mask) const {
+  check_batch(batch);
+  return draw_list_batches(cmd, shadow_pipeline_, bind_shadow(cmd, shadow_view, type), type, lists, batch,
+                           lod_mask);
 }
 
 void VegetationRenderer::draw_direct(VkCommandBuffer cmd, const FrameView& view,

@@ -63,13 +63,20 @@ class VegetationRenderer {
                      const VegetationGpuType& type, std::uint32_t lod_mask = 0xFu,
                      const ShadowMap* shadow = nullptr) const;
   // Inside dynamic rendering, after VegetationCull::stage_cpu_lists (G7): instanced draws of at most
-  // `batch` instances each (the article's DrawMeshInstanced limit, vegetation::kCompatBatchLimit) from
-  // the CPU lists, per LOD whose bit is set in `lod_mask`. Returns the number of draws recorded.
+  // `batch` instances each (1 to the article's DrawMeshInstanced limit, vegetation::kCompatBatchLimit;
+  // anything else throws) from the CPU lists, per LOD whose bit is set in `lod_mask`. Returns the number
+  // of draws recorded.
   std::uint32_t draw_batches(VkCommandBuffer cmd, const FrameView& view,
                              const VegetationDrawOptions& settings, const VegetationGpuType& type,
                              const VegetationCpuLists& lists,
                              std::uint32_t batch = vegetation::kCompatBatchLimit,
                              std::uint32_t lod_mask = 0xFu, const ShadowMap* shadow = nullptr) const;
+  // Inside the shadow map's pass, after VegetationCull::stage_cpu_lists with lists culled against the
+  // shadow view (the camera's eye keeps the camera's LODs): draw_shadow's depth in draw_batches' batches.
+  std::uint32_t draw_shadow_batches(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                    const VegetationGpuType& type, const VegetationCpuLists& lists,
+                                    std::uint32_t batch = vegetation::kCompatBatchLimit,
+                                    std::uint32_t lod_mask = 0xFu) const;
   // Inside dynamic rendering: `count` RuntimeInstances of `instances` with mesh `mesh_id`, not culled
   // (ground, occluders). `instances` needs storage usage.
   void draw_direct(VkCommandBuffer cmd, const FrameView& view, const VegetationDrawOptions& settings,
@@ -103,6 +110,14 @@ class VegetationRenderer {
   std::uint32_t draw_indirect_lods(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
                                    shader::VegPlantPush push, const VegetationGpuType& type,
                                    std::uint32_t lod_mask) const;
+  // The CPU lists' instanced draws with `pipeline` bound: at most `batch` instances each.
+  std::uint32_t draw_list_batches(VkCommandBuffer cmd, const gpu::Pipeline& pipeline,
+                                  shader::VegPlantPush push, const VegetationGpuType& type,
+                                  const VegetationCpuLists& lists, std::uint32_t batch,
+                                  std::uint32_t lod_mask) const;
+  // The pooled shadow pipeline with a pool's bindings.
+  shader::VegPlantPush bind_shadow(VkCommandBuffer cmd, const FrameView& shadow_view,
+                                   const VegetationGpuType& type) const;
   // The colour pipeline with a pool's bindings (lists, records, pages, decode table) and the shadow map's.
   void bind_pooled(VkCommandBuffer cmd, const gpu::Pipeline& pipeline, const VegetationGpuType& type,
                    const shader::VegPlantPush& push, const ShadowMap* shadow) const;

@@ -35,7 +35,9 @@ void VegetationSceneOptions::validate() const {
   check_scene_image_size(width, height, "VegetationSceneOptions::width", "VegetationSceneOptions::height");
   if (!(size >= kMinVegetationSceneSize) || size > kMaxVegetationSceneSize)
     throw Error("field size must be in [100, 4000] m", "VegetationSceneOptions::size");
-  if (batch == 0) throw Error("a draw batch needs at least one instance", "VegetationSceneOptions::batch");
+  if (batch == 0 || batch > vegetation::kCompatBatchLimit)
+    throw Error("a draw batch holds 1 to 1023 instances (the article's instanced-draw limit)",
+                "VegetationSceneOptions::batch");
 }
 
 VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const VegetationSceneOptions& o) {
@@ -120,32 +122,28 @@ VegetationSceneResult render_vegetation_scene(gpu::Context& ctx, const Vegetatio
   } else {
     // G7: the quadtrees on the CPU, then batched instanced draws from the lists (no Hi-Z).
     clock.restart();
-    std::vector<vegetation::PoolLists> lists(pools.size());
-    std::vector<std::uint32_t> stack;
-    for (std::size_t t = 0; t < pools.size(); ++t) {
-      const vegetation::PoolCullStats s =
-          vegetation::cull_pool_cpu(world, world.types()[t], pools[t].segments, pools[t].lod,
-                                    pools[t].lod_shapes, view.frustum, view.eye, lists[t], stack);
-      result.cpu_cull.nodes_tested += s.nodes_tested;
-      result.cpu_cull.nodes_skipped += s.nodes_skipped;
-      result.cpu_cull.instances_tested += s.instances_tested;
-      result.cpu_cull.instances_accepted += s.instances_accepted;
-    }
+    std::vector<const VegetationGpuType*> pool_of(pools.size());
+    for (std::size_t t = 0; t < pools.size(); ++t) pool_of[t] = &pools[t];
+    VegetationCpuCull cpu;
+    cpu.cull(world, pool_of, view.frustum, view.eye, o.cpu_lod);
+    result.cpu_cull = cpu.stats();
     ctx.submit_and_wait([&](VkCommandBuffer cmd) {
-      std::vector<VegetationCpuLists> placed;
-      for (std::size_t t = 0; t < pools.size(); ++t)
-        placed.push_back(cull.stage_cpu_lists(cmd, pools[t], lists[t]));
+      cpu.stage(cmd, cull, pool_of);
       target.begin(cmd, clear);
       opaque(cmd);
       for (std::size_t t = 0; t < pools.size(); ++t) {
         VegetationDrawOptions s = settings;
         s.id_base = frame_types[t].id_base;
-        result.draws += renderer.draw_batches(cmd, view, s, pools[t], placed[t], o.batch);
-        for (const std::uint32_t n : placed[t].count) result.drawn += n;
-        result.overflow += placed[t].overflow;
+        result.draws += renderer.draw_batches(cmd, view, s, pools[t], cpu.placed(t), o.batch);
+        for (const std::uint32_t n : cpu.placed(t).count) result.drawn += n;
+        result.overflow += cpu.placed(t).overflow;
       }
       target.end(cmd);
     });
+    for (std::size_t t = 0; t < pools.size(); ++t) {
+      result.cpu_lists.push_back(cpu.lists(t));
+      result.id_bases.push_back(frame_types[t].id_base);
+    }
     result.frame_ms = clock.elapsed_ms();
   }
   result.rgba = target.read_color();

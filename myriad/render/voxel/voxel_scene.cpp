@@ -1,10 +1,12 @@
 #include "myriad/render/voxel/voxel_scene.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
+#include "myriad/gpu/pipeline/recorded_binds.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
@@ -24,7 +26,19 @@ std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size) {
   const glm::vec3 near_target(0.75f * s.x, 0.45f * s.y, 0.8f * s.z);
   const SceneCamera close_up =
       SceneCamera::look_at(near_target + glm::vec3(-14.0f, 12.0f, -10.0f), near_target, glm::radians(50.0f));
-  return {{"overview", overview}, {"ground", ground}, {"sliced", sliced}, {"close_up", close_up}};
+  // The article's views, from the world's low corner along its diagonal, 40 degrees down, with a narrow
+  // lens as builder games use. Zoomed out: aimed a little in front of the middle and far enough that
+  // the world's corners, up to its highest ground, stay inside the frame. Game scale: 70 cells from a
+  // point near the middle of the world, about 90 cells across there.
+  const float lens = glm::radians(40.0f), pitch = glm::radians(40.0f);
+  const glm::vec3 back(-std::cos(pitch) * std::sqrt(0.5f), std::sin(pitch),
+                       -std::cos(pitch) * std::sqrt(0.5f));
+  const glm::vec3 aim(0.35f * s.x, 0.35f * s.y, 0.35f * s.z);
+  const SceneCamera zoomed_out = SceneCamera::look_at(aim + 1.7f * std::max(s.x, s.z) * back, aim, lens);
+  const glm::vec3 game_target(0.55f * s.x, 0.4f * s.y, 0.6f * s.z);
+  const SceneCamera game = SceneCamera::look_at(game_target + 70.0f * back, game_target, lens);
+  return {{"overview", overview}, {"ground", ground},         {"sliced", sliced},
+          {"close_up", close_up}, {"zoomed_out", zoomed_out}, {"game", game}};
 }
 
 void VoxelSceneOptions::validate() const {
@@ -51,7 +65,7 @@ const glm::vec4 kVoxelSceneSky(0.62f, 0.76f, 0.92f, 1.0f);
 }  // namespace
 
 FixedVoxelScene::FixedVoxelScene(gpu::Context& ctx, const VoxelSceneOptions& options)
-    : ctx_(ctx), options_((options.validate(), options)), frame_(ctx) {
+    : ctx_(ctx), options_((options.validate(), options)), frame_(ctx), timer_(ctx) {
   VoxelWorldBuildOptions build_options{
       .size = options.size, .seed = options.seed, .vegetation = options.vegetation};
   build_options.edit_world = options.edit_world;
@@ -80,10 +94,16 @@ VoxelFrame FixedVoxelScene::render(const std::string& name, const SceneCamera& c
   Stopwatch frame_clock;
   ctx_.submit_and_wait([&](VkCommandBuffer cmd) {
     Stopwatch record;
-    frame_.record(cmd, view, systems_, *target_, kVoxelSceneSky, nullptr, 0.0f);
+    const gpu::RecordedBinds binds;
+    timer_.begin_frame(cmd);
+    frame_.record(cmd, view, systems_, *target_, kVoxelSceneSky, nullptr, 0.0f, &timer_);
+    frame.pipeline_binds = binds.pipeline_binds();
+    frame.graphics_binds = binds.graphics_binds();
     frame.record_ms = record.elapsed_ms();
   });
   frame.frame_ms = frame_clock.elapsed_ms();
+  frame.timing = timer_.source();
+  frame.gpu_passes = timer_.resolve();
   frame.stats = build_.terrain->frame_stats();
   if (build_.vegetation) {
     frame.vegetation = build_.vegetation->stats();
@@ -115,7 +135,8 @@ VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& 
         std::find(options.views.begin(), options.views.end(), preset.name) == options.views.end()) {
       continue;
     }
-    result.frames.push_back(scene.render(preset.name, preset.camera, options.width, options.height));
+    result.frames.push_back(
+        scene.render(preset.name, preset.camera, options.width, options.height, options.read_back));
   }
   result.memory = scene.terrain().memory();
   return result;

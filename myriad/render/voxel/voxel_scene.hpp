@@ -1,6 +1,7 @@
 // The voxel world scene: generates and lights the reference world (256 x 64 x 256 voxels, 1024
 // sections), meshes it, hands the meshes to the TerrainRenderer and renders named camera presets
-// (overview, ground, sliced) headless. What `myriad render --scene voxel` draws.
+// (overview, ground, sliced, close_up, zoomed_out, game) headless. What `myriad render --scene voxel`
+// draws and `myriad bench voxel-gpu` measures.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/sync/timing.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/scene_image.hpp"
 #include "myriad/render/terrain/terrain_renderer.hpp"
@@ -28,7 +30,10 @@ struct VoxelView {
 
 // Presets for a world of `size` voxels: "overview" (high corner view), "ground" (eye level inside the
 // world), "sliced" (the overview with the world cut at a third of its height, V14), "close_up" (a few cells
-// above the ground view's target: slopes and their AO up close).
+// above the ground view's target: slopes and their AO up close), and the two views of the voxel article's
+// measurements, looking down at the world from a corner as a builder game's camera does: "zoomed_out"
+// (its maximum zoom-out: the whole world in the frame) and "game" (its normal game scale: about 90
+// cells across the middle of the frame).
 std::vector<VoxelView> voxel_camera_presets(glm::ivec3 size);
 
 struct VoxelSceneOptions : SceneImageSize {
@@ -45,6 +50,7 @@ struct VoxelSceneOptions : SceneImageSize {
   // The block textures (voxel::load_tile_pack); null = the built-in tiles.
   std::shared_ptr<const voxel::TileSet> tiles;
   bool tile_variation = true;  // MeshOptions::tile_variation
+  bool read_back = true;       // false: frames keep no rgba/depth (benchmarks)
 
   // Throws myriad::Error naming the first invalid field (render_voxel_scene calls it).
   void validate() const;
@@ -57,6 +63,14 @@ struct VoxelFrame {
   TerrainFrameStats stats;
   VoxelVegetationStats vegetation;
   VoxelVegetationCounts vegetation_counts;
+  // Pipeline binds in the frame's command stream (gpu::RecordedBinds over the whole record: uploads,
+  // culling, every system's draws, the sky), and the graphics ones among them.
+  std::uint64_t pipeline_binds = 0;
+  std::uint64_t graphics_binds = 0;
+  // GPU time per pass from timestamps ("cull": from the frame's start through uploads and culling,
+  // "draw": the colour pass), when the device has them; empty with TimingSource::kWallClock.
+  gpu::TimingSource timing = gpu::TimingSource::kWallClock;
+  std::vector<gpu::GpuTimer::Interval> gpu_passes;
   double record_ms = 0.0;
   double frame_ms = 0.0;  // submit to completion, wall clock
 };
@@ -98,6 +112,7 @@ class FixedVoxelScene {
   SceneFrame frame_;
   std::vector<FrameSystem*> systems_;
   std::unique_ptr<OffscreenTarget> target_;
+  gpu::GpuTimer timer_;
 };
 
 VoxelSceneResult render_voxel_scene(gpu::Context& ctx, const VoxelSceneOptions& options);

@@ -2,6 +2,7 @@
 
 #include "myriad/voxel/data/material.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -59,8 +60,14 @@ VoxelWorldBuild build_voxel_world(gpu::Context& ctx, const VoxelWorldBuildOption
   if (options.vegetation) {
     std::vector<voxel::SectionVegetation> plants;
     voxel::place_all_vegetation(*b.world, options.seed, plants);
-    b.vegetation = std::make_unique<VoxelVegetationRenderer>(
-        ctx, b.world->sections(), OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+    // The fixed world's plants are drawn wherever the world is: its views include one that stands back
+    // far enough to see all of it (voxel_camera_presets' "zoomed_out", ~1.7 world widths away).
+    VoxelVegetationOptions plant_options;
+    plant_options.max_distance =
+        std::max(plant_options.max_distance, 2.0f * glm::length(glm::vec3(options.size)));
+    b.vegetation =
+        std::make_unique<VoxelVegetationRenderer>(ctx, b.world->sections(), OffscreenTarget::kColorFormat,
+                                                  OffscreenTarget::kDepthFormat, plant_options);
     for (int s = 0; s < int(plants.size()); ++s) {
       b.vegetation->set_section(s, plants[std::size_t(s)]);
       b.stats.grass += plants[std::size_t(s)].grass.size();

@@ -108,6 +108,8 @@ void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   o.max = centre + glm::dvec2(half);
   o.cache_dir = options.cache_dir;
   o.load_radius = options.vegetation_load_radius;
+  o.culling = options.culling;
+  o.cpu_lod = options.vegetation_cpu_lod;
   // Bare ground under the voxel world and where the crowd and the avatars stand.
   const glm::dvec3 crowd_centre(kCrowdCentre);
   const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;

@@ -10,6 +10,7 @@
 
 #include "myriad/anim/clip/clip_roles.hpp"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -22,7 +23,9 @@
 #include "myriad/crowd/crowd_file.hpp"
 #include "myriad/crowd/entity_cull.hpp"
 #include "myriad/gpu/device/context.hpp"
+#include "myriad/render/frame/culling_choice.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
+#include "myriad/render/vegetation/vegetation_cpu_cull.hpp"
 #include "myriad/render/voxel/voxel_world_build.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 
@@ -59,6 +62,11 @@ struct WorldSceneOptions {
   std::vector<anim::ClipRoleOverride> avatar_clip_roles;
   // The voxel world's block textures (voxel::load_tile_pack); null = the built-in tiles.
   std::shared_ptr<const voxel::TileSet> tiles;
+  // Where the systems with a CPU path cull (render::choose_culling decides it): the vegetation field's
+  // plants on the GPU or on the CPU (quadtrees, batched draws, no occlusion) by `vegetation_cpu_lod`.
+  // The other systems keep their own paths (WorldScene::culling says which).
+  CullPath culling = CullPath::kGpu;
+  VegetationCpuLod vegetation_cpu_lod = VegetationCpuLod::kPerLeaf;
 
   // Throws myriad::Error naming the first field outside its limits (the scene's constructor calls it
   // before any build step; the command line before Vulkan starts).
@@ -84,6 +92,12 @@ enum WorldSystem : std::uint32_t {
 inline constexpr std::uint32_t kWorldSystemCount = 6;
 const char* world_system_name(std::uint32_t index);  // "terrain", "voxel_vegetation", ...
 
+// How one system culls in this scene, and why (world_stats.json's "culling").
+struct SystemCulling {
+  CullPath path = CullPath::kGpu;
+  const char* reason = "";
+};
+
 // The avatars' figures beyond SystemFrameStats (last finished frame; 0 when they were not drawn).
 struct AvatarFrameFigures {
   std::uint64_t descriptor_binds = 0;           // descriptor pushes: one per batch type per pass
@@ -103,6 +117,7 @@ struct WorldFrameStats {
   std::uint64_t vegetation_pages_staged = 0;       // pool pages uploaded since the scene began
   std::uint64_t vegetation_tiles_waiting = 0;      // resident tiles not drawn yet (their pages wait)
   double vegetation_gpu_bytes_per_instance = 0.0;  // the plant pools' device bytes per resident plant
+  vegetation::PoolCullStats vegetation_cpu_cull;   // the field's CPU quadtree walk (CPU path only)
   std::uint64_t voxel_edits = 0;
   // The voxel grass and trees: compute threads dispatched (culling, one per live instance, and wind;
   // 0 on a frame that reuses the last lists at the same time) and whether the lists were reused (V13).
@@ -156,6 +171,9 @@ class WorldScene final : public FrameScene {
   // last update() left them.
   const vegetation::Heightfield& ground() const;
   std::span<const crowd::CrowdEntity> crowd_entities() const;
+
+  // Per system (world_system_name order): the culling path it runs and why.
+  std::array<SystemCulling, kWorldSystemCount> culling() const;
 
   const WorldFrameStats& frame_stats() const;
   const WorldBuildStats& build_stats() const;

@@ -163,6 +163,9 @@ void WorldScene::finish_frame() {
   st.vegetation_pages_staged = fs.pages_staged;
   st.vegetation_tiles_waiting = fs.pools.tiles_waiting;
   st.vegetation_gpu_bytes_per_instance = m.field->gpu_bytes_per_instance();
+  st.vegetation_cpu_cull = m.field->culling() == CullPath::kCpu && (m.mask & kSystemVegetation)
+                               ? m.field->cpu_cull().stats()
+                               : vegetation::PoolCullStats{};
   st.avatars = {};
   if (m.avatars && (m.mask & kSystemAvatars)) {
     const AvatarDrawStats& a = m.avatars->stats();
@@ -172,6 +175,25 @@ void WorldScene::finish_frame() {
                   a.palette_bytes_uploaded,
                   {a.avatars_per_lod[0], a.avatars_per_lod[1], a.avatars_per_lod[2], a.avatars_per_lod[3]}};
   }
+}
+
+std::array<SystemCulling, kWorldSystemCount> WorldScene::culling() const {
+  // Only the plant field has a CPU path; the others say what they run instead of claiming the CPU's.
+  const bool cpu = impl_->field->culling() == CullPath::kCpu;
+  const bool per_leaf = impl_->options.vegetation_cpu_lod == VegetationCpuLod::kPerLeaf;
+  const char* vegetation =
+      !cpu       ? "compute culling with hashed LOD and two-phase Hi-Z"
+      : per_leaf ? "quadtrees on the CPU, LOD per visible leaf from its centre, draws of at most 1023"
+                 : "quadtrees on the CPU, LOD per instance (the GPU's rule), draws of at most 1023";
+  return {{
+      {CullPath::kGpu, "no CPU path: pages culled by compute, multi-draw indirect"},  // terrain
+      {CullPath::kGpu, "no CPU path: compute culling and wind per instance"},         // voxel_vegetation
+      {cpu ? CullPath::kCpu : CullPath::kGpu, vegetation},                            // vegetation
+      {CullPath::kGpu, "no CPU path: compute culling and LOD per entity"},            // crowd
+      {CullPath::kGpu,
+       "no CPU-only path: frustum on the CPU, occlusion and draw list on the GPU"},  // avatars
+      {CullPath::kCpu, "always on the CPU: tiles picked by frustum and distance"},   // ground
+  }};
 }
 
 std::vector<std::string> WorldScene::stats_lines() const {

@@ -164,6 +164,10 @@ std::uint32_t select_lod(float dist, std::span<const LodLevel> lods) {
   return l;
 }
 
+std::uint32_t leaf_lod(const Aabb& leaf_bounds, glm::vec3 camera, std::span<const LodLevel> lods) {
+  return select_lod(distance(leaf_bounds.center(), camera), lods);
+}
+
 HashedLod make_hashed_lod(std::span<const LodLevel> lods, float band, float fade) {
   HashedLod h;
   h.count = static_cast<std::uint32_t>(std::min<std::size_t>(lods.size(), kGpuMaxLods));
@@ -229,7 +233,7 @@ TreeCullStats cull_group_tree(const Group& g, const Prefab& prefab, const Frustu
       inside = frustum.contains(node.bounds);
     }
     if (node.child_count == 0) {
-      const std::uint32_t lod = select_lod(distance(node.bounds.center(), camera), prefab.lods);
+      const std::uint32_t lod = leaf_lod(node.bounds, camera, prefab.lods);
       if (lod >= lod_count) continue;
       if (inside) {
         emit(out, node.first_instance, node.instance_count, lod);

@@ -22,6 +22,11 @@ Frustum local_frustum(const Frustum& camera_relative, glm::dvec3 tile_origin, gl
 // Index of the first LOD whose switch distance exceeds `distance`; lods.size() = beyond draw distance.
 std::uint32_t select_lod(float distance, std::span<const LodLevel> lods);
 
+// The article's CPU rule: every instance of a visible quadtree leaf takes the LOD its leaf's box centre
+// gets (select_lod of the centre's distance from `camera`, both in one frame), so LOD changes leaf by
+// leaf. cull_group_tree and vegetation::cull_pool_cpu_per_leaf both pick LODs with it.
+std::uint32_t leaf_lod(const Aabb& leaf_bounds, glm::vec3 camera, std::span<const LodLevel> lods);
+
 // Per-instance LOD of the GPU path (and its exact CPU reference): the squared distance from the camera
 // scaled by f^2, f = 1 + band * (hash - 0.5), against squared switch distances, so each instance
 // switches at its own distance within +-band/2 and no LOD ring follows the camera. Evaluated as
@@ -63,7 +68,8 @@ struct TreeCullStats {
   std::uint64_t instances_tested = 0;  // instances tested one by one (partially visible leaves)
 };
 
-// Appends the group's visible instance ranges to `out` (adjacent runs of one LOD merged). `frustum`
+// Appends the group's visible instance ranges to `out` (adjacent runs of one LOD merged, LOD per leaf:
+// leaf_lod). `frustum`
 // and `camera` are in the tile's frame. An instance is visible exactly when
 // frustum.intersects(instance_bounds(...)) holds (wholly-inside nodes imply it), and its leaf is
 // within the draw distance. `stack` is caller-owned scratch (no allocation in steady state).

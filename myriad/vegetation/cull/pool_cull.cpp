@@ -48,38 +48,37 @@ Aabb grown(const Aabb& b, float margin) { return {b.min - glm::vec3(margin), b.m
 
 }  // namespace
 
+PoolSphereReach pool_sphere_reach(const Prefab& prefab, const PlantLodShapes& shapes) {
+  // Every instance box holds its position at height y_min * scale, and every LOD sphere lies within
+  // scale * (|mid - y_min| + radius) of that point: growing node boxes by that much (at the group's
+  // largest scale) keeps a skip conservative. Accepting a wholly-inside node's instances untested is
+  // exact when every LOD sphere's centre lies in the instance box (its height within the box's).
+  const CullShape box = cull_shape(prefab.bounds);
+  PoolSphereReach r;
+  for (std::uint32_t l = 0; l < kLodShapes; ++l)
+    for (const PlantSphereShape& s : {shapes.lod[l], shapes.fade[l]}) {
+      r.reach = std::max(r.reach, std::abs(s.mid - box.y_min) + s.radius);
+      r.centres_inside = r.centres_inside && s.mid >= box.y_min && s.mid <= box.y_max;
+    }
+  return r;
+}
+
 PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type& type,
                             std::span<const RuntimeWorld::Segment> segments, const HashedLod& lod,
                             const PlantLodShapes& shapes, const Frustum& frustum, glm::vec3 camera,
                             PoolLists& out, std::vector<std::uint32_t>& stack) {
   PoolCullStats stats;
   Walk walk{type, lod, shapes, frustum, camera, out, stats};
-  // Every instance box holds its position at height y_min * scale, and every LOD sphere lies within
-  // scale * (|mid - y_min| + radius) of that point: growing node boxes by that much (at the group's
-  // largest scale) keeps a skip conservative. Accepting a wholly-inside node's instances untested is
-  // exact when every LOD sphere's centre lies in the instance box (its height within the box's).
-  const CullShape box = cull_shape(type.prefab.bounds);
-  float reach = 0.0f;
-  bool centres_inside = true;
-  for (std::uint32_t l = 0; l < kLodShapes; ++l)
-    for (const PlantSphereShape& s : {shapes.lod[l], shapes.fade[l]}) {
-      reach = std::max(reach, std::abs(s.mid - box.y_min) + s.radius);
-      centres_inside = centres_inside && s.mid >= box.y_min && s.mid <= box.y_max;
-    }
-  for (const RuntimeWorld::Segment& seg : segments) {
-    if (!group_visible(frustum, seg.bounds, camera, lod)) continue;
-    const Tile* tile = world.tile(seg.tile);
-    if (!tile || seg.group >= tile->groups.size()) continue;
-    const Group& g = tile->groups[seg.group];
-    const glm::vec3 shift = seg.bounds.min - g.bounds.min;  // tile origin - render origin, as the pages
+  const auto [reach, centres_inside] = pool_sphere_reach(type.prefab, shapes);
+  for_each_visible_segment(world, segments, frustum, camera, lod, [&](const VisibleSegment& visible) {
+    const RuntimeWorld::Segment& seg = visible.seg;
+    const Group& g = visible.group;
+    const glm::vec3 shift = visible.shift;
+    const std::uint32_t seg_end = visible.end;
     const float margin = seg.max_scale * reach * 1.001f + 1e-3f;
-    const std::uint32_t seg_end = seg.group_first + seg.count;
     auto visit = [&](std::uint32_t first, std::uint32_t count, bool accepted) {
       const std::uint32_t lo = std::max(first, seg.group_first), hi = std::min(first + count, seg_end);
-      for (std::uint32_t k = lo; k < hi; ++k) {
-        const std::uint32_t i = k - seg.group_first;
-        walk.instance(seg.pages[i / kPageSlots] * kPageSlots + i % kPageSlots, accepted);
-      }
+      for (std::uint32_t k = lo; k < hi; ++k) walk.instance(segment_slot(seg, k), accepted);
     };
     // Stack entries: node index << 1 | "wholly inside" flag.
     stack.clear();
@@ -104,7 +103,7 @@ PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type&
       }
       for (std::uint32_t c = node.child_count; c-- > 0;) stack.push_back((node.first_child + c) << 1);
     }
-  }
+  });
   return stats;
 }
 

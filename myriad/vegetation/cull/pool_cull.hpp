@@ -34,6 +34,45 @@ PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type&
                             const PlantLodShapes& shapes, const Frustum& frustum, glm::vec3 camera,
                             PoolLists& out, std::vector<std::uint32_t>& stack);
 
+// How far a type's LOD spheres can reach out of its instances' boxes, per unit of scale (a node box grown
+// by max_scale * reach holds every sphere of its instances), and whether every LOD sphere's centre lies
+// within the instance box (only then does a node wholly inside the frustum accept its instances without
+// a sphere test and the same verdicts). Both CPU pool walks test nodes with it.
+struct PoolSphereReach {
+  float reach = 0.0f;
+  bool centres_inside = true;
+};
+PoolSphereReach pool_sphere_reach(const Prefab& prefab, const PlantLodShapes& shapes);
+
+// The pool slot of group-local instance `k` of segment `seg` (k in [group_first, group_first + count)).
+inline std::uint32_t segment_slot(const RuntimeWorld::Segment& seg, std::uint32_t k) {
+  const std::uint32_t i = k - seg.group_first;
+  return seg.pages[i / kPageSlots] * kPageSlots + i % kPageSlots;
+}
+
+// One live segment that passed the group test, as both CPU pool walks start on it: its group, the
+// shift from the group's tile frame to render space (tile origin - render origin, as the pages) and the
+// end of its group-local instance range.
+struct VisibleSegment {
+  const RuntimeWorld::Segment& seg;
+  const Group& group;
+  glm::vec3 shift;
+  std::uint32_t end;
+};
+// Calls fn(VisibleSegment) for each of `segments` whose group passes group_visible and whose tile is
+// resident in `world`.
+template <class Fn>
+void for_each_visible_segment(const RuntimeWorld& world, std::span<const RuntimeWorld::Segment> segments,
+                              const Frustum& frustum, glm::vec3 camera, const HashedLod& lod, Fn&& fn) {
+  for (const RuntimeWorld::Segment& seg : segments) {
+    if (!group_visible(frustum, seg.bounds, camera, lod)) continue;
+    const Tile* tile = world.tile(seg.tile);
+    if (!tile || seg.group >= tile->groups.size()) continue;
+    const Group& g = tile->groups[seg.group];
+    fn(VisibleSegment{seg, g, seg.bounds.min - g.bounds.min, seg.group_first + seg.count});
+  }
+}
+
 // A list entry as the culling pass writes it.
 constexpr std::uint32_t plant_list_entry(std::uint32_t slot, bool fade_in, std::uint32_t q) {
   return slot | (fade_in ? VEG_FADE_IN : 0u) | (q << VEG_FADE_Q_SHIFT);
