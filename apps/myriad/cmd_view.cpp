@@ -9,6 +9,8 @@
 #include "myriad/crowd_bake/enemy/enemy_roster.hpp"
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
+#include "myriad/render/frame/culling_choice.hpp"
+#include "myriad/render/vegetation/vegetation_cpu_cull.hpp"
 #include "myriad/render/world/world_scene.hpp"
 #include "myriad/view/controls.hpp"
 #include "myriad/view/edit_controls.hpp"
@@ -40,8 +42,10 @@ struct ViewOptions {
   std::uint32_t world_size = 4096;  // voxel: the streamed world's edge in cells
   int stream_radius = 12;
   std::string save_dir;
-  std::string tiles_dir;  // a block texture pack
-  std::string input;      // a viewer input script (scripted session)
+  std::string tiles_dir;         // a block texture pack
+  std::string input;             // a viewer input script (scripted session)
+  std::string cull = "auto";     // the world's plant field: auto, gpu or cpu (render::choose_culling)
+  std::string cpu_lod = "leaf";  // the CPU path's LOD rule: leaf or instance
 };
 
 render::SceneCamera preset_camera(const std::string& name, bool streamed, glm::ivec3 world_size) {
@@ -95,6 +99,11 @@ int run_view(const ViewOptions& options) {
     streamed = s.get();
     scene = std::move(s);
   } else {
+    const render::CullChoice cull =
+        render::choose_culling(ctx, render::parse_cull_request(options.cull, "--cull"));
+    scene_options.culling = cull.path;
+    scene_options.vegetation_cpu_lod = render::parse_vegetation_cpu_lod(options.cpu_lod, "--cpu-lod");
+    std::printf("culling: %s (%s)\n", render::cull_path_name(cull.path), cull.reason.c_str());
     std::printf("baking the built-in enemy types\n");
     std::fflush(stdout);
     scene = std::make_unique<render::WorldScene>(ctx, scene_options, crowd::bake_builtin_enemy_types(),
@@ -167,6 +176,13 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--entities", options->scene.crowd_entities, "Number of VAT enemies")
       ->check(CLI::Range(1u, render::kMaxCrowdEntities));
   sub->add_option("--cache", options->cache_dir, "Folder for the baked vegetation tiles");
+  sub->add_option(
+         "--cull", options->cull,
+         "World: the plant field's culling, auto (GPU where the device has compute culling), gpu or cpu")
+      ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
+  sub->add_option("--cpu-lod", options->cpu_lod,
+                  "World, CPU culling: LOD per quadtree leaf (leaf) or per plant")
+      ->check(CLI::IsMember({"leaf", "instance"}));
   sub->add_option("--speed", options->speed, "Fly speed in metres per second")
       ->check(finite_number)
       ->check(CLI::Range(0.5f, 2000.0f));
