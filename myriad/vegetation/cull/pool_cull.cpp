@@ -69,13 +69,14 @@ PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type&
                             PoolLists& out, std::vector<std::uint32_t>& stack) {
   PoolCullStats stats;
   Walk walk{type, lod, shapes, frustum, camera, out, stats};
-  const auto [reach, centres_inside] = pool_sphere_reach(type.prefab, shapes);
+  // Not a structured binding: the lambda below captures it (clang before 16 cannot capture bindings).
+  const PoolSphereReach sphere = pool_sphere_reach(type.prefab, shapes);
   for_each_visible_segment(world, segments, frustum, camera, lod, [&](const VisibleSegment& visible) {
     const RuntimeWorld::Segment& seg = visible.seg;
     const Group& g = visible.group;
     const glm::vec3 shift = visible.shift;
     const std::uint32_t seg_end = visible.end;
-    const float margin = seg.max_scale * reach * 1.001f + 1e-3f;
+    const float margin = seg.max_scale * sphere.reach * 1.001f + 1e-3f;
     auto visit = [&](std::uint32_t first, std::uint32_t count, bool accepted) {
       const std::uint32_t lo = std::max(first, seg.group_first), hi = std::min(first + count, seg_end);
       for (std::uint32_t k = lo; k < hi; ++k) walk.instance(segment_slot(seg, k), accepted);
@@ -95,7 +96,7 @@ PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type&
           ++stats.nodes_skipped;
           continue;
         }
-        inside = centres_inside && frustum.contains(local);
+        inside = sphere.centres_inside && frustum.contains(local);
       }
       if (node.child_count == 0 || inside) {
         visit(node.first_instance, node.instance_count, inside);
