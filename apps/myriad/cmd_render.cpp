@@ -274,8 +274,7 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
     v["triangles_per_lod"] = f.stats.triangles;
     v["triangles"] = f.stats.total_triangles();
     v["draws"] = 3 * types.size();
-    v["shadow_casters"] =
-        f.shadow_stats.entities[0] + f.shadow_stats.entities[1] + f.shadow_stats.entities[2];
+    v["shadow_casters"] = f.shadow_stats.total_entities();
     v["shadow_triangles"] = f.shadow_stats.total_triangles();
     v["frame_ms"] = f.frame_ms;
   }

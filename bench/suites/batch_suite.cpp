@@ -25,6 +25,7 @@
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/avatars/skin_renderer.hpp"
 #include "suite.hpp"
+#include "wall_clock_label.hpp"
 
 namespace myriad::bench {
 namespace {
@@ -191,8 +192,7 @@ void run_batch_suite(Report& report, const SuiteOptions& options) {
   // and left out; submit to completion is timed).
   {
     gpu::Context ctx;
-    const std::string device = ctx.is_cpu_device() ? "wall clock, CPU emulation (" + ctx.device_name() + ")"
-                                                   : "wall clock (" + ctx.device_name() + ")";
+    const std::string device = wall_clock_label(ctx);
     render::SkinPalette palette(ctx, crowd.palettes().size());
     for (const render::PaletteUpload how :
          {render::PaletteUpload::kStagingCopy, render::PaletteUpload::kCompute}) {

@@ -17,6 +17,7 @@
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
 #include "suite.hpp"
+#include "wall_clock_label.hpp"
 
 namespace myriad::bench {
 namespace {
@@ -51,10 +52,6 @@ Frame default_lod_frame() {
     default:
       return kLodFull;
   }
-}
-
-std::uint64_t casters(const render::CrowdFrameStats& s) {
-  return s.entities[0] + s.entities[1] + s.entities[2];
 }
 
 void report_view(Report& report, const std::string& view, const std::vector<const CrowdSceneFrame*>& f,
@@ -121,7 +118,7 @@ void report_view(Report& report, const std::string& view, const std::vector<cons
   report.add(p + "shadow_ms_full_lod", f[kLodFull]->frame_ms - off, "ms", clock);
   report.add(p + "shadow_ms_coarse_all", f[kLodCoarseAll]->frame_ms - off, "ms", clock);
   report.add(p + "shadow_ms_coarse_from_lod1", f[kLodCoarseFromLod1]->frame_ms - off, "ms", clock);
-  report.add(p + "shadow_casters", double(casters(f[kLodFull]->shadow_stats)), "");
+  report.add(p + "shadow_casters", double(f[kLodFull]->shadow_stats.total_entities()), "");
   const struct {
     Frame frame;
     const char* name;
@@ -164,8 +161,7 @@ void report_view(Report& report, const std::string& view, const std::vector<cons
 
 void run_crowd_article_suite(Report& report, const SuiteOptions& options) {
   gpu::Context ctx;
-  const std::string clock = ctx.is_cpu_device() ? "wall clock, CPU emulation (" + ctx.device_name() + ")"
-                                                : "wall clock (" + ctx.device_name() + ")";
+  const std::string clock = wall_clock_label(ctx);
   const std::vector<crowd::CrowdFile> types = crowd::bake_builtin_enemy_types();
   render::CrowdSceneOptions scene;
   scene.camera = render::CrowdCamera::kArticle;

@@ -11,13 +11,13 @@
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/crowd/crowd_scene.hpp"
 #include "suite.hpp"
+#include "wall_clock_label.hpp"
 
 namespace myriad::bench {
 
 void run_crowd_suite(Report& report, const SuiteOptions& options) {
   gpu::Context ctx;
-  const std::string clock = ctx.is_cpu_device() ? "wall clock, CPU emulation (" + ctx.device_name() + ")"
-                                                : "wall clock (" + ctx.device_name() + ")";
+  const std::string clock = wall_clock_label(ctx);
   const std::vector<crowd::CrowdFile> types = crowd::bake_builtin_enemy_types();
   render::CrowdSceneOptions scene;
   if (options.quick) {

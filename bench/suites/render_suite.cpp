@@ -14,6 +14,7 @@
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/voxel/voxel_scene.hpp"
 #include "suite.hpp"
+#include "wall_clock_label.hpp"
 
 namespace myriad::bench {
 namespace {
@@ -45,8 +46,7 @@ const render::VoxelFrame* find_frame(const render::VoxelSceneResult& r, const st
 
 void run_voxel_gpu_suite(Report& report, const SuiteOptions& options) {
   gpu::Context ctx;
-  const std::string clock = ctx.is_cpu_device() ? "wall clock, CPU emulation (" + ctx.device_name() + ")"
-                                                : "wall clock (" + ctx.device_name() + ")";
+  const std::string clock = wall_clock_label(ctx);
   render::VoxelSceneOptions scene;
   scene.width = options.quick ? 640 : 1920;
   scene.height = options.quick ? 360 : 1080;

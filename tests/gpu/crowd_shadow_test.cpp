@@ -195,8 +195,11 @@ TEST_F(CrowdShadowTest, EnemiesCastShadowsOntoTheGroundPlane) {
     images[std::size_t(with_shadow)] = target.read_color();
   }
   // Darkened pixels: every channel lower with the shadow map than without.
-  std::size_t darker = 0, lighter = 0;
+  std::size_t darker = 0, lighter = 0, differing = 0;
   for (std::size_t p = 0; p < images[0].size(); p += 4) {
+    const bool differs = images[1][p] != images[0][p] || images[1][p + 1] != images[0][p + 1] ||
+                         images[1][p + 2] != images[0][p + 2];
+    differing += differs ? 1u : 0u;
     const bool all_lower = images[1][p] < images[0][p] && images[1][p + 1] < images[0][p + 1] &&
                            images[1][p + 2] < images[0][p + 2];
     const bool any_higher = images[1][p] > images[0][p] || images[1][p + 1] > images[0][p + 1] ||
@@ -206,23 +209,27 @@ TEST_F(CrowdShadowTest, EnemiesCastShadowsOntoTheGroundPlane) {
   }
   EXPECT_GT(darker, 300u) << "the enemies' shadows on the ground";
   EXPECT_EQ(lighter, 0u) << "a shadow only takes light away";
-  const render::ShadowChange change = render::shadow_change(images[1], images[1], images[0]);
-  EXPECT_GE(change.shadowed, darker);
-  EXPECT_EQ(change.changed, 0u);
+  // shadow_change counts as shadowed exactly the pixels the map changed; against the unshadowed image
+  // as the candidate, every one of them changed.
+  const render::ShadowChange change = render::shadow_change(images[1], images[0], images[0]);
+  EXPECT_EQ(change.shadowed, differing);
+  EXPECT_EQ(change.changed, differing);
+  EXPECT_DOUBLE_EQ(change.share(), 1.0);
 }
 
 TEST(ShadowChange, CountsShadowedAndChangedPixels) {
-  // Four pixels: lit everywhere; shadowed and unchanged; shadowed and changed; changed where unshadowed.
-  const std::vector<std::uint8_t> unshadowed{200, 200, 200, 255, 200, 200, 200, 255,
-                                             200, 200, 200, 255, 200, 200, 200, 255};
-  const std::vector<std::uint8_t> reference{200, 200, 200, 255, 90,  90,  90,  255,
-                                            90,  90,  90,  255, 200, 200, 200, 255};
-  const std::vector<std::uint8_t> candidate{200, 200, 200, 0,   90,  90,  90,  255,
-                                            91,  90,  90,  255, 120, 120, 120, 255};
+  // Five pixels: lit everywhere (only the candidate's alpha differs); shadowed and unchanged; shadowed
+  // and changed; changed where unshadowed; shadowed in the green channel alone and unchanged.
+  const std::vector<std::uint8_t> unshadowed{200, 200, 200, 255, 200, 200, 200, 255, 200, 200,
+                                             200, 255, 200, 200, 200, 255, 200, 200, 200, 255};
+  const std::vector<std::uint8_t> reference{200, 200, 200, 255, 90,  90,  90,  255, 90,  90,
+                                            90,  255, 200, 200, 200, 255, 200, 150, 200, 255};
+  const std::vector<std::uint8_t> candidate{200, 200, 200, 0,   90,  90,  90,  255, 91,  90,
+                                            90,  255, 120, 120, 120, 255, 200, 150, 200, 255};
   const render::ShadowChange change = render::shadow_change(reference, candidate, unshadowed);
-  EXPECT_EQ(change.shadowed, 2u);
+  EXPECT_EQ(change.shadowed, 3u);
   EXPECT_EQ(change.changed, 2u);  // alpha does not count
-  EXPECT_DOUBLE_EQ(change.share(), 1.0);
+  EXPECT_DOUBLE_EQ(change.share(), 2.0 / 3.0);
   EXPECT_THROW(render::shadow_change(reference, std::vector<std::uint8_t>(12), unshadowed), Error);
 }
 

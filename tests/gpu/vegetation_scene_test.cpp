@@ -21,12 +21,18 @@ namespace {
 
 class VegetationSceneTest : public GpuTest {};
 
-TEST_F(VegetationSceneTest, CpuCullingDrawsTheGpuIdImage) {
+// A small field rendered as an instance-id image (what the culling comparisons read back).
+render::VegetationSceneOptions id_image_scene(double size) {
   render::VegetationSceneOptions o;
   o.width = 256;
   o.height = 144;
-  o.size = 400.0;
+  o.size = size;
   o.instance_ids = true;
+  return o;
+}
+
+TEST_F(VegetationSceneTest, CpuCullingDrawsTheGpuIdImage) {
+  render::VegetationSceneOptions o = id_image_scene(400.0);
   o.occlusion = false;
   const render::VegetationSceneResult gpu = render::render_vegetation_scene(ctx(), o);
   o.culling = render::VegetationCulling::kCpu;
@@ -66,11 +72,7 @@ TEST_F(VegetationSceneTest, CpuCullingDrawsTheGpuIdImage) {
 // batches of at most 1023 (and some list needs several), and the rule really differs from the
 // per-instance one somewhere.
 TEST_F(VegetationSceneTest, PerLeafCpuCullingDrawsItsListsInBatchesOfAtMost1023) {
-  render::VegetationSceneOptions o;
-  o.width = 256;
-  o.height = 144;
-  o.size = 400.0;
-  o.instance_ids = true;
+  render::VegetationSceneOptions o = id_image_scene(400.0);
   o.culling = render::VegetationCulling::kCpu;
   const render::VegetationSceneResult leaf = render::render_vegetation_scene(ctx(), o);
   o.cpu_lod = render::VegetationCpuLod::kPerInstance;
@@ -141,11 +143,7 @@ std::size_t plant_pixels(const std::vector<std::uint8_t>& rgba) {
 // test is part of both), and the test really drops texels: the same model drawn opaque covers more.
 TEST_F(VegetationSceneTest, TexturedGltfPlantsAreAlphaTestedOnBothPaths) {
   auto fern = std::make_shared<vegetation::PlantModel>(vegetation::make_sample_fern());
-  render::VegetationSceneOptions o;
-  o.width = 256;
-  o.height = 144;
-  o.size = 200.0;
-  o.instance_ids = true;
+  render::VegetationSceneOptions o = id_image_scene(200.0);
   o.occlusion = false;
   o.prefabs = {{"tree", fern}, {"bush", fern}};
   const render::VegetationSceneResult gpu = render::render_vegetation_scene(ctx(), o);

@@ -127,17 +127,6 @@ void CrowdSceneOptions::validate() const {
                 "CrowdSceneOptions::shadow_map_size");
 }
 
-namespace {
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
-
 CrowdSceneResult render_crowd_scene(gpu::Context& ctx, std::span<const crowd::CrowdFile> types,
                                     const CrowdSceneOptions& options) {
   options.validate();
@@ -218,8 +207,8 @@ CrowdSceneResult render_crowd_scene(gpu::Context& ctx, std::span<const crowd::Cr
     }
     for (std::size_t i = 0; i < frame_count; ++i) {
       CrowdSceneFrame& frame = result.frames[first + i];
-      frame.frame_ms = median_of(frame.frame_ms_rounds);
-      for (const auto& [name, samples] : gpu_rounds[i]) frame.gpu_ms[name] = median_of(samples);
+      frame.frame_ms = median(frame.frame_ms_rounds);
+      for (const auto& [name, samples] : gpu_rounds[i]) frame.gpu_ms[name] = median(samples);
     }
   }
   return result;

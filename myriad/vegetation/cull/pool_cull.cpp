@@ -71,40 +71,39 @@ PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type&
   Walk walk{type, lod, shapes, frustum, camera, out, stats};
   // Not a structured binding: the lambda below captures it (clang before 16 cannot capture bindings).
   const PoolSphereReach sphere = pool_sphere_reach(type.prefab, shapes);
-  for_each_visible_segment(world, segments, frustum, camera, lod, [&](const VisibleSegment& visible) {
-    const RuntimeWorld::Segment& seg = visible.seg;
-    const Group& g = visible.group;
-    const glm::vec3 shift = visible.shift;
-    const std::uint32_t seg_end = visible.end;
-    const float margin = seg.max_scale * sphere.reach * 1.001f + 1e-3f;
-    auto visit = [&](std::uint32_t first, std::uint32_t count, bool accepted) {
-      const std::uint32_t lo = std::max(first, seg.group_first), hi = std::min(first + count, seg_end);
-      for (std::uint32_t k = lo; k < hi; ++k) walk.instance(segment_slot(seg, k), accepted);
-    };
-    // Stack entries: node index << 1 | "wholly inside" flag.
-    stack.clear();
-    stack.push_back(0);
-    while (!stack.empty()) {
-      const std::uint32_t entry = stack.back();
-      stack.pop_back();
-      const QuadNode& node = g.nodes[entry >> 1];
-      bool inside = (entry & 1u) != 0;
-      if (!inside) {
-        ++stats.nodes_tested;
-        const Aabb local{node.bounds.min + shift, node.bounds.max + shift};
-        if (!frustum.intersects(grown(local, margin))) {
-          ++stats.nodes_skipped;
-          continue;
+  for_each_visible_segment(
+      world, segments, frustum, camera, lod, sphere.reach, [&](const VisibleSegment& visible) {
+        const RuntimeWorld::Segment& seg = visible.seg;
+        const Group& g = visible.group;
+        auto visit = [&](std::uint32_t first, std::uint32_t count, bool accepted) {
+          const std::uint32_t lo = std::max(first, seg.group_first),
+                              hi = std::min(first + count, visible.end);
+          for (std::uint32_t k = lo; k < hi; ++k) walk.instance(segment_slot(seg, k), accepted);
+        };
+        // Stack entries: node index << 1 | "wholly inside" flag.
+        stack.clear();
+        stack.push_back(0);
+        while (!stack.empty()) {
+          const std::uint32_t entry = stack.back();
+          stack.pop_back();
+          const QuadNode& node = g.nodes[entry >> 1];
+          bool inside = (entry & 1u) != 0;
+          if (!inside) {
+            ++stats.nodes_tested;
+            const Aabb local{node.bounds.min + visible.shift, node.bounds.max + visible.shift};
+            if (!frustum.intersects(grown(local, visible.margin))) {
+              ++stats.nodes_skipped;
+              continue;
+            }
+            inside = sphere.centres_inside && frustum.contains(local);
+          }
+          if (node.child_count == 0 || inside) {
+            visit(node.first_instance, node.instance_count, inside);
+            continue;
+          }
+          for (std::uint32_t c = node.child_count; c-- > 0;) stack.push_back((node.first_child + c) << 1);
         }
-        inside = sphere.centres_inside && frustum.contains(local);
-      }
-      if (node.child_count == 0 || inside) {
-        visit(node.first_instance, node.instance_count, inside);
-        continue;
-      }
-      for (std::uint32_t c = node.child_count; c-- > 0;) stack.push_back((node.first_child + c) << 1);
-    }
-  });
+      });
   return stats;
 }
 

@@ -51,25 +51,29 @@ inline std::uint32_t segment_slot(const RuntimeWorld::Segment& seg, std::uint32_
 }
 
 // One live segment that passed the group test, as both CPU pool walks start on it: its group, the
-// shift from the group's tile frame to render space (tile origin - render origin, as the pages) and the
-// end of its group-local instance range.
+// shift from the group's tile frame to render space (tile origin - render origin, as the pages), the
+// end of its group-local instance range, and how far its node boxes are grown for the sphere test (its
+// largest scale times the type's PoolSphereReach::reach, with a margin against rounding).
 struct VisibleSegment {
   const RuntimeWorld::Segment& seg;
   const Group& group;
   glm::vec3 shift;
   std::uint32_t end;
+  float margin;
 };
 // Calls fn(VisibleSegment) for each of `segments` whose group passes group_visible and whose tile is
-// resident in `world`.
+// resident in `world`; `reach` is the type's PoolSphereReach::reach.
 template <class Fn>
 void for_each_visible_segment(const RuntimeWorld& world, std::span<const RuntimeWorld::Segment> segments,
-                              const Frustum& frustum, glm::vec3 camera, const HashedLod& lod, Fn&& fn) {
+                              const Frustum& frustum, glm::vec3 camera, const HashedLod& lod, float reach,
+                              Fn&& fn) {
   for (const RuntimeWorld::Segment& seg : segments) {
     if (!group_visible(frustum, seg.bounds, camera, lod)) continue;
     const Tile* tile = world.tile(seg.tile);
     if (!tile || seg.group >= tile->groups.size()) continue;
     const Group& g = tile->groups[seg.group];
-    fn(VisibleSegment{seg, g, seg.bounds.min - g.bounds.min, seg.group_first + seg.count});
+    fn(VisibleSegment{seg, g, seg.bounds.min - g.bounds.min, seg.group_first + seg.count,
+                      seg.max_scale * reach * 1.001f + 1e-3f});
   }
 }
 
