@@ -153,5 +153,40 @@ TEST(StreamJobs, TheDestructorWaitsForJobsInFlightOnASharedPool) {
   EXPECT_EQ(finished->load(), 3);  // the pool lives on; every job ran before the jobs went
 }
 
+TEST(StreamJobs, LaunchesInABatchWakeThePoolOnceWhenItEnds) {
+  const auto pool = std::make_shared<WorkerPool>(2);
+  StreamJobs<CountJob> jobs(pool, 8);
+  const auto run = [](CountJob& j, WorkerPool::Local&) { j.result = j.id + 1; };
+  const std::uint64_t before = pool->wakes();
+  {
+    const auto batch = jobs.batch();
+    for (int i = 0; i < 4; ++i) {
+      jobs.next().id = i;
+      jobs.launch(0, run);
+    }
+    {
+      const auto inner = jobs.batch();  // nested: the outer one wakes
+      jobs.next().id = 4;
+      jobs.launch(0, run);
+    }
+    EXPECT_EQ(pool->wakes(), before);  // nothing woken while the batch is open
+  }
+  EXPECT_EQ(pool->wakes(), before + 1);
+  wait_until([&] {
+    std::size_t done = 0;
+    jobs.for_each_in_flight([&](const CountJob& j) { done += j.done.load() ? 1 : 0; });
+    return done == 5;
+  });
+  std::vector<int> results;
+  EXPECT_FALSE(jobs.collect(0, [&](CountJob& j) { results.push_back(j.result); }));
+  EXPECT_EQ(results, (std::vector<int>{1, 2, 3, 4, 5}));
+  // Outside a batch every launch wakes at once.
+  jobs.next().id = 9;
+  jobs.launch(0, run);
+  EXPECT_EQ(pool->wakes(), before + 2);
+  const auto empty = jobs.batch();  // a batch without launches wakes nobody
+  EXPECT_EQ(pool->wakes(), before + 2);
+}
+
 }  // namespace
 }  // namespace myriad

@@ -1,7 +1,7 @@
 // The upload queue: budgeted shares stage oldest first within their budget (a lone oversized item
 // alone), all-or-none shares land whole or wait, dropped versions never land, device copies, clears,
 // fills and staged copies land in that order (overlapping ones too), and the per-share figures (frame
-// bytes, max, p99) follow the staging ring's frames.
+// bytes, max, p99) follow the staging ring's frames; bytes written in place land like copied ones.
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -110,6 +110,44 @@ TEST_F(UploadQueueTest, AllOrNoneLandsWholeOrWaits) {
   EXPECT_EQ(queue.queued_bytes(s), 0u);
   EXPECT_EQ(read(x, 0, 400), p0);
   EXPECT_EQ(read(x, 400, 400), p1);
+}
+
+// Bytes written in place (enqueue_space) land like copied ones, in a store that grows past its first
+// block while earlier entries wait in it, and is reused the next frame.
+TEST_F(UploadQueueTest, BytesWrittenInPlaceLandAcrossTheStoresGrowth) {
+  gpu::StagingRing ring(ctx(), 4u << 20, 4u << 20);
+  gpu::UploadQueue queue(ring);
+  const gpu::UploadShare s = queue.share("pages", 0, gpu::UploadPolicy::kAllOrNone);
+  constexpr VkDeviceSize kPiece = 48u << 10;  // five pieces pass the store's first 64 KiB twice
+  gpu::Buffer x = make(5 * kPiece);
+  std::vector<std::vector<std::byte>> sent;
+  for (int frame_index = 0; frame_index < 2; ++frame_index) {
+    sent.clear();
+    for (int i = 0; i < 5; ++i) {
+      const std::vector<std::byte> head = pattern(std::size_t(kPiece) / 3, 10 * frame_index + i),
+                                   tail = pattern(std::size_t(kPiece) - head.size(), 50 + i);
+      if (i % 2 == 0) {  // gathered from two arrays, written in place
+        const std::span<std::byte> to = queue.enqueue_space(s, x.handle(), VkDeviceSize(i) * kPiece, kPiece);
+        ASSERT_EQ(to.size(), kPiece);
+        std::memcpy(to.data(), head.data(), head.size());
+        std::memcpy(to.data() + head.size(), tail.data(), tail.size());
+      } else {
+        std::vector<std::byte> whole = head;
+        whole.insert(whole.end(), tail.begin(), tail.end());
+        queue.enqueue(s, x.handle(), VkDeviceSize(i) * kPiece, whole);
+      }
+      sent.push_back(head);
+      sent.back().insert(sent.back().end(), tail.begin(), tail.end());
+    }
+    EXPECT_EQ(queue.queued_bytes(s), 5 * kPiece);
+    frame(ring, queue);
+    EXPECT_FALSE(queue.pending());
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(read(x, VkDeviceSize(i) * kPiece, kPiece), sent[std::size_t(i)])
+          << "frame " << frame_index << " piece " << i;
+  }
+  EXPECT_TRUE(queue.enqueue_space(s, x.handle(), 0, 0).empty());  // nothing to write, nothing queued
+  EXPECT_FALSE(queue.pending());
 }
 
 TEST_F(UploadQueueTest, DroppedVersionsNeverLand) {

@@ -3,7 +3,9 @@
 // thread, nearest first by the priority each launch gives. The owner's thread launches and collects; a job
 // writes only its own object until it is done, and collect() hands it back to the owner's `finish` in
 // launch order, at most a given number per call: the per-frame work budget that keeps a burst of finished
-// jobs from landing in one frame (the rest wait, done, for the next call).
+// jobs from landing in one frame (the rest wait, done, for the next call). An owner launches a frame's jobs
+// inside one batch(): they go on the pool quietly and wake its workers once when the batch ends
+// (WorkerPool::push_quiet says why).
 #pragma once
 
 #include <cstddef>
@@ -54,15 +56,40 @@ class StreamJobs {
 
   // The job the next launch takes (requires !full()): the owner fills in its inputs, then launches it.
   J& next() { return *jobs_[std::size_t(free_.back())]; }
+  // Launches within a batch wake the pool once, when the last open batch ends (a scope: the wake cannot
+  // be forgotten).
+  class [[nodiscard]] LaunchBatch {
+   public:
+    explicit LaunchBatch(StreamJobs& jobs) : jobs_(jobs) { ++jobs_.batches_; }
+    ~LaunchBatch() {
+      if (--jobs_.batches_ == 0 && jobs_.unwoken_) {
+        jobs_.unwoken_ = false;
+        jobs_.pool_->wake();
+      }
+    }
+    LaunchBatch(const LaunchBatch&) = delete;
+    LaunchBatch& operator=(const LaunchBatch&) = delete;
+
+   private:
+    StreamJobs& jobs_;
+  };
+  LaunchBatch batch() { return LaunchBatch(*this); }
+
   // Launches next() with `run(J&, WorkerPool::Local&)`, `priority` lowest first (metres to the camera).
+  // Outside a batch it wakes a worker at once.
   template <class Run>
   void launch(std::int64_t priority, Run run) {
     const int j = free_.back();
     free_.pop_back();
     launched_.push_back(j);
     J& job = *jobs_[std::size_t(j)];
-    pool_->push(
-        job, [run = std::move(run), &job](WorkerPool::Local& local) { run(job, local); }, priority);
+    auto task = [run = std::move(run), &job](WorkerPool::Local& local) { run(job, local); };
+    if (batches_ == 0) {
+      pool_->push(job, std::move(task), priority);
+      return;
+    }
+    pool_->push_quiet(job, std::move(task), priority);
+    unwoken_ = true;
   }
 
   // Hands at most `max_jobs` finished jobs (0: all) to `finish(J&)`, oldest launch first; job.error holds
@@ -110,6 +137,8 @@ class StreamJobs {
   std::vector<std::unique_ptr<J>> jobs_;
   std::vector<int> free_;      // a stack: the most recently freed job goes next
   std::vector<int> launched_;  // in launch order
+  int batches_ = 0;            // open LaunchBatch scopes
+  bool unwoken_ = false;       // launched quietly since the last wake
 };
 
 }  // namespace myriad

@@ -36,12 +36,20 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::push(Job& job, std::function<void(Local&)> run, std::int64_t priority) {
-  {
-    std::lock_guard lock(mutex_);
-    queue_.push_back({priority, pushed_++, &job, std::move(run)});
-    std::push_heap(queue_.begin(), queue_.end(), RunsLater{});
-  }
+  push_quiet(job, std::move(run), priority);
+  wakes_.fetch_add(1, std::memory_order_relaxed);
   wake_.notify_one();
+}
+
+void WorkerPool::push_quiet(Job& job, std::function<void(Local&)> run, std::int64_t priority) {
+  std::lock_guard lock(mutex_);
+  queue_.push_back({priority, pushed_++, &job, std::move(run)});
+  std::push_heap(queue_.begin(), queue_.end(), RunsLater{});
+}
+
+void WorkerPool::wake() {
+  wakes_.fetch_add(1, std::memory_order_relaxed);
+  wake_.notify_one();  // the woken worker wakes the next while work is left (work())
 }
 
 void WorkerPool::work() {
@@ -49,6 +57,7 @@ void WorkerPool::work() {
   Local local;
   for (;;) {
     Entry entry;
+    bool more = false;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
@@ -56,7 +65,11 @@ void WorkerPool::work() {
       std::pop_heap(queue_.begin(), queue_.end(), RunsLater{});
       entry = std::move(queue_.back());
       queue_.pop_back();
+      more = !queue_.empty();
     }
+    // Work left behind wakes the next worker: a woken worker passes the wake on, so the thread that
+    // queued a batch wakes one (wake()) and never pays for the rest.
+    if (more) wake_.notify_one();
     try {
       entry.run(local);
     } catch (...) {

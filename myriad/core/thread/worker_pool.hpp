@@ -60,8 +60,18 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   // Queues `run` for `job` (which must stay alive until job.done), behind every queued job of a lower
-  // or equal priority.
+  // or equal priority, and wakes a worker.
   void push(Job& job, std::function<void(Local&)> run, std::int64_t priority = 0);
+  // Queues like push() without waking anyone: a frame's launches go in quietly, then one wake() for all.
+  // (A wake per push hands the pool's lock back and forth with each woken worker, a system call per job
+  // on the pushing thread: on two cores that was the largest spike in a streaming frame.) Workers that
+  // are running take quiet jobs as they finish; sleeping ones only after wake().
+  void push_quiet(Job& job, std::function<void(Local&)> run, std::int64_t priority = 0);
+  // Wakes a sleeping worker for what push_quiet() queued; each worker that takes a job and leaves more
+  // queued wakes the next, so the caller pays for one wake.
+  void wake();
+  // Wakes so far (push() and wake() each count one).
+  std::uint64_t wakes() const { return wakes_.load(std::memory_order_relaxed); }
   int thread_count() const { return int(threads_.size()); }
 
  private:
@@ -77,6 +87,7 @@ class WorkerPool {
   std::condition_variable wake_;
   std::vector<Entry> queue_;  // a binary heap, first to run on top (owners bound their jobs in flight)
   std::uint64_t pushed_ = 0;
+  std::atomic<std::uint64_t> wakes_{0};
   bool stop_ = false;
   std::vector<std::thread> threads_;  // last: started after everything they use exists
 };

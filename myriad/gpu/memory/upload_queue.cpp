@@ -117,14 +117,32 @@ void UploadQueue::copy_from(const StagingRing::Span& staged, VkDeviceSize from, 
 
 void UploadQueue::enqueue(UploadShare share, VkBuffer dst, VkDeviceSize dst_offset,
                           std::span<const std::byte> bytes, std::int64_t tag) {
+  const std::span<std::byte> to = enqueue_space(share, dst, dst_offset, bytes.size(), tag);
+  if (!to.empty()) std::memcpy(to.data(), bytes.data(), bytes.size());
+}
+
+std::span<std::byte> UploadQueue::enqueue_space(UploadShare share, VkBuffer dst, VkDeviceSize dst_offset,
+                                                std::size_t size, std::int64_t tag) {
   Share& s = live_share(share);
-  if (bytes.empty()) return;
-  const std::size_t at = std::size_t(align_up(bytes_.size()));
-  bytes_.resize(at + bytes.size());
-  std::memcpy(bytes_.data() + at, bytes.data(), bytes.size());
-  queued_.push_back({share, tag, dst, dst_offset, bytes.size(), at, false});
-  s.queued_bytes += bytes.size();
+  if (size == 0) return {};
+  std::byte* to = grow_bytes(size);
+  queued_.push_back({share, tag, dst, dst_offset, size, std::size_t(to - bytes_.get()), false});
+  s.queued_bytes += size;
   ++s.queued_copies;
+  return {to, size};
+}
+
+std::byte* UploadQueue::grow_bytes(std::size_t size) {
+  const std::size_t at = std::size_t(align_up(bytes_size_));
+  if (at + size > bytes_capacity_) {
+    const std::size_t capacity = std::max({at + size, 2 * bytes_capacity_, std::size_t(64) << 10});
+    auto grown = std::make_unique_for_overwrite<std::byte[]>(capacity);
+    if (bytes_size_ > 0) std::memcpy(grown.get(), bytes_.get(), bytes_size_);
+    bytes_ = std::move(grown);
+    bytes_capacity_ = capacity;
+  }
+  bytes_size_ = at + size;
+  return bytes_.get() + at;
 }
 
 void UploadQueue::discard(Queued& q) {
@@ -185,7 +203,7 @@ void UploadQueue::stage_all_or_none(UploadShare share) {
   for (Queued& q : queued_) {
     if (q.dropped || q.share != share) continue;
     at = align_up(at);
-    std::memcpy(span->data + at, bytes_.data() + q.at, q.size);
+    std::memcpy(span->data + at, bytes_.get() + q.at, q.size);
     staged_copies_.push_back({span->buffer, q.dst, {span->offset + at, q.dst_offset, q.size}});
     at += q.size;
     s.frame_bytes += q.size;
@@ -211,7 +229,7 @@ void UploadQueue::stage_queued() {
       ++s.deferred;
       continue;
     }
-    std::memcpy(span->data, bytes_.data() + q.at, q.size);
+    std::memcpy(span->data, bytes_.get() + q.at, q.size);
     staged_copies_.push_back({span->buffer, q.dst, {span->offset, q.dst_offset, q.size}});
     s.budgeted_bytes += q.size;
     s.frame_bytes += q.size;
@@ -224,24 +242,25 @@ void UploadQueue::stage_queued() {
 void UploadQueue::compact_queue() {
   std::erase_if(queued_, [](const Queued& q) { return q.dropped; });
   if (queued_.empty()) {
-    // A whole world's worth gives its memory back; an edit's few copies keep the capacity.
-    if (bytes_.capacity() > (std::size_t(1) << 20))
-      std::vector<std::byte>().swap(bytes_);
-    else
-      bytes_.clear();
+    // A whole world's worth gives its memory back; a streaming frame's keeps the capacity.
+    if (bytes_capacity_ > kKeptQueueBytes) {
+      bytes_.reset();
+      bytes_capacity_ = 0;
+    }
+    bytes_size_ = 0;
     dead_bytes_ = 0;
     return;
   }
   // Moved down once at least half the bytes are dead: each byte moves O(1) times on average.
-  if (dead_bytes_ * 2 < bytes_.size()) return;
+  if (dead_bytes_ * 2 < bytes_size_) return;
   std::size_t to = 0;
   for (Queued& q : queued_) {
     to = std::size_t(align_up(to));
-    if (q.at != to) std::memmove(bytes_.data() + to, bytes_.data() + q.at, q.size);
+    if (q.at != to) std::memmove(bytes_.get() + to, bytes_.get() + q.at, q.size);
     q.at = to;
     to += q.size;
   }
-  bytes_.resize(to);
+  bytes_size_ = to;
   dead_bytes_ = 0;
 }
 

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -88,6 +89,10 @@ class UploadQueue {
   // a newer one replaces.
   void enqueue(UploadShare share, VkBuffer dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes,
                std::int64_t tag = -1);
+  // enqueue() for bytes the caller writes in place: `size` bytes to fill now (valid until the queue's next
+  // call), so data gathered from several arrays is copied once.
+  std::span<std::byte> enqueue_space(UploadShare share, VkBuffer dst, VkDeviceSize dst_offset,
+                                     std::size_t size, std::int64_t tag = -1);
   // Discards every queued copy to `dst` and, without a tag, every pending copy, clear and fill that
   // touches it (call before destroying a buffer that has work pending). With `tag`: only the queued
   // copies with that tag.
@@ -172,7 +177,13 @@ class UploadQueue {
   StagingRing& ring_;
   std::vector<Share> shares_;
   std::vector<Queued> queued_;  // oldest first
-  std::vector<std::byte> bytes_;
+  // The queued bytes: a store kept across frames up to kKeptQueueBytes of capacity (a streamed terrain
+  // frame's budget four times over), uninitialised when it grows; more (a whole world's first upload) gives
+  // its memory back. (Freeing it every frame made each large frame fault its pages in again.)
+  static constexpr std::size_t kKeptQueueBytes = std::size_t(4) << 20;
+  std::byte* grow_bytes(std::size_t size);  // `size` more bytes at the aligned end: where they go
+  std::unique_ptr<std::byte[]> bytes_;
+  std::size_t bytes_size_ = 0, bytes_capacity_ = 0;
   std::size_t dead_bytes_ = 0;        // of bytes_, of entries staged or dropped
   std::uint64_t frame_serial_ = 0;    // the staging ring frame the per-frame figures are of
   std::vector<DeviceOp> device_ops_;  // in submission order

@@ -1,5 +1,7 @@
 #include "myriad/render/terrain/page_arena_buffers.hpp"
 
+#include <cstring>
+
 namespace myriad::render {
 
 PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_stride,
@@ -49,23 +51,41 @@ std::uint64_t PageArenaBuffers::pending_bytes() const {
   return held_bytes_ + ctx_.uploads().queued_bytes(share_);
 }
 
+namespace {
+
+std::size_t total_size(std::initializer_list<std::span<const std::byte>> parts) {
+  std::size_t size = 0;
+  for (const auto& part : parts) size += part.size();
+  return size;
+}
+
+}  // namespace
+
 void PageArenaBuffers::send(std::uint32_t arena, bool indices, VkDeviceSize dst_offset,
-                            std::span<const std::byte> bytes) {
+                            std::initializer_list<std::span<const std::byte>> parts) {
   const gpu::Buffer& dst = indices ? index_buffers_.at(arena) : vertex_buffers_.at(arena);
-  ctx_.uploads().enqueue(share_, dst.handle(), dst_offset, bytes);
-  sent_ += bytes.size();
+  const std::span<std::byte> to =
+      ctx_.uploads().enqueue_space(share_, dst.handle(), dst_offset, total_size(parts));
+  std::size_t at = 0;
+  for (const auto& part : parts) {
+    if (!part.empty()) std::memcpy(to.data() + at, part.data(), part.size());
+    at += part.size();
+  }
+  sent_ += to.size();
 }
 
 void PageArenaBuffers::write(const PageArenas& arenas, std::uint32_t page,
-                             std::span<const std::byte> vertices, std::span<const std::uint32_t> indices) {
+                             std::initializer_list<std::span<const std::byte>> vertex_parts,
+                             std::span<const std::uint32_t> indices) {
   const PagePlacement& p = arenas.placement(page);
   if (!p.placed())
     throw Error("page " + std::to_string(page) + " has no placement", "PageArenaBuffers::write");
-  if (vertices.size() != std::size_t(p.vertex_count) * vertex_stride_ || indices.size() != p.index_count) {
+  const std::size_t vertex_bytes = total_size(vertex_parts);
+  if (vertex_bytes != std::size_t(p.vertex_count) * vertex_stride_ || indices.size() != p.index_count) {
     throw Error("page " + std::to_string(page) + " geometry does not match its placement's counts",
                 "PageArenaBuffers::write");
   }
-  if (pending_bytes() + vertices.size() + indices.size_bytes() > max_queued_bytes_) {
+  if (pending_bytes() + vertex_bytes + indices.size_bytes() > max_queued_bytes_) {
     throw Error("page upload does not fit (" + std::to_string(max_queued_bytes_) + " bytes may wait)",
                 "PageArenaBuffers::write", "record the queued uploads first, or raise max_queued_bytes");
   }
@@ -75,18 +95,20 @@ void PageArenaBuffers::write(const PageArenas& arenas, std::uint32_t page,
   while (vertex_buffers_.size() < arenas.arenas().size() && arenas.arenas()[vertex_buffers_.size()].sealed)
     create_buffers(arenas.arenas()[vertex_buffers_.size()]);
   if (p.arena < vertex_buffers_.size()) {
-    send(p.arena, false, v, vertices);
-    send(p.arena, true, i, std::as_bytes(indices));
+    send(p.arena, false, v, vertex_parts);
+    send(p.arena, true, i, {std::as_bytes(indices)});
     return;
   }
-  held_.push_back({p.arena, false, v, {vertices.begin(), vertices.end()}});
+  Held& held = held_.emplace_back(Held{p.arena, false, v, {}});
+  held.bytes.reserve(vertex_bytes);
+  for (const auto& part : vertex_parts) held.bytes.insert(held.bytes.end(), part.begin(), part.end());
   held_.push_back({p.arena, true, i, {std::as_bytes(indices).begin(), std::as_bytes(indices).end()}});
-  held_bytes_ += vertices.size() + indices.size_bytes();
+  held_bytes_ += vertex_bytes + indices.size_bytes();
 }
 
 std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd, const PageArenas& arenas) {
   ensure_buffers(arenas);
-  for (const Held& h : held_) send(h.arena, h.indices, h.dst_offset, h.bytes);
+  for (const Held& h : held_) send(h.arena, h.indices, h.dst_offset, {h.bytes});
   held_.clear();
   held_bytes_ = 0;
   gpu::UploadQueue& uploads = ctx_.uploads();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <vector>
 
@@ -29,6 +30,13 @@ class PageArenaBuffers {
   // the placement's. Throws myriad::Error when the queue would pass max_queued_bytes: record the
   // queued uploads first.
   void write(const PageArenas& arenas, std::uint32_t page, std::span<const std::byte> vertices,
+             std::span<const std::uint32_t> indices) {
+    write(arenas, page, {vertices}, indices);
+  }
+  // The same with the vertex range given in parts, back to back (e.g. vertices, then atlas records):
+  // copied once, into the upload queue.
+  void write(const PageArenas& arenas, std::uint32_t page,
+             std::initializer_list<std::span<const std::byte>> vertex_parts,
              std::span<const std::uint32_t> indices);
 
   // Creates the buffers of arenas new since the last call (throws myriad::Error on an arena that is not
@@ -59,7 +67,8 @@ class PageArenaBuffers {
   };
   void create_buffers(const PageArena& arena);
   void ensure_buffers(const PageArenas& arenas);
-  void send(std::uint32_t arena, bool indices, VkDeviceSize dst_offset, std::span<const std::byte> bytes);
+  void send(std::uint32_t arena, bool indices, VkDeviceSize dst_offset,
+            std::initializer_list<std::span<const std::byte>> parts);
 
   gpu::Context& ctx_;
   gpu::UploadShare share_;

@@ -193,14 +193,10 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
   terrain_pages_[s] = {origin, std::uint32_t(mesh.vertices.size())};
   chunks_.set_page(s, bounds, pl.arena);
 
-  // Vertices and atlas records go into one range, in one staged block.
-  std::vector<std::byte> bytes(std::size_t(vertex_count) * kStride);
-  std::memcpy(bytes.data(), mesh.vertices.data(), mesh.vertices.size() * kStride);
-  if (!mesh.atlas.empty()) {
-    std::memcpy(bytes.data() + mesh.vertices.size() * kStride, mesh.atlas.data(),
-                mesh.atlas.size() * kStride);
-  }
-  buffers_.write(arenas_, s, bytes, mesh.indices);
+  // Vertices and atlas records go into one range, copied once into the upload queue.
+  static_assert(sizeof(mesh.atlas[0]) == kStride, "atlas records share the vertex stride");
+  buffers_.write(arenas_, s, {std::as_bytes(std::span(mesh.vertices)), std::as_bytes(std::span(mesh.atlas))},
+                 mesh.indices);
 }
 
 void TerrainRenderer::mark_page_dirty(std::uint32_t section) {

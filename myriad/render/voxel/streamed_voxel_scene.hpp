@@ -40,8 +40,10 @@ struct StreamedVoxelSceneOptions {
   int vegetation_sections_per_frame = 8;  // sections' plants copied in per frame at most (the rest wait)
   // Arrivals come in bursts (a row of columns finishes together); each frame takes ceil(waiting / this)
   // of the waiting section uploads and vegetation placements (at least one, within the limits above),
-  // so a burst is spread over about this many frames instead of landing in one. 1: all at once.
-  int pacing_frames = 6;
+  // so a burst is spread over about this many frames instead of landing in one. 1: all at once. At
+  // 20 m/s a row of columns arrives every ~48 frames: 24 spreads it over half that (6 left a frame with
+  // a full megabyte to queue between runs of empty ones; docs/BENCHMARKS.md).
+  int pacing_frames = 24;
   // Finished stream jobs (a column's generation, light or mesh; a far block) taken per frame at most, per
   // stream; the rest wait, done, for the next frames (StreamOptions::max_collects_per_update). 0: all.
   int collects_per_frame = 8;

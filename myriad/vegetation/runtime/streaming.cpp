@@ -159,6 +159,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     if (d <= radius) wanted.push_back({d, k});
   }
   std::sort(wanted.begin(), wanted.end());  // nearest first
+  const auto batch = reads_.batch();        // one wake for the frame's reads
   for (const auto& w : wanted) {
     if (reads_.full()) break;
     const std::int32_t s = entries_.acquire();

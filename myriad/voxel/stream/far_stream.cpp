@@ -217,6 +217,7 @@ void FarStream::scan() {
 void FarStream::launch() {
   const int budget = options_.max_launches_per_update;
   int launched = 0;
+  const auto batch = jobs_.batch();  // one wake for the update's launches
   while (candidate_head_ < candidates_.size() && !jobs_.full() && launched < budget) {
     const Candidate c = candidates_[candidate_head_++];
     int s = slot_of(c.level, c.block);

@@ -442,6 +442,7 @@ void StreamWorld::scan() {
 void StreamWorld::launch() {
   const int budget = options_.max_launches_per_update;
   int launched = 0;
+  const auto batch = jobs_.batch();  // one wake for the update's launches
   while (candidate_count_ > 0 && !jobs_.full() && launched < budget) {
     const glm::ivec2 c = candidates_[candidate_head_];
     candidate_head_ = (candidate_head_ + 1) % candidates_.size();
