@@ -1,6 +1,6 @@
 // Frustum planes of known cameras, AABB/sphere classification, reverse-Z and infinite-far variants,
-// and a randomized comparison of the plane tests with an independent double-precision reference
-// that works on the 8 transformed corners in clip space.
+// the box helpers culling uses (grown, distance_to), and a randomized comparison of the plane tests with an
+// independent double-precision reference that works on the 8 transformed corners in clip space.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -18,6 +18,18 @@ void expect_plane(const Plane& p, glm::vec3 normal, float d) {
   EXPECT_NEAR(p.normal.y, normal.y, 1e-5f);
   EXPECT_NEAR(p.normal.z, normal.z, 1e-5f);
   EXPECT_NEAR(p.d, d, 1e-4f * (1.0f + std::abs(d)));
+}
+
+TEST(Aabb, GrownMovesEveryFaceAndDistanceIsZeroInsideAndEuclideanOutside) {
+  const Aabb box{glm::vec3(0.0f, 0.0f, 0.0f), glm::vec3(2.0f, 4.0f, 6.0f)};
+  const Aabb g = box.grown(0.5f);
+  EXPECT_EQ(g.min, glm::vec3(-0.5f));
+  EXPECT_EQ(g.max, glm::vec3(2.5f, 4.5f, 6.5f));
+  EXPECT_EQ(box.distance_to(glm::vec3(1.0f, 2.0f, 3.0f)), 0.0f);         // inside
+  EXPECT_EQ(box.distance_to(glm::vec3(2.0f, 4.0f, 6.0f)), 0.0f);         // on a corner
+  EXPECT_FLOAT_EQ(box.distance_to(glm::vec3(5.0f, 2.0f, 3.0f)), 3.0f);   // off one face
+  EXPECT_FLOAT_EQ(box.distance_to(glm::vec3(-3.0f, 8.0f, 3.0f)), 5.0f);  // off an edge: 3-4-5
+  EXPECT_FLOAT_EQ(box.distance_to(glm::vec3(4.0f, -2.0f, 7.0f)), 3.0f);  // off a corner: 2, 2, 1
 }
 
 TEST(Frustum, PlanesOfKnownCamera) {

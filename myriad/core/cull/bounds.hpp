@@ -3,6 +3,7 @@
 
 #include "myriad/core/math/math.hpp"
 
+#include <cmath>
 #include <limits>
 
 namespace myriad {
@@ -24,6 +25,13 @@ struct Aabb {
   void expand(const Aabb& o) {
     min = glm::min(min, o.min);
     max = glm::max(max, o.max);
+  }
+  // The box with every face moved out by `margin`.
+  Aabb grown(float margin) const { return {min - glm::vec3(margin), max + glm::vec3(margin)}; }
+  // Distance from `p` to the box (0 inside it).
+  float distance_to(glm::vec3 p) const {
+    const glm::vec3 d = glm::max(glm::max(min - p, p - max), glm::vec3(0.0f));
+    return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
   }
   bool contains(glm::vec3 p) const {
     return p.x >= min.x && p.y >= min.y && p.z >= min.z && p.x <= max.x && p.y <= max.y && p.z <= max.z;

@@ -35,11 +35,6 @@ float distance(glm::vec3 a, glm::vec3 b) {
   return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-float box_distance(const Aabb& b, glm::vec3 p) {
-  const glm::vec3 d = glm::max(glm::max(b.min - p, p - b.max), glm::vec3(0.0f));
-  return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-}
-
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define MYRIAD_VEG_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -206,7 +201,7 @@ bool group_visible(const Frustum& frustum, const Aabb& bounds, glm::vec3 camera,
   // Smallest f is 1 - band/2; the margin absorbs rounding so the test stays conservative.
   const float f = std::max(1.0f - 0.5f * lod.band, 1e-3f);
   const float reach = std::sqrt(lod.switch_sq[lod.count - 1]) / f * 1.001f + 0.01f;
-  return box_distance(bounds, camera) <= reach;
+  return bounds.distance_to(camera) <= reach;
 }
 
 TreeCullStats cull_group_tree(const Group& g, const Prefab& prefab, const Frustum& frustum, glm::vec3 camera,
@@ -226,7 +221,7 @@ TreeCullStats cull_group_tree(const Group& g, const Prefab& prefab, const Frustu
     const QuadNode& node = g.nodes[index];
     // Beyond the draw distance: every leaf centre below is at least as far as the box's nearest point
     // (the small margin keeps the skip conservative against rounding), so the whole subtree is culled.
-    if (box_distance(node.bounds, camera) > draw_distance) continue;
+    if (node.bounds.distance_to(camera) > draw_distance) continue;
     if (!inside) {
       ++stats.nodes_tested;
       if (!frustum.intersects(node.bounds)) continue;

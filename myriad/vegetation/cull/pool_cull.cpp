@@ -44,8 +44,6 @@ struct Walk {
   }
 };
 
-Aabb grown(const Aabb& b, float margin) { return {b.min - glm::vec3(margin), b.max + glm::vec3(margin)}; }
-
 }  // namespace
 
 PoolSphereReach pool_sphere_reach(const Prefab& prefab, const PlantLodShapes& shapes) {
@@ -91,7 +89,7 @@ PoolCullStats cull_pool_cpu(const RuntimeWorld& world, const RuntimeWorld::Type&
           if (!inside) {
             ++stats.nodes_tested;
             const Aabb local{node.bounds.min + visible.shift, node.bounds.max + visible.shift};
-            if (!frustum.intersects(grown(local, visible.margin))) {
+            if (!frustum.intersects(local.grown(visible.margin))) {
               ++stats.nodes_skipped;
               continue;
             }

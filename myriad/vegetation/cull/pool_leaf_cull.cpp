@@ -3,20 +3,8 @@
 #include "myriad/vegetation/cull/pool_leaf_cull.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace myriad::vegetation {
-namespace {
-
-Aabb grown(const Aabb& b, float margin) { return {b.min - glm::vec3(margin), b.max + glm::vec3(margin)}; }
-
-float box_distance(const Aabb& b, glm::vec3 p) {
-  const glm::vec3 d = glm::max(glm::max(b.min - p, p - b.max), glm::vec3(0.0f));
-  return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-}
-
-}  // namespace
-
 PoolCullStats cull_pool_cpu_per_leaf(const RuntimeWorld& world, const RuntimeWorld::Type& type,
                                      std::span<const RuntimeWorld::Segment> segments, const HashedLod& lod,
                                      const PlantLodShapes& shapes, const Frustum& frustum, glm::vec3 camera,
@@ -42,14 +30,14 @@ PoolCullStats cull_pool_cpu_per_leaf(const RuntimeWorld& world, const RuntimeWor
           stack.pop_back();
           const QuadNode& node = g.nodes[entry >> 1];
           const Aabb local{node.bounds.min + visible.shift, node.bounds.max + visible.shift};
-          if (box_distance(local, camera) > draw_distance) {
+          if (local.distance_to(camera) > draw_distance) {
             ++stats.nodes_skipped;
             continue;
           }
           bool inside = (entry & 1u) != 0;
           if (!inside) {
             ++stats.nodes_tested;
-            if (!frustum.intersects(grown(local, visible.margin))) {
+            if (!frustum.intersects(local.grown(visible.margin))) {
               ++stats.nodes_skipped;
               continue;
             }
