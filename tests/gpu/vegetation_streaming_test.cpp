@@ -118,6 +118,25 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
     live_before.clear();
     for (const TileKey k : streamer.resident_tiles())
       if (pools.live(k)) live_before.insert(k);
+    // Each pool culls the world's segments of the tiles it draws, in the world's order, as they are now:
+    // the live segments are merged with last frame's, and nothing kept may be stale (a rebase moves
+    // every segment's bounds).
+    for (std::size_t t = 0; t < streamer.world().types().size(); ++t) {
+      const render::VegetationGpuType* g = pools.pool(t);
+      if (!g) continue;
+      std::vector<const RuntimeWorld::Segment*> drawn;
+      for (const RuntimeWorld::Segment& s : streamer.world().types()[t].segments)
+        if (pools.live(s.tile)) drawn.push_back(&s);
+      ASSERT_EQ(g->segments.size(), drawn.size()) << "frame " << frame << " type " << t;
+      for (std::size_t i = 0; i < drawn.size(); ++i) {
+        const RuntimeWorld::Segment &got = g->segments[i], &want = *drawn[i];
+        ASSERT_TRUE(got.id == want.id && got.tile == want.tile && got.group == want.group &&
+                    got.group_first == want.group_first && got.count == want.count &&
+                    got.pages == want.pages && got.bounds.min == want.bounds.min &&
+                    got.bounds.max == want.bounds.max && got.max_scale == want.max_scale)
+            << "frame " << frame << " type " << t << " segment " << i;
+      }
+    }
 
     // The pass works relative to the render origin the page tables were written for (this frame's).
     const glm::vec3 cam(eye - streamer.world().render_origin());

@@ -152,6 +152,74 @@ std::map<std::tuple<std::int32_t, std::int32_t, std::uint32_t, std::uint32_t>, s
   return out;
 }
 
+// A tile at (x, z) holding only `first`'s group 0 with `count` instances (repeated as needed).
+std::shared_ptr<const Tile> resized_group_tile(const Tile& first, std::int32_t x, std::int32_t z,
+                                               std::size_t count) {
+  Tile t = first;
+  t.x = x;
+  t.z = z;
+  t.groups.resize(1);
+  const std::vector<InstanceRecord> base = t.groups[0].instances;
+  t.groups[0].instances.clear();
+  for (std::size_t i = 0; i < count; ++i) t.groups[0].instances.push_back(base[i % base.size()]);
+  return std::make_shared<const Tile>(std::move(t));
+}
+
+TEST(Runtime, PagesTakenAgainAreZeroPastTheirCountAndAPoolCrossingABlockEdgeKeepsItsRecords) {
+  const auto tiles = bake_tiles(test::small_world(400.0));
+  ASSERT_FALSE(tiles.empty());
+  // One type: a big group spanning more than a block of pages, a small one after it.
+  const std::size_t big_count = std::size_t(RuntimeWorld::kBlockPages + 7) * kPageSlots + 5;
+  const auto big = resized_group_tile(tiles[0], 0, 0, big_count);
+  const auto small = resized_group_tile(tiles[0], 1, 0, kPageSlots / 2);
+  const auto odd = resized_group_tile(tiles[0], 2, 0, kPageSlots + 3);
+  RuntimeWorld w;
+  auto append_all = [&w](const std::shared_ptr<const Tile>& t) {
+    w.append(t, 0, 0, static_cast<std::uint32_t>(t->groups[0].instances.size() / 2));
+    w.append(t, 0, static_cast<std::uint32_t>(t->groups[0].instances.size() / 2),
+             static_cast<std::uint32_t>(t->groups[0].instances.size() - t->groups[0].instances.size() / 2));
+  };
+  append_all(small);
+  append_all(big);
+  ASSERT_EQ(w.types().size(), 1u);
+  ASSERT_GT(w.types()[0].page_count(), RuntimeWorld::kBlockPages);
+
+  // The pool shrinks below the block edge and grows past it again, twice (the spare block is reused):
+  // every record is where a fresh pool holding the same tiles has it.
+  for (int round = 0; round < 2; ++round) {
+    w.remove_tile({big->x, big->z});
+    EXPECT_LT(w.types()[0].page_count(), RuntimeWorld::kBlockPages);
+    append_all(big);
+  }
+  RuntimeWorld fresh;
+  fresh.append(small, 0, 0, static_cast<std::uint32_t>(small->groups[0].instances.size()));
+  fresh.append(big, 0, 0, static_cast<std::uint32_t>(big_count));
+  EXPECT_EQ(live_slots(w).size(), live_slots(fresh).size());
+  EXPECT_EQ(live_slots(w), live_slots(fresh));
+  EXPECT_EQ(w.resident_bytes(), fresh.resident_bytes());  // the same blocks: the spare was taken again
+
+  // Pages the big tile held (full of its records) are taken by a group that fills a page and a bit:
+  // the slots past its count are zero, as on a fresh page, not the former tile's records.
+  // A tile at the pool's end: the big tile's pages go free instead of being released.
+  w.append(resized_group_tile(tiles[0], 3, 0, 1), 0, 0, 1);
+  w.remove_tile({big->x, big->z});
+  append_all(odd);
+  const RuntimeWorld::Type& type = w.types()[0];
+  std::size_t checked = 0;
+  for (const RuntimeWorld::Segment& seg : type.segments) {
+    if (seg.tile != TileKey{odd->x, odd->z}) continue;
+    const std::uint32_t last = seg.pages.back();
+    const std::uint32_t used = type.pages[last].count;
+    ASSERT_LT(used, kPageSlots);
+    const PlantRecord* records = type.page_records(last);
+    for (std::uint32_t k = used; k < kPageSlots; ++k, ++checked) {
+      const std::array<std::byte, sizeof(PlantRecord)> zero{};
+      EXPECT_EQ(std::memcmp(&records[k], zero.data(), sizeof(PlantRecord)), 0) << "slot " << k;
+    }
+  }
+  EXPECT_EQ(checked, kPageSlots - 3u);
+}
+
 TEST(Runtime, PoolsMergeTypesReusePagesAndFreeEverything) {
   auto tiles = bake_tiles(test::small_world(400.0));
   ASSERT_EQ(tiles.size(), 4u);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "myriad/core/io/error.hpp"
@@ -195,20 +196,47 @@ void VegetationPools::rebuild_live(const vegetation::TileStreamer& streamer) {
   }
   std::sort(waiting_.begin(), waiting_.end());
   waiting_.erase(std::unique(waiting_.begin(), waiting_.end()), waiting_.end());
+  // The tiles that may be drawn, once (resident, no page waiting), sorted: each segment is then a search
+  // in this short array, asked again only when the tile changes from the segment before (a tile's
+  // segments are appended together).
+  streamer.resident_tiles(drawable_);
+  std::erase_if(drawable_, [&](vegetation::TileKey k) {
+    return std::binary_search(waiting_.begin(), waiting_.end(), k);
+  });
+  // A pool's segments are the world's segments of drawable tiles, in the world's order, merged with the
+  // last build's by id: a segment drawn before is moved over and only a newly drawn one is copied, so a
+  // build reads each segment's few fields, not its page list (a frame in which a tile arrives would
+  // otherwise read memory the rest of the frame evicted, twice per segment). After a rebase every
+  // segment's bounds changed: all are copied. A count that differs is copied too (a drawn tile's
+  // segments do not grow, but a copy must never be stale).
+  const bool copy_all = world.render_origin() != live_origin_;
+  live_origin_ = world.render_origin();
   live_.clear();
   for (std::size_t t = 0; t < pools_.size(); ++t) {
     if (!pools_[t].gpu) continue;
-    VegetationGpuType& gpu = *pools_[t].gpu;
-    // Assigned over the previous frame's copies: their page lists keep their storage.
-    std::size_t n = 0;
+    std::vector<vegetation::RuntimeWorld::Segment>& segments = pools_[t].gpu->segments;
+    std::swap(segments, previous_segments_);
+    segments.clear();
+    std::size_t i = 0;
+    std::optional<vegetation::TileKey> last;
+    bool drawn = false;
     for (const vegetation::RuntimeWorld::Segment& s : world.types()[t].segments) {
-      if (!streamer.resident(s.tile) || std::binary_search(waiting_.begin(), waiting_.end(), s.tile))
-        continue;
-      if (n == gpu.segments.size()) gpu.segments.emplace_back();
-      gpu.segments[n++] = s;
-      live_.push_back(s.tile);
+      while (i < previous_segments_.size() && previous_segments_[i].id < s.id) ++i;  // gone
+      if (s.tile != last) {
+        last = s.tile;
+        drawn = std::binary_search(drawable_.begin(), drawable_.end(), s.tile);
+        if (drawn && (live_.empty() || live_.back() != s.tile)) live_.push_back(s.tile);
+      }
+      if (!drawn) continue;
+      vegetation::RuntimeWorld::Segment* kept =
+          i < previous_segments_.size() ? &previous_segments_[i] : nullptr;
+      if (!copy_all && kept && kept->id == s.id && kept->count == s.count) {
+        segments.push_back(std::move(*kept));
+        ++i;
+      } else {
+        segments.push_back(s);
+      }
     }
-    gpu.segments.resize(n);
   }
   std::sort(live_.begin(), live_.end());
   live_.erase(std::unique(live_.begin(), live_.end()), live_.end());

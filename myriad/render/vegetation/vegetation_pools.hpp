@@ -101,7 +101,10 @@ class VegetationPools {
   std::vector<VegetationGpuType> retired_;  // replaced by a grown copy this frame
   std::vector<vegetation::RuntimeWorld::PageChange> changes_;
   std::vector<vegetation::TileKey> waiting_, live_;  // sorted
-  std::vector<vegetation::TileKey> staged_tiles_;    // tiles of the record pages this update staged
+  std::vector<vegetation::TileKey> drawable_;        // rebuild_live()'s scratch: resident, none waiting
+  std::vector<vegetation::RuntimeWorld::Segment> previous_segments_;  // rebuild_live()'s scratch
+  glm::dvec3 live_origin_{0.0};                                       // the render origin it built for
+  std::vector<vegetation::TileKey> staged_tiles_;  // tiles of the record pages this update staged
   VegetationPoolsFrame frame_;
   // What the live segments were last built from (the world's structure, the streamer's resident set),
   // and the waiting counts found then.

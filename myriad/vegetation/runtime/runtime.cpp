@@ -38,14 +38,18 @@ void RuntimeWorld::take_changes(std::vector<PageChange>& out) {
 
 std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
   Type& t = types_[type];
+  std::uint32_t page = 0;
   if (!t.free_pages.empty()) {
-    const std::uint32_t page = t.free_pages.back();
+    page = t.free_pages.back();
     t.free_pages.pop_back();
-    return page;
+  } else {
+    page = t.page_count();
+    t.pages.push_back({});
+    if (page / kBlockPages == t.record_blocks.size())  // past the spare too
+      t.record_blocks.emplace_back();
   }
-  const std::uint32_t page = t.page_count();
-  t.pages.push_back({});
-  if (page % kBlockPages == 0) t.record_blocks.emplace_back(std::size_t(kBlockPages) * kPageSlots);
+  // Slots past the count are copied to the GPU with the page: zero, not a former tile's records.
+  std::fill_n(t.page_records(page), kPageSlots, PlantRecord{});
   return page;
 }
 
@@ -72,7 +76,8 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
   });
   if (seg == type.segments.end()) {
     const glm::vec3 shift(tile->origin() - origin_);
-    type.segments.push_back({key, group, first, 0, {}, {g.bounds.min + shift, g.bounds.max + shift}});
+    type.segments.push_back(
+        {key, group, first, 0, {}, {g.bounds.min + shift, g.bounds.max + shift}, 0.0f, next_segment_id_++});
     seg = type.segments.end() - 1;
   }
   std::uint32_t done = 0;
@@ -123,11 +128,15 @@ void RuntimeWorld::remove_tile(TileKey key) {
       const auto last = static_cast<std::uint32_t>(type.pages.size() - 1);
       std::erase(type.free_pages, last);
       type.pages.pop_back();
-      if (type.page_count() % kBlockPages == 0) type.record_blocks.pop_back();
     }
     if (type.pages.empty()) {
+      type.record_blocks.clear();
+      type.record_blocks.shrink_to_fit();
       type.pages.shrink_to_fit();
       type.free_pages.shrink_to_fit();
+    } else {
+      const std::size_t used = (type.pages.size() + kBlockPages - 1) / kBlockPages;
+      if (type.record_blocks.size() > used + 1) type.record_blocks.resize(used + 1);  // one spare kept
     }
   }
   std::erase_if(tiles_, [&](const auto& t) { return t->x == key.x && t->z == key.z; });

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <vector>
@@ -37,15 +38,41 @@ class RuntimeWorld {
     std::vector<std::uint32_t> pages;
     Aabb bounds;             // the group's AABB relative to the render origin
     float max_scale = 0.0f;  // of its instances
+    // Unique in its world and rising in the order segments are made, so a type's segments are in id order
+    // (removals keep the order; new ones go at the end): a copy of some of them can be matched by id.
+    std::uint64_t id = 0;
   };
   // Records are held in blocks of kBlockPages pages, so a pool grows without moving what it holds
-  // (a single vector of a million records would copy 16 MB on each reallocation, mid-frame).
+  // (a single vector of a million records would copy 16 MB on each reallocation, mid-frame). A block is
+  // allocated uninitialised and a page's records are zeroed when the page is taken, so a new block costs
+  // its pages one at a time instead of 256 KiB written in one frame; one empty block past a pool's end is
+  // kept, so a pool whose size moves back and forth across a block's edge (a streamed flight) does not
+  // free and allocate a block each time.
   static constexpr std::uint32_t kBlockPages = 256;
+  // kBlockPages * kPageSlots records, allocated uninitialised; a copy (a world copied whole) copies them.
+  class RecordBlock {
+   public:
+    static constexpr std::size_t kRecords = std::size_t(kBlockPages) * kPageSlots;
+    RecordBlock() : records_(std::make_unique_for_overwrite<PlantRecord[]>(kRecords)) {}
+    RecordBlock(const RecordBlock& other) : RecordBlock() { *this = other; }
+    RecordBlock& operator=(const RecordBlock& other) {
+      if (this != &other && other.records_) std::memcpy(data(), other.data(), kRecords * sizeof(PlantRecord));
+      return *this;
+    }
+    RecordBlock(RecordBlock&&) noexcept = default;
+    RecordBlock& operator=(RecordBlock&&) noexcept = default;
+    ~RecordBlock() = default;
+    PlantRecord* data() { return records_.get(); }
+    const PlantRecord* data() const { return records_.get(); }
+
+   private:
+    std::unique_ptr<PlantRecord[]> records_;
+  };
   struct Type {
     Prefab prefab;
     PlantSphereShape shape;
-    std::vector<std::vector<PlantRecord>> record_blocks;  // kBlockPages * kPageSlots records each
-    std::vector<PlantPage> pages;                         // count == 0: free
+    std::vector<RecordBlock> record_blocks;
+    std::vector<PlantPage> pages;  // count == 0: free
     std::vector<std::uint32_t> free_pages;
     std::vector<Segment> segments;
     std::size_t instances = 0;  // live instances
@@ -108,6 +135,7 @@ class RuntimeWorld {
   std::vector<std::shared_ptr<const Tile>> tiles_;  // one entry per tile with instances here
   std::vector<PageChange> changes_;
   std::uint64_t structure_version_ = 0;
+  std::uint64_t next_segment_id_ = 1;
   std::vector<std::vector<std::uint8_t>> logged_;  // per type and page: 0, 1 (table), 2 (records)
 };
 

@@ -43,9 +43,10 @@ TileStreamer::TileStreamer(StreamingOptions options)
   for (const auto& e : std::filesystem::directory_iterator(options_.directory, ec)) {
     TileKey k;
     if (e.is_regular_file() && parse_tile_file_name(e.path().filename().string(), k.x, k.z))
-      available_.insert(k);
+      available_.push_back(k);
   }
   if (ec) throw Error("cannot list tile folder: " + ec.message(), options_.directory.string());
+  std::sort(available_.begin(), available_.end());
 }
 
 TileStreamer::~TileStreamer() {
@@ -141,6 +142,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   far_.clear();
   for (const auto& [key, s] : slot_)
     if (tile_distance(key, camera) > unload_radius) far_.push_back(key);
+  std::sort(far_.begin(), far_.end());  // in key order: the pools free pages the same on every machine
   for (TileKey k : far_) unload(k);
   frame.unloaded = far_.size();
 
@@ -154,7 +156,8 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   const TileKey centre{cell(camera.x), cell(camera.z)};
   for (const glm::ivec2 offset : ring_.offsets()) {
     const TileKey k{centre.x + offset.x, centre.z + offset.y};  // |centre| <= 2e9, |offset| <= 1001
-    if (!available_.count(k) || slot_.count(k) || failed_.count(k)) continue;
+    if (!std::binary_search(available_.begin(), available_.end(), k) || slot_.count(k) || failed_.count(k))
+      continue;
     const double d = tile_distance(k, camera);
     if (d <= radius) wanted.push_back({d, k});
   }
@@ -256,9 +259,15 @@ std::size_t TileStreamer::resident_count() const {
 
 std::vector<TileKey> TileStreamer::resident_tiles() const {
   std::vector<TileKey> out;
+  resident_tiles(out);
+  return out;
+}
+
+void TileStreamer::resident_tiles(std::vector<TileKey>& out) const {
+  out.clear();
   for (const auto& [key, s] : slot_)
     if (entries_[s].state == State::kResident) out.push_back(key);
-  return out;
+  std::sort(out.begin(), out.end());
 }
 
 }  // namespace myriad::vegetation

@@ -15,13 +15,13 @@
 #include <cstddef>
 #include <deque>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "myriad/core/stream/slot_pool.hpp"
@@ -90,8 +90,9 @@ class TileStreamer {
 
   // Distance in XZ from the camera to the tile's rectangle (0 inside it).
   double tile_distance(TileKey key, glm::dvec3 camera) const;
-  const std::set<TileKey>& available() const { return available_; }
-  std::vector<TileKey> resident_tiles() const;  // fully in the runtime pools
+  const std::vector<TileKey>& available() const { return available_; }  // sorted
+  std::vector<TileKey> resident_tiles() const;                          // fully in the runtime pools, sorted
+  void resident_tiles(std::vector<TileKey>& out) const;                 // the same into `out` (cleared first)
   bool resident(TileKey key) const;
   std::size_t resident_count() const;
   // Changes whenever a tile becomes resident or stops being resident.
@@ -121,11 +122,18 @@ class TileStreamer {
   Entry* entry(TileKey key);
   const Entry* entry(TileKey key) const;
 
+  // Every frame looks up each tile of the ring in these (a few hundred lookups): a sorted array and a hash
+  // map, not trees whose lookups chase a dozen nodes each through memory the frame's rendering evicted.
+  struct KeyHash {
+    std::size_t operator()(TileKey k) const {
+      return std::hash<std::uint64_t>{}(std::uint64_t(std::uint32_t(k.x)) << 32 | std::uint32_t(k.z));
+    }
+  };
   StreamingOptions options_;
-  std::set<TileKey> available_;
-  StreamRing ring_;                       // tiles around the camera's tile that can hold wanted ones
-  SlotPool<Entry> entries_;               // tiles requested, copying or resident (slots reused)
-  std::map<TileKey, std::int32_t> slot_;  // tile to its entry (tile coordinates are unbounded)
+  std::vector<TileKey> available_;  // sorted
+  StreamRing ring_;                 // tiles around the camera's tile that can hold wanted ones
+  SlotPool<Entry> entries_;         // tiles requested, copying or resident (slots reused)
+  std::unordered_map<TileKey, std::int32_t, KeyHash> slot_;  // tile to its entry (coordinates unbounded)
   std::deque<TileKey> upload_queue_;
   std::vector<TileFailure> failures_;
   std::set<TileKey> failed_;
