@@ -175,6 +175,11 @@ TEST(StreamWorld, MeshesEqualFixedWorldWhileMovingAndEvicting) {
     expect_reported_equals_resident(s, reported);
     const StreamStats st = s.stats();
     EXPECT_LE(st.resident_columns, std::size_t(columns_within(s.columns(), cam, 6)));
+    // The running totals equal a walk over every slot (buffers swapped in, slots released and reused).
+    const StreamStats walked = s.stats_walked();
+    EXPECT_EQ(st.resident_columns, walked.resident_columns);
+    EXPECT_EQ(st.resident_bytes, walked.resident_bytes);
+    EXPECT_GT(st.resident_bytes, 0u);
   }
   EXPECT_EQ(s.column_state({15, 15}), ColumnState::kAbsent);  // the far corner was left behind
   // Slots ever made: the ring of radius + 3 (13 x 13) plus the columns that jobs in flight pinned when the

@@ -95,14 +95,19 @@ void TileStreamer::unload(TileKey key) {
   });
   const auto it = slot_.find(key);
   if (it != slot_.end()) {
-    Entry& e = entries_[it->second];
-    if (e.state == State::kResident) ++resident_version_;
-    e.tile.reset();
-    entries_.release(it->second);
+    if (entries_[it->second].state == State::kResident) ++resident_version_;
+    release(it->second);
     slot_.erase(it);
   }
   world_.remove_tile(key);
   std::erase(upload_queue_, key);
+}
+
+void TileStreamer::release(std::int32_t slot) {
+  Entry& e = entries_[slot];
+  e.tile.reset();
+  e.state = State::kFree;
+  entries_.release(slot);
 }
 
 void TileStreamer::arrive(Read& r) {
@@ -111,7 +116,7 @@ void TileStreamer::arrive(Read& r) {
   if (current && !r.tile) {
     failures_.push_back({r.key, r.message});
     failed_.insert(r.key);
-    entries_.release(slot_.at(r.key));
+    release(slot_.at(r.key));
     slot_.erase(r.key);
   } else if (current) {
     e->tile = std::move(r.tile);
@@ -140,8 +145,8 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
 
   const double unload_radius = double(options_.load_radius) + double(options_.hysteresis);
   far_.clear();
-  for (const auto& [key, s] : slot_)
-    if (tile_distance(key, camera) > unload_radius) far_.push_back(key);
+  for (const Entry& e : entries_)
+    if (e.state != State::kFree && tile_distance(e.key, camera) > unload_radius) far_.push_back(e.key);
   std::sort(far_.begin(), far_.end());  // in key order: the pools free pages the same on every machine
   for (TileKey k : far_) unload(k);
   frame.unloaded = far_.size();
@@ -236,7 +241,7 @@ bool TileStreamer::idle() const { return upload_queue_.empty() && deferred_ == 0
 
 std::size_t TileStreamer::loading() const {
   std::size_t n = 0;
-  for (const auto& [key, s] : slot_) n += entries_[s].state == State::kRequested ? 1 : 0;
+  for (const Entry& e : entries_) n += e.state == State::kRequested ? 1 : 0;
   // Read but not yet taken by an update: no longer loading.
   reads_.for_each_in_flight([&](const Read& r) {
     if (!r.done.load(std::memory_order_acquire) || r.cancelled.load(std::memory_order_relaxed)) return;
@@ -253,7 +258,7 @@ bool TileStreamer::resident(TileKey key) const {
 
 std::size_t TileStreamer::resident_count() const {
   std::size_t n = 0;
-  for (const auto& [key, s] : slot_) n += entries_[s].state == State::kResident ? 1 : 0;
+  for (const Entry& e : entries_) n += e.state == State::kResident ? 1 : 0;
   return n;
 }
 
@@ -265,8 +270,8 @@ std::vector<TileKey> TileStreamer::resident_tiles() const {
 
 void TileStreamer::resident_tiles(std::vector<TileKey>& out) const {
   out.clear();
-  for (const auto& [key, s] : slot_)
-    if (entries_[s].state == State::kResident) out.push_back(key);
+  for (const Entry& e : entries_)
+    if (e.state == State::kResident) out.push_back(e.key);
   std::sort(out.begin(), out.end());
 }
 

@@ -102,7 +102,7 @@ class TileStreamer {
   const RuntimeWorld& world() const { return world_; }
 
  private:
-  enum class State { kRequested, kUploading, kResident };
+  enum class State { kFree, kRequested, kUploading, kResident };  // kFree: a released slot
   struct Entry {
     TileKey key;
     State state = State::kRequested;
@@ -119,6 +119,7 @@ class TileStreamer {
   void read(Read& r) const;
   void arrive(Read& r);
   void unload(TileKey key);
+  void release(std::int32_t slot);
   Entry* entry(TileKey key);
   const Entry* entry(TileKey key) const;
 
@@ -132,7 +133,9 @@ class TileStreamer {
   StreamingOptions options_;
   std::vector<TileKey> available_;  // sorted
   StreamRing ring_;                 // tiles around the camera's tile that can hold wanted ones
-  SlotPool<Entry> entries_;         // tiles requested, copying or resident (slots reused)
+  // Tiles requested, copying or resident (slots reused); the per-frame walks over what is held go
+  // through this array (skipping free slots), the lookups by tile through slot_.
+  SlotPool<Entry> entries_;
   std::unordered_map<TileKey, std::int32_t, KeyHash> slot_;  // tile to its entry (coordinates unbounded)
   std::deque<TileKey> upload_queue_;
   std::vector<TileFailure> failures_;

@@ -176,22 +176,48 @@ std::span<const Light16> StreamWorld::column_light(glm::ivec2 c) const {
   return col && col->lit ? std::span<const Light16>(col->light) : std::span<const Light16>();
 }
 
+namespace {
+
+template <class Column>
+std::size_t column_bytes(const Column& col) {
+  std::size_t bytes =
+      col.materials.capacity() + col.forms.capacity() + col.light.capacity() * sizeof(Light16);
+  for (const SectionMesh& m : col.meshes)
+    bytes += m.vertices.capacity() * sizeof(TerrainVertex) + m.indices.capacity() * sizeof(std::uint32_t) +
+             m.atlas.capacity() * sizeof(AtlasRecord);
+  for (const SectionVegetation& v : col.vegetation)
+    bytes += v.grass.capacity() * sizeof(v.grass[0]) + v.trees.capacity() * sizeof(v.trees[0]);
+  return bytes;
+}
+
+}  // namespace
+
 StreamStats StreamWorld::stats() const {
+  StreamStats s;
+  s.pool_columns = slots_.size();
+  s.jobs_in_flight = jobs_.in_flight();
+  s.resident_columns = resident_columns_;
+  s.resident_bytes = resident_bytes_;
+  return s;
+}
+
+StreamStats StreamWorld::stats_walked() const {
   StreamStats s;
   s.pool_columns = slots_.size();
   s.jobs_in_flight = jobs_.in_flight();
   for (const Column& col : slots_) {
     s.resident_columns += col.used ? 1 : 0;
-    s.resident_bytes +=
-        col.materials.capacity() + col.forms.capacity() + col.light.capacity() * sizeof(Light16);
-    for (const SectionMesh& m : col.meshes)
-      s.resident_bytes += m.vertices.capacity() * sizeof(TerrainVertex) +
-                          m.indices.capacity() * sizeof(std::uint32_t) +
-                          m.atlas.capacity() * sizeof(AtlasRecord);
-    for (const SectionVegetation& v : col.vegetation)
-      s.resident_bytes += v.grass.capacity() * sizeof(v.grass[0]) + v.trees.capacity() * sizeof(v.trees[0]);
+    s.resident_bytes += column_bytes(col);
   }
   return s;
+}
+
+void StreamWorld::recount_bytes(Column& col) {
+  // Buffers change capacity only where a finished job's buffers are swapped in (jobs write through
+  // pointers into buffers sized before; clear() keeps capacity).
+  resident_bytes_ -= col.bytes;
+  col.bytes = column_bytes(col);
+  resident_bytes_ += col.bytes;
 }
 
 bool StreamWorld::idle() const {
@@ -239,6 +265,7 @@ void StreamWorld::collect() {
 void StreamWorld::release_column(std::int32_t s) {
   Column& col = slots_[s];
   col.used = false;
+  --resident_columns_;
   slot_of_.clear(col.coord);
   slots_.release(s);
 }
@@ -264,6 +291,7 @@ void StreamWorld::finish_job(Job& job) {
         col.materials.swap(job.fresh_materials);
         col.forms.swap(job.fresh_forms);
         col.light.swap(job.fresh_light);
+        recount_bytes(col);
       }
       col.generated = true;
       col.edited = false;
@@ -304,6 +332,7 @@ void StreamWorld::finish_job(Job& job) {
           if (had || !now.vertices.empty()) ++update_.sections_remeshed_uploaded;
         }
       }
+      recount_bytes(col);
       col.meshed = true;
       ++meshed_version_;
       col.mesh_dirty &= ~job.mask;
@@ -351,6 +380,7 @@ void StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
       if (options_.vegetation) col.vegetation.resize(std::size_t(sections_y_));
     }
     col.used = true;
+    ++resident_columns_;
     col.generated = col.lit = col.meshed = col.light_dirty = col.edited = false;
     col.readers = col.light_readers = col.pending_edits = 0;
     col.mesh_dirty.reset();

@@ -122,7 +122,10 @@ class StreamWorld {
   std::span<const std::uint8_t> column_materials(glm::ivec2 column) const;
   std::span<const std::uint8_t> column_forms(glm::ivec2 column) const;
   std::span<const Light16> column_light(glm::ivec2 column) const;
+  // Kept as running totals (a column's buffers are counted again when a finished job swaps them in), so
+  // asking every frame costs nothing; stats_walked() counts the same by walking every slot (for checks).
   StreamStats stats() const;
+  StreamStats stats_walked() const;
   // The save file of a column (in save_directory).
   std::filesystem::path save_path(glm::ivec2 column) const;
 
@@ -145,6 +148,7 @@ class StreamWorld {
     std::vector<Light16> light;
     std::vector<SectionMesh> meshes;            // per section, when meshed
     std::vector<SectionVegetation> vegetation;  // per section, when meshed (StreamOptions::vegetation)
+    std::size_t bytes = 0;                      // its buffers' capacities, as in resident_bytes_
   };
   struct Job;
   struct WorkerScratch;
@@ -207,6 +211,8 @@ class StreamWorld {
   std::vector<glm::ivec2> finished_;  // columns of the jobs the last collect finished
   StreamUpdate update_;
   std::uint64_t meshed_version_ = 0;
+  std::size_t resident_bytes_ = 0, resident_columns_ = 0;  // stats(): every slot's bytes, used slots
+  void recount_bytes(Column& col);
   StreamJobs<Job> jobs_;  // last: goes first, waiting for the jobs that read the members above
 };
 
