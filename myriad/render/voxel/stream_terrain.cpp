@@ -144,9 +144,17 @@ bool StreamTerrain::current(glm::ivec3 section) const {
   return slots_[std::size_t(slot_of(section))].queued != section;
 }
 
+// A unit's sections lie a window's area apart in the slots (slot_of), so the wrap is computed once: the
+// level choice asks this and sets hiding for about a thousand units per frame.
+std::size_t StreamTerrain::unit_base(glm::ivec2 unit) const {
+  const int w = options_.window;
+  return std::size_t(wrap(unit.x, w) + w * wrap(unit.y, w));
+}
+
 bool StreamTerrain::unit_current(glm::ivec2 unit) const {
+  const std::size_t base = unit_base(unit), layer = slots_.size() / std::size_t(options_.sections_y);
   for (int y = 0; y < options_.sections_y; ++y)
-    if (!current({unit.x, y, unit.y})) return false;
+    if (slots_[base + layer * std::size_t(y)].queued == glm::ivec3(unit.x, y, unit.y)) return false;
   return true;
 }
 
@@ -154,6 +162,14 @@ bool StreamTerrain::shows(glm::ivec3 section) const {
   if (section.y < 0 || section.y >= options_.sections_y) return false;
   const int s = slot_of(section);
   return slots_[std::size_t(s)].owner == section && !terrain_->section_hidden(s);
+}
+
+void StreamTerrain::set_unit_hidden(glm::ivec2 unit, bool hidden) {
+  const std::size_t base = unit_base(unit), layer = slots_.size() / std::size_t(options_.sections_y);
+  for (int y = 0; y < options_.sections_y; ++y) {
+    const std::size_t s = base + layer * std::size_t(y);
+    if (slots_[s].owner == glm::ivec3(unit.x, y, unit.y)) terrain_->set_section_hidden(int(s), hidden);
+  }
 }
 
 void StreamTerrain::set_hidden(glm::ivec3 section, bool hidden) {

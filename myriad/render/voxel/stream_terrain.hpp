@@ -69,6 +69,8 @@ class StreamTerrain {
   // Nothing waits here for this unit (all its sections are current or have nothing).
   bool unit_current(glm::ivec2 unit) const;
   void set_hidden(glm::ivec3 section, bool hidden);
+  // set_hidden for every section of a unit (the level choice hides or shows whole units).
+  void set_unit_hidden(glm::ivec2 unit, bool hidden);
   // The slot holds this section's page and it is not hidden: the section is drawn.
   bool shows(glm::ivec3 section) const;
   int slot_of(glm::ivec3 section) const;
@@ -85,6 +87,7 @@ class StreamTerrain {
   std::uint64_t slot_reuses() const { return slot_reuses_; }
 
  private:
+  std::size_t unit_base(glm::ivec2 unit) const;  // the slot of the unit's section 0
   static constexpr std::int32_t kNone = -1;
   struct Slot {
     glm::ivec3 owner{kNone};   // the section whose page the slot holds (kNone: no page)

@@ -345,13 +345,12 @@ void StreamedVoxelScene::choose_levels(glm::ivec2 camera_column) {
   stats_.shown_columns = stats_.shown_far_blocks = 0;
   // Fine columns: those a window can hold around the camera.
   const int reach = options_.radius + 3;
-  const int sections_y = options_.world_size.y / voxel::kSectionSize;
   for (int dz = -reach; dz <= reach; ++dz) {
     for (int dx = -reach; dx <= reach; ++dx) {
       const glm::ivec2 c = camera_column + glm::ivec2(dx, dz);
       const bool shown = fine_ready(c) && !far_shown(1, glm::ivec2(glm::floor(glm::vec2(c) * 0.5f)));
       stats_.shown_columns += shown ? 1u : 0u;
-      for (int sy = 0; sy < sections_y; ++sy) terrain_->set_hidden({c.x, sy, c.y}, !shown);
+      terrain_->set_unit_hidden(c, !shown);
     }
   }
   for (int level = 1; level <= far_levels(); ++level) {
@@ -363,7 +362,7 @@ void StreamedVoxelScene::choose_levels(glm::ivec2 camera_column) {
         const glm::ivec2 b = centre + glm::ivec2(dx, dz);
         const bool shown = far_shown(level, b);
         stats_.shown_far_blocks += shown ? 1u : 0u;
-        for (int sy = 0; sy < window.options().sections_y; ++sy) window.set_hidden({b.x, sy, b.y}, !shown);
+        window.set_unit_hidden(b, !shown);
       }
     }
   }
