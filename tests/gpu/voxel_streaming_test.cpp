@@ -373,3 +373,31 @@ TEST_F(VoxelStreamingTest, ASecondSceneInTheSameContextStartsFromEmptySlots) {
 
 }  // namespace
 }  // namespace myriad::test
+
+namespace myriad::test {
+namespace {
+
+// A unit waits while any of its sections waits, whichever its height, and a unit a window away (the same
+// slots) does not wait for it.
+TEST_F(VoxelStreamingTest, AUnitWaitsWhileAnyOfItsSectionsWaits) {
+  render::StreamTerrainOptions o;
+  o.window = 4;
+  o.sections_y = 4;
+  o.arenas = render::stream_arena_options();
+  render::StreamTerrain terrain(ctx(), o, render::OffscreenTarget::kColorFormat,
+                                render::OffscreenTarget::kDepthFormat);
+  const auto nothing = [](glm::ivec3) -> const voxel::SectionMesh* { return nullptr; };
+  for (int sy = 0; sy < o.sections_y; ++sy) {
+    const voxel::SectionMesh empty;
+    terrain.changed({1, sy, 2});
+    EXPECT_FALSE(terrain.unit_current({1, 2})) << "section " << sy;
+    EXPECT_TRUE(terrain.unit_current({1 + o.window, 2})) << "section " << sy;  // the same slots
+    EXPECT_TRUE(terrain.unit_current({2, 2}));
+    (void)terrain.apply([&](glm::ivec3 s) { return s == glm::ivec3(1, sy, 2) ? &empty : nothing(s); },
+                        1u << 20);
+    EXPECT_TRUE(terrain.unit_current({1, 2})) << "section " << sy;
+  }
+}
+
+}  // namespace
+}  // namespace myriad::test

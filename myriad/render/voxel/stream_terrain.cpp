@@ -50,8 +50,7 @@ StreamTerrain::StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& opti
 
 int StreamTerrain::slot_of(glm::ivec3 s) const {
   // The voxel module's section order (x fastest, then z, then y), as TerrainRenderer's regions expect.
-  const int w = options_.window;
-  return wrap(s.x, w) + w * (wrap(s.z, w) + w * s.y);
+  return int(unit_base({s.x, s.z})) + int(layer()) * s.y;
 }
 
 glm::vec3 StreamTerrain::origin_of(glm::ivec3 s) const {
@@ -139,11 +138,6 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
   return stats_;
 }
 
-bool StreamTerrain::current(glm::ivec3 section) const {
-  if (section.y < 0 || section.y >= options_.sections_y) return false;
-  return slots_[std::size_t(slot_of(section))].queued != section;
-}
-
 // A unit's sections lie a window's area apart in the slots (slot_of), so the wrap is computed once: the
 // level choice asks this and sets hiding for about a thousand units per frame.
 std::size_t StreamTerrain::unit_base(glm::ivec2 unit) const {
@@ -152,9 +146,9 @@ std::size_t StreamTerrain::unit_base(glm::ivec2 unit) const {
 }
 
 bool StreamTerrain::unit_current(glm::ivec2 unit) const {
-  const std::size_t base = unit_base(unit), layer = slots_.size() / std::size_t(options_.sections_y);
+  const std::size_t base = unit_base(unit);
   for (int y = 0; y < options_.sections_y; ++y)
-    if (slots_[base + layer * std::size_t(y)].queued == glm::ivec3(unit.x, y, unit.y)) return false;
+    if (slots_[base + layer() * std::size_t(y)].queued == glm::ivec3(unit.x, y, unit.y)) return false;
   return true;
 }
 
@@ -165,17 +159,11 @@ bool StreamTerrain::shows(glm::ivec3 section) const {
 }
 
 void StreamTerrain::set_unit_hidden(glm::ivec2 unit, bool hidden) {
-  const std::size_t base = unit_base(unit), layer = slots_.size() / std::size_t(options_.sections_y);
+  const std::size_t base = unit_base(unit);
   for (int y = 0; y < options_.sections_y; ++y) {
-    const std::size_t s = base + layer * std::size_t(y);
+    const std::size_t s = base + layer() * std::size_t(y);
     if (slots_[s].owner == glm::ivec3(unit.x, y, unit.y)) terrain_->set_section_hidden(int(s), hidden);
   }
-}
-
-void StreamTerrain::set_hidden(glm::ivec3 section, bool hidden) {
-  const int s = slot_of(section);
-  if (slots_[std::size_t(s)].owner != section) return;  // nothing of it is drawn
-  terrain_->set_section_hidden(s, hidden);
 }
 
 }  // namespace myriad::render

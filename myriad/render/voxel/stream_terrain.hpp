@@ -64,12 +64,10 @@ class StreamTerrain {
   const StreamTerrainStats& apply(const MeshSource& source, std::uint64_t budget, std::uint64_t used = 0,
                                   std::uint32_t max_sections = ~0u);
 
-  // The slot shows this section's latest queued-or-uploaded geometry (false while a change waits here).
-  bool current(glm::ivec3 section) const;
-  // Nothing waits here for this unit (all its sections are current or have nothing).
+  // Nothing waits here for this unit: each of its slots shows its section's latest queued-or-uploaded
+  // geometry, or has nothing.
   bool unit_current(glm::ivec2 unit) const;
-  void set_hidden(glm::ivec3 section, bool hidden);
-  // set_hidden for every section of a unit (the level choice hides or shows whole units).
+  // Hides or shows every section of a unit whose page a slot holds (the level choice works by unit).
   void set_unit_hidden(glm::ivec2 unit, bool hidden);
   // The slot holds this section's page and it is not hidden: the section is drawn.
   bool shows(glm::ivec3 section) const;
@@ -80,7 +78,7 @@ class StreamTerrain {
   const TerrainRenderer& renderer() const { return *terrain_; }
   const StreamTerrainOptions& options() const { return options_; }
   std::size_t pending() const { return queue_.size() - queue_head_; }
-  // Changes whenever what current() / unit_current() answer may have changed (a change queued or
+  // Changes whenever what unit_current() answers may have changed (a change queued or
   // applied, a section evicted).
   std::uint64_t version() const { return version_; }
   // Placements so far into a slot that last held another section (a unit that left on the far side).
@@ -88,6 +86,7 @@ class StreamTerrain {
 
  private:
   std::size_t unit_base(glm::ivec2 unit) const;  // the slot of the unit's section 0
+  std::size_t layer() const { return std::size_t(options_.window) * std::size_t(options_.window); }
   static constexpr std::int32_t kNone = -1;
   struct Slot {
     glm::ivec3 owner{kNone};   // the section whose page the slot holds (kNone: no page)
