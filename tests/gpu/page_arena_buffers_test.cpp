@@ -1,9 +1,14 @@
 // Page geometry reaches exactly its arena ranges on the GPU; a frame with no change uploads nothing;
 // rebuilding one page uploads only that page's bytes (V10, V13).
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "gpu_fixture.hpp"
+#include "myriad/core/thread/worker_pool.hpp"
 #include "myriad/render/terrain/page_arena_buffers.hpp"
 
 namespace myriad::test {
@@ -85,6 +90,83 @@ TEST_F(PageArenaBuffersTest, MismatchedCountsAndFullStagingAreErrors) {
   EXPECT_THROW(buffers.write(arenas, 1, big.vertices, big.indices), Error);
   EXPECT_EQ(buffers.pending_bytes(), 0u);                                        // nothing half-staged
   EXPECT_THROW(buffers.write(arenas, 1, wrong.vertices, wrong.indices), Error);  // page 1 holds 100 vertices
+}
+
+bool wait_for_spare(const render::PageArenaBuffers& buffers) {
+  for (int i = 0; i < 10000 && !buffers.spare_ready(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return buffers.spare_ready();
+}
+
+// With fixed arena capacities the next arena's buffers are made on a worker: an arena opened while the
+// spare is not ready makes its own (counted as missed), one opened after takes the spare; every page's
+// geometry lands in its ranges either way, and the memory figures count the spare.
+TEST_F(PageArenaBuffersTest, ArenasTakeTheSpareMadeOnAWorkerOrMakeTheirOwn) {
+  render::PageArenaOptions config;  // fixed capacities
+  config.vertex_capacity = 3000;
+  config.index_capacity = 5000;
+  const VkDeviceSize vertex_bytes = VkDeviceSize(config.vertex_capacity) * kStride;
+  const VkDeviceSize index_bytes = VkDeviceSize(config.index_capacity) * 4;
+  auto pool = std::make_shared<WorkerPool>(1);  // outlives `buffers`, which waits for its spare job
+  // The pool's one thread is held until `release`: the first spare cannot be made yet.
+  std::atomic<bool> release{false};
+  WorkerPool::Job blocker;
+  pool->push(
+      blocker,
+      [&release](WorkerPool::Local&) {
+        while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      },
+      -1);
+  render::PageArenas arenas(64, config);
+  render::PageArenaBuffers buffers(ctx(), kStride, 4u << 20);
+  buffers.keep_spare(pool, vertex_bytes, index_bytes);
+  EXPECT_FALSE(buffers.spare_ready());
+
+  std::mt19937 rng(3);
+  std::vector<PageData> pages;
+  auto add_page = [&] {
+    const auto p = std::uint32_t(pages.size());
+    const std::uint32_t vc = 300 + std::uint32_t(rng() % 200), ic = vc * 3 / 2;
+    pages.push_back(random_page(rng, vc, ic));
+    arenas.place(p, 0, vc, ic);
+    buffers.write(arenas, p, pages[p].vertices, pages[p].indices);
+  };
+  add_page();  // opens the first arena while the spare waits behind the blocker
+  EXPECT_EQ(buffers.spare_stats().missed, 1u);
+  EXPECT_EQ(buffers.spare_stats().taken, 0u);
+  EXPECT_EQ(buffers.arena_count(), 1u);
+  release = true;
+  ASSERT_TRUE(wait_for_spare(buffers));
+  EXPECT_EQ(buffers.gpu_vertex_bytes(), 2 * vertex_bytes);  // the arena's and the spare's
+  EXPECT_EQ(buffers.gpu_index_bytes(), 2 * index_bytes);
+
+  for (std::uint64_t opened = 1; opened <= 3; ++opened) {
+    const std::size_t arenas_before = arenas.arenas().size();
+    while (arenas.arenas().size() == arenas_before) add_page();
+    EXPECT_EQ(buffers.spare_stats().taken, opened);
+    EXPECT_EQ(buffers.spare_stats().missed, 1u);
+    ASSERT_TRUE(wait_for_spare(buffers));  // the next spare was started when this one was taken
+  }
+  EXPECT_EQ(buffers.arena_count(), 4u);
+  EXPECT_EQ(buffers.gpu_vertex_bytes(), 5 * vertex_bytes);
+  for (std::uint32_t a = 1; a < 4; ++a)
+    for (std::uint32_t b = 0; b < a; ++b) {
+      EXPECT_NE(buffers.vertex_buffer(a).handle(), buffers.vertex_buffer(b).handle());
+      EXPECT_NE(buffers.index_buffer(a).handle(), buffers.index_buffer(b).handle());
+    }
+  ctx().submit_and_wait([&](VkCommandBuffer cmd) { (void)buffers.record_uploads(cmd, arenas); });
+  for (std::uint32_t p = 0; p < pages.size(); ++p) {
+    const render::PagePlacement& pl = arenas.placement(p);
+    EXPECT_EQ(gpu::read_buffer(ctx(), buffers.vertex_buffer(pl.arena),
+                               VkDeviceSize(pl.vertices.offset) * kStride, pages[p].vertices.size()),
+              pages[p].vertices)
+        << "page " << p;
+    EXPECT_EQ(
+        gpu::read_buffer_as<std::uint32_t>(ctx(), buffers.index_buffer(pl.arena), pages[p].indices.size(),
+                                           VkDeviceSize(pl.indices.offset) * 4),
+        pages[p].indices)
+        << "page " << p;
+  }
 }
 
 }  // namespace

@@ -377,13 +377,19 @@ TEST_F(VoxelStreamingTest, ASecondSceneInTheSameContextStartsFromEmptySlots) {
 namespace myriad::test {
 namespace {
 
+// A window of 4 x 4 units of `sections_y` sections, with the streamed world's arenas.
+render::StreamTerrainOptions small_window(int sections_y) {
+  render::StreamTerrainOptions o;
+  o.window = 4;
+  o.sections_y = sections_y;
+  o.arenas = render::stream_arena_options();
+  return o;
+}
+
 // A unit waits while any of its sections waits, whichever its height, and a unit a window away (the same
 // slots) does not wait for it.
 TEST_F(VoxelStreamingTest, AUnitWaitsWhileAnyOfItsSectionsWaits) {
-  render::StreamTerrainOptions o;
-  o.window = 4;
-  o.sections_y = 4;
-  o.arenas = render::stream_arena_options();
+  const render::StreamTerrainOptions o = small_window(4);
   render::StreamTerrain terrain(ctx(), o, render::OffscreenTarget::kColorFormat,
                                 render::OffscreenTarget::kDepthFormat);
   const auto nothing = [](glm::ivec3) -> const voxel::SectionMesh* { return nullptr; };
@@ -397,6 +403,55 @@ TEST_F(VoxelStreamingTest, AUnitWaitsWhileAnyOfItsSectionsWaits) {
                         1u << 20);
     EXPECT_TRUE(terrain.unit_current({1, 2})) << "section " << sy;
   }
+}
+
+// An evicted unit's page is hidden at once and removed at the share each frame gives, oldest first; a
+// section that takes a slot still holding such a page replaces it (nothing left to remove there).
+TEST_F(VoxelStreamingTest, EvictedPagesAreHiddenAtOnceAndRemovedAtTheirShare) {
+  const render::StreamTerrainOptions o = small_window(2);
+  render::StreamTerrain terrain(ctx(), o, render::OffscreenTarget::kColorFormat,
+                                render::OffscreenTarget::kDepthFormat);
+  voxel::SectionMesh mesh;
+  mesh.vertices.resize(3);
+  mesh.vertices[1].px = 1;
+  mesh.vertices[2].pz = 1;
+  mesh.indices = {0, 1, 2};
+  const auto source = [&mesh](glm::ivec3) { return &mesh; };
+  const render::TerrainRenderer& renderer = terrain.renderer();
+  auto placed = [&](glm::ivec3 s) {
+    return renderer.arenas().placement(std::uint32_t(terrain.slot_of(s))).placed();
+  };
+  auto hidden = [&](glm::ivec3 s) { return renderer.section_hidden(terrain.slot_of(s)); };
+  for (int x = 0; x < 3; ++x) terrain.changed({x, 0, 0});
+  (void)terrain.apply(source, 1u << 20);
+  for (int x = 0; x < 3; ++x) ASSERT_TRUE(terrain.shows({x, 0, 0}));
+
+  for (int x = 0; x < 3; ++x) terrain.evicted({x, 0, 0});
+  EXPECT_EQ(terrain.removals_pending(), 3u);
+  for (int x = 0; x < 3; ++x) {
+    EXPECT_FALSE(terrain.shows({x, 0, 0})) << x;
+    EXPECT_TRUE(hidden({x, 0, 0})) << x;  // not drawn while its page waits
+    EXPECT_TRUE(placed({x, 0, 0})) << x;
+  }
+  EXPECT_EQ(terrain.apply(source, 1u << 20, 0, ~0u, 2).removed_sections, 2u);
+  EXPECT_EQ(terrain.removals_pending(), 1u);
+  for (int x = 0; x < 2; ++x) {
+    EXPECT_FALSE(placed({x, 0, 0})) << x;
+    EXPECT_FALSE(hidden({x, 0, 0})) << x;  // an empty slot, ready for the next unit
+  }
+  EXPECT_TRUE(placed({2, 0, 0}));
+  EXPECT_TRUE(hidden({2, 0, 0}));
+
+  // The unit a window further on takes the third slot before its old page's turn.
+  const glm::ivec3 next(2 + o.window, 0, 0);
+  ASSERT_EQ(terrain.slot_of(next), terrain.slot_of({2, 0, 0}));
+  terrain.changed(next);
+  EXPECT_EQ(terrain.apply(source, 1u << 20, 0, ~0u, 0).uploaded_sections, 1u);
+  EXPECT_EQ(terrain.removals_pending(), 0u);
+  EXPECT_TRUE(terrain.shows(next));
+  EXPECT_EQ(terrain.apply(source, 1u << 20).removed_sections, 0u);  // its entry is skipped
+  EXPECT_TRUE(terrain.shows(next));
+  EXPECT_TRUE(placed(next));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // unchanged frame dispatching nothing and drawing the same (V13), edits updating the live ranges, and
 // the wind swaying crowns while the roots stay put.
 #include <algorithm>
+#include <memory>
 #include <tuple>
 
 #include "gpu_fixture.hpp"
@@ -171,6 +172,52 @@ TEST_F(VoxelVegetationTest, SectionUpdateReplacesOnlyItsInstances) {
   EXPECT_EQ(veg.grass_range(0).size, 5u);
   EXPECT_EQ(count(), 17u);
   EXPECT_EQ(veg.stats().uploaded_bytes, 0u);  // nothing changed since
+}
+
+// A section placed again before its copy went uploads only its latest instances (the earlier copy is
+// dropped from the queue), also after an upload emptied the queue and with another section's copy waiting.
+TEST_F(VoxelVegetationTest, ASectionPlacedAgainBeforeItsCopyWentUploadsOnlyItsLatest) {
+  render::VoxelVegetationOptions config;
+  config.grass_capacity = 1024;
+  config.tree_capacity = 64;
+  auto renderer = [&] {
+    return std::make_unique<render::VoxelVegetationRenderer>(ctx(), glm::ivec3{3, 1, 1},
+                                                             render::OffscreenTarget::kColorFormat,
+                                                             render::OffscreenTarget::kDepthFormat, config);
+  };
+  const Frame f = camera(glm::vec3(24.0f, 30.0f, -20.0f), glm::vec3(24.0f, 0.0f, 8.0f));
+  auto frame = [&](render::VoxelVegetationRenderer& veg) {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { prepare(veg, cmd, f, 1e30f, 0.0f); });
+    const auto c = veg.read_counts();
+    return c.grass_near + c.grass_far;
+  };
+  auto field = [](float x0, int n) {
+    voxel::SectionVegetation v;
+    for (int i = 0; i < n; ++i) v.grass.push_back(grass_at(x0 + float(i % 16), 2.0f, float(i / 16)));
+    return v;
+  };
+  // What the GPU culls must be what a renderer given only the latest placements culls.
+  auto reference = [&](std::initializer_list<std::pair<int, int>> sections) {
+    auto ref = renderer();
+    for (const auto& [section, n] : sections) ref->set_section(section, field(16.0f * float(section), n));
+    return frame(*ref);
+  };
+  constexpr std::uint64_t kInstance = 16, kHeader = 16, kEntry = 8, kTreeTable = 16;
+  auto veg = renderer();
+  veg->set_section(0, field(0.0f, 30));
+  veg->set_section(0, field(0.0f, 20));  // in place over the first, whose copy has not gone
+  EXPECT_EQ(frame(*veg), reference({{0, 20}}));
+  // 20 copied, the 10 slots past them emptied, the tables; the first copy's 30 never go.
+  EXPECT_EQ(veg->stats().uploaded_bytes, (20u + 10u) * kInstance + kHeader + kEntry + kTreeTable);
+  // After an upload emptied the queue: section 1 placed twice (moved the second time), section 0 once more
+  // in between.
+  veg->set_section(1, field(16.0f, 10));
+  veg->set_section(0, field(0.0f, 12));
+  veg->set_section(1, field(16.0f, 40));
+  EXPECT_EQ(frame(*veg), reference({{0, 12}, {1, 40}}));
+  // Section 0: 12 copied in place, its 8 dropped slots emptied; section 1: its 40 copied, its first range
+  // (10) emptied; the grass table. Section 1's first 10 never go.
+  EXPECT_EQ(veg->stats().uploaded_bytes, (12u + 8u + 40u + 10u) * kInstance + kHeader + 2u * kEntry);
 }
 
 // Two-phase Hi-Z occlusion of grass and trees: walls across a low view over a field hide part of it.

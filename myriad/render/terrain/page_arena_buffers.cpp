@@ -1,6 +1,8 @@
 #include "myriad/render/terrain/page_arena_buffers.hpp"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace myriad::render {
 
@@ -14,6 +16,9 @@ PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_strid
 }
 
 PageArenaBuffers::~PageArenaBuffers() {
+  // A spare job still running writes into spare_: it must finish first (it only allocates).
+  while (spare_ && !spare_->job.done.load(std::memory_order_acquire))
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
   // Nothing pending may write the buffers once they are gone (a shared share outlives them).
   gpu::UploadQueue& uploads = ctx_.uploads();
   for (const auto* buffers : {&vertex_buffers_, &index_buffers_})
@@ -29,12 +34,59 @@ void PageArenaBuffers::use_upload_share(gpu::UploadShare share) {
   own_share_ = false;
 }
 
+namespace {
+
+constexpr VkBufferUsageFlags kVertexUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+constexpr VkBufferUsageFlags kIndexUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+
+}  // namespace
+
+void PageArenaBuffers::keep_spare(std::shared_ptr<WorkerPool> workers, VkDeviceSize vertex_bytes,
+                                  VkDeviceSize index_bytes) {
+  if (!workers) throw Error("a spare needs a worker pool", "PageArenaBuffers::keep_spare");
+  if (spare_) throw Error("a spare is kept already", "PageArenaBuffers::keep_spare");
+  spare_workers_ = std::move(workers);
+  spare_vertex_bytes_ = vertex_bytes;
+  spare_index_bytes_ = index_bytes;
+  start_spare();
+}
+
+void PageArenaBuffers::start_spare() {
+  spare_ = std::make_unique<Spare>();
+  Spare* spare = spare_.get();
+  const gpu::Context& ctx = ctx_;
+  const VkDeviceSize v = spare_vertex_bytes_, i = spare_index_bytes_;
+  // Priority 0: ahead of the streamers' work, which is prioritised by distance (and this is brief).
+  spare_workers_->push(
+      spare->job,
+      [spare, &ctx, v, i](WorkerPool::Local&) {
+        spare->vertices = gpu::Buffer(ctx, v, kVertexUsage, gpu::MemoryKind::kDeviceLocal);
+        spare->indices = gpu::Buffer(ctx, i, kIndexUsage, gpu::MemoryKind::kDeviceLocal);
+      },
+      0);
+}
+
+bool PageArenaBuffers::take_spare(VkDeviceSize vertex_bytes, VkDeviceSize index_bytes) {
+  if (!spare_ || vertex_bytes != spare_vertex_bytes_ || index_bytes != spare_index_bytes_) return false;
+  // Not ready, or it failed (out of memory): this frame makes its own, which reports any failure.
+  if (!spare_->job.done.load(std::memory_order_acquire) || spare_->job.error) {
+    ++spare_stats_.missed;
+    return false;
+  }
+  vertex_buffers_.push_back(std::move(spare_->vertices));
+  index_buffers_.push_back(std::move(spare_->indices));
+  ++spare_stats_.taken;
+  start_spare();
+  return true;
+}
+
 void PageArenaBuffers::create_buffers(const PageArena& a) {
-  vertex_buffers_.emplace_back(ctx_, VkDeviceSize(a.vertices.capacity()) * vertex_stride_,
-                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
-  index_buffers_.emplace_back(ctx_, VkDeviceSize(a.indices.capacity()) * sizeof(std::uint32_t),
-                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT,
-                              gpu::MemoryKind::kDeviceLocal);
+  const VkDeviceSize vertex_bytes = VkDeviceSize(a.vertices.capacity()) * vertex_stride_;
+  const VkDeviceSize index_bytes = VkDeviceSize(a.indices.capacity()) * sizeof(std::uint32_t);
+  if (take_spare(vertex_bytes, index_bytes)) return;
+  vertex_buffers_.emplace_back(ctx_, vertex_bytes, kVertexUsage, gpu::MemoryKind::kDeviceLocal);
+  index_buffers_.emplace_back(ctx_, index_bytes, kIndexUsage, gpu::MemoryKind::kDeviceLocal);
 }
 
 void PageArenaBuffers::ensure_buffers(const PageArenas& arenas) {
@@ -123,13 +175,13 @@ std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd, const PageAr
 std::uint64_t PageArenaBuffers::gpu_vertex_bytes() const {
   std::uint64_t total = 0;
   for (const auto& b : vertex_buffers_) total += b.size();
-  return total;
+  return total + (spare_ ? spare_vertex_bytes_ : 0);
 }
 
 std::uint64_t PageArenaBuffers::gpu_index_bytes() const {
   std::uint64_t total = 0;
   for (const auto& b : index_buffers_) total += b.size();
-  return total;
+  return total + (spare_ ? spare_index_bytes_ : 0);
 }
 
 }  // namespace myriad::render

@@ -4,13 +4,21 @@
 // share ("voxel terrain": page tables must never point at geometry that has not landed), held here only
 // while its arena has no buffers yet; nothing of it is kept on the CPU once staged. Counts the bytes
 // each recording uploads, so "nothing changed, nothing uploaded" is checkable.
+//
+// Allocating an arena's buffers costs the thread that does it a few tenths of a millisecond (about 8 MiB
+// of device memory; a real driver's vkAllocateMemory is slower still). With fixed arena capacities every
+// arena has the same size, so keep_spare() has the next arena's buffers made on a worker thread ahead of
+// need: a frame whose placement opens an arena takes them ready. When the spare is not ready (or the
+// sizes differ) the frame makes its own, as without a spare; spare_stats() says which happened.
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <vector>
 
+#include "myriad/core/thread/worker_pool.hpp"
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
@@ -53,6 +61,19 @@ class PageArenaBuffers {
   std::size_t arena_count() const { return vertex_buffers_.size(); }
   const gpu::Buffer& vertex_buffer(std::uint32_t arena) const { return vertex_buffers_.at(arena); }
   const gpu::Buffer& index_buffer(std::uint32_t arena) const { return index_buffers_.at(arena); }
+  // Keeps one arena's buffers (`vertex_bytes`, `index_bytes`) ready, made on `workers`, and another
+  // started whenever one is taken.
+  void keep_spare(std::shared_ptr<WorkerPool> workers, VkDeviceSize vertex_bytes, VkDeviceSize index_bytes);
+  struct SpareStats {
+    std::uint64_t taken = 0;   // arenas that took ready buffers
+    std::uint64_t missed = 0;  // arenas of the spare's size whose frame made its own (the spare not ready)
+  };
+  const SpareStats& spare_stats() const { return spare_stats_; }
+  // The spare's buffers are made and may be taken.
+  bool spare_ready() const {
+    return spare_ && spare_->job.done.load(std::memory_order_acquire) && !spare_->job.error;
+  }
+  // Device memory of the arenas' buffers, and of the spare while one is kept.
   std::uint64_t gpu_vertex_bytes() const;
   std::uint64_t gpu_index_bytes() const;
   std::uint32_t vertex_stride() const { return vertex_stride_; }
@@ -65,7 +86,14 @@ class PageArenaBuffers {
     VkDeviceSize dst_offset;
     std::vector<std::byte> bytes;
   };
+  // The buffers a spare job makes; the job writes here, so its address stays put until the job is done.
+  struct Spare {
+    WorkerPool::Job job;
+    gpu::Buffer vertices, indices;
+  };
   void create_buffers(const PageArena& arena);
+  bool take_spare(VkDeviceSize vertex_bytes, VkDeviceSize index_bytes);
+  void start_spare();
   void ensure_buffers(const PageArenas& arenas);
   void send(std::uint32_t arena, bool indices, VkDeviceSize dst_offset,
             std::initializer_list<std::span<const std::byte>> parts);
@@ -80,6 +108,10 @@ class PageArenaBuffers {
   std::uint64_t sent_ = 0;  // bytes handed to the queue since the last record_uploads
   std::vector<gpu::Buffer> vertex_buffers_;
   std::vector<gpu::Buffer> index_buffers_;
+  std::shared_ptr<WorkerPool> spare_workers_;
+  VkDeviceSize spare_vertex_bytes_ = 0, spare_index_bytes_ = 0;
+  std::unique_ptr<Spare> spare_;
+  SpareStats spare_stats_;
 };
 
 }  // namespace myriad::render

@@ -158,6 +158,15 @@ Aabb TerrainRenderer::page_bounds(std::uint32_t section) const {
   return p.group == kNoArena ? Aabb{} : Aabb{p.aabb_min, p.aabb_max};
 }
 
+void TerrainRenderer::keep_spare_arena(std::shared_ptr<WorkerPool> workers) {
+  const PageArenaOptions& c = arenas_.config();
+  if (c.fit_to_content)
+    throw Error("arenas fitted to their content differ in size: no spare fits them",
+                "TerrainRenderer::keep_spare_arena", "use fixed arena capacities (fit_to_content off)");
+  buffers_.keep_spare(std::move(workers), VkDeviceSize(c.vertex_capacity) * kStride,
+                      VkDeviceSize(c.index_capacity) * sizeof(std::uint32_t));
+}
+
 void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh) {
   const auto s = std::uint32_t(section);
   if (s >= slots_) throw Error("section index out of range", "TerrainRenderer::set_section");

@@ -80,6 +80,10 @@ class TerrainRenderer : public FrameSystem {
                   const PageArenaOptions& config = terrain_arena_options(),
                   const TextureArray* tiles = nullptr);
 
+  // With fixed arena capacities (not fit_to_content): the next arena's buffers are made on `workers`
+  // ahead of need (PageArenaBuffers::keep_spare), so a frame that opens an arena does not allocate.
+  void keep_spare_arena(std::shared_ptr<WorkerPool> workers);
+
   // Queues a section's mesh (vertices + atlas records into its vertex range, indices into its index
   // range); an empty mesh removes the page. `origin` = the section's world position.
   void set_section(int section, glm::vec3 origin, const voxel::SectionMesh& mesh);

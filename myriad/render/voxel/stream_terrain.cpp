@@ -13,6 +13,18 @@ int wrap(int v, int n) {
   return m < 0 ? m + n : m;
 }
 
+// A FIFO kept as a vector and a head: what was taken is dropped once it is all, or most of a long one (no
+// shifting per item).
+void drop_taken(std::vector<std::int32_t>& fifo, std::size_t& head) {
+  if (head == fifo.size()) {
+    fifo.clear();
+    head = 0;
+  } else if (head > 4096 && head * 2 > fifo.size()) {
+    fifo.erase(fifo.begin(), fifo.begin() + std::ptrdiff_t(head));
+    head = 0;
+  }
+}
+
 std::uint64_t mesh_bytes(const voxel::SectionMesh& m) {
   return (m.vertices.size() + m.atlas.size()) * sizeof(voxel::TerrainVertex) +
          m.indices.size() * sizeof(std::uint32_t);
@@ -35,6 +47,9 @@ void StreamTerrainOptions::validate() const {
   if (!(cell_scale > 0.0f) || !std::isfinite(cell_scale))
     throw Error("the cell scale must be a finite number > 0", "StreamTerrainOptions::cell_scale");
   arenas.validate();
+  if (workers && arenas.fit_to_content)
+    throw Error("a spare arena needs fixed arena capacities", "StreamTerrainOptions::workers",
+                "leave workers unset, or turn fit_to_content off");
 }
 
 StreamTerrain::StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& options, VkFormat color_format,
@@ -45,6 +60,7 @@ StreamTerrain::StreamTerrain(gpu::Context& ctx, const StreamTerrainOptions& opti
       ctx, glm::ivec3(options.window, options.sections_y, options.window), color_format, depth_format,
       options.arenas, options.tiles ? &options.tiles->texture : nullptr);
   terrain_->set_cell_scale(options.cell_scale);
+  if (options.workers) terrain_->keep_spare_arena(options.workers);
   slots_.resize(std::size_t(options.window) * std::size_t(options.window) * std::size_t(options.sections_y));
 }
 
@@ -75,27 +91,37 @@ void StreamTerrain::evicted(glm::ivec3 section) {
   Slot& slot = slots_[std::size_t(s)];
   if (slot.queued == section) slot.queued = glm::ivec3(kNone);  // its queue entry is skipped
   ++version_;
-  if (slot.owner == section && !slot.evict) {
-    slot.evict = true;
+  if (slot.owner == section) {
+    // Not drawn from now on, and no longer the unit's: the level choice leaves it alone.
+    terrain_->set_section_hidden(s, true);
+    slot.owner = glm::ivec3(kNone);
+    slot.stale = true;
+    ++stale_;
     evictions_.push_back(s);
   }
 }
 
+void StreamTerrain::replaced(Slot& slot) {
+  if (!slot.stale) return;
+  slot.stale = false;
+  --stale_;
+}
+
 const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::uint64_t budget,
-                                               std::uint64_t used, std::uint32_t max_sections) {
+                                               std::uint64_t used, std::uint32_t max_sections,
+                                               std::uint32_t max_removals) {
   stats_ = {};
   static const voxel::SectionMesh kEmpty;
-  for (const std::int32_t s : evictions_) {
+  while (evictions_head_ < evictions_.size() && stats_.removed_sections < max_removals) {
+    const std::int32_t s = evictions_[evictions_head_++];
     Slot& slot = slots_[std::size_t(s)];
-    if (!slot.evict) continue;
-    slot.evict = false;
-    slot.owner = glm::ivec3(kNone);
+    if (!slot.stale) continue;  // a section took the slot since
+    replaced(slot);
     terrain_->set_section(s, glm::vec3(0.0f), kEmpty);
     terrain_->set_section_hidden(s, false);
     ++stats_.removed_sections;
-    ++version_;
   }
-  evictions_.clear();
+  drop_taken(evictions_, evictions_head_);
   while (queue_head_ < queue_.size()) {
     const std::int32_t s = queue_[queue_head_];
     Slot& slot = slots_[std::size_t(s)];
@@ -112,8 +138,10 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
         if (stats_.uploaded_sections > 0 || used > 0) break;
         stats_.over_budget = 1;
       }
-      // A slot that still holds another unit's page (its eviction never came) is simply re-placed.
+      // A slot that still holds another unit's page (evicted and waiting for removal, or its eviction
+      // never came) is simply re-placed.
       if (slot.owner != section) terrain_->set_section_hidden(s, false);
+      replaced(slot);
       terrain_->set_section(s, origin_of(section), *mesh);
       slot.owner = mesh->indices.empty() ? glm::ivec3(kNone) : section;
       if (!mesh->indices.empty()) {
@@ -127,13 +155,7 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
     ++version_;
     ++queue_head_;
   }
-  if (queue_head_ == queue_.size()) {
-    queue_.clear();
-    queue_head_ = 0;
-  } else if (queue_head_ > 4096 && queue_head_ * 2 > queue_.size()) {
-    queue_.erase(queue_.begin(), queue_.begin() + std::ptrdiff_t(queue_head_));
-    queue_head_ = 0;
-  }
+  drop_taken(queue_, queue_head_);
   stats_.pending = std::uint32_t(pending());
   return stats_;
 }

@@ -4,7 +4,9 @@
 // (x mod W, sy, z mod W)). The slots are the pages of a TerrainRenderer, so a unit's geometry goes into
 // page-slot arenas whose ranges the evicted unit freed (V10). Mesh changes queue here and are uploaded
 // within a byte budget per frame, the newest mesh read from the stream when its turn comes (never a stale
-// copy); an evicted unit's page is removed before anything new is placed.
+// copy). An evicted unit's page is hidden at once and removed when its turn comes, a paced share per frame
+// (a row of columns leaving together would otherwise free a hundred ranges in one frame); a unit that takes
+// the slot first simply replaces it. A slot holds one page at most, so what waits is bounded by the window.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,9 @@ struct StreamTerrainOptions {
   float cell_scale = 1.0f;  // world cells per mesh unit (1 << level for far blocks)
   PageArenaOptions arenas;  // fixed-capacity arenas (pages come and go forever)
   std::shared_ptr<const voxel::TileSet> tiles;  // block textures; null = the built-in tiles
+  // When set, the next arena's buffers are made here ahead of need (TerrainRenderer::keep_spare_arena);
+  // the scene gives its streamers' pool.
+  std::shared_ptr<WorkerPool> workers;
 
   // Throws myriad::Error naming the first invalid field, the arenas' included (the constructor calls it).
   void validate() const;
@@ -54,15 +59,15 @@ class StreamTerrain {
 
   // `section` = (unit x, section y, unit z). Its mesh changed: upload the source's current mesh.
   void changed(glm::ivec3 section);
-  // Its unit left: remove its page (if the slot still holds it).
+  // Its unit left: its page (if the slot still holds it) is hidden now and waits for removal.
   void evicted(glm::ivec3 section);
-  // Removes evicted pages, then uploads queued meshes in order while `used` (bytes other windows uploaded
-  // this frame) plus this call's bytes fit `budget`, and at most `max_sections` of them; when nothing was
-  // uploaded yet this frame (used 0), a first section larger than the whole budget goes alone, so
-  // streaming never stalls. A queued section whose source mesh is null keeps what its slot shows and
-  // waits for its next change.
+  // Removes at most `max_removals` evicted pages, oldest first, then uploads queued meshes in order while
+  // `used` (bytes other windows uploaded this frame) plus this call's bytes fit `budget`, and at most
+  // `max_sections` of them; when nothing was uploaded yet this frame (used 0), a first section larger
+  // than the whole budget goes alone, so streaming never stalls. A queued section whose source mesh is
+  // null keeps what its slot shows and waits for its next change.
   const StreamTerrainStats& apply(const MeshSource& source, std::uint64_t budget, std::uint64_t used = 0,
-                                  std::uint32_t max_sections = ~0u);
+                                  std::uint32_t max_sections = ~0u, std::uint32_t max_removals = ~0u);
 
   // Nothing waits here for this unit: each of its slots shows its section's latest queued-or-uploaded
   // geometry, or has nothing.
@@ -78,6 +83,8 @@ class StreamTerrain {
   const TerrainRenderer& renderer() const { return *terrain_; }
   const StreamTerrainOptions& options() const { return options_; }
   std::size_t pending() const { return queue_.size() - queue_head_; }
+  // Evicted pages still held (hidden) until their removal.
+  std::size_t removals_pending() const { return stale_; }
   // Changes whenever what unit_current() answers may have changed (a change queued or
   // applied, a section evicted).
   std::uint64_t version() const { return version_; }
@@ -92,15 +99,18 @@ class StreamTerrain {
     glm::ivec3 owner{kNone};   // the section whose page the slot holds (kNone: no page)
     glm::ivec3 queued{kNone};  // the section whose change waits (kNone: nothing waits)
     glm::ivec3 last{kNone};    // the last section placed here (kept after its eviction)
-    bool evict = false;        // owner's page is to be removed
+    bool stale = false;        // holds a hidden page of a section that left, to be removed
   };
+  void replaced(Slot& slot);  // the slot's stale page, if any, is gone or about to be overwritten
 
   StreamTerrainOptions options_;
   std::unique_ptr<TerrainRenderer> terrain_;
   std::vector<Slot> slots_;
   std::vector<std::int32_t> queue_;  // slots with a queued change, FIFO
   std::size_t queue_head_ = 0;
-  std::vector<std::int32_t> evictions_;
+  std::vector<std::int32_t> evictions_;  // slots made stale, in eviction order (some replaced since)
+  std::size_t evictions_head_ = 0;
+  std::size_t stale_ = 0;
   StreamTerrainStats stats_;
   std::uint64_t slot_reuses_ = 0;
   std::uint64_t version_ = 0;

@@ -93,6 +93,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
   to.sections_y = options.world_size.y / voxel::kSectionSize;
   to.arenas = stream_arena_options();
   to.tiles = options.tiles;
+  to.workers = so.workers;
   terrain_ =
       std::make_unique<StreamTerrain>(ctx, to, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
   terrain_->renderer().use_upload_share(terrain_share_);
@@ -127,6 +128,7 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       lo.cell_scale = float(1 << level);
       lo.arenas = stream_arena_options();
       lo.tiles = options.tiles;
+      lo.workers = so.workers;
       far_terrain_.push_back(std::make_unique<StreamTerrain>(ctx, lo, OffscreenTarget::kColorFormat,
                                                              OffscreenTarget::kDepthFormat));
       far_terrain_.back()->renderer().use_upload_share(terrain_share_);
@@ -195,14 +197,19 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   const auto share = std::uint32_t(paced(waiting));
   const voxel::StreamWorld& stream = *stream_;
   const std::uint64_t budget = ctx_.uploads().budget(terrain_share_);
-  stats_.uploads = terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, budget, 0, share);
+  // Evicted pages (hidden already) are removed under the same pacing, each window its share.
+  const auto removals = [this](const StreamTerrain& t) { return std::uint32_t(paced(t.removals_pending())); };
+  stats_.uploads = terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, budget, 0, share,
+                                   removals(*terrain_));
   for (int level = 1; level <= far_levels(); ++level) {
     const voxel::FarStream& far = *far_;
-    const StreamTerrainStats& f = far_terrain(level).apply(
+    StreamTerrain& window = far_terrain(level);
+    const StreamTerrainStats& f = window.apply(
         [&far, level](glm::ivec3 s) {
           return far.mesh(level, {s.x, s.z}, s.y);
         },
-        budget, stats_.uploads.uploaded_bytes, share - std::min(share, stats_.uploads.uploaded_sections));
+        budget, stats_.uploads.uploaded_bytes, share - std::min(share, stats_.uploads.uploaded_sections),
+        removals(window));
     stats_.uploads.uploaded_sections += f.uploaded_sections;
     stats_.uploads.removed_sections += f.removed_sections;
     stats_.uploads.uploaded_bytes += f.uploaded_bytes;
@@ -447,12 +454,14 @@ void StreamedVoxelScene::edit(const voxel::VoxelEdit& e) {
 }
 
 bool StreamedVoxelScene::settled() const {
-  if (!stream_->idle() || terrain_->pending() > 0 || terrain_->renderer().pending_upload_bytes() > 0)
+  if (!stream_->idle() || terrain_->pending() > 0 || terrain_->removals_pending() > 0 ||
+      terrain_->renderer().pending_upload_bytes() > 0)
     return false;
   if (far_ && !far_->idle()) return false;
   if (!vegetation_queue_.empty() || (vegetation_ && vegetation_->stats().pending_copies > 0)) return false;
   for (const auto& far : far_terrain_)
-    if (far->pending() > 0 || far->renderer().pending_upload_bytes() > 0) return false;
+    if (far->pending() > 0 || far->removals_pending() > 0 || far->renderer().pending_upload_bytes() > 0)
+      return false;
   return true;
 }
 
