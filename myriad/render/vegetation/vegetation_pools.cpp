@@ -283,24 +283,47 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::TileStreamer& st
   // segments' bounds), a grown pool or rewritten tables, or when a page of a resident tile that was
   // waiting lands; appends and pages of tiles not yet resident do not change it. A quiet frame keeps
   // last frame's.
-  bool rebuild = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0 ||
-                 world.structure_version() != live_structure_ ||
-                 streamer.resident_version() != live_resident_;
-  for (std::size_t i = 0; !rebuild && i < staged_tiles_.size(); ++i)
-    rebuild = streamer.resident(staged_tiles_[i]) &&
-              std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
-  if (rebuild) {
+  // A frame in which tiles only left (about one in ten while flying) drops their segments instead.
+  const bool layout_changed = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0;
+  bool landed = false;
+  for (std::size_t i = 0; !layout_changed && !landed && i < staged_tiles_.size(); ++i)
+    landed = streamer.resident(staged_tiles_[i]) &&
+             std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
+  const bool versions_changed =
+      world.structure_version() != live_structure_ || streamer.resident_version() != live_resident_;
+  frame_.live_dropped = versions_changed && !layout_changed && !landed && drop_unloaded(streamer);
+  if (layout_changed || landed || (versions_changed && !frame_.live_dropped)) {
     rebuild_live(streamer);
+    frame_.live_rebuilt = true;
     live_valid_ = true;
-    live_structure_ = world.structure_version();
-    live_resident_ = streamer.resident_version();
     waiting_pages_ = frame_.pages_waiting;
     waiting_tiles_ = frame_.tiles_waiting;
   } else {
     frame_.pages_waiting = waiting_pages_;
     frame_.tiles_waiting = waiting_tiles_;
   }
+  live_structure_ = world.structure_version();
+  live_resident_ = streamer.resident_version();
   return frame_;
+}
+
+bool VegetationPools::drop_unloaded(const vegetation::TileStreamer& streamer) {
+  // Only when the last build saw the state the streamer's last update started from, that update made no
+  // tile resident and moved no origin, and no tile it unloaded was held back (the waiting counts stand).
+  const vegetation::TileStreamer::UpdateChanges& c = streamer.last_changes();
+  const std::vector<vegetation::TileKey>& gone = streamer.last_unloaded();  // sorted
+  if (c.resident_version_before != live_resident_ || c.structure_version_before != live_structure_ ||
+      c.became_resident != 0 || streamer.world().render_origin() != live_origin_)
+    return false;
+  for (const vegetation::TileKey& k : gone)
+    if (std::binary_search(waiting_.begin(), waiting_.end(), k)) return false;
+  const auto left = [&gone](vegetation::TileKey k) {
+    return std::binary_search(gone.begin(), gone.end(), k);
+  };
+  for (Pool& pool : pools_)
+    if (pool.gpu) std::erase_if(pool.gpu->segments, [&left](const auto& s) { return left(s.tile); });
+  std::erase_if(live_, left);
+  return true;
 }
 
 void VegetationPools::settle(vegetation::TileStreamer& streamer) {

@@ -39,6 +39,9 @@ struct VegetationPoolsFrame {
   std::uint32_t pages_waiting = 0;  // record pages left for later frames
   std::uint32_t tiles_waiting = 0;  // tiles held whole in the CPU pools but not drawn (pages waiting)
   std::uint32_t pools_grown = 0;
+  // How the drawn segments followed the tiles: rebuilt from the world (a tile made resident, a rebase, a
+  // page that landed, ...), or only the segments of tiles that left dropped.
+  bool live_rebuilt = false, live_dropped = false;
 };
 
 class VegetationPools {
@@ -88,6 +91,9 @@ class VegetationPools {
   void stage_records(const vegetation::RuntimeWorld& world);
   void stage_params(const VegetationGpuType& gpu);
   void rebuild_live(const vegetation::TileStreamer& streamer);
+  // After an update that only unloaded tiles: their segments dropped from the last build (false, and
+  // nothing changed, when the last build does not hold the state that update started from).
+  bool drop_unloaded(const vegetation::TileStreamer& streamer);
 
   gpu::Context& ctx_;
   const VegetationCull& cull_;
