@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 #include <tuple>
 
 #include "myriad/core/layout/packing.hpp"
@@ -218,6 +220,54 @@ TEST(Runtime, PagesTakenAgainAreZeroPastTheirCountAndAPoolCrossingABlockEdgeKeep
     }
   }
   EXPECT_EQ(checked, kPageSlots - 3u);
+}
+
+// Each tile's segment ids lie in its range (every type's segments of the tile, and no other tile's when
+// tiles are appended one after another); a removed tile has none, and appended again gets new ones.
+TEST(Runtime, EachTilesSegmentIdsLieInItsRange) {
+  auto tiles = bake_tiles(test::small_world(400.0));
+  ASSERT_EQ(tiles.size(), 4u);
+  std::vector<std::shared_ptr<const Tile>> shared;
+  for (Tile& t : tiles) shared.push_back(std::make_shared<const Tile>(std::move(t)));
+  RuntimeWorld w;
+  auto append = [&w](const std::shared_ptr<const Tile>& tile) {
+    for (std::uint32_t g = 0; g < tile->groups.size(); ++g) {
+      const auto n = static_cast<std::uint32_t>(tile->groups[g].instances.size());
+      w.append(tile, g, 0, n / 2);
+      w.append(tile, g, n / 2, n - n / 2);
+    }
+  };
+  for (const auto& t : shared) append(t);
+  auto check = [&w](const std::vector<std::shared_ptr<const Tile>>& present) {
+    for (const auto& t : present) {
+      const TileKey key{t->x, t->z};
+      const std::optional<RuntimeWorld::SegmentIds> ids = w.segment_ids(key);
+      ASSERT_TRUE(ids.has_value()) << key.x << "," << key.z;
+      std::size_t inside = 0, own = 0;
+      for (const RuntimeWorld::Type& type : w.types())
+        for (const RuntimeWorld::Segment& s : type.segments) {
+          own += s.tile == key;
+          if (s.id < ids->first || s.id > ids->last) {
+            EXPECT_NE(s.tile, key) << "segment " << s.id << " outside its tile's range";
+          } else {
+            ++inside;
+            EXPECT_EQ(s.tile, key) << "segment " << s.id << " of another tile inside the range";
+          }
+        }
+      EXPECT_EQ(inside, own);
+      EXPECT_GT(own, 0u);
+    }
+  };
+  check(shared);
+  const TileKey first{shared[0]->x, shared[0]->z};
+  const std::uint64_t old_first = w.segment_ids(first)->first;
+  w.remove_tile(first);
+  EXPECT_FALSE(w.segment_ids(first).has_value());
+  check({shared[1], shared[2], shared[3]});
+  append(shared[0]);
+  check(shared);
+  EXPECT_GT(w.segment_ids(first)->first, old_first);
+  EXPECT_GT(w.segment_ids(first)->first, w.segment_ids({shared[3]->x, shared[3]->z})->last);
 }
 
 TEST(Runtime, PoolsMergeTypesReusePagesAndFreeEverything) {

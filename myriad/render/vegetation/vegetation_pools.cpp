@@ -60,7 +60,9 @@ const VegetationGpuType* VegetationPools::pool(std::size_t type) const {
 }
 
 bool VegetationPools::live(TileKey tile) const {
-  return std::binary_search(live_.begin(), live_.end(), tile);
+  const auto at = std::lower_bound(live_.begin(), live_.end(), tile,
+                                   [](const LiveTile& t, vegetation::TileKey k) { return t.key < k; });
+  return at != live_.end() && at->key == tile;
 }
 
 bool VegetationPools::settled() const { return record_head_ == record_queue_.size(); }
@@ -203,43 +205,17 @@ void VegetationPools::rebuild_live(const vegetation::TileStreamer& streamer) {
   std::erase_if(drawable_, [&](vegetation::TileKey k) {
     return std::binary_search(waiting_.begin(), waiting_.end(), k);
   });
-  // A pool's segments are the world's segments of drawable tiles, in the world's order, merged with the
-  // last build's by id: a segment drawn before is moved over and only a newly drawn one is copied, so a
-  // build reads each segment's few fields, not its page list (a frame in which a tile arrives would
-  // otherwise read memory the rest of the frame evicted, twice per segment). After a rebase every
-  // segment's bounds changed: all are copied. A count that differs is copied too (a drawn tile's
-  // segments do not grow, but a copy must never be stale).
-  const bool copy_all = world.render_origin() != live_origin_;
+  // The drawn segments follow the drawable set from the last build (the usual frame: a tile made resident
+  // or whole, a tile that left), else are rebuilt from the world (the first build, a moved origin).
+  const bool moved = world.render_origin() != live_origin_;
   live_origin_ = world.render_origin();
-  live_.clear();
-  for (std::size_t t = 0; t < pools_.size(); ++t) {
-    if (!pools_[t].gpu) continue;
-    std::vector<vegetation::RuntimeWorld::Segment>& segments = pools_[t].gpu->segments;
-    std::swap(segments, previous_segments_);
-    segments.clear();
-    std::size_t i = 0;
-    std::optional<vegetation::TileKey> last;
-    bool drawn = false;
-    for (const vegetation::RuntimeWorld::Segment& s : world.types()[t].segments) {
-      while (i < previous_segments_.size() && previous_segments_[i].id < s.id) ++i;  // gone
-      if (s.tile != last) {
-        last = s.tile;
-        drawn = std::binary_search(drawable_.begin(), drawable_.end(), s.tile);
-        if (drawn && (live_.empty() || live_.back() != s.tile)) live_.push_back(s.tile);
-      }
-      if (!drawn) continue;
-      vegetation::RuntimeWorld::Segment* kept =
-          i < previous_segments_.size() ? &previous_segments_[i] : nullptr;
-      if (!copy_all && kept && kept->id == s.id && kept->count == s.count) {
-        segments.push_back(std::move(*kept));
-        ++i;
-      } else {
-        segments.push_back(s);
-      }
-    }
+  if (live_valid_ && !moved) {
+    follow_live(world);
+    frame_.live_followed = true;
+  } else {
+    merge_live(world);
+    frame_.live_rebuilt = true;
   }
-  std::sort(live_.begin(), live_.end());
-  live_.erase(std::unique(live_.begin(), live_.end()), live_.end());
   for (const TileKey& k : waiting_) frame_.tiles_waiting += streamer.resident(k) ? 1 : 0;
   frame_types_.clear();
   std::uint32_t id_base = 0;
@@ -248,6 +224,79 @@ void VegetationPools::rebuild_live(const vegetation::TileStreamer& streamer) {
     frame_types_.push_back({&*p.gpu, id_base});
     id_base += p.gpu->capacity;
   }
+}
+
+// Every pool's segments from the world: those of drawable tiles, in the world's (id) order.
+void VegetationPools::merge_live(const vegetation::RuntimeWorld& world) {
+  live_.clear();
+  for (std::size_t t = 0; t < pools_.size(); ++t) {
+    if (!pools_[t].gpu) continue;
+    std::vector<vegetation::RuntimeWorld::Segment>& segments = pools_[t].gpu->segments;
+    segments.clear();
+    std::optional<vegetation::TileKey> last;
+    bool drawn = false;
+    for (const vegetation::RuntimeWorld::Segment& s : world.types()[t].segments) {
+      if (s.tile != last) {
+        last = s.tile;
+        drawn = std::binary_search(drawable_.begin(), drawable_.end(), s.tile);
+        if (drawn) live_.push_back({s.tile, world.segment_ids(s.tile)->first});
+      }
+      if (drawn) segments.push_back(s);
+    }
+  }
+  std::sort(live_.begin(), live_.end(), [](const LiveTile& a, const LiveTile& b) { return a.key < b.key; });
+  live_.erase(std::unique(live_.begin(), live_.end(),
+                          [](const LiveTile& a, const LiveTile& b) { return a.key == b.key; }),
+              live_.end());
+}
+
+// The same result from the last build, reading only what changed: a drawn tile's segments do not change
+// while it stays drawable (it is whole; a moved origin rebuilds instead), so the segments of tiles no
+// longer drawable are erased and those of newly drawable ones inserted by id, found through the tile's
+// id range. A tile that left and came back between two builds has new ids: it counts as both.
+void VegetationPools::follow_live(const vegetation::RuntimeWorld& world) {
+  removed_.clear();
+  added_.clear();
+  std::size_t i = 0, j = 0;
+  while (i < live_.size() || j < drawable_.size()) {
+    if (j == drawable_.size() || (i < live_.size() && live_[i].key < drawable_[j])) {
+      removed_.push_back(live_[i++].key);
+    } else if (i == live_.size() || drawable_[j] < live_[i].key) {
+      added_.push_back(drawable_[j++]);
+    } else {
+      const std::optional<vegetation::RuntimeWorld::SegmentIds> ids = world.segment_ids(drawable_[j]);
+      if (!ids || ids->first != live_[i].first_id) {
+        removed_.push_back(live_[i].key);
+        added_.push_back(drawable_[j]);
+      }
+      ++i;
+      ++j;
+    }
+  }
+  if (removed_.empty() && added_.empty()) return;
+  const auto by_id = [](const vegetation::RuntimeWorld::Segment& s, std::uint64_t id) { return s.id < id; };
+  const auto gone = [this](vegetation::TileKey k) {
+    return std::binary_search(removed_.begin(), removed_.end(), k);
+  };
+  for (std::size_t t = 0; t < pools_.size(); ++t) {
+    if (!pools_[t].gpu) continue;
+    std::vector<vegetation::RuntimeWorld::Segment>& segments = pools_[t].gpu->segments;
+    if (!removed_.empty()) std::erase_if(segments, [&gone](const auto& s) { return gone(s.tile); });
+    const std::vector<vegetation::RuntimeWorld::Segment>& from = world.types()[t].segments;
+    for (const vegetation::TileKey& k : added_) {
+      const std::optional<vegetation::RuntimeWorld::SegmentIds> ids = world.segment_ids(k);
+      if (!ids) continue;  // nothing of it here
+      auto at = std::lower_bound(segments.begin(), segments.end(), ids->first, by_id);
+      for (auto s = std::lower_bound(from.begin(), from.end(), ids->first, by_id);
+           s != from.end() && s->id <= ids->last; ++s)
+        if (s->tile == k) at = segments.insert(at, *s) + 1;
+    }
+  }
+  std::erase_if(live_, [&gone](const LiveTile& t) { return gone(t.key); });
+  for (const vegetation::TileKey& k : added_)
+    if (const std::optional<vegetation::RuntimeWorld::SegmentIds> ids = world.segment_ids(k))
+      live_.push_back({k, ids->first});
+  std::sort(live_.begin(), live_.end(), [](const LiveTile& a, const LiveTile& b) { return a.key < b.key; });
 }
 
 void VegetationPools::clear_frame() {
@@ -283,47 +332,24 @@ const VegetationPoolsFrame& VegetationPools::update(vegetation::TileStreamer& st
   // segments' bounds), a grown pool or rewritten tables, or when a page of a resident tile that was
   // waiting lands; appends and pages of tiles not yet resident do not change it. A quiet frame keeps
   // last frame's.
-  // A frame in which tiles only left (about one in ten while flying) drops their segments instead.
-  const bool layout_changed = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0;
-  bool landed = false;
-  for (std::size_t i = 0; !layout_changed && !landed && i < staged_tiles_.size(); ++i)
-    landed = streamer.resident(staged_tiles_[i]) &&
-             std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
-  const bool versions_changed =
-      world.structure_version() != live_structure_ || streamer.resident_version() != live_resident_;
-  frame_.live_dropped = versions_changed && !layout_changed && !landed && drop_unloaded(streamer);
-  if (layout_changed || landed || (versions_changed && !frame_.live_dropped)) {
+  bool rebuild = !live_valid_ || frame_.tables_staged > 0 || frame_.pools_grown > 0 ||
+                 world.structure_version() != live_structure_ ||
+                 streamer.resident_version() != live_resident_;
+  for (std::size_t i = 0; !rebuild && i < staged_tiles_.size(); ++i)
+    rebuild = streamer.resident(staged_tiles_[i]) &&
+              std::binary_search(waiting_.begin(), waiting_.end(), staged_tiles_[i]);
+  if (rebuild) {
     rebuild_live(streamer);
-    frame_.live_rebuilt = true;
     live_valid_ = true;
+    live_structure_ = world.structure_version();
+    live_resident_ = streamer.resident_version();
     waiting_pages_ = frame_.pages_waiting;
     waiting_tiles_ = frame_.tiles_waiting;
   } else {
     frame_.pages_waiting = waiting_pages_;
     frame_.tiles_waiting = waiting_tiles_;
   }
-  live_structure_ = world.structure_version();
-  live_resident_ = streamer.resident_version();
   return frame_;
-}
-
-bool VegetationPools::drop_unloaded(const vegetation::TileStreamer& streamer) {
-  // Only when the last build saw the state the streamer's last update started from, that update made no
-  // tile resident and moved no origin, and no tile it unloaded was held back (the waiting counts stand).
-  const vegetation::TileStreamer::UpdateChanges& c = streamer.last_changes();
-  const std::vector<vegetation::TileKey>& gone = streamer.last_unloaded();  // sorted
-  if (c.resident_version_before != live_resident_ || c.structure_version_before != live_structure_ ||
-      c.became_resident != 0 || streamer.world().render_origin() != live_origin_)
-    return false;
-  for (const vegetation::TileKey& k : gone)
-    if (std::binary_search(waiting_.begin(), waiting_.end(), k)) return false;
-  const auto left = [&gone](vegetation::TileKey k) {
-    return std::binary_search(gone.begin(), gone.end(), k);
-  };
-  for (Pool& pool : pools_)
-    if (pool.gpu) std::erase_if(pool.gpu->segments, [&left](const auto& s) { return left(s.tile); });
-  std::erase_if(live_, left);
-  return true;
 }
 
 void VegetationPools::settle(vegetation::TileStreamer& streamer) {

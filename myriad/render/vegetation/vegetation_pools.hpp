@@ -39,9 +39,9 @@ struct VegetationPoolsFrame {
   std::uint32_t pages_waiting = 0;  // record pages left for later frames
   std::uint32_t tiles_waiting = 0;  // tiles held whole in the CPU pools but not drawn (pages waiting)
   std::uint32_t pools_grown = 0;
-  // How the drawn segments followed the tiles: rebuilt from the world (a tile made resident, a rebase, a
-  // page that landed, ...), or only the segments of tiles that left dropped.
-  bool live_rebuilt = false, live_dropped = false;
+  // How the drawn segments changed, when they did: rebuilt from the world (the first build, a moved
+  // origin), or followed from the last build (the segments of tiles that left or came erased or inserted).
+  bool live_rebuilt = false, live_followed = false;
 };
 
 class VegetationPools {
@@ -91,9 +91,8 @@ class VegetationPools {
   void stage_records(const vegetation::RuntimeWorld& world);
   void stage_params(const VegetationGpuType& gpu);
   void rebuild_live(const vegetation::TileStreamer& streamer);
-  // After an update that only unloaded tiles: their segments dropped from the last build (false, and
-  // nothing changed, when the last build does not hold the state that update started from).
-  bool drop_unloaded(const vegetation::TileStreamer& streamer);
+  void merge_live(const vegetation::RuntimeWorld& world);
+  void follow_live(const vegetation::RuntimeWorld& world);
 
   gpu::Context& ctx_;
   const VegetationCull& cull_;
@@ -106,11 +105,18 @@ class VegetationPools {
   std::vector<VegetationFrameType> frame_types_;
   std::vector<VegetationGpuType> retired_;  // replaced by a grown copy this frame
   std::vector<vegetation::RuntimeWorld::PageChange> changes_;
-  std::vector<vegetation::TileKey> waiting_, live_;  // sorted
-  std::vector<vegetation::TileKey> drawable_;        // rebuild_live()'s scratch: resident, none waiting
-  std::vector<vegetation::RuntimeWorld::Segment> previous_segments_;  // rebuild_live()'s scratch
-  glm::dvec3 live_origin_{0.0};                                       // the render origin it built for
-  std::vector<vegetation::TileKey> staged_tiles_;  // tiles of the record pages this update staged
+  std::vector<vegetation::TileKey> waiting_;  // sorted
+  // The tiles drawn, sorted, each with the first id of its segments when they were taken (a tile that
+  // left and came back has new ones).
+  struct LiveTile {
+    vegetation::TileKey key;
+    std::uint64_t first_id = 0;
+  };
+  std::vector<LiveTile> live_;
+  std::vector<vegetation::TileKey> removed_, added_;  // follow_live()'s scratch
+  std::vector<vegetation::TileKey> drawable_;         // rebuild_live()'s scratch: resident, none waiting
+  glm::dvec3 live_origin_{0.0};                       // the render origin it built for
+  std::vector<vegetation::TileKey> staged_tiles_;     // tiles of the record pages this update staged
   VegetationPoolsFrame frame_;
   // What the live segments were last built from (the world's structure, the streamer's resident set),
   // and the waiting counts found then.

@@ -76,9 +76,16 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
   });
   if (seg == type.segments.end()) {
     const glm::vec3 shift(tile->origin() - origin_);
+    const std::uint64_t id = next_segment_id_++;
     type.segments.push_back(
-        {key, group, first, 0, {}, {g.bounds.min + shift, g.bounds.max + shift}, 0.0f, next_segment_id_++});
+        {key, group, first, 0, {}, {g.bounds.min + shift, g.bounds.max + shift}, 0.0f, id});
     seg = type.segments.end() - 1;
+    const auto at = std::lower_bound(tile_ids_.begin(), tile_ids_.end(), key,
+                                     [](const auto& e, TileKey k) { return e.first < k; });
+    if (at != tile_ids_.end() && at->first == key)
+      at->second.last = id;
+    else
+      tile_ids_.insert(at, {key, {id, id}});
   }
   std::uint32_t done = 0;
   while (done < count) {
@@ -140,6 +147,14 @@ void RuntimeWorld::remove_tile(TileKey key) {
     }
   }
   std::erase_if(tiles_, [&](const auto& t) { return t->x == key.x && t->z == key.z; });
+  std::erase_if(tile_ids_, [&](const auto& e) { return e.first == key; });
+}
+
+std::optional<RuntimeWorld::SegmentIds> RuntimeWorld::segment_ids(TileKey key) const {
+  const auto at = std::lower_bound(tile_ids_.begin(), tile_ids_.end(), key,
+                                   [](const auto& e, TileKey k) { return e.first < k; });
+  if (at == tile_ids_.end() || at->first != key) return std::nullopt;
+  return at->second;
 }
 
 void RuntimeWorld::rebase(glm::dvec3 render_origin) {

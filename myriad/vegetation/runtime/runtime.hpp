@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -118,6 +119,13 @@ class RuntimeWorld {
   glm::dvec3 render_origin() const { return origin_; }
   // The tile a segment names (held while any of its instances are here), or null.
   const Tile* tile(TileKey key) const;
+  // The ids of a tile's segments lie in [first, last] (the ids between may be other tiles' when appends of
+  // several tiles interleave; a streamer copying one tile at a time gives each tile its own run). Empty
+  // for a tile without segments here. A tile removed and appended again gets new ids.
+  struct SegmentIds {
+    std::uint64_t first = 0, last = 0;
+  };
+  std::optional<SegmentIds> segment_ids(TileKey key) const;
   // Changes with every removal and rebase (appends do not count: a streamer appends only to tiles it does
   // not hold whole yet).
   std::uint64_t structure_version() const { return structure_version_; }
@@ -132,7 +140,8 @@ class RuntimeWorld {
 
   glm::dvec3 origin_;
   std::vector<Type> types_;
-  std::vector<std::shared_ptr<const Tile>> tiles_;  // one entry per tile with instances here
+  std::vector<std::shared_ptr<const Tile>> tiles_;        // one entry per tile with instances here
+  std::vector<std::pair<TileKey, SegmentIds>> tile_ids_;  // sorted by tile
   std::vector<PageChange> changes_;
   std::uint64_t structure_version_ = 0;
   std::uint64_t next_segment_id_ = 1;

@@ -129,7 +129,6 @@ void TileStreamer::arrive(Read& r) {
 
 StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   StreamingFrame frame;
-  changes_ = {resident_version_, world_.structure_version(), 0};
   // Finished reads, oldest first; the others stay.
   // A failed read reports its message as a tile failure; what escapes read() is a bug, rethrown.
   if (const std::exception_ptr error = reads_.collect(0, [this](Read& r) { arrive(r); }))
@@ -203,7 +202,6 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     if (e.group >= t.groups.size()) {
       e.state = State::kResident;
       ++resident_version_;
-      ++changes_.became_resident;
       upload_queue_.pop_front();
     }
   }

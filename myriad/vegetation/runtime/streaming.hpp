@@ -97,15 +97,6 @@ class TileStreamer {
   std::size_t resident_count() const;
   // Changes whenever a tile becomes resident or stops being resident.
   std::uint64_t resident_version() const { return resident_version_; }
-  // What the last update() changed, for a consumer that kept what it derived from the state before it
-  // (the pools' drawn segments): the versions it started from, every tile it unloaded (sorted) and how
-  // many tiles it made resident. A consumer whose versions equal the `before` ones can apply just this.
-  struct UpdateChanges {
-    std::uint64_t resident_version_before = 0, structure_version_before = 0;
-    std::uint32_t became_resident = 0;
-  };
-  const UpdateChanges& last_changes() const { return changes_; }
-  const std::vector<TileKey>& last_unloaded() const { return far_; }
   const std::vector<TileFailure>& failures() const { return failures_; }
   RuntimeWorld& world() { return world_; }
   const RuntimeWorld& world() const { return world_; }
@@ -150,9 +141,8 @@ class TileStreamer {
   std::vector<TileFailure> failures_;
   std::set<TileKey> failed_;
   std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
-  std::vector<TileKey> far_;                        // the tiles the last update() unloaded, sorted
-  UpdateChanges changes_;
-  std::size_t deferred_ = 0;  // wanted tiles the last update could not start
+  std::vector<TileKey> far_;                        // update()'s scratch
+  std::size_t deferred_ = 0;                        // wanted tiles the last update could not start
   std::uint64_t resident_version_ = 0;
   // Deadline pacing: the last camera position and the smoothed distance it moves per update.
   std::optional<glm::dvec3> last_camera_;
