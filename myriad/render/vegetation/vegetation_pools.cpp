@@ -286,10 +286,11 @@ void VegetationPools::follow_live(const vegetation::RuntimeWorld& world) {
     for (const vegetation::TileKey& k : added_) {
       const std::optional<vegetation::RuntimeWorld::SegmentIds> ids = world.segment_ids(k);
       if (!ids) continue;  // nothing of it here
-      auto at = std::lower_bound(segments.begin(), segments.end(), ids->first, by_id);
+      // Each at its own id's place: another tile's segments may lie within the range (interleaved appends).
       for (auto s = std::lower_bound(from.begin(), from.end(), ids->first, by_id);
            s != from.end() && s->id <= ids->last; ++s)
-        if (s->tile == k) at = segments.insert(at, *s) + 1;
+        if (s->tile == k)
+          segments.insert(std::lower_bound(segments.begin(), segments.end(), s->id, by_id), *s);
     }
   }
   std::erase_if(live_, [&gone](const LiveTile& t) { return gone(t.key); });
