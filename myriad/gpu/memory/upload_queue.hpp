@@ -59,6 +59,7 @@ struct UploadShareStats {
 class UploadQueue {
  public:
   static constexpr std::size_t kHistoryFrames = 4096;
+  static constexpr std::int64_t kNoTag = -1;  // a queued copy drop(dst, tag) never names
 
   explicit UploadQueue(StagingRing& ring);
 
@@ -88,11 +89,11 @@ class UploadQueue {
   // policy. `tag` names what the bytes belong to (a section, a page), so drop() can discard a version
   // a newer one replaces.
   void enqueue(UploadShare share, VkBuffer dst, VkDeviceSize dst_offset, std::span<const std::byte> bytes,
-               std::int64_t tag = -1);
+               std::int64_t tag = kNoTag);
   // enqueue() for bytes the caller writes in place: `size` bytes to fill now (valid until the queue's next
   // call), so data gathered from several arrays is copied once.
   std::span<std::byte> enqueue_space(UploadShare share, VkBuffer dst, VkDeviceSize dst_offset,
-                                     std::size_t size, std::int64_t tag = -1);
+                                     std::size_t size, std::int64_t tag = kNoTag);
   // Discards every queued copy to `dst` and, without a tag, every pending copy, clear and fill that
   // touches it (call before destroying a buffer that has work pending). With `tag`: only the queued
   // copies with that tag.
@@ -185,6 +186,7 @@ class UploadQueue {
   std::unique_ptr<std::byte[]> bytes_;
   std::size_t bytes_size_ = 0, bytes_capacity_ = 0;
   std::size_t dead_bytes_ = 0;        // of bytes_, of entries staged or dropped
+  std::size_t tagged_ = 0;            // queued entries with a tag, neither staged nor dropped
   std::uint64_t frame_serial_ = 0;    // the staging ring frame the per-frame figures are of
   std::vector<DeviceOp> device_ops_;  // in submission order
   std::vector<Copy> staged_copies_;

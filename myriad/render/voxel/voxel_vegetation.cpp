@@ -65,7 +65,6 @@ VoxelVegetationRenderer::VoxelVegetationRenderer(gpu::Context& ctx, glm::ivec3 s
       config_(config),
       share_((config.validate(), ctx.uploads().share("voxel vegetation", config.upload_budget))),
       section_tree_bounds_(std::size_t(sections.x * sections.y * sections.z)),
-      section_queued_(section_tree_bounds_.size(), 0),
       groups_(std::uint32_t(sections.x), std::uint32_t(sections.y), std::uint32_t(sections.z)),
       overflow_(ctx),
       counts_(ctx, 2 * kCountBytes),
@@ -159,10 +158,6 @@ void VoxelVegetationRenderer::create_pool_buffers(Pool& pool, bool trees) {
 
 void VoxelVegetationRenderer::stage(int section, const gpu::Buffer& dst, VkDeviceSize dst_offset,
                                     std::span<const std::byte> bytes) {
-  if (!section_queued_[std::size_t(section)]) {
-    section_queued_[std::size_t(section)] = 1;
-    queued_sections_.push_back(section);
-  }
   ctx_.uploads().enqueue(share_, dst.handle(), dst_offset, bytes, section);
 }
 
@@ -218,7 +213,7 @@ void VoxelVegetationRenderer::place(Pool& pool, int section, std::span<const std
   const auto n = std::uint32_t(bytes.size() / pool.stride);
   const VkBuffer dst = pool.instances.handle();
   // This section's copies still waiting in the upload queue are superseded.
-  if (section_queued_[s]) ctx_.uploads().drop(dst, section);
+  ctx_.uploads().drop(dst, section);
   const std::uint32_t old = pool.count[s];
   pool.data[s].assign(bytes.begin(), bytes.end());
   pool.live = pool.live - old + n;
@@ -288,10 +283,6 @@ void VoxelVegetationRenderer::upload(VkCommandBuffer cmd) {
   // Clears, emptied ranges, then the section instances and range tables within the share's budget;
   // what does not fit waits for a later frame (those slots read as empty until then).
   uploads.record(cmd);
-  if (uploads.queued_copies(share_) == 0) {  // everything staged: no section has a copy waiting
-    for (const std::int32_t s : queued_sections_) section_queued_[std::size_t(s)] = 0;
-    queued_sections_.clear();
-  }
   const std::uint64_t staged = uploads.staged_total(share_) - reported_staged_;
   reported_staged_ += staged;
   stats_.uploaded_bytes = fill_bytes_ + staged;

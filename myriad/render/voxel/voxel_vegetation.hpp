@@ -177,11 +177,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   std::uint64_t reported_staged_ = 0;  // the share's staged_total at the last upload()
   Pool grass_, trees_;
   std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
-  // Sections with copies possibly still in the upload queue: only theirs are looked for when a section
-  // is placed again (dropping scans the whole queue; an eviction frame places a hundred sections).
-  std::vector<std::uint8_t> section_queued_;
-  std::vector<std::int32_t> queued_sections_;
-  std::vector<Range> shadow_runs_;  // cull_shadow's instanced draws (merged slot ranges)
+  std::vector<Range> shadow_runs_;         // cull_shadow's instanced draws (merged slot ranges)
   std::size_t shadow_run_count_ = 0;
   CoarseChunks groups_;
   std::vector<std::uint8_t> group_visible_;
