@@ -345,6 +345,47 @@ TEST_F(VoxelStreamingTest, EachPlaceIsDrawnByOneLevel) {
     }
 }
 
+// The level choice is kept across frames and made again only where readiness changed or the camera
+// brought units within reach: along a flight that streams columns and far blocks in and out, with edits
+// that take columns' meshes away and back, every frame draws each unit within reach as a choice made
+// from scratch would, and most frames choose under few blocks.
+TEST_F(VoxelStreamingTest, TheKeptLevelChoiceEqualsAChoiceFromScratchEveryFrame) {
+  render::StreamedVoxelSceneOptions o = scene_options(4);
+  o.upload_budget = 96u << 10;  // units arrive over several frames
+  render::StreamedVoxelScene scene(ctx(), o);
+  render::OffscreenTarget target(ctx(), 160, 100);
+  const render::FrameOptions settings;
+  std::uint32_t errors = 0, edits = 0;
+  std::uint64_t blocks = 0, quiet = 0;
+  const int frames = 300;
+  for (int f = 0; f < frames; ++f) {  // around a loop at 40 m/s
+    const float a = 40.0f * float(f) / 60.0f / 120.0f;
+    render::SceneCamera c;
+    c.eye = glm::vec3(256.0f + 120.0f * std::cos(a), 60.0f, 256.0f + 120.0f * std::sin(a));
+    c.forward = glm::normalize(glm::vec3(-std::sin(a), -0.3f, std::cos(a)));
+    if (f >= 60 && f % 30 == 0) {  // dig under the camera: its column and its neighbours re-mesh
+      scene.edit({glm::ivec3(int(c.eye.x), 20 + f % 17, int(c.eye.z)), 0, 0});
+      ++edits;
+    }
+    scene.update(1.0 / 60.0, c, target.width(), target.height(), settings);
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+    scene.finish_frame();
+    const std::uint32_t e = scene.level_choice_errors();
+    if (e > 0 && errors == 0) ADD_FAILURE() << "frame " << f << ": " << e << " units drawn otherwise";
+    errors += e;
+    blocks += scene.stats().level_blocks_chosen;
+    quiet += scene.stats().levels_chosen ? 0 : 1;
+  }
+  EXPECT_EQ(errors, 0u);
+  EXPECT_EQ(edits, 8u);
+  EXPECT_GT(scene.stats().shown_columns, 0u);
+  EXPECT_GT(scene.stats().shown_far_blocks, 0u);
+  // A from-scratch choice would visit every top-level block over the reach each frame (hundreds).
+  EXPECT_LT(double(blocks) / frames, 40.0);
+  std::printf("level choice: %.1f top-level blocks a frame on average, %llu quiet frames of %d\n",
+              double(blocks) / frames, static_cast<unsigned long long>(quiet), frames);
+}
+
 // A scene made after another in the same context gets device memory that held the first one's tables:
 // window slots no unit has reached yet must read as empty, never as pages of old data (a draw of those
 // read arenas through stale addresses).

@@ -81,7 +81,6 @@ void StreamTerrain::changed(glm::ivec3 section) {
   Slot& slot = slots_[std::size_t(s)];
   const bool was_queued = slot.queued != glm::ivec3(kNone);
   slot.queued = section;
-  ++version_;
   if (!was_queued) queue_.push_back(s);
 }
 
@@ -90,7 +89,6 @@ void StreamTerrain::evicted(glm::ivec3 section) {
   const int s = slot_of(section);
   Slot& slot = slots_[std::size_t(s)];
   if (slot.queued == section) slot.queued = glm::ivec3(kNone);  // its queue entry is skipped
-  ++version_;
   if (slot.owner == section) {
     // Not drawn from now on, and no longer the unit's: the level choice leaves it alone.
     terrain_->set_section_hidden(s, true);
@@ -111,6 +109,7 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
                                                std::uint64_t used, std::uint32_t max_sections,
                                                std::uint32_t max_removals) {
   stats_ = {};
+  taken_.clear();
   static const voxel::SectionMesh kEmpty;
   while (evictions_head_ < evictions_.size() && stats_.removed_sections < max_removals) {
     const std::int32_t s = evictions_[evictions_head_++];
@@ -152,7 +151,7 @@ const StreamTerrainStats& StreamTerrain::apply(const MeshSource& source, std::ui
       ++stats_.uploaded_sections;
     }
     slot.queued = glm::ivec3(kNone);
-    ++version_;
+    taken_.push_back({section.x, section.z});
     ++queue_head_;
   }
   drop_taken(queue_, queue_head_);
@@ -178,6 +177,16 @@ bool StreamTerrain::shows(glm::ivec3 section) const {
   if (section.y < 0 || section.y >= options_.sections_y) return false;
   const int s = slot_of(section);
   return slots_[std::size_t(s)].owner == section && !terrain_->section_hidden(s);
+}
+
+bool StreamTerrain::unit_hidden_is(glm::ivec2 unit, bool hidden) const {
+  const std::size_t base = unit_base(unit);
+  for (int y = 0; y < options_.sections_y; ++y) {
+    const std::size_t s = base + layer() * std::size_t(y);
+    if (slots_[s].owner == glm::ivec3(unit.x, y, unit.y) && terrain_->section_hidden(int(s)) != hidden)
+      return false;
+  }
+  return true;
 }
 
 void StreamTerrain::set_unit_hidden(glm::ivec2 unit, bool hidden) {

@@ -76,6 +76,8 @@ class StreamTerrain {
   void set_unit_hidden(glm::ivec2 unit, bool hidden);
   // The slot holds this section's page and it is not hidden: the section is drawn.
   bool shows(glm::ivec3 section) const;
+  // Every section of the unit whose page a slot holds is hidden (or shown) as given.
+  bool unit_hidden_is(glm::ivec2 unit, bool hidden) const;
   int slot_of(glm::ivec3 section) const;
   glm::vec3 origin_of(glm::ivec3 section) const;
 
@@ -85,9 +87,10 @@ class StreamTerrain {
   std::size_t pending() const { return queue_.size() - queue_head_; }
   // Evicted pages still held (hidden) until their removal.
   std::size_t removals_pending() const { return stale_; }
-  // Changes whenever what unit_current() answers may have changed (a change queued or
-  // applied, a section evicted).
-  std::uint64_t version() const { return version_; }
+  // Units whose waiting change the last apply() took (uploaded, or dropped for a null mesh), once per
+  // section: what unit_current() answers for them may have changed (as it may for the units given to
+  // changed() and evicted(), which their caller knows).
+  const std::vector<glm::ivec2>& taken_units() const { return taken_; }
   // Placements so far into a slot that last held another section (a unit that left on the far side).
   std::uint64_t slot_reuses() const { return slot_reuses_; }
 
@@ -113,7 +116,7 @@ class StreamTerrain {
   std::size_t stale_ = 0;
   StreamTerrainStats stats_;
   std::uint64_t slot_reuses_ = 0;
-  std::uint64_t version_ = 0;
+  std::vector<glm::ivec2> taken_;
 };
 
 }  // namespace myriad::render

@@ -134,6 +134,14 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       far_terrain_.back()->renderer().use_upload_share(terrain_share_);
     }
   }
+  // Fine columns as far as a window holds them, far blocks one beyond each ring; answers kept wide enough
+  // for the outermost level's ring with its parents and children.
+  voxel::LevelChoiceOptions lo;
+  lo.levels = options_.far_levels;
+  lo.fine_reach = options_.radius + 3;
+  lo.far_reach = options_.far_radius + 1;
+  lo.kept_reach = std::max(options_.radius + 4, lo.levels > 0 ? (options_.far_radius + 3) << lo.levels : 0);
+  levels_.emplace(lo);
 }
 
 StreamedVoxelScene::~StreamedVoxelScene() { ctx_.uploads().release(terrain_share_); }
@@ -182,8 +190,10 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   stats_.columns_generated = std::uint32_t(u.columns_generated + u.columns_loaded);
   stats_.columns_lit = std::uint32_t(u.columns_lit);
   stats_.far_sections_meshed = 0;
+  const voxel::FarUpdate* far_update = nullptr;
   if (far_) {
     const voxel::FarUpdate& fu = far_->update(glm::dvec3(camera.eye));
+    far_update = &fu;
     for (const voxel::FarSection& f : fu.evicted) far_terrain(f.level).evicted({f.block.x, f.sy, f.block.y});
     for (const voxel::FarSection& f : fu.meshed) far_terrain(f.level).changed({f.block.x, f.sy, f.block.y});
     stats_.far_sections_meshed = std::uint32_t(fu.meshed.size());
@@ -220,17 +230,12 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   phase.restart();
   const glm::ivec2 at(int(std::floor(camera.eye.x / float(voxel::kSectionSize))),
                       int(std::floor(camera.eye.z / float(voxel::kSectionSize))));
-  // The level choice depends on which columns are meshed, which far blocks are ready, what waits in
-  // the terrain windows, and the camera's column: recomputed only when one of them changed (the memo
-  // of answers stays valid meanwhile, for the hole count).
-  // Versions only grow: their sum changes whenever one of them does.
-  LevelInputs inputs{at, stream_->meshed_version(), far_ ? far_->ready_version() : 0, terrain_->version()};
-  for (const auto& far : far_terrain_) inputs.terrain += far->version();
-  stats_.levels_chosen = !(inputs == level_inputs_);
-  if (stats_.levels_chosen) {
-    choose_levels(at);
-    level_inputs_ = inputs;
-  }
+  // The level choice is made again only where readiness changed or the camera brought units within reach.
+  mark_level_changes(u, far_update);
+  stats_.level_blocks_chosen = levels_->choose(at, *this);
+  stats_.levels_chosen = stats_.level_blocks_chosen > 0;
+  stats_.shown_columns = levels_->shown_columns();
+  stats_.shown_far_blocks = levels_->shown_far_blocks();
   stats_.cpu_levels_ms = phase.elapsed_ms();
   stats_.cpu_upload_ms = clock.elapsed_ms();
   stats_.stream = stream_->stats();
@@ -271,108 +276,54 @@ void StreamedVoxelScene::place_vegetation() {
   stats_.vegetation_pending = std::uint32_t(keep);
 }
 
-// Level choice, top down. A level-L block (L >= 2) is drawn when it is ready and its four children are
-// not all covered by finer levels; a level-1 block is drawn when it is ready, its parent is not drawn and
-// its 2 x 2 columns are not all fine-ready; a fine column is drawn when it is ready and no coarser block
-// over it is drawn. So every place shows its finest complete level, a place whose fine columns stream in
-// keeps its coarse block until all of the block's columns can take over together, and no two levels draw
-// the same place.
-void StreamedVoxelScene::reset_level_memo(glm::ivec2 camera_column) {
-  // Wide enough for every place the level choice and the hole count ask about: the outermost level's ring
-  // (plus its parent and children) reaches (far_radius + 3) << far_levels columns.
-  const int levels = far_levels();
-  const int fine_half = std::max(options_.radius + 4, levels > 0 ? (options_.far_radius + 3) << levels : 0);
-  level_memo_.resize(std::size_t(levels) + 1);
-  for (int level = 0; level <= levels; ++level) {
-    LevelMemo& m = level_memo_[std::size_t(level)];
-    const int half = (fine_half >> level) + 2;
-    m.size = 2 * half + 1;
-    m.origin = glm::ivec2(glm::floor(glm::vec2(camera_column) / float(1 << level))) - half;
-    for (auto& a : m.answers) a.assign(std::size_t(m.size) * std::size_t(m.size), std::int8_t(-1));
-  }
+void StreamedVoxelScene::mark_level_changes(const voxel::StreamUpdate& fine, const voxel::FarUpdate* far) {
+  voxel::LevelChoice& levels = *levels_;
+  for (const glm::ivec2 c : fine.meshed_changed) levels.changed(0, c);
+  for (const glm::ivec3& s : fine.meshed) levels.changed(0, {s.x, s.z});   // queued: not current
+  for (const glm::ivec3& s : fine.evicted) levels.changed(0, {s.x, s.z});  // no longer queued
+  for (const glm::ivec2 c : terrain_->taken_units()) levels.changed(0, c);
+  if (!far) return;
+  for (const voxel::FarBlockId& b : far->ready_changed) levels.changed(b.level, b.block);
+  for (const voxel::FarSection& f : far->meshed) levels.changed(f.level, f.block);
+  for (const voxel::FarSection& f : far->evicted) levels.changed(f.level, f.block);
+  for (int level = 1; level <= far_levels(); ++level)
+    for (const glm::ivec2 b : far_terrain(level).taken_units()) levels.changed(level, b);
 }
 
-template <class Compute>
-bool StreamedVoxelScene::memoized(int level, Answer answer, glm::ivec2 unit, Compute compute) const {
-  if (level < 0 || std::size_t(level) >= level_memo_.size()) return compute();
-  LevelMemo& m = level_memo_[std::size_t(level)];
-  const glm::ivec2 d = unit - m.origin;
-  if (d.x < 0 || d.y < 0 || d.x >= m.size || d.y >= m.size) return compute();
-  std::int8_t& a = m.answers[std::size_t(answer)][std::size_t(d.y) * std::size_t(m.size) + std::size_t(d.x)];
-  if (a < 0) a = compute() ? 1 : 0;
-  return a != 0;
-}
-
-bool StreamedVoxelScene::fine_ready(glm::ivec2 c) const {
-  return memoized(0, Answer::kReady, c, [&] {
+bool StreamedVoxelScene::ready(int level, glm::ivec2 unit) const {
+  if (level == 0) {
     const glm::ivec2 n = stream_->columns();
-    if (c.x < 0 || c.y < 0 || c.x >= n.x || c.y >= n.y) return true;  // nothing to draw there
-    return stream_->column_state(c) == voxel::ColumnState::kMeshed && terrain_->unit_current(c);
-  });
-}
-
-bool StreamedVoxelScene::far_ready(int level, glm::ivec2 b) const {
-  if (level < 1 || level > far_levels()) return false;
-  return memoized(level, Answer::kReady, b, [&] {
-    const glm::ivec2 n = voxel::far_blocks(options_.world_size, level);
-    if (b.x < 0 || b.y < 0 || b.x >= n.x || b.y >= n.y) return true;
-    return far_->block_ready(level, b) && far_terrain_[std::size_t(level - 1)]->unit_current(b);
-  });
-}
-
-bool StreamedVoxelScene::fine_owned(glm::ivec2 b) const {
-  for (int dz = 0; dz < 2; ++dz)
-    for (int dx = 0; dx < 2; ++dx)
-      if (!fine_ready(b * 2 + glm::ivec2(dx, dz))) return false;
-  return true;
-}
-
-bool StreamedVoxelScene::covered(int level, glm::ivec2 b) const {
-  if (level == 1) return fine_owned(b);
-  return memoized(level, Answer::kCovered, b, [&] {
-    for (int dz = 0; dz < 2; ++dz)
-      for (int dx = 0; dx < 2; ++dx) {
-        const glm::ivec2 child = b * 2 + glm::ivec2(dx, dz);
-        if (!covered(level - 1, child) && !far_ready(level - 1, child)) return false;
-      }
-    return true;
-  });
-}
-
-bool StreamedVoxelScene::far_shown(int level, glm::ivec2 b) const {
-  if (level > far_levels()) return false;
-  return memoized(level, Answer::kShown, b, [&] {
-    if (far_shown(level + 1, glm::ivec2(glm::floor(glm::vec2(b) * 0.5f)))) return false;
-    return far_ready(level, b) && !covered(level, b);
-  });
-}
-
-void StreamedVoxelScene::choose_levels(glm::ivec2 camera_column) {
-  reset_level_memo(camera_column);
-  stats_.shown_columns = stats_.shown_far_blocks = 0;
-  // Fine columns: those a window can hold around the camera.
-  const int reach = options_.radius + 3;
-  for (int dz = -reach; dz <= reach; ++dz) {
-    for (int dx = -reach; dx <= reach; ++dx) {
-      const glm::ivec2 c = camera_column + glm::ivec2(dx, dz);
-      const bool shown = fine_ready(c) && !far_shown(1, glm::ivec2(glm::floor(glm::vec2(c) * 0.5f)));
-      stats_.shown_columns += shown ? 1u : 0u;
-      terrain_->set_unit_hidden(c, !shown);
-    }
+    if (unit.x < 0 || unit.y < 0 || unit.x >= n.x || unit.y >= n.y) return true;  // nothing to draw there
+    return stream_->column_state(unit) == voxel::ColumnState::kMeshed && terrain_->unit_current(unit);
   }
-  for (int level = 1; level <= far_levels(); ++level) {
-    StreamTerrain& window = far_terrain(level);
-    const int r = options_.far_radius + 1;
-    const glm::ivec2 centre(glm::floor(glm::vec2(camera_column) / float(1 << level)));
-    for (int dz = -r; dz <= r; ++dz) {
-      for (int dx = -r; dx <= r; ++dx) {
-        const glm::ivec2 b = centre + glm::ivec2(dx, dz);
-        const bool shown = far_shown(level, b);
-        stats_.shown_far_blocks += shown ? 1u : 0u;
-        window.set_unit_hidden(b, !shown);
-      }
+  const glm::ivec2 n = voxel::far_blocks(options_.world_size, level);
+  if (unit.x < 0 || unit.y < 0 || unit.x >= n.x || unit.y >= n.y) return true;
+  return far_->block_ready(level, unit) && far_terrain_[std::size_t(level - 1)]->unit_current(unit);
+}
+
+std::uint32_t StreamedVoxelScene::level_choice_errors() const {
+  // A fresh choice over the same readiness, whose hiding is compared instead of set.
+  struct Compare : voxel::LevelSource {
+    const StreamedVoxelScene& scene;
+    std::uint32_t errors = 0;
+    explicit Compare(const StreamedVoxelScene& s) : scene(s) {}
+    bool ready(int level, glm::ivec2 unit) const override { return scene.ready(level, unit); }
+    void set_hidden(int level, glm::ivec2 unit, bool hidden) override {
+      const StreamTerrain& window =
+          level == 0 ? *scene.terrain_ : *scene.far_terrain_[std::size_t(level - 1)];
+      errors += window.unit_hidden_is(unit, hidden) ? 0u : 1u;
     }
-  }
+  } compare(*this);
+  if (!levels_ || !has_view_) return 0;
+  voxel::LevelChoice fresh(levels_->options());
+  const glm::ivec2 at(int(std::floor(view_.eye.x / float(voxel::kSectionSize))),
+                      int(std::floor(view_.eye.z / float(voxel::kSectionSize))));
+  fresh.choose(at, compare);
+  return compare.errors;
+}
+
+void StreamedVoxelScene::set_hidden(int level, glm::ivec2 unit, bool hidden) {
+  (level == 0 ? *terrain_ : far_terrain(level)).set_unit_hidden(unit, hidden);
 }
 
 void StreamedVoxelScene::count_holes(const FrameView& view) {
@@ -394,13 +345,7 @@ void StreamedVoxelScene::count_holes(const FrameView& view) {
       const Aabb box{glm::vec3(float(c.x) * size, 0.0f, float(c.y) * size),
                      glm::vec3(float(c.x + 1) * size, height, float(c.y + 1) * size)};
       if (!frustum.intersects(box)) continue;
-      bool drawn = fine_ready(c);
-      glm::ivec2 b = c;
-      for (int level = 1; level <= far_levels() && !drawn; ++level) {
-        b = glm::ivec2(glm::floor(glm::vec2(b) * 0.5f));
-        drawn = far_shown(level, b);
-      }
-      if (!drawn) ++holes;
+      if (!levels_->drawn(c, *this)) ++holes;
     }
   }
   stats_.hole_columns = holes;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "myriad/render/voxel/voxel_editing.hpp"
 #include "myriad/render/voxel/voxel_vegetation.hpp"
 #include "myriad/voxel/stream/far_stream.hpp"
+#include "myriad/voxel/stream/level_choice.hpp"
 #include "myriad/voxel/stream/stream_world.hpp"
 
 namespace myriad::render {
@@ -62,7 +64,8 @@ struct StreamedVoxelStats {
   // The parts of cpu_upload_ms: vegetation placement, FarStream::update, queueing meshes into the arenas
   // (StreamTerrain::apply, all levels), the level choice (hidden flags).
   double cpu_vegetation_ms = 0.0, cpu_far_ms = 0.0, cpu_apply_ms = 0.0, cpu_levels_ms = 0.0;
-  bool levels_chosen = false;  // the level choice ran this frame (its inputs changed)
+  bool levels_chosen = false;  // the level choice was made again somewhere this frame (its inputs changed)
+  std::uint32_t level_blocks_chosen = 0;  // top-level blocks whose units were chosen again this frame
   StreamTerrainStats uploads;
   std::uint32_t sections_meshed = 0, sections_evicted = 0;  // this frame's stream update
   std::uint32_t columns_generated = 0, columns_lit = 0;     // (generated includes read back)
@@ -78,7 +81,7 @@ struct StreamedVoxelStats {
 // out to the edge of the streamed area), "overview" (high, looking down), "ground" (near the surface).
 std::vector<std::pair<std::string, SceneCamera>> streamed_voxel_presets(glm::ivec3 size);
 
-class StreamedVoxelScene : public FrameScene, public VoxelEditing {
+class StreamedVoxelScene : public FrameScene, public VoxelEditing, private voxel::LevelSource {
  public:
   StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSceneOptions& options);
   ~StreamedVoxelScene() override;
@@ -100,6 +103,9 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing {
 
   // Nothing left to stream for the last camera and nothing waiting for upload.
   bool settled() const;
+  // Units within reach whose windows draw them otherwise than a level choice made from scratch now would
+  // (0 unless a change of readiness went unreported to the kept choice): a check for tests.
+  std::uint32_t level_choice_errors() const;
   const StreamedVoxelStats& stats() const { return stats_; }
   const StreamedVoxelSceneOptions& options() const { return options_; }
   voxel::StreamWorld& world() { return *stream_; }
@@ -115,32 +121,17 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing {
   float reach() const;
 
  private:
-  // Which level draws each place: the finest whose data is complete there (see the .cpp). Returns, per
-  // column near the camera, whether any level draws it (for the hole count).
-  void choose_levels(glm::ivec2 camera_column);
-  // The answers below are kept per frame (LevelMemo) from the start of the level choice to the hole
-  // count: each place is checked once per frame, not once per caller.
-  void reset_level_memo(glm::ivec2 camera_column);
-  enum class Answer : std::uint8_t { kReady, kCovered, kShown };
-  template <class Compute>
-  bool memoized(int level, Answer answer, glm::ivec2 unit, Compute compute) const;
-  bool fine_ready(glm::ivec2 column) const;
-  bool far_ready(int level, glm::ivec2 block) const;
-  bool fine_owned(glm::ivec2 block1) const;         // all 2 x 2 columns of a level-1 block are fine-ready
-  bool covered(int level, glm::ivec2 block) const;  // its children (level - 1) are all drawn by finer levels
-  bool far_shown(int level, glm::ivec2 block) const;
+  // The level choice's source (voxel::LevelSource): a fine column is ready when it is meshed and its
+  // sections current in the window, a far block when FarStream holds its meshes and they are current in
+  // its level's window; hiding sets the window's sections.
+  bool ready(int level, glm::ivec2 unit) const override;
+  void set_hidden(int level, glm::ivec2 unit, bool hidden) override;
+  // Tells the level choice which units' readiness this frame's stream, far and window updates changed.
+  void mark_level_changes(const voxel::StreamUpdate& fine, const voxel::FarUpdate* far);
   void count_holes(const FrameView& view);
   void place_vegetation();
   // This frame's share of `waiting` items under the pacing (options: pacing_frames).
   std::size_t paced(std::size_t waiting) const;
-
-  // Per level (0: fine columns) a square of units around the camera; per unit and answer -1 (not yet
-  // asked this frame), 0 or 1. Units outside are computed without keeping the answer.
-  struct LevelMemo {
-    glm::ivec2 origin{0};
-    int size = 0;
-    std::vector<std::int8_t> answers[3];  // by Answer
-  };
 
   gpu::Context& ctx_;
   StreamedVoxelSceneOptions options_;
@@ -158,14 +149,7 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing {
   EditLatency edit_latency_;
   std::vector<FrameSystem*> systems_;
   StreamedVoxelStats stats_;
-  mutable std::vector<LevelMemo> level_memo_;  // [level], of the last level choice
-  // What the last level choice was made from (LevelInputs::camera_column -1e9: none yet).
-  struct LevelInputs {
-    glm::ivec2 camera_column{-1000000000};
-    std::uint64_t meshed = 0, far_ready = 0, terrain = 0;  // terrain: every window's version, summed
-    bool operator==(const LevelInputs&) const = default;
-  };
-  LevelInputs level_inputs_;
+  std::optional<voxel::LevelChoice> levels_;  // which level draws each place (kept across frames)
   double time_ = 0.0;
   FrameView view_;  // the frame update() prepared (valid once has_view_)
   bool has_view_ = false;

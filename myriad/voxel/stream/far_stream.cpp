@@ -19,6 +19,7 @@ bool has_geometry(const SectionMesh& m) { return !m.vertices.empty(); }
 void FarUpdate::clear() {
   meshed.clear();
   evicted.clear();
+  ready_changed.clear();
   blocks_meshed = blocks_evicted = sections_meshed = 0;
 }
 
@@ -148,7 +149,7 @@ void FarStream::evict(std::int32_t s) {
   }
   for (SectionMesh& m : slot.meshes) m.clear();
   slot_of_[std::size_t(slot.level - 1)].clear(slot.block);
-  if (slot.ready) ++ready_version_;
+  if (slot.ready) update_.ready_changed.push_back({slot.level, slot.block});
   slot.used = slot.ready = slot.building = slot.dirty = false;
   slots_.release(s);
 }
@@ -179,8 +180,8 @@ void FarStream::finish(Job& job) {
       update_.meshed.push_back({slot.level, slot.block, sy});
   }
   std::swap(slot.meshes, job.meshes);
+  if (!slot.ready) update_.ready_changed.push_back({slot.level, slot.block});
   slot.ready = true;
-  ++ready_version_;
   ++update_.blocks_meshed;
   update_.sections_meshed += int(slot.meshes.size());
   if (slot.dirty) rescan_ = true;
@@ -231,7 +232,6 @@ void FarStream::launch() {
       slot.level = c.level;
       slot.block = c.block;
       slot.used = true;
-      if (slot.ready) ++ready_version_;
       slot.ready = slot.dirty = false;
       slot.meshes.resize(std::size_t(sections_y(c.level)));
       slot_of_[std::size_t(c.level - 1)].set(c.block, s);

@@ -51,9 +51,18 @@ struct FarSection {
 // What one update changed, for the renderer (the contract of StreamUpdate): upload `meshed` sections'
 // meshes (FarStream::mesh) into their slots (an empty mesh frees the slot), then free the slots of
 // `evicted` sections. Both list only sections whose old or new mesh has geometry.
+struct FarBlockId {
+  int level = 0;
+  glm::ivec2 block{0};
+  bool operator==(const FarBlockId&) const = default;
+};
+
 struct FarUpdate {
   std::vector<FarSection> meshed;
   std::vector<FarSection> evicted;
+  // Blocks whose readiness (block_ready) changed either way, each once per change: what the level
+  // choice reads (LevelChoice::changed).
+  std::vector<FarBlockId> ready_changed;
   int blocks_meshed = 0, blocks_evicted = 0, sections_meshed = 0;
   void clear();
 };
@@ -90,7 +99,6 @@ class FarStream {
   const SectionMesh* mesh(int level, glm::ivec2 block, int sy) const;
   bool block_ready(int level, glm::ivec2 block) const;
   // Changes whenever a block turns ready, is re-meshed or stops being ready.
-  std::uint64_t ready_version() const { return ready_version_; }
   int sections_y(int level) const { return far_sections_y(options_.world_size.y, level); }
   FarStats stats() const;
 
@@ -132,7 +140,6 @@ class FarStream {
   std::vector<Candidate> candidates_;  // needed blocks without a slot or dirty, nearest first
   std::size_t candidate_head_ = 0;
   FarUpdate update_;
-  std::uint64_t ready_version_ = 0;
   StreamJobs<Job> jobs_;  // last: goes first, waiting for the jobs that read the members above
 };
 

@@ -49,8 +49,8 @@ void StreamWorld::drop_meshes(Column& col) {
     m.clear();
     if (options_.vegetation) col.vegetation[std::size_t(sy)].clear();
   }
+  if (col.meshed) update_.meshed_changed.push_back(col.coord);
   col.meshed = false;
-  ++meshed_version_;
   col.mesh_dirty.reset();
 }
 

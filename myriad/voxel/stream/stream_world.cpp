@@ -26,6 +26,7 @@ constexpr int kScanPerUpdate = 192;
 void StreamUpdate::clear() {
   meshed.clear();
   evicted.clear();
+  meshed_changed.clear();
   columns_generated = columns_loaded = columns_lit = columns_meshed = 0;
   sections_meshed = columns_evicted = columns_saved = edits_applied = 0;
   sections_remeshed = sections_remeshed_uploaded = 0;
@@ -333,8 +334,8 @@ void StreamWorld::finish_job(Job& job) {
         }
       }
       recount_bytes(col);
+      if (!col.meshed) update_.meshed_changed.push_back(col.coord);
       col.meshed = true;
-      ++meshed_version_;
       col.mesh_dirty &= ~job.mask;
       ++update_.columns_meshed;
       return;
@@ -381,6 +382,7 @@ void StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
     }
     col.used = true;
     ++resident_columns_;
+    if (col.meshed) update_.meshed_changed.push_back(col.coord);
     col.generated = col.lit = col.meshed = col.light_dirty = col.edited = false;
     col.readers = col.light_readers = col.pending_edits = 0;
     col.mesh_dirty.reset();

@@ -65,6 +65,9 @@ enum class ColumnState : std::uint8_t { kAbsent, kGenerating, kGenerated, kLit, 
 struct StreamUpdate {
   std::vector<glm::ivec3> meshed;
   std::vector<glm::ivec3> evicted;
+  // Columns whose meshed state changed either way (ColumnState::kMeshed came or went), each once per
+  // change: what the level choice reads (LevelChoice::changed).
+  std::vector<glm::ivec2> meshed_changed;
   int columns_generated = 0, columns_loaded = 0, columns_lit = 0, columns_meshed = 0;
   int sections_meshed = 0, columns_evicted = 0, columns_saved = 0, edits_applied = 0;
   // Of sections_meshed, those of columns already meshed (an edit or the relight it caused changed their
@@ -109,7 +112,6 @@ class StreamWorld {
   ColumnState column_state(glm::ivec2 column) const;
   // Changes whenever a column turns meshed or stops being meshed (or is re-meshed): a caller whose
   // answers depend on which columns are meshed recomputes only when it moved.
-  std::uint64_t meshed_version() const { return meshed_version_; }
   // No job in flight writes the column's cells or light (a relight after an edit may run while the column
   // stays meshed): its spans can be read between two updates.
   bool column_stable(glm::ivec2 column) const;
@@ -210,7 +212,6 @@ class StreamWorld {
   std::vector<std::uint8_t> queued_;  // per column of the world: in candidates_
   std::vector<glm::ivec2> finished_;  // columns of the jobs the last collect finished
   StreamUpdate update_;
-  std::uint64_t meshed_version_ = 0;
   std::size_t resident_bytes_ = 0, resident_columns_ = 0;  // stats(): every slot's bytes, used slots
   void recount_bytes(Column& col);
   StreamJobs<Job> jobs_;  // last: goes first, waiting for the jobs that read the members above
