@@ -360,6 +360,60 @@ TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImag
 
 // The voxel scene's options check themselves before anything is generated, naming the field: the image
 // size, the world size the generator takes, and extra views that would shadow a preset.
+// Hidden pages are not drawn. The page table goes to the GPU in runs of consecutive slots: a frame that
+// shows some pages and hides others within one run draws exactly the pages left shown.
+TEST_F(TerrainTest, PagesHiddenAndShownInOneRunDrawExactlyTheShownOnes) {
+  BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
+  render::TerrainRenderer& terrain = *b.terrain;
+  const auto slots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z / 4096);
+  constexpr std::uint32_t kW = 160, kH = 100;
+  render::OffscreenTarget target(ctx(), kW, kH);
+  const render::SceneCamera camera =
+      render::SceneCamera::look_at(glm::vec3(64.0f, 160.0f, -70.0f), glm::vec3(64.0f, 0.0f, 64.0f));
+  const render::FrameView view = render::FrameView::of_camera(camera, kW, kH, kWorldUp);
+  std::vector<bool> hidden(slots, false);
+  const auto drawn_pages = [&] {
+    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
+      terrain.upload(cmd);
+      terrain.cull(cmd, view);
+      target.begin(cmd, glm::vec4(0.0f));
+      terrain.draw(cmd, view);
+      target.end(cmd);
+    });
+    return terrain.read_draw_counts().pages;
+  };
+  const auto expected_pages = [&] {
+    std::uint64_t n = 0;
+    for (std::uint32_t s = 0; s < slots; ++s)
+      n += terrain.arenas().placement(s).placed() && !hidden[s] &&
+                   view.frustum.intersects(terrain.page_bounds(s))
+               ? 1u
+               : 0u;
+    return n;
+  };
+  const auto hide = [&](std::uint32_t from, std::uint32_t to, bool h) {
+    for (std::uint32_t s = from; s < to; ++s) {
+      terrain.set_section_hidden(int(s), h);
+      hidden[s] = h;
+    }
+  };
+  const std::uint64_t all = expected_pages();
+  EXPECT_EQ(drawn_pages(), all);
+  hide(8, 28, true);
+  const std::uint64_t some_hidden = expected_pages();
+  EXPECT_LT(some_hidden, all);
+  EXPECT_EQ(drawn_pages(), some_hidden);
+  // One run of changed slots, 14 to 34: shown again, then newly hidden (8 to 14 stay hidden).
+  hide(14, 28, false);
+  hide(28, 34, true);
+  const std::uint64_t mixed = expected_pages();
+  EXPECT_NE(mixed, some_hidden);
+  EXPECT_EQ(drawn_pages(), mixed);
+  hide(0, slots, false);
+  EXPECT_EQ(drawn_pages(), all);
+  EXPECT_EQ(ctx().validation_message_count(), 0u);
+}
+
 TEST(VoxelSceneOptionsTest, ValidateNamesTheInvalidField) {
   const auto where_of = [](const render::VoxelSceneOptions& o) {
     try {

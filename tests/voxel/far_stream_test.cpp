@@ -135,6 +135,43 @@ TEST(FarStream, StreamsAroundMovingCameraLikeMeshFarBlock) {
   EXPECT_GT(evicted_blocks, 0u);
 }
 
+// Levels mesh into different section counts (a 128-cell world: 4 at level 1, 2 at level 2), and a slot
+// or job that served one level serves another later: every block still equals mesh_far_block's, and the
+// meshes set aside between them stay within the pool's bound.
+TEST(FarStream, SlotsReusedAcrossLevelsHoldTheirLevelsSections) {
+  FarStreamOptions o = two_levels();
+  o.world_size = {256, 128, 256};
+  ASSERT_NE(far_sections_y(128, 1), far_sections_y(128, 2));
+  FarStream s(o);
+  std::set<Key> geometry;
+  FarSource src{o.world_size, o.generator, {}};
+  FarScratch scratch;
+  std::size_t compared = 0, most_bytes = 0;
+  for (int step = 0; step < 8; ++step) {  // out along a diagonal and back: slots freed and taken again
+    const double t = step < 4 ? step : 7 - step;
+    const glm::dvec3 camera{24.0 + t * 60.0, 100.0, 40.0 + t * 56.0};
+    settle(s, camera, geometry);
+    check_rings(s, camera, geometry);
+    for (int level = 1; level <= 2; ++level)
+      for (int bz = 0; bz < 4; ++bz)
+        for (int bx = 0; bx < 4; ++bx) {
+          if (!s.block_ready(level, {bx, bz})) continue;
+          EXPECT_EQ(s.mesh(level, {bx, bz}, s.sections_y(level)), nullptr);
+          std::vector<SectionMesh> ref(std::size_t(s.sections_y(level)));
+          mesh_far_block(src, level, {bx, bz}, o.mesh, scratch, ref);
+          for (int sy = 0; sy < s.sections_y(level); ++sy) {
+            EXPECT_TRUE(same(*s.mesh(level, {bx, bz}, sy), ref[std::size_t(sy)]))
+                << "step " << step << " level " << level << " block " << bx << "," << bz << " sy " << sy;
+            ++compared;
+          }
+        }
+    if (step < 4) most_bytes = std::max(most_bytes, s.stats().resident_bytes);
+  }
+  EXPECT_GT(compared, 40u);
+  // Back where it started: no more memory than on the way out (set-aside meshes are reused, not added).
+  EXPECT_LE(s.stats().resident_bytes, most_bytes * 3 / 2);
+}
+
 // The collect step's per-update budget: one finished block per update, the same rings in the end.
 TEST(FarStream, ACollectBudgetOfOneTakesOneBlockPerUpdate) {
   FarStreamOptions o = two_levels();

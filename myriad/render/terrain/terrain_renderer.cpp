@@ -250,16 +250,26 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
                         VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     page_table_cleared_ = true;
   }
-  // Only the entries of changed pages: an edit uploads its pages' rows, not the whole table.
-  for (const std::uint32_t s : dirty_pages_) {
-    shader::PageGpu page = pages_[s];
-    if (hidden_[s]) page.group = kNoArena;
-    vkCmdUpdateBuffer(cmd, page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::PageGpu),
-                      sizeof(shader::PageGpu), &page);
-    vkCmdUpdateBuffer(cmd, terrain_page_buf_.handle(), VkDeviceSize(s) * sizeof(shader::TerrainPageGpu),
-                      sizeof(shader::TerrainPageGpu), &terrain_pages_[s]);
-    stats_.uploaded_bytes += sizeof(shader::PageGpu) + sizeof(shader::TerrainPageGpu);
-    page_is_dirty_[s] = 0;
+  // Only the entries of changed pages (an edit uploads its pages' rows, not the whole table), one update
+  // per run of consecutive slots: a streamed row of units lies in consecutive slots of each layer, and a
+  // row leaving or arriving changes a hundred pages in one frame.
+  constexpr std::size_t kRun = 65536 / std::max(sizeof(shader::PageGpu), sizeof(shader::TerrainPageGpu));
+  std::sort(dirty_pages_.begin(), dirty_pages_.end());
+  for (std::size_t i = 0; i < dirty_pages_.size();) {
+    const std::uint32_t first = dirty_pages_[i];
+    std::size_t n = 1;
+    while (i + n < dirty_pages_.size() && n < kRun && dirty_pages_[i + n] == first + n) ++n;
+    page_run_.assign(pages_.begin() + first, pages_.begin() + std::ptrdiff_t(first + n));
+    for (std::size_t k = 0; k < n; ++k) {
+      if (hidden_[first + k]) page_run_[k].group = kNoArena;
+      page_is_dirty_[first + k] = 0;
+    }
+    vkCmdUpdateBuffer(cmd, page_buf_.handle(), VkDeviceSize(first) * sizeof(shader::PageGpu),
+                      n * sizeof(shader::PageGpu), page_run_.data());
+    vkCmdUpdateBuffer(cmd, terrain_page_buf_.handle(), VkDeviceSize(first) * sizeof(shader::TerrainPageGpu),
+                      n * sizeof(shader::TerrainPageGpu), &terrain_pages_[first]);
+    stats_.uploaded_bytes += n * (sizeof(shader::PageGpu) + sizeof(shader::TerrainPageGpu));
+    i += n;
   }
   dirty_pages_.clear();
   if (arenas_dirty_) {

@@ -195,6 +195,7 @@ class TerrainRenderer : public FrameSystem {
 
   std::vector<shader::PageGpu> pages_;
   std::vector<shader::TerrainPageGpu> terrain_pages_;
+  std::vector<shader::PageGpu> page_run_;  // a run of page-table entries as uploaded (hidden ones empty)
   std::vector<shader::DrawGroupGpu> group_cull_;  // arena a's groups: a * kTerrainDrawBuckets + bucket
   struct DrawRange {
     std::uint32_t first = 0, count = 0;  // the arena's used buckets (count 0: no pages)

@@ -124,7 +124,24 @@ FarStats FarStream::stats() const {
     st.resident_bytes += bytes(slot.meshes);
   }
   jobs_.for_each_free([&](const Job& job) { st.resident_bytes += bytes(job.meshes); });  // not those writing
+  st.resident_bytes += bytes(spare_);
   return st;
+}
+
+void FarStream::fit(std::vector<SectionMesh>& meshes, std::size_t n) {
+  while (meshes.size() > n) {
+    meshes.back().clear();
+    spare_.push_back(std::move(meshes.back()));
+    meshes.pop_back();
+  }
+  while (meshes.size() < n) {
+    if (spare_.empty()) {
+      meshes.emplace_back();
+      continue;
+    }
+    meshes.push_back(std::move(spare_.back()));
+    spare_.pop_back();
+  }
 }
 
 bool FarStream::idle() const {
@@ -233,7 +250,7 @@ void FarStream::launch() {
       slot.block = c.block;
       slot.used = true;
       slot.ready = slot.dirty = false;
-      slot.meshes.resize(std::size_t(sections_y(c.level)));
+      fit(slot.meshes, std::size_t(sections_y(c.level)));
       slot_of_[std::size_t(c.level - 1)].set(c.block, s);
     }
     slots_[s].building = true;
@@ -241,7 +258,7 @@ void FarStream::launch() {
     job.level = c.level;
     job.block = c.block;
     job.slot = s;
-    job.meshes.resize(std::size_t(sections_y(c.level)));
+    fit(job.meshes, std::size_t(sections_y(c.level)));
     // Metres (cells) to the camera: the nearest work of every streamer on the pool goes first.
     jobs_.launch(std::int64_t(c.distance) * kSectionSize, [this](Job& j, WorkerPool::Local& local) {
       mesh_far_block(source_, j.level, j.block, options_.mesh, local.scratch<FarScratch>(), j.meshes);

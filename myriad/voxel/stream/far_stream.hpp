@@ -128,6 +128,10 @@ class FarStream {
   void evict(std::int32_t slot);
   void scan();
   void launch();
+  // Gives `meshes` `n` entries, taking them from spare_ and leaving the surplus there: levels mesh into
+  // different section counts, and a mesh destroyed on a shrink would free its buffers on the frame thread
+  // (unmapping large ones), only for the next grow to allocate them again.
+  void fit(std::vector<SectionMesh>& meshes, std::size_t n);
 
   FarStreamOptions options_;
   FarSource source_;
@@ -139,6 +143,7 @@ class FarStream {
   bool rescan_ = true;
   std::vector<Candidate> candidates_;  // needed blocks without a slot or dirty, nearest first
   std::size_t candidate_head_ = 0;
+  std::vector<SectionMesh> spare_;  // meshes (cleared, capacity kept) no slot or job holds now
   FarUpdate update_;
   StreamJobs<Job> jobs_;  // last: goes first, waiting for the jobs that read the members above
 };
