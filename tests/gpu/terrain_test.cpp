@@ -39,6 +39,18 @@ render::VoxelSceneOptions small_scene(bool merge, std::uint32_t debug_mode, cons
   return o;
 }
 
+// One frame of the terrain alone: uploads, cull, draw into `target`.
+void draw_frame(gpu::Context& ctx, render::TerrainRenderer& terrain, const render::FrameView& view,
+                render::OffscreenTarget& target) {
+  ctx.submit_and_wait([&](VkCommandBuffer cmd) {
+    terrain.upload(cmd);
+    terrain.cull(cmd, view);
+    target.begin(cmd, glm::vec4(0.0f));
+    terrain.draw(cmd, view);
+    target.end(cmd);
+  });
+}
+
 // Tolerance for "the same image": interpolation of light across a cell differs from the vertex
 // pipeline's by float rounding only, so each channel may differ by at most 2 of 255; pixels on cell
 // edges may pick the neighbouring cell by rounding of the interpolated coordinate, allowed for at
@@ -138,13 +150,7 @@ TEST_F(TerrainTest, StaticFramesUploadNothingAndEditsUploadOnlyTheirPages) {
   const render::FrameView view =
       render::FrameView::of_camera(render::voxel_camera_presets(kSmallWorld)[0].camera, 160, 100, kWorldUp);
   auto frame = [&] {
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      terrain.upload(cmd);
-      terrain.cull(cmd, view);
-      target.begin(cmd, glm::vec4(0.0f));
-      terrain.draw(cmd, view);
-      target.end(cmd);
-    });
+    draw_frame(ctx(), terrain, view, target);
     return terrain.frame_stats();
   };
   const auto first = frame();
@@ -317,13 +323,7 @@ TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImag
   };
   auto frame = [&](bool coarse) {
     terrain.set_coarse_test(coarse);
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      terrain.upload(cmd);
-      terrain.cull(cmd, view);
-      target.begin(cmd, glm::vec4(0.0f));
-      terrain.draw(cmd, view);
-      target.end(cmd);
-    });
+    draw_frame(ctx(), terrain, view, target);
     return Result{terrain.frame_stats(), terrain.read_draw_counts(), target.read_color(),
                   target.read_depth()};
   };
@@ -358,8 +358,6 @@ TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImag
   EXPECT_EQ(ctx().validation_message_count(), 0u);
 }
 
-// The voxel scene's options check themselves before anything is generated, naming the field: the image
-// size, the world size the generator takes, and extra views that would shadow a preset.
 // Hidden pages are not drawn. The page table goes to the GPU in runs of consecutive slots: a frame that
 // shows some pages and hides others within one run draws exactly the pages left shown.
 TEST_F(TerrainTest, PagesHiddenAndShownInOneRunDrawExactlyTheShownOnes) {
@@ -373,13 +371,7 @@ TEST_F(TerrainTest, PagesHiddenAndShownInOneRunDrawExactlyTheShownOnes) {
   const render::FrameView view = render::FrameView::of_camera(camera, kW, kH, kWorldUp);
   std::vector<bool> hidden(slots, false);
   const auto drawn_pages = [&] {
-    ctx().submit_and_wait([&](VkCommandBuffer cmd) {
-      terrain.upload(cmd);
-      terrain.cull(cmd, view);
-      target.begin(cmd, glm::vec4(0.0f));
-      terrain.draw(cmd, view);
-      target.end(cmd);
-    });
+    draw_frame(ctx(), terrain, view, target);
     return terrain.read_draw_counts().pages;
   };
   const auto expected_pages = [&] {
@@ -414,6 +406,8 @@ TEST_F(TerrainTest, PagesHiddenAndShownInOneRunDrawExactlyTheShownOnes) {
   EXPECT_EQ(ctx().validation_message_count(), 0u);
 }
 
+// The voxel scene's options check themselves before anything is generated, naming the field: the image
+// size, the world size the generator takes, and extra views that would shadow a preset.
 TEST(VoxelSceneOptionsTest, ValidateNamesTheInvalidField) {
   const auto where_of = [](const render::VoxelSceneOptions& o) {
     try {
