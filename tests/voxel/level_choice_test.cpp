@@ -23,10 +23,10 @@ class GridSource : public LevelSource {
   explicit GridSource(int levels) : flipped_(std::size_t(levels) + 1), hidden(std::size_t(levels) + 1) {}
 
   bool ready(int level, glm::ivec2 u) const override {
-    const bool base =
-        (std::uint32_t(u.x * 73856093) ^ std::uint32_t(u.y * 19349663) ^ std::uint32_t(level * 83492791)) %
-            4u !=
-        0u;
+    // Unsigned arithmetic: the hash wraps instead of overflowing.
+    const std::uint32_t h = (std::uint32_t(u.x) * 73856093u) ^ (std::uint32_t(u.y) * 19349663u) ^
+                            (std::uint32_t(level) * 83492791u);
+    const bool base = h % 4u != 0u;
     const auto& f = flipped_[std::size_t(level)];
     const auto it = f.find(key(u));
     return it == f.end() ? base : base != it->second;
