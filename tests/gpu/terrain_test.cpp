@@ -185,6 +185,19 @@ TEST_F(TerrainTest, StaticFramesUploadNothingAndEditsUploadOnlyTheirPages) {
 
 // 8 x 3 x 8 sections: 2 x 2 coarse chunks, one region each.
 constexpr glm::ivec3 kRegionWorld{128, 48, 128};
+constexpr auto kRegionSlots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z / 4096);
+
+// Placed pages the CPU finds in the view (below its slice, meeting its frustum), less those hidden.
+std::uint64_t pages_in_view(const render::TerrainRenderer& terrain, const render::FrameView& view,
+                            const std::vector<bool>& hidden = {}) {
+  std::uint64_t n = 0;
+  for (std::uint32_t s = 0; s < kRegionSlots; ++s) {
+    if (!terrain.arenas().placement(s).placed() || (s < hidden.size() && hidden[s])) continue;
+    const Aabb bounds = terrain.page_bounds(s);
+    if (!(bounds.min.y > view.slice_height) && view.frustum.intersects(bounds)) ++n;
+  }
+  return n;
+}
 
 struct BuiltTerrain {
   voxel::World world;
@@ -231,8 +244,7 @@ TEST_F(TerrainTest, ArenasFitTheirContentAndHoldOnlyTheirRegionsPages) {
   BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
   render::TerrainRenderer& terrain = *b.terrain;
   ASSERT_EQ(terrain.region_count(), 4u);
-  const auto slots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z /
-                                   (voxel::kSectionSize * voxel::kSectionSize * voxel::kSectionSize));
+  const std::uint32_t slots = kRegionSlots;
   ctx().submit_and_wait([&](VkCommandBuffer cmd) { terrain.upload(cmd); });
   ASSERT_EQ(terrain.pending_upload_bytes(), 0u);
 
@@ -308,7 +320,6 @@ TEST_F(TerrainTest, ArenasFitTheirContentAndHoldOnlyTheirRegionsPages) {
 TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImage) {
   BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
   render::TerrainRenderer& terrain = *b.terrain;
-  const auto slots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z / 4096);
   constexpr std::uint32_t kW = 240, kH = 150;
   render::OffscreenTarget target(ctx(), kW, kH);
   // From just past the middle of the world towards +x: the half at x < 64 lies behind the camera.
@@ -338,12 +349,7 @@ TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImag
   std::printf("arenas drawn: %u of %u\n", skipped.stats.arenas_drawn, all.stats.arenas_drawn);
 
   // The pages drawn are exactly those the CPU finds in the frustum, with or without the skipped arenas.
-  std::uint64_t expected_pages = 0;
-  for (std::uint32_t s = 0; s < slots; ++s) {
-    if (!terrain.arenas().placement(s).placed()) continue;
-    const Aabb bounds = terrain.page_bounds(s);
-    if (!(bounds.min.y > view.slice_height) && view.frustum.intersects(bounds)) ++expected_pages;
-  }
+  const std::uint64_t expected_pages = pages_in_view(terrain, view);
   EXPECT_GT(expected_pages, 0u);
   EXPECT_EQ(all.counts.pages, expected_pages);
   EXPECT_EQ(skipped.counts.pages, expected_pages);
@@ -363,26 +369,17 @@ TEST_F(TerrainTest, AViewFacingAwayFromHalfTheWorldSkipsItsArenasWithTheSameImag
 TEST_F(TerrainTest, PagesHiddenAndShownInOneRunDrawExactlyTheShownOnes) {
   BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
   render::TerrainRenderer& terrain = *b.terrain;
-  const auto slots = std::uint32_t(kRegionWorld.x * kRegionWorld.y * kRegionWorld.z / 4096);
   constexpr std::uint32_t kW = 160, kH = 100;
   render::OffscreenTarget target(ctx(), kW, kH);
   const render::SceneCamera camera =
       render::SceneCamera::look_at(glm::vec3(64.0f, 160.0f, -70.0f), glm::vec3(64.0f, 0.0f, 64.0f));
   const render::FrameView view = render::FrameView::of_camera(camera, kW, kH, kWorldUp);
-  std::vector<bool> hidden(slots, false);
+  std::vector<bool> hidden(kRegionSlots, false);
   const auto drawn_pages = [&] {
     draw_frame(ctx(), terrain, view, target);
     return terrain.read_draw_counts().pages;
   };
-  const auto expected_pages = [&] {
-    std::uint64_t n = 0;
-    for (std::uint32_t s = 0; s < slots; ++s)
-      n += terrain.arenas().placement(s).placed() && !hidden[s] &&
-                   view.frustum.intersects(terrain.page_bounds(s))
-               ? 1u
-               : 0u;
-    return n;
-  };
+  const auto expected_pages = [&] { return pages_in_view(terrain, view, hidden); };
   const auto hide = [&](std::uint32_t from, std::uint32_t to, bool h) {
     for (std::uint32_t s = from; s < to; ++s) {
       terrain.set_section_hidden(int(s), h);
@@ -401,7 +398,7 @@ TEST_F(TerrainTest, PagesHiddenAndShownInOneRunDrawExactlyTheShownOnes) {
   const std::uint64_t mixed = expected_pages();
   EXPECT_NE(mixed, some_hidden);
   EXPECT_EQ(drawn_pages(), mixed);
-  hide(0, slots, false);
+  hide(0, kRegionSlots, false);
   EXPECT_EQ(drawn_pages(), all);
   EXPECT_EQ(ctx().validation_message_count(), 0u);
 }

@@ -48,15 +48,15 @@ struct FarSection {
   bool operator==(const FarSection&) const = default;
 };
 
-// What one update changed, for the renderer (the contract of StreamUpdate): upload `meshed` sections'
-// meshes (FarStream::mesh) into their slots (an empty mesh frees the slot), then free the slots of
-// `evicted` sections. Both list only sections whose old or new mesh has geometry.
 struct FarBlockId {
   int level = 0;
   glm::ivec2 block{0};
   bool operator==(const FarBlockId&) const = default;
 };
 
+// What one update changed, for the renderer (the contract of StreamUpdate): upload `meshed` sections'
+// meshes (FarStream::mesh) into their slots (an empty mesh frees the slot), then free the slots of
+// `evicted` sections. Both list only sections whose old or new mesh has geometry.
 struct FarUpdate {
   std::vector<FarSection> meshed;
   std::vector<FarSection> evicted;
@@ -98,7 +98,6 @@ class FarStream {
   // The block's section mesh when it is meshed, else null. Valid until the next update().
   const SectionMesh* mesh(int level, glm::ivec2 block, int sy) const;
   bool block_ready(int level, glm::ivec2 block) const;
-  // Changes whenever a block turns ready, is re-meshed or stops being ready.
   int sections_y(int level) const { return far_sections_y(options_.world_size.y, level); }
   FarStats stats() const;
 

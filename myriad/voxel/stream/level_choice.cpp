@@ -162,10 +162,10 @@ void LevelChoice::count_shown(const LevelSource& source) {
 
 std::uint32_t LevelChoice::choose(glm::ivec2 camera_column, LevelSource& source) {
   const int levels = options_.levels;
-  const bool moved = !has_camera_ || camera_column != camera_column_;
-  if (has_camera_ && moved && !all_) mark_entered(camera_column);
+  // Before the first choice all_ holds: the squares are placed, nothing is marked.
+  const bool moved = all_ || camera_column != camera_column_;
+  if (moved && !all_) mark_entered(camera_column);
   camera_column_ = camera_column;
-  has_camera_ = true;
   if (moved)
     for (int level = 0; level <= levels; ++level) {
       Kept& k = kept_[std::size_t(level)];

@@ -90,8 +90,7 @@ class LevelChoice {
   mutable std::vector<Kept> kept_;  // [level]
   std::vector<glm::ivec2> dirty_;   // top-level blocks to choose again
   bool all_ = true;                 // choose every unit within reach (the first choice, changed_all)
-  bool has_camera_ = false;
-  glm::ivec2 camera_column_{0};
+  glm::ivec2 camera_column_{0};     // of the last choice
   std::uint32_t shown_columns_ = 0, shown_far_blocks_ = 0;
 };
 

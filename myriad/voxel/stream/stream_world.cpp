@@ -382,7 +382,6 @@ void StreamWorld::launch_job(JobKind kind, glm::ivec2 c) {
     }
     col.used = true;
     ++resident_columns_;
-    if (col.meshed) update_.meshed_changed.push_back(col.coord);
     col.generated = col.lit = col.meshed = col.light_dirty = col.edited = false;
     col.readers = col.light_readers = col.pending_edits = 0;
     col.mesh_dirty.reset();

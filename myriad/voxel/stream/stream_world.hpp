@@ -110,8 +110,6 @@ class StreamWorld {
   const StreamOptions& options() const { return options_; }
   glm::ivec2 columns() const { return columns_; }
   ColumnState column_state(glm::ivec2 column) const;
-  // Changes whenever a column turns meshed or stops being meshed (or is re-meshed): a caller whose
-  // answers depend on which columns are meshed recomputes only when it moved.
   // No job in flight writes the column's cells or light (a relight after an edit may run while the column
   // stays meshed): its spans can be read between two updates.
   bool column_stable(glm::ivec2 column) const;
