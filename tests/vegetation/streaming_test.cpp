@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -122,6 +123,36 @@ TEST_F(Streaming, BoundedReadsStartNearestFirstAndTheCircleEndsWhole) {
   EXPECT_EQ(first_deferred, within - 1);  // all but the one read started
   EXPECT_EQ(s.resident_count(), within);
   EXPECT_TRUE(std::is_sorted(started.begin(), started.end()));  // nearest tiles became resident first
+}
+
+// A camera that walks, steps back and forth across tile borders and jumps, one update each: after every
+// update each available tile within the load radius is held (requested, copying or resident), as a scan
+// of the whole ring would find, though the streamer measures only the ring's candidates it keeps.
+TEST_F(Streaming, EveryTileWithinTheRadiusIsRequestedOnTheUpdateItComesWithin) {
+  StreamingOptions o = options();
+  o.max_reads_in_flight = 100000;  // nothing deferred: every wanted tile starts on its update
+  o.hysteresis = 10.0f;            // tiles leave and come back within the ring
+  TileStreamer s(o);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> step(-70.0, 70.0), anywhere(-200.0, 800.0);
+  glm::dvec3 cam(300.0, 2.0, 300.0);
+  std::size_t checked = 0, unloaded = 0;
+  for (int f = 0; f < 400; ++f) {
+    if (f % 50 == 49)
+      cam = {anywhere(rng), 2.0, anywhere(rng)};  // a jump
+    else
+      cam += glm::dvec3(step(rng), 0.0, step(rng) * (f % 2 ? 1.0 : 0.2));
+    const StreamingFrame sf = s.update(cam);
+    ASSERT_EQ(sf.deferred, 0u);
+    unloaded += sf.unloaded;
+    for (const TileKey& k : s.available()) {
+      if (s.tile_distance(k, cam) > double(o.load_radius)) continue;
+      ASSERT_TRUE(s.held(k)) << "update " << f << " tile " << k.x << "," << k.z;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 2000u);
+  EXPECT_GT(unloaded, 50u);
 }
 
 TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {

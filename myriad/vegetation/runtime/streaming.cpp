@@ -101,6 +101,43 @@ void TileStreamer::unload(TileKey key) {
   }
   world_.remove_tile(key);
   std::erase(upload_queue_, key);
+  if (in_ring(key)) candidates_.push_back(key);  // held until now: not a candidate yet
+}
+
+bool TileStreamer::in_ring(TileKey key) const {
+  // In 64 bits: a camera that jumped across the world puts keys 4e9 apart.
+  const std::int64_t dx = std::int64_t(key.x) - ring_centre_.x, dz = std::int64_t(key.z) - ring_centre_.z;
+  return has_ring_ && std::max(std::abs(dx), std::abs(dz)) <= std::int64_t(ring_tiles(options_));
+}
+
+void TileStreamer::consider(TileKey key) {
+  if (std::binary_search(available_.begin(), available_.end(), key) && !slot_.count(key) &&
+      !failed_.count(key))
+    candidates_.push_back(key);
+}
+
+void TileStreamer::follow_ring(TileKey centre) {
+  if (has_ring_ && centre == ring_centre_) return;
+  const TileKey before = ring_centre_;
+  const bool stepped = in_ring(centre) && std::max(std::abs(std::int64_t(centre.x) - before.x),
+                                                   std::abs(std::int64_t(centre.z) - before.z)) == 1;
+  has_ring_ = true;
+  ring_centre_ = centre;
+  const int r = ring_tiles(options_);
+  auto key_at = [&centre](glm::ivec2 offset) {
+    return TileKey{centre.x + offset.x, centre.z + offset.y};  // |centre| <= 2e9, |offset| <= 1001
+  };
+  if (!stepped) {  // the first frame, or a jump: the whole ring
+    candidates_.clear();
+    for (const glm::ivec2 offset : ring_.offsets()) consider(key_at(offset));
+    return;
+  }
+  // One tile over: the candidates that left the ring go, the new edge's tiles come.
+  std::erase_if(candidates_, [this](TileKey k) { return !in_ring(k); });
+  for (const glm::ivec2 offset : ring_.band(r, r)) {
+    const TileKey k = key_at(offset);
+    if (std::max(std::abs(k.x - before.x), std::abs(k.z - before.z)) > r) consider(k);
+  }
 }
 
 void TileStreamer::release(std::int32_t slot) {
@@ -143,6 +180,13 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     frame.rebased = true;
   }
 
+  // The ring's candidates follow the camera's tile before the unloads, which hand theirs back to it.
+  const double size = double(options_.tile_size), radius = double(options_.load_radius);
+  auto cell = [&](double v) {
+    return static_cast<std::int32_t>(std::clamp(std::floor(v / size), -2e9, 2e9));
+  };
+  follow_ring({cell(camera.x), cell(camera.z)});
+
   const double unload_radius = double(options_.load_radius) + double(options_.hysteresis);
   far_.clear();
   for (const Entry& e : entries_)
@@ -151,18 +195,11 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   for (TileKey k : far_) unload(k);
   frame.unloaded = far_.size();
 
-  // The ring around the camera's tile holds every tile within the load radius.
+  // Every tile within the load radius lies in the ring around the camera's tile; the candidates are the
+  // ring's tiles not held, so a frame only measures their distances.
   std::vector<std::pair<double, TileKey>>& wanted = wanted_;
   wanted.clear();
-  const double size = double(options_.tile_size), radius = double(options_.load_radius);
-  auto cell = [&](double v) {
-    return static_cast<std::int32_t>(std::clamp(std::floor(v / size), -2e9, 2e9));
-  };
-  const TileKey centre{cell(camera.x), cell(camera.z)};
-  for (const glm::ivec2 offset : ring_.offsets()) {
-    const TileKey k{centre.x + offset.x, centre.z + offset.y};  // |centre| <= 2e9, |offset| <= 1001
-    if (!std::binary_search(available_.begin(), available_.end(), k) || slot_.count(k) || failed_.count(k))
-      continue;
+  for (const TileKey& k : candidates_) {
     const double d = tile_distance(k, camera);
     if (d <= radius) wanted.push_back({d, k});
   }
@@ -179,6 +216,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
     reads_.launch(std::int64_t(w.first), [this](Read& job, WorkerPool::Local&) { read(job); });
     ++frame.requested;
   }
+  if (frame.requested > 0) std::erase_if(candidates_, [this](TileKey k) { return slot_.count(k) != 0; });
   frame.deferred = deferred_ = wanted.size() - frame.requested;
 
   std::size_t budget = copy_budget(camera);
@@ -250,6 +288,8 @@ std::size_t TileStreamer::loading() const {
   });
   return n;
 }
+
+bool TileStreamer::held(TileKey key) const { return entry(key) != nullptr; }
 
 bool TileStreamer::resident(TileKey key) const {
   const Entry* e = entry(key);

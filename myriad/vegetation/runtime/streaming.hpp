@@ -94,6 +94,8 @@ class TileStreamer {
   std::vector<TileKey> resident_tiles() const;                          // fully in the runtime pools, sorted
   void resident_tiles(std::vector<TileKey>& out) const;                 // the same into `out` (cleared first)
   bool resident(TileKey key) const;
+  // Requested, copying or resident: the streamer has the tile or is getting it.
+  bool held(TileKey key) const;
   std::size_t resident_count() const;
   // Changes whenever a tile becomes resident or stops being resident.
   std::uint64_t resident_version() const { return resident_version_; }
@@ -119,12 +121,18 @@ class TileStreamer {
   void read(Read& r) const;
   void arrive(Read& r);
   void unload(TileKey key);
+  // The ring's candidates (ring tiles available, not held, not failed) follow the camera's tile: the
+  // whole ring on a jump, only the new edge on a step to a neighbouring tile.
+  void follow_ring(TileKey centre);
+  void consider(TileKey key);
+  bool in_ring(TileKey key) const;
   void release(std::int32_t slot);
   Entry* entry(TileKey key);
   const Entry* entry(TileKey key) const;
 
-  // Every frame looks up each tile of the ring in these (a few hundred lookups): a sorted array and a hash
-  // map, not trees whose lookups chase a dozen nodes each through memory the frame's rendering evicted.
+  // A jump looks up each tile of the ring in these (a few hundred lookups), a step its new edge: a sorted
+  // array and a hash map, not trees whose lookups chase a dozen nodes each through memory the frame's
+  // rendering evicted.
   struct KeyHash {
     std::size_t operator()(TileKey k) const {
       return std::hash<std::uint64_t>{}(std::uint64_t(std::uint32_t(k.x)) << 32 | std::uint32_t(k.z));
@@ -133,6 +141,11 @@ class TileStreamer {
   StreamingOptions options_;
   std::vector<TileKey> available_;  // sorted
   StreamRing ring_;                 // tiles around the camera's tile that can hold wanted ones
+  TileKey ring_centre_;             // the camera's tile at the last update (has_ring_)
+  bool has_ring_ = false;
+  // The ring's tiles that may be wanted: available, not held, not failed. A frame measures only these
+  // (a few hundred lookups a frame otherwise), and launching, unloading and stepping keep them current.
+  std::vector<TileKey> candidates_;
   // Tiles requested, copying or resident (slots reused); the per-frame walks over what is held go
   // through this array (skipping free slots), the lookups by tile through slot_.
   SlotPool<Entry> entries_;
