@@ -104,10 +104,17 @@ void TileStreamer::unload(TileKey key) {
   if (in_ring(key)) candidates_.push_back(key);  // held until now: not a candidate yet
 }
 
+namespace {
+
+// In 64 bits: a camera that jumped across the world puts keys 4e9 apart.
+std::int64_t tiles_apart(TileKey a, TileKey b) {
+  return std::max(std::abs(std::int64_t(a.x) - b.x), std::abs(std::int64_t(a.z) - b.z));
+}
+
+}  // namespace
+
 bool TileStreamer::in_ring(TileKey key) const {
-  // In 64 bits: a camera that jumped across the world puts keys 4e9 apart.
-  const std::int64_t dx = std::int64_t(key.x) - ring_centre_.x, dz = std::int64_t(key.z) - ring_centre_.z;
-  return has_ring_ && std::max(std::abs(dx), std::abs(dz)) <= std::int64_t(ring_tiles(options_));
+  return has_ring_ && tiles_apart(key, ring_centre_) <= ring_tiles(options_);
 }
 
 void TileStreamer::consider(TileKey key) {
@@ -119,8 +126,7 @@ void TileStreamer::consider(TileKey key) {
 void TileStreamer::follow_ring(TileKey centre) {
   if (has_ring_ && centre == ring_centre_) return;
   const TileKey before = ring_centre_;
-  const bool stepped = in_ring(centre) && std::max(std::abs(std::int64_t(centre.x) - before.x),
-                                                   std::abs(std::int64_t(centre.z) - before.z)) == 1;
+  const bool stepped = has_ring_ && tiles_apart(centre, before) == 1;
   has_ring_ = true;
   ring_centre_ = centre;
   const int r = ring_tiles(options_);
@@ -136,7 +142,7 @@ void TileStreamer::follow_ring(TileKey centre) {
   std::erase_if(candidates_, [this](TileKey k) { return !in_ring(k); });
   for (const glm::ivec2 offset : ring_.band(r, r)) {
     const TileKey k = key_at(offset);
-    if (std::max(std::abs(k.x - before.x), std::abs(k.z - before.z)) > r) consider(k);
+    if (tiles_apart(k, before) > r) consider(k);
   }
 }
 
