@@ -1,11 +1,22 @@
-// The machine's own frame-time noise, measured in the same run as a frame loop: a fixed CPU workload (the
-// same every frame: hashing a buffer that stays in cache, sized at start to about `target_ms`) timed right
-// after each frame's CPU work, so under the same conditions (the same threads runnable, the same GPU work
-// between frames, the same scheduler and host). Its p99 / p50 is about the best ratio any frame loop can
-// show on this machine; a flight's ratio is read against it (a shared VM with an emulated GPU is noisy).
+// The machine's own frame-time noise, measured in the same run as a frame loop: fixed CPU workloads (the
+// same every frame: hashing a buffer that stays in cache) timed right after each frame's CPU work, so under
+// the same conditions (the same threads runnable, the same GPU work between frames, the same scheduler
+// and host). A fixed workload's p99 / p50 is about the best ratio any frame loop of that size can show on
+// this machine; a flight's ratio is read against it (a shared VM with an emulated GPU is noisy).
+//
+// Why a ladder of sizes, not one: the noise here is mostly added time (an interrupt, a cache refill, a
+// neighbour on the core), about the same tens of microseconds whatever the work, so the same fixed work's
+// p99 / p50 falls as it grows (measured on the 2-core container: 0.03 ms 1.8-2.7, 0.1 ms 1.4-1.6,
+// 0.3 ms 1.2, 1 ms 1.1). A frame is read against the probe of its own median size: the rungs' ratios
+// interpolated at the frame's p50 (`matched_noise_ratio`), each rung reported beside it.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "myriad/core/thread/stopwatch.hpp"
@@ -13,48 +24,103 @@
 
 namespace myriad::bench {
 
+// One rung of the ladder as measured: its workload's p50 (ms) and p99 / p50.
+struct NoiseRung {
+  double p50_ms = 0.0;
+  double ratio = 0.0;
+};
+
+// The noise ratio of a fixed workload as long as `frame_p50_ms`: linear in log(size) between the two
+// rungs around it (rungs in any order), the nearest rung's ratio outside the ladder; 0 with no rungs.
+inline double matched_noise_ratio(std::span<const NoiseRung> rungs, double frame_p50_ms) {
+  const NoiseRung* lo = nullptr;  // the longest rung not longer than the frame
+  const NoiseRung* hi = nullptr;  // the shortest rung not shorter
+  for (const NoiseRung& r : rungs) {
+    if (r.p50_ms <= frame_p50_ms && (!lo || r.p50_ms > lo->p50_ms)) lo = &r;
+    if (r.p50_ms >= frame_p50_ms && (!hi || r.p50_ms < hi->p50_ms)) hi = &r;
+  }
+  if (!lo) return hi ? hi->ratio : 0.0;
+  if (!hi || hi->p50_ms <= lo->p50_ms) return lo->ratio;
+  const double t = std::log(frame_p50_ms / lo->p50_ms) / std::log(hi->p50_ms / lo->p50_ms);
+  return lo->ratio + (hi->ratio - lo->ratio) * t;
+}
+
 class NoiseProbe {
  public:
-  explicit NoiseProbe(double target_ms) : buffer_(32u << 10) {
+  static constexpr std::array<double, 4> kRungMs = {0.03, 0.1, 0.3, 1.0};
+
+  NoiseProbe() : buffer_(4096) {
     for (std::size_t i = 0; i < buffer_.size(); ++i) buffer_[i] = (i + 1) * 0x9E3779B97F4A7C15ull;
     double fastest = 1e30;
-    for (int i = 0; i < 7; ++i) {  // one round's cost (the fastest of a few, once warm)
-      Stopwatch clock;
-      work(1);
+    for (int i = 0; i < 7; ++i) {  // one pass's cost (the fastest of a few, once warm)
+      ThreadStopwatch clock;
+      work(buffer_.size());
       fastest = std::min(fastest, clock.elapsed_ms());
     }
-    rounds_ = std::max(1, int(target_ms / std::max(fastest, 1e-6) + 0.5));
+    const double per_value_ms = std::max(fastest, 1e-6) / double(buffer_.size());
+    for (std::size_t k = 0; k < kRungMs.size(); ++k)
+      values_[k] = std::max<std::size_t>(1, std::size_t(kRungMs[k] / per_value_ms + 0.5));
   }
 
-  // One timed workload (wall clock and the thread's CPU time).
+  // Every rung timed once (the thread's CPU time), starting from a different rung each frame so no rung
+  // always runs first after the frame's work.
   void run() {
-    Stopwatch wall;
-    ThreadStopwatch cpu;
-    work(rounds_);
-    thread_ms_.push_back(cpu.elapsed_ms());
-    wall_ms_.push_back(wall.elapsed_ms());
+    for (std::size_t i = 0; i < kRungMs.size(); ++i) {
+      const std::size_t k = (i + runs_) % kRungMs.size();
+      ThreadStopwatch cpu;
+      work(values_[k]);
+      thread_ms_[k].push_back(cpu.elapsed_ms());
+    }
+    ++runs_;
   }
 
-  double wall_ratio() const { return ratio(wall_ms_); }
-  double thread_ratio() const { return ratio(thread_ms_); }
-  double wall_p50_ms() const { return percentile(wall_ms_, 0.5); }
+  std::array<NoiseRung, kRungMs.size()> rungs() const {
+    std::array<NoiseRung, kRungMs.size()> out{};
+    for (std::size_t k = 0; k < kRungMs.size(); ++k) {
+      const double p50 = percentile(thread_ms_[k], 0.5);
+      out[k] = {p50, p50 > 0.0 ? percentile(thread_ms_[k], 0.99) / p50 : 0.0};
+    }
+    return out;
+  }
+  // The noise ratio of a fixed workload the size of a frame whose median is `frame_p50_ms`.
+  double thread_ratio_at(double frame_p50_ms) const {
+    const auto r = rungs();
+    return matched_noise_ratio(r, frame_p50_ms);
+  }
+
+  // Reports the matched ratio, the flight's ratio over it, and each rung, under `at` ("speed200.").
+  void report(Report& report, const std::string& at, double frame_p50_ms, double frame_p99_ms,
+              const std::string& target) const {
+    const double noise = thread_ratio_at(frame_p50_ms);
+    report.add(at + "noise_thread_p99_over_p50", noise, "",
+               "fixed workloads timed in every frame, read at the frame's p50: this machine's floor");
+    report.add(at + "cpu_thread_ratio_over_noise",
+               frame_p50_ms > 0.0 ? frame_p99_ms / frame_p50_ms / noise : 0.0, "", target);
+    const auto measured = rungs();
+    for (std::size_t k = 0; k < kRungMs.size(); ++k) {
+      const std::string rung =
+          at + "noise_rung_" + std::to_string(int(std::lround(kRungMs[k] * 1000.0))) + "us";
+      report.add(rung + "_p50_ms", measured[k].p50_ms, "ms", "one fixed workload, this size nominally");
+      report.add(rung + "_p99_over_p50", measured[k].ratio, "");
+    }
+  }
 
  private:
-  static double ratio(const std::vector<double>& v) {
-    const double p50 = percentile(v, 0.5);
-    return p50 > 0.0 ? percentile(v, 0.99) / p50 : 0.0;
-  }
-  void work(int rounds) {
+  void work(std::size_t values) {
     std::uint64_t h = sink_;
-    for (int r = 0; r < rounds; ++r)
-      for (const std::uint64_t v : buffer_) h = (h ^ v) * 0x100000001B3ull;
+    for (std::size_t done = 0; done < values;) {  // whole passes over the buffer, then the rest
+      const std::size_t n = std::min(values - done, buffer_.size());
+      for (std::size_t i = 0; i < n; ++i) h = (h ^ buffer_[i]) * 0x100000001B3ull;
+      done += n;
+    }
     sink_ = h;  // kept, so the loop is not removed
   }
 
-  std::vector<std::uint64_t> buffer_;  // 256 KiB
-  int rounds_ = 1;
+  std::vector<std::uint64_t> buffer_;  // 32 KiB: stays in the first-level cache
+  std::array<std::size_t, kRungMs.size()> values_{};
+  std::array<std::vector<double>, kRungMs.size()> thread_ms_;
+  std::size_t runs_ = 0;
   std::uint64_t sink_ = 0;
-  std::vector<double> wall_ms_, thread_ms_;
 };
 
 }  // namespace myriad::bench

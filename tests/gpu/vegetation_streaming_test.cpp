@@ -5,6 +5,7 @@
 // GPU lists equal the CPU reference over the live segments, and no tile that was drawn goes missing
 // while it stays resident.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -84,7 +85,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   glm::dvec3 eye{kWorld / 2, 20.0, kWorld / 2};
   std::size_t rebases = 0, waiting_frames = 0, grown = 0, visible = 0, staged_pages = 0, followed = 0,
-              rebuilt = 0;
+              rebuilt = 0, regrown = 0;
   std::set<TileKey> live_before;
   constexpr int kFrames = 90;
   for (int frame = 0; frame < kFrames; ++frame) {
@@ -104,7 +105,25 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
     rebases += f.rebased;
     ASSERT_TRUE(streamer.failures().empty()) << streamer.failures().front().message;
     (void)ctx().staging_ring().begin_frame();
+    // A pool that grows keeps its fixed-size buffers (params, args, Hi-Z, counters) and replaces the rest.
+    std::vector<std::array<VkBuffer, 5>> handles_before;
+    for (std::size_t t = 0; t < streamer.world().types().size(); ++t) {
+      const render::VegetationGpuType* g = pools.pool(t);
+      handles_before.push_back(g ? std::array{g->records.handle(), g->params.handle(), g->args.handle(),
+                                              g->hiz.handle(), g->counters.handle()}
+                                 : std::array<VkBuffer, 5>{});
+    }
     const render::VegetationPoolsFrame pf = pools.update(streamer);
+    for (std::size_t t = 0; t < handles_before.size(); ++t) {
+      const render::VegetationGpuType* g = pools.pool(t);
+      if (!g || handles_before[t][0] == VK_NULL_HANDLE || g->records.handle() == handles_before[t][0])
+        continue;
+      ++regrown;
+      EXPECT_EQ(g->params.handle(), handles_before[t][1]) << "frame " << frame << " type " << t;
+      EXPECT_EQ(g->args.handle(), handles_before[t][2]) << "frame " << frame << " type " << t;
+      EXPECT_EQ(g->hiz.handle(), handles_before[t][3]) << "frame " << frame << " type " << t;
+      EXPECT_EQ(g->counters.handle(), handles_before[t][4]) << "frame " << frame << " type " << t;
+    }
     EXPECT_LE(pf.staged_bytes - pf.tables_staged * sizeof(PlantPage), kBudget) << "frame " << frame;
     waiting_frames += pf.tiles_waiting > 0;
     grown += pf.pools_grown;
@@ -193,6 +212,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
   // The walk did what it is for: pages spread over frames with tiles held back, pools grown, rebases.
   EXPECT_GT(waiting_frames, 5u);
   EXPECT_GT(grown, 0u);
+  EXPECT_EQ(regrown, grown);  // every growth replaced the pool's records (and kept its fixed buffers)
   EXPECT_GT(rebases, 0u);
   EXPECT_GT(visible, 1000u);
   EXPECT_GT(followed, 0u);  // segments followed from the last build, checked above

@@ -270,6 +270,50 @@ TEST(Runtime, EachTilesSegmentIdsLieInItsRange) {
   EXPECT_GT(w.segment_ids(first)->first, w.segment_ids({shared[3]->x, shared[3]->z})->last);
 }
 
+// Tiles copied in parts that interleave (each tile's first part, then each one's rest): a part continues its
+// own group's segment wherever it lies in its type, and a removal takes exactly its tile's segments though
+// their ids are interleaved with the others' and several are of one type (the pools then match a pool that
+// never held the tile).
+TEST(Runtime, InterleavedTilesKeepOneSegmentPerGroupAndRemoveOnlyTheirOwn) {
+  auto tiles = bake_tiles(test::small_world(400.0));
+  ASSERT_EQ(tiles.size(), 4u);
+  std::vector<std::shared_ptr<const Tile>> shared;
+  for (Tile& t : tiles) {
+    // Each group twice: a tile then has two segments of every type, so its ids span several per type.
+    const std::size_t n = t.groups.size();
+    for (std::size_t g = 0; g < n; ++g) t.groups.push_back(t.groups[g]);
+    shared.push_back(std::make_shared<const Tile>(std::move(t)));
+  }
+  RuntimeWorld w;
+  for (const int part : {0, 1, 2})
+    for (const auto& tile : shared)
+      for (std::uint32_t g = 0; g < tile->groups.size(); ++g) {
+        const auto n = static_cast<std::uint32_t>(tile->groups[g].instances.size());
+        const std::uint32_t from = n * std::uint32_t(part) / 3, to = n * std::uint32_t(part + 1) / 3;
+        w.append(tile, g, from, to - from);
+      }
+  std::size_t groups = 0;
+  for (const auto& tile : shared) groups += tile->groups.size();
+  std::size_t segments = 0;
+  for (const RuntimeWorld::Type& type : w.types()) segments += type.segments.size();
+  EXPECT_EQ(segments, groups);  // one per group: every part found the segment its group began
+
+  RuntimeWorld fresh;  // the same tiles one after another, whole
+  for (const auto& tile : shared)
+    for (std::uint32_t g = 0; g < tile->groups.size(); ++g)
+      fresh.append(tile, g, 0, static_cast<std::uint32_t>(tile->groups[g].instances.size()));
+  EXPECT_EQ(live_slots(w), live_slots(fresh));
+  for (const std::size_t gone : {2u, 0u, 3u}) {
+    const TileKey key{shared[gone]->x, shared[gone]->z};
+    w.remove_tile(key);
+    fresh.remove_tile(key);
+    EXPECT_EQ(live_slots(w), live_slots(fresh)) << "after removing tile " << gone;
+    for (const RuntimeWorld::Type& type : w.types())
+      for (const RuntimeWorld::Segment& s : type.segments) EXPECT_NE(s.tile, key);
+  }
+  EXPECT_EQ(w.instance_count(), shared[1]->instance_count());
+}
+
 TEST(Runtime, PoolsMergeTypesReusePagesAndFreeEverything) {
   auto tiles = bake_tiles(test::small_world(400.0));
   ASSERT_EQ(tiles.size(), 4u);

@@ -75,8 +75,8 @@ shader::VegCullParams VegetationCull::params(const VegetationGpuType& g) const {
 
 VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type& type,
                                             std::span<const MeshRange> meshes, float band, float fade,
-                                            std::uint32_t page_capacity,
-                                            std::span<const Aabb> lod_bounds) const {
+                                            std::uint32_t page_capacity, std::span<const Aabb> lod_bounds,
+                                            VegetationGpuType* grown_from) const {
   page_capacity = std::max({page_capacity, type.page_count(), 1u});
   if (std::uint64_t(page_capacity) * vegetation::kPageSlots > VEG_SLOT_MASK + 1ull)
     throw Error("vegetation pool of " + std::to_string(page_capacity) + " pages is past the " +
@@ -95,13 +95,20 @@ VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type
   const VkDeviceSize slots = g.capacity;
   g.records = gpu::make_storage_buffer(ctx_, slots * sizeof(vegetation::PlantRecord));
   g.pages = gpu::make_storage_buffer(ctx_, VkDeviceSize(page_capacity) * sizeof(vegetation::PlantPage));
-  g.params = gpu::make_storage_buffer(ctx_, sizeof(shader::VegCullParams));
   static_assert(VEG_LISTS == vegetation::kGpuMaxLods);
   g.lists = gpu::make_storage_buffer(ctx_, 2 * slots * sizeof(std::uint32_t));
-  g.args = gpu::make_storage_buffer(ctx_, VEG_ARGS_BYTES, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
-  g.hiz = gpu::make_storage_buffer(ctx_, sizeof(shader::HizParams));
-  g.counters = gpu::make_storage_buffer(ctx_, sizeof(shader::CullCounters));
   g.visibility = gpu::make_storage_buffer(ctx_, slots * sizeof(std::uint32_t));
+  if (grown_from) {  // rewritten every frame (args, hiz, counters) or by the caller (params)
+    g.params = std::move(grown_from->params);
+    g.args = std::move(grown_from->args);
+    g.hiz = std::move(grown_from->hiz);
+    g.counters = std::move(grown_from->counters);
+  } else {
+    g.params = gpu::make_storage_buffer(ctx_, sizeof(shader::VegCullParams));
+    g.args = gpu::make_storage_buffer(ctx_, VEG_ARGS_BYTES, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+    g.hiz = gpu::make_storage_buffer(ctx_, sizeof(shader::HizParams));
+    g.counters = gpu::make_storage_buffer(ctx_, sizeof(shader::CullCounters));
+  }
   return g;
 }
 

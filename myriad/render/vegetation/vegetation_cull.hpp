@@ -87,9 +87,14 @@ class VegetationCull {
   // clears the visibility words and writes params()). `band` is the hashed LOD band (e.g. 0.2 = +-10 %),
   // `fade` the cross-fade band below each switch distance as a fraction of it (0 = hard switches),
   // `lod_bounds` each LOD mesh's bounds (VegetationRenderer::lod_bounds; empty: the prefab's for all).
+  // `grown_from`, when given, is the pool this one replaces: its buffers whose size does not follow the
+  // capacity (params, args, hiz, counters) move into the new pool instead of being made again, so a
+  // pool that grows mid-flight creates (and later frees) only the four it must. Its other buffers stay
+  // for the growth copy.
   VegetationGpuType make_pool(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
                               float band, float fade, std::uint32_t page_capacity,
-                              std::span<const Aabb> lod_bounds = {}) const;
+                              std::span<const Aabb> lod_bounds = {},
+                              VegetationGpuType* grown_from = nullptr) const;
   // Setup path (waits): a pool holding every page of `type` as it is, all its segments live.
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
                            float band, float fade = 0.0f, std::span<const Aabb> lod_bounds = {}) const;

@@ -86,8 +86,9 @@ void VegetationPools::stage_params(const VegetationGpuType& gpu) {
 void VegetationPools::resize_pool(std::size_t type, const vegetation::RuntimeWorld::Type& cpu,
                                   std::uint32_t page_capacity) {
   Pool& pool = pools_[type];
-  VegetationGpuType resized = cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band,
-                                              options_.fade, page_capacity, renderer_.lod_bounds(cpu.prefab));
+  VegetationGpuType resized =
+      cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band, options_.fade, page_capacity,
+                      renderer_.lod_bounds(cpu.prefab), pool.gpu ? &*pool.gpu : nullptr);
   VkDeviceSize kept_visibility = 0;
   if (pool.gpu) {
     // What the old pool holds stays valid (pages not yet staged are still queued and not live); pages

@@ -4,6 +4,7 @@
 #include "myriad/vegetation/runtime/runtime.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "myriad/core/layout/packing.hpp"
 
@@ -71,9 +72,16 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
   const auto type_index = static_cast<std::uint32_t>(it - types_.begin());
   Type& type = *it;
   const TileKey key{tile->x, tile->z};
-  auto seg = std::find_if(type.segments.begin(), type.segments.end(), [&](const Segment& s) {
-    return s.tile == key && s.group == group && s.group_first + s.count == first;
-  });
+  // A run continues the segment its group's earlier instances made, which a streamer copying one tile at a
+  // time finds last in its type: searched from the back. A run from the group's start makes a new one (no
+  // segment ends at 0), so it searches nothing: a frame's copy costs what it copies, not the pool's size.
+  auto seg = type.segments.end();
+  if (first > 0) {
+    const auto from_back = std::find_if(type.segments.rbegin(), type.segments.rend(), [&](const Segment& s) {
+      return s.tile == key && s.group == group && s.group_first + s.count == first;
+    });
+    if (from_back != type.segments.rend()) seg = std::prev(from_back.base());
+  }
   if (seg == type.segments.end()) {
     const glm::vec3 shift(tile->origin() - origin_);
     const std::uint64_t id = next_segment_id_++;
@@ -118,18 +126,27 @@ void RuntimeWorld::append(const std::shared_ptr<const Tile>& tile, std::uint32_t
 
 void RuntimeWorld::remove_tile(TileKey key) {
   ++structure_version_;
+  const std::optional<SegmentIds> ids = segment_ids(key);
   for (std::uint32_t t = 0; t < types_.size(); ++t) {
     Type& type = types_[t];
-    for (const Segment& s : type.segments) {
-      if (s.tile != key) continue;
-      // A freed page is not logged: nothing reads it until a tile takes it, which logs it then.
-      for (std::uint32_t page : s.pages) {
-        type.pages[page] = PlantPage{};
-        type.free_pages.push_back(page);
+    if (ids) {
+      // A type's segments are in id order, so the tile's lie within its id range: found by two binary
+      // searches instead of a walk over every segment of the type.
+      const auto lo = std::lower_bound(type.segments.begin(), type.segments.end(), ids->first,
+                                       [](const Segment& s, std::uint64_t id) { return s.id < id; });
+      const auto hi = std::upper_bound(lo, type.segments.end(), ids->last,
+                                       [](std::uint64_t id, const Segment& s) { return id < s.id; });
+      for (auto s = lo; s != hi; ++s) {
+        if (s->tile != key) continue;
+        // A freed page is not logged: nothing reads it until a tile takes it, which logs it then.
+        for (std::uint32_t page : s->pages) {
+          type.pages[page] = PlantPage{};
+          type.free_pages.push_back(page);
+        }
+        type.instances -= s->count;
       }
-      type.instances -= s.count;
+      type.segments.erase(std::remove_if(lo, hi, [&](const Segment& s) { return s.tile == key; }), hi);
     }
-    std::erase_if(type.segments, [&](const Segment& s) { return s.tile == key; });
     // Free pages at the end are given back, so memory follows what is resident.
     while (!type.pages.empty() && type.pages.back().count == 0) {
       const auto last = static_cast<std::uint32_t>(type.pages.size() - 1);

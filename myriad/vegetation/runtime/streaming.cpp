@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "myriad/core/io/error.hpp"
@@ -203,26 +204,34 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
 
   // Every tile within the load radius lies in the ring around the camera's tile; the candidates are the
   // ring's tiles not held, so a frame only measures their distances.
-  std::vector<std::pair<double, TileKey>>& wanted = wanted_;
+  std::vector<Wanted>& wanted = wanted_;
   wanted.clear();
-  for (const TileKey& k : candidates_) {
-    const double d = tile_distance(k, camera);
-    if (d <= radius) wanted.push_back({d, k});
+  for (std::size_t i = 0; i < candidates_.size(); ++i) {
+    const double d = tile_distance(candidates_[i], camera);
+    if (d <= radius) wanted.push_back({d, candidates_[i], i});
   }
   std::sort(wanted.begin(), wanted.end());  // nearest first
   const auto batch = reads_.batch();        // one wake for the frame's reads
   for (const auto& w : wanted) {
     if (reads_.full()) break;
     const std::int32_t s = entries_.acquire();
-    entries_[s] = Entry{w.second};
-    slot_[w.second] = s;
+    entries_[s] = Entry{w.key};
+    slot_[w.key] = s;
     Read& r = reads_.next();
-    r.key = w.second;
+    r.key = w.key;
     r.cancelled.store(false, std::memory_order_relaxed);
-    reads_.launch(std::int64_t(w.first), [this](Read& job, WorkerPool::Local&) { read(job); });
+    reads_.launch(std::int64_t(w.distance), [this](Read& job, WorkerPool::Local&) { read(job); });
     ++frame.requested;
   }
-  if (frame.requested > 0) std::erase_if(candidates_, [this](TileKey k) { return slot_.count(k) != 0; });
+  // The launched tiles leave the candidates by swapping in the last one, highest index first so the one
+  // swapped in is never one still to leave (their order does not matter: the wanted list is sorted).
+  launched_.clear();
+  for (std::size_t i = 0; i < frame.requested; ++i) launched_.push_back(wanted[i].candidate);
+  std::sort(launched_.begin(), launched_.end(), std::greater<>());
+  for (const std::size_t i : launched_) {
+    candidates_[i] = candidates_.back();
+    candidates_.pop_back();
+  }
   frame.deferred = deferred_ = wanted.size() - frame.requested;
 
   std::size_t budget = copy_budget(camera);

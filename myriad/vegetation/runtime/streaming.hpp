@@ -153,9 +153,18 @@ class TileStreamer {
   std::deque<TileKey> upload_queue_;
   std::vector<TileFailure> failures_;
   std::set<TileKey> failed_;
-  std::vector<std::pair<double, TileKey>> wanted_;  // update()'s scratch
-  std::vector<TileKey> far_;                        // update()'s scratch
-  std::size_t deferred_ = 0;                        // wanted tiles the last update could not start
+  struct Wanted {  // a candidate within the load radius; nearest first, then by key
+    double distance = 0.0;
+    TileKey key;
+    std::size_t candidate = 0;  // its index in candidates_
+    bool operator<(const Wanted& o) const {
+      return distance != o.distance ? distance < o.distance : key < o.key;
+    }
+  };
+  std::vector<Wanted> wanted_;         // update()'s scratch
+  std::vector<std::size_t> launched_;  // update()'s scratch: the candidates it launched
+  std::vector<TileKey> far_;           // update()'s scratch
+  std::size_t deferred_ = 0;           // wanted tiles the last update could not start
   std::uint64_t resident_version_ = 0;
   // Deadline pacing: the last camera position and the smoothed distance it moves per update.
   std::optional<glm::dvec3> last_camera_;
