@@ -6,7 +6,7 @@
 //
 // Why a ladder of sizes, not one: the noise here is mostly added time (an interrupt, a cache refill, a
 // neighbour on the core), about the same tens of microseconds whatever the work, so the same fixed work's
-// p99 / p50 falls as it grows (measured on the 2-core container: 0.03 ms 1.8-2.7, 0.1 ms 1.4-1.6,
+// p99 / p50 falls as it grows (measured on the 2-core development machine: 0.03 ms 1.8-2.7, 0.1 ms 1.4-1.6,
 // 0.3 ms 1.2, 1 ms 1.1). A frame is read against the probe of its own median size: the rungs' ratios
 // interpolated at the frame's p50 (`matched_noise_ratio`), each rung reported beside it.
 #pragma once
@@ -95,7 +95,7 @@ class NoiseProbe {
     report.add(at + "noise_thread_p99_over_p50", noise, "",
                "fixed workloads timed in every frame, read at the frame's p50: this machine's floor");
     report.add(at + "cpu_thread_ratio_over_noise",
-               frame_p50_ms > 0.0 ? frame_p99_ms / frame_p50_ms / noise : 0.0, "", target);
+               frame_p50_ms > 0.0 && noise > 0.0 ? frame_p99_ms / frame_p50_ms / noise : 0.0, "", target);
     const auto measured = rungs();
     for (std::size_t k = 0; k < kRungMs.size(); ++k) {
       const std::string rung =
@@ -116,7 +116,7 @@ class NoiseProbe {
     sink_ = h;  // kept, so the loop is not removed
   }
 
-  std::vector<std::uint64_t> buffer_;  // 32 KiB: stays in the first-level cache
+  std::vector<std::uint64_t> buffer_;  // 32 KiB: stays in cache, so the work is the same every frame
   std::array<std::size_t, kRungMs.size()> values_{};
   std::array<std::vector<double>, kRungMs.size()> thread_ms_;
   std::size_t runs_ = 0;
