@@ -82,21 +82,16 @@ class NoiseProbe {
     }
     return out;
   }
-  // The noise ratio of a fixed workload the size of a frame whose median is `frame_p50_ms`.
-  double thread_ratio_at(double frame_p50_ms) const {
-    const auto r = rungs();
-    return matched_noise_ratio(r, frame_p50_ms);
-  }
 
   // Reports the matched ratio, the flight's ratio over it, and each rung, under `at` ("speed200.").
   void report(Report& report, const std::string& at, double frame_p50_ms, double frame_p99_ms,
               const std::string& target) const {
-    const double noise = thread_ratio_at(frame_p50_ms);
+    const auto measured = rungs();
+    const double noise = matched_noise_ratio(measured, frame_p50_ms);
     report.add(at + "noise_thread_p99_over_p50", noise, "",
                "fixed workloads timed in every frame, read at the frame's p50: this machine's floor");
     report.add(at + "cpu_thread_ratio_over_noise",
                frame_p50_ms > 0.0 && noise > 0.0 ? frame_p99_ms / frame_p50_ms / noise : 0.0, "", target);
-    const auto measured = rungs();
     for (std::size_t k = 0; k < kRungMs.size(); ++k) {
       const std::string rung =
           at + "noise_rung_" + std::to_string(int(std::lround(kRungMs[k] * 1000.0))) + "us";

@@ -1,6 +1,7 @@
 // Vegetation culling while tiles stream in and out under a moving camera, with render-origin rebases,
 // the GPU pools following the CPU pools page by page within a small upload budget per frame (pages
-// reused, pools grown, tiles held back whole while their pages wait). Every frame: no buffer guard
+// reused, pools grown keeping their fixed-size buffers, tiles held back whole while their pages wait).
+// Every frame: no buffer guard
 // written (the fixture's buffer guards report an overrun as a validation message), no overflow, the
 // GPU lists equal the CPU reference over the live segments, and no tile that was drawn goes missing
 // while it stays resident.
