@@ -43,6 +43,8 @@ struct FlightFigures {
   std::vector<double> streamer_ms, pools_ms, record_ms;
   NoiseProbe probe;  // fixed workloads timed in every frame of the same flight
   std::uint64_t pop_in_frames = 0, max_in_flight = 0, rebases = 0;
+  std::uint64_t pools_grown = 0, pools_grown_ahead = 0;
+  vegetation::RuntimeWorld::BlockStats blocks;
   double gpu_bytes_per_instance = 0.0;
 };
 
@@ -56,19 +58,22 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
   so.copy_budget_bytes = 512u << 10;  // CPU pool copies per frame at most (the GPU budget is the pools')
   so.spread_frames = 8;               // standing: a tile's arrival spread over about 8 frames
   so.deadline_radius = 1250.0f;       // moving: paced so tiles are whole 50 m before draw distance
+  so.unload_spread_frames = 4;        // tiles left behind leave one or a few per frame
   so.worker_threads = 1;              // a core of the two left to the frame
   so.rebase_distance = 2000.0;
   const double z = world * 0.5 + 37.0;
   const glm::dvec3 start(std::min(300.0, world * 0.25), 2.0, z);
   so.render_origin = glm::dvec3(start.x, 0.0, start.z);
   TileStreamer streamer(so);
-  render::VegetationPools pools(ctx, cull, renderer, {0.2f, 0.1f, budget});
+  // The pools' growth buffers are made (and the replaced ones freed) on the streamer's worker.
+  render::VegetationPools pools(ctx, cull, renderer, {0.2f, 0.1f, budget, streamer.workers()});
   // Settled at the start (a loading screen), then the clock starts.
   for (int i = 0; i < 100000 && (i == 0 || !streamer.idle()); ++i) {
     (void)streamer.update(start);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   pools.settle(streamer);
+  const vegetation::RuntimeWorld::BlockStats settled_blocks = streamer.world().block_stats();
 
   float draw_distance = 0.0f;
   for (const auto& type : streamer.world().types())
@@ -103,6 +108,8 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
     out.cpu_ms.push_back(ms);
     out.thread_ms.push_back(thread_ms);
     out.staged_bytes.push_back(double(pf.staged_bytes));
+    out.pools_grown += pf.pools_grown;
+    out.pools_grown_ahead += pf.pools_grown_ahead;
     // Pop-in: a tile with plants within draw distance, ahead of the camera (the view's 90-degree
     // wedge), that the pools do not draw this frame.
     bool popped = false;
@@ -123,6 +130,10 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
       if (streamer.tile_distance(k, eye) <= double(so.load_radius) && !pools.live(k)) ++in_flight;
     out.max_in_flight = std::max(out.max_in_flight, in_flight);
   }
+  out.blocks = streamer.world().block_stats();  // during the flight
+  out.blocks.kept -= settled_blocks.kept;
+  out.blocks.made_ahead -= settled_blocks.made_ahead;
+  out.blocks.made_here -= settled_blocks.made_here;
   out.gpu_bytes_per_instance =
       double(pools.gpu_bytes()) / double(std::max<std::size_t>(streamer.world().instance_count(), 1));
   return out;
@@ -190,6 +201,13 @@ void run_vegetation_stream_suite(Report& report, const SuiteOptions& options) {
     report.add(at + "tiles_in_flight_max", double(f.max_in_flight), "",
                "within the load radius, not yet drawn");
     report.add(at + "rebases", double(f.rebases), "");
+    report.add(at + "pools_grown", double(f.pools_grown), "", "GPU pools grown during the flight");
+    report.add(at + "pools_grown_ahead", double(f.pools_grown_ahead), "",
+               "of those, into buffers made ahead on the worker");
+    report.add(at + "record_blocks_made_here", double(f.blocks.made_here), "",
+               "CPU record blocks the frame thread allocated (its pages fault as they are first written)");
+    report.add(at + "record_blocks_made_ahead", double(f.blocks.made_ahead), "",
+               "taken ready from the worker");
     if (speed == 200.0)
       report.add("gpu_bytes_per_instance", f.gpu_bytes_per_instance, "bytes",
                  "target <= 32; pools: 16-byte records, page tables, visibility words, list regions");

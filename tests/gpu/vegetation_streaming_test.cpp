@@ -56,7 +56,13 @@ class VegetationStreamingGpuTest : public GpuTest {
   fs::path dir_;
 };
 
-TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInBoundsAndMatchesTheCpu) {
+// With a worker (GetParam()): pools about to grow have their next buffers made on the streamer's worker
+// and the pools a growth replaced are freed there; the lists must be the same either way.
+class VegetationStreamingWalk : public VegetationStreamingGpuTest,
+                                public ::testing::WithParamInterface<bool> {};
+
+TEST_P(VegetationStreamingWalk, WithBudgetedPagesAndRebasesStaysInBoundsAndMatchesTheCpu) {
+  const bool workers = GetParam();
   StreamingOptions so;
   so.directory = dir_;
   so.tile_size = 100.0f;
@@ -74,7 +80,8 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
                                             render::OffscreenTarget::kDepthFormat, art.textures);
   // A small page budget: arrivals' pages land over several frames, tiles wait whole meanwhile.
   constexpr std::uint64_t kBudget = 48u << 10;
-  render::VegetationPools pools(ctx(), cull, renderer, {0.2f, 0.1f, kBudget});
+  render::VegetationPools pools(ctx(), cull, renderer,
+                                {0.2f, 0.1f, kBudget, workers ? streamer.workers() : nullptr});
 
   // Start with the tiles around the first position resident and on the GPU.
   for (int i = 0; i < 2000 && (i == 0 || !streamer.idle()); ++i) {
@@ -86,7 +93,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   glm::dvec3 eye{kWorld / 2, 20.0, kWorld / 2};
   std::size_t rebases = 0, waiting_frames = 0, grown = 0, visible = 0, staged_pages = 0, followed = 0,
-              rebuilt = 0, regrown = 0;
+              rebuilt = 0, regrown = 0, grown_ahead = 0;
   std::set<TileKey> live_before;
   constexpr int kFrames = 90;
   for (int frame = 0; frame < kFrames; ++frame) {
@@ -128,6 +135,7 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
     EXPECT_LE(pf.staged_bytes - pf.tables_staged * sizeof(PlantPage), kBudget) << "frame " << frame;
     waiting_frames += pf.tiles_waiting > 0;
     grown += pf.pools_grown;
+    grown_ahead += pf.pools_grown_ahead;
     staged_pages += pf.pages_staged;
     followed += pf.live_followed;
     rebuilt += pf.live_rebuilt;
@@ -207,18 +215,28 @@ TEST_F(VegetationStreamingGpuTest, RandomWalkWithBudgetedPagesAndRebasesStaysInB
     }
   }
   std::printf(
-      "walk: %d frames, %zu pages staged, %zu frames with tiles waiting, %zu pools grown, %zu rebases, "
-      "%zu plants listed, drawn segments rebuilt in %zu frames and followed from the last build in %zu\n",
-      kFrames, staged_pages, waiting_frames, grown, rebases, visible, rebuilt, followed);
+      "walk: %d frames, %zu pages staged, %zu frames with tiles waiting, %zu pools grown (%zu into buffers "
+      "made ahead), %zu rebases, %zu plants listed, drawn segments rebuilt in %zu frames and followed from "
+      "the last build in %zu\n",
+      kFrames, staged_pages, waiting_frames, grown, grown_ahead, rebases, visible, rebuilt, followed);
   // The walk did what it is for: pages spread over frames with tiles held back, pools grown, rebases.
   EXPECT_GT(waiting_frames, 5u);
   EXPECT_GT(grown, 0u);
   EXPECT_EQ(regrown, grown);  // every growth replaced the pool's records (and kept its fixed buffers)
+  if (workers)
+    EXPECT_GT(grown_ahead, 0u);  // growths into buffers made ahead, checked above like the others
+  else
+    EXPECT_EQ(grown_ahead, 0u);
   EXPECT_GT(rebases, 0u);
   EXPECT_GT(visible, 1000u);
   EXPECT_GT(followed, 0u);  // segments followed from the last build, checked above
   EXPECT_GT(rebuilt, 0u);   // and rebuilt from the world (the rebases)
 }
+
+INSTANTIATE_TEST_SUITE_P(FrameThreadOrWorker, VegetationStreamingWalk, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? "GrowthOnAWorker" : "GrowthOnTheFrameThread";
+                         });
 
 // The harness itself: a buffer written past its end is reported (as a validation message naming
 // where the buffer was made), and one written only inside its size is not.

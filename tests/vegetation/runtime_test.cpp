@@ -5,14 +5,17 @@
 
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 #include "myriad/core/layout/packing.hpp"
+#include "myriad/core/thread/worker_pool.hpp"
 #include "myriad/vegetation/runtime/runtime.hpp"
 #include "test_util.hpp"
 
@@ -165,6 +168,51 @@ std::shared_ptr<const Tile> resized_group_tile(const Tile& first, std::int32_t x
   t.groups[0].instances.clear();
   for (std::size_t i = 0; i < count; ++i) t.groups[0].instances.push_back(base[i % base.size()]);
   return std::make_shared<const Tile>(std::move(t));
+}
+
+TEST(Runtime, NewRecordBlocksComeReadyFromTheWorkerAndBlocksGivenBackAreKept) {
+  const auto tiles = bake_tiles(test::small_world(400.0));
+  ASSERT_FALSE(tiles.empty());
+  const std::size_t block_slots = std::size_t(RuntimeWorld::kBlockPages) * kPageSlots;
+  const std::size_t block_bytes = block_slots * sizeof(PlantRecord);
+  const auto big = resized_group_tile(tiles[0], 0, 0, 3 * block_slots);
+  auto pool = std::make_shared<WorkerPool>(1);
+  RuntimeWorld w;
+  w.keep_spare_block(pool);
+  auto spare_ready = [&w, block_bytes] {
+    for (int i = 0; i < 10000; ++i) {
+      if (w.kept_block_bytes() >= block_bytes) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
+  };
+  // A block's worth at a time, each once the worker's block is ready: every block comes from it.
+  for (std::uint32_t b = 0; b < 3; ++b) {
+    ASSERT_TRUE(spare_ready());
+    w.append(big, 0, static_cast<std::uint32_t>(b * block_slots), static_cast<std::uint32_t>(block_slots));
+  }
+  EXPECT_EQ(w.block_stats().made_ahead, 3u);
+  EXPECT_EQ(w.block_stats().made_here, 0u);
+  RuntimeWorld fresh;  // no worker: it makes its own
+  fresh.append(big, 0, 0, static_cast<std::uint32_t>(3 * block_slots));
+  EXPECT_EQ(fresh.block_stats().made_here, 3u);
+  EXPECT_EQ(live_slots(w), live_slots(fresh));  // the records are the same
+  EXPECT_EQ(w.resident_bytes(), fresh.resident_bytes());
+
+  // Removed, its blocks are kept for the next pool that grows (any type), and taken again before the
+  // worker's.
+  ASSERT_TRUE(spare_ready());
+  w.remove_tile({big->x, big->z});
+  EXPECT_EQ(w.kept_block_bytes(), 4 * block_bytes);  // three given back and the worker's
+  const auto other = resized_group_tile(tiles[0], 1, 0, 2 * block_slots + 1);
+  w.append(other, 0, 0, static_cast<std::uint32_t>(2 * block_slots + 1));
+  EXPECT_EQ(w.block_stats().kept, 3u);
+  EXPECT_EQ(w.block_stats().made_ahead, 3u);
+  EXPECT_EQ(w.block_stats().made_here, 0u);
+  RuntimeWorld other_fresh;
+  other_fresh.append(other, 0, 0, static_cast<std::uint32_t>(2 * block_slots + 1));
+  EXPECT_EQ(live_slots(w), live_slots(other_fresh));
+  EXPECT_EQ(w.kept_block_bytes(), block_bytes);  // the worker's, still ready
 }
 
 TEST(Runtime, PagesTakenAgainAreZeroPastTheirCountAndAPoolCrossingABlockEdgeKeepsItsRecords) {

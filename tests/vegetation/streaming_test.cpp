@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
@@ -153,6 +154,56 @@ TEST_F(Streaming, EveryTileWithinTheRadiusIsRequestedOnTheUpdateItComesWithin) {
   }
   EXPECT_GT(checked, 2000u);
   EXPECT_GT(unloaded, 50u);
+}
+
+// Paced unloads: after a jump, the tiles left behind go farthest first, about a quarter of the rest per
+// update and at least one, and the streamer is not idle until the last has gone; then the same tiles are
+// resident as with unloads all at once.
+TEST_F(Streaming, PacedUnloadsGoFarthestFirstOverAFewUpdates) {
+  StreamingOptions o = options();
+  o.unload_spread_frames = 4;
+  TileStreamer paced(o);
+  TileStreamer at_once(options());
+  const glm::dvec3 start(125.0, 2.0, 125.0), jump(480.0, 2.0, 480.0);
+  settle(paced, start, o.copy_budget_bytes);
+  settle(at_once, start, o.copy_budget_bytes);
+  const std::vector<TileKey> before = paced.resident_tiles();
+  ASSERT_GT(before.size(), 8u);
+  std::size_t far = 0;
+  for (const TileKey k : before) far += paced.tile_distance(k, jump) > 160.0 ? 1 : 0;
+  ASSERT_EQ(far, before.size());  // every one of them is left behind
+  std::size_t left = far, updates = 0;
+  double last_distance = std::numeric_limits<double>::infinity();
+  while (left > 0) {
+    const std::vector<TileKey> held_before = paced.resident_tiles();
+    const StreamingFrame f = paced.update(jump);
+    ++updates;
+    ASSERT_EQ(f.unloaded, std::max<std::size_t>(1, (left + 3) / 4)) << "update " << updates;
+    left -= f.unloaded;
+    ASSERT_EQ(f.unloads_waiting, left);
+    if (left > 0) {
+      EXPECT_FALSE(paced.idle());
+    }
+    // The ones that went were the farthest of those still held.
+    double nearest_gone = std::numeric_limits<double>::infinity(), farthest_kept = 0.0;
+    for (const TileKey k : before) {
+      if (!std::binary_search(held_before.begin(), held_before.end(), k)) continue;
+      const double d = paced.tile_distance(k, jump);
+      if (paced.held(k)) {
+        farthest_kept = std::max(farthest_kept, d);
+      } else {
+        nearest_gone = std::min(nearest_gone, d);
+      }
+    }
+    EXPECT_GE(nearest_gone, farthest_kept) << "update " << updates;
+    EXPECT_LE(nearest_gone, last_distance);
+    last_distance = nearest_gone;
+  }
+  EXPECT_GT(updates, 3u);
+  settle(paced, jump, o.copy_budget_bytes);
+  settle(at_once, jump, o.copy_budget_bytes);
+  EXPECT_EQ(paced.resident_tiles(), at_once.resident_tiles());
+  EXPECT_EQ(paced.world().instance_count(), at_once.world().instance_count());
 }
 
 TEST_F(Streaming, BadTileIsReportedSkippedAndStreamingContinues) {

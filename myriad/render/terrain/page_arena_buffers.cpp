@@ -1,8 +1,7 @@
 #include "myriad/render/terrain/page_arena_buffers.hpp"
 
-#include <chrono>
 #include <cstring>
-#include <thread>
+#include <optional>
 
 namespace myriad::render {
 
@@ -16,9 +15,6 @@ PageArenaBuffers::PageArenaBuffers(gpu::Context& ctx, std::uint32_t vertex_strid
 }
 
 PageArenaBuffers::~PageArenaBuffers() {
-  // A spare job still running writes into spare_: it must finish first (it only allocates).
-  while (spare_ && !spare_->job.done.load(std::memory_order_acquire))
-    std::this_thread::sleep_for(std::chrono::microseconds(100));
   // Nothing pending may write the buffers once they are gone (a shared share outlives them).
   gpu::UploadQueue& uploads = ctx_.uploads();
   for (const auto* buffers : {&vertex_buffers_, &index_buffers_})
@@ -45,39 +41,24 @@ constexpr VkBufferUsageFlags kIndexUsage =
 void PageArenaBuffers::keep_spare(std::shared_ptr<WorkerPool> workers, VkDeviceSize vertex_bytes,
                                   VkDeviceSize index_bytes) {
   if (!workers) throw Error("a spare needs a worker pool", "PageArenaBuffers::keep_spare");
-  if (spare_) throw Error("a spare is kept already", "PageArenaBuffers::keep_spare");
-  spare_workers_ = std::move(workers);
+  if (spare_.kept()) throw Error("a spare is kept already", "PageArenaBuffers::keep_spare");
   spare_vertex_bytes_ = vertex_bytes;
   spare_index_bytes_ = index_bytes;
-  start_spare();
-}
-
-void PageArenaBuffers::start_spare() {
-  spare_ = std::make_unique<Spare>();
-  Spare* spare = spare_.get();
   const gpu::Context& ctx = ctx_;
-  const VkDeviceSize v = spare_vertex_bytes_, i = spare_index_bytes_;
-  // Priority 0: ahead of the streamers' work, which is prioritised by distance (and this is brief).
-  spare_workers_->push(
-      spare->job,
-      [spare, &ctx, v, i](WorkerPool::Local&) {
-        spare->vertices = gpu::Buffer(ctx, v, kVertexUsage, gpu::MemoryKind::kDeviceLocal);
-        spare->indices = gpu::Buffer(ctx, i, kIndexUsage, gpu::MemoryKind::kDeviceLocal);
-      },
-      0);
+  spare_.keep(std::move(workers), [&ctx, vertex_bytes, index_bytes] {
+    return ArenaBuffers{gpu::Buffer(ctx, vertex_bytes, kVertexUsage, gpu::MemoryKind::kDeviceLocal),
+                        gpu::Buffer(ctx, index_bytes, kIndexUsage, gpu::MemoryKind::kDeviceLocal)};
+  });
 }
 
 bool PageArenaBuffers::take_spare(VkDeviceSize vertex_bytes, VkDeviceSize index_bytes) {
-  if (!spare_ || vertex_bytes != spare_vertex_bytes_ || index_bytes != spare_index_bytes_) return false;
-  // Not ready, or it failed (out of memory): this frame makes its own, which reports any failure.
-  if (!spare_->job.done.load(std::memory_order_acquire) || spare_->job.error) {
-    ++spare_stats_.missed;
+  if (!spare_.kept() || vertex_bytes != spare_vertex_bytes_ || index_bytes != spare_index_bytes_)
     return false;
-  }
-  vertex_buffers_.push_back(std::move(spare_->vertices));
-  index_buffers_.push_back(std::move(spare_->indices));
-  ++spare_stats_.taken;
-  start_spare();
+  // Not ready, or it failed (out of memory): this frame makes its own, which reports any failure.
+  std::optional<ArenaBuffers> spare = spare_.take();
+  if (!spare) return false;
+  vertex_buffers_.push_back(std::move(spare->vertices));
+  index_buffers_.push_back(std::move(spare->indices));
   return true;
 }
 
@@ -175,13 +156,13 @@ std::uint64_t PageArenaBuffers::record_uploads(VkCommandBuffer cmd, const PageAr
 std::uint64_t PageArenaBuffers::gpu_vertex_bytes() const {
   std::uint64_t total = 0;
   for (const auto& b : vertex_buffers_) total += b.size();
-  return total + (spare_ ? spare_vertex_bytes_ : 0);
+  return total + (spare_.kept() ? spare_vertex_bytes_ : 0);
 }
 
 std::uint64_t PageArenaBuffers::gpu_index_bytes() const {
   std::uint64_t total = 0;
   for (const auto& b : index_buffers_) total += b.size();
-  return total + (spare_ ? spare_index_bytes_ : 0);
+  return total + (spare_.kept() ? spare_index_bytes_ : 0);
 }
 
 }  // namespace myriad::render

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "myriad/core/thread/worker_pool.hpp"
+#include "myriad/core/thread/worker_spare.hpp"
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
 #include "myriad/render/terrain/page_arenas.hpp"
@@ -64,15 +65,16 @@ class PageArenaBuffers {
   // Keeps one arena's buffers (`vertex_bytes`, `index_bytes`) ready, made on `workers`, and another
   // started whenever one is taken.
   void keep_spare(std::shared_ptr<WorkerPool> workers, VkDeviceSize vertex_bytes, VkDeviceSize index_bytes);
-  struct SpareStats {
-    std::uint64_t taken = 0;   // arenas that took ready buffers
-    std::uint64_t missed = 0;  // arenas of the spare's size whose frame made its own (the spare not ready)
+  // The buffers of one arena.
+  struct ArenaBuffers {
+    gpu::Buffer vertices, indices;
   };
-  const SpareStats& spare_stats() const { return spare_stats_; }
+  // taken: arenas that took ready buffers; missed: arenas of the spare's size whose frame made its own
+  // (the spare not ready).
+  using SpareStats = WorkerSpare<ArenaBuffers>::Stats;
+  const SpareStats& spare_stats() const { return spare_.stats(); }
   // The spare's buffers are made and may be taken.
-  bool spare_ready() const {
-    return spare_ && spare_->job.done.load(std::memory_order_acquire) && !spare_->job.error;
-  }
+  bool spare_ready() const { return spare_.ready(); }
   // Device memory of the arenas' buffers, and of the spare while one is kept.
   std::uint64_t gpu_vertex_bytes() const;
   std::uint64_t gpu_index_bytes() const;
@@ -86,14 +88,8 @@ class PageArenaBuffers {
     VkDeviceSize dst_offset;
     std::vector<std::byte> bytes;
   };
-  // The buffers a spare job makes; the job writes here, so its address stays put until the job is done.
-  struct Spare {
-    WorkerPool::Job job;
-    gpu::Buffer vertices, indices;
-  };
   void create_buffers(const PageArena& arena);
   bool take_spare(VkDeviceSize vertex_bytes, VkDeviceSize index_bytes);
-  void start_spare();
   void ensure_buffers(const PageArenas& arenas);
   void send(std::uint32_t arena, bool indices, VkDeviceSize dst_offset,
             std::initializer_list<std::span<const std::byte>> parts);
@@ -108,10 +104,8 @@ class PageArenaBuffers {
   std::uint64_t sent_ = 0;  // bytes handed to the queue since the last record_uploads
   std::vector<gpu::Buffer> vertex_buffers_;
   std::vector<gpu::Buffer> index_buffers_;
-  std::shared_ptr<WorkerPool> spare_workers_;
   VkDeviceSize spare_vertex_bytes_ = 0, spare_index_bytes_ = 0;
-  std::unique_ptr<Spare> spare_;
-  SpareStats spare_stats_;
+  WorkerSpare<ArenaBuffers> spare_;  // last: goes first, waiting for a job that reads ctx_
 };
 
 }  // namespace myriad::render

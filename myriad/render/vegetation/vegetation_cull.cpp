@@ -76,13 +76,15 @@ shader::VegCullParams VegetationCull::params(const VegetationGpuType& g) const {
 VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type& type,
                                             std::span<const MeshRange> meshes, float band, float fade,
                                             std::uint32_t page_capacity, std::span<const Aabb> lod_bounds,
-                                            VegetationGpuType* grown_from) const {
+                                            VegetationGpuType* grown_from,
+                                            VegetationPoolBuffers* made) const {
   page_capacity = std::max({page_capacity, type.page_count(), 1u});
-  if (std::uint64_t(page_capacity) * vegetation::kPageSlots > VEG_SLOT_MASK + 1ull)
-    throw Error("vegetation pool of " + std::to_string(page_capacity) + " pages is past the " +
-                    std::to_string((VEG_SLOT_MASK + 1ull) / vegetation::kPageSlots) +
-                    " a list entry can name",
-                "VegetationCull");
+  if (made && made->page_capacity < page_capacity)
+    throw Error("buffers made for " + std::to_string(made->page_capacity) + " pages, " +
+                    std::to_string(page_capacity) + " wanted",
+                "VegetationCull::make_pool");
+  VegetationPoolBuffers buffers = made ? std::move(*made) : make_pool_buffers(page_capacity);
+  page_capacity = buffers.page_capacity;
   VegetationGpuType g;
   g.page_capacity = page_capacity;
   g.capacity = page_capacity * vegetation::kPageSlots;
@@ -92,12 +94,10 @@ VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type
   g.lod_shapes = vegetation::make_lod_shapes(lod_bounds, type.shape);
   g.motion = plant_motion_type(type.prefab.bounds.valid() ? type.prefab.bounds.max.y : 0.0f);
   for (std::size_t l = 0; l < meshes.size() && l < vegetation::kGpuMaxLods; ++l) g.meshes[l] = meshes[l];
-  const VkDeviceSize slots = g.capacity;
-  g.records = gpu::make_storage_buffer(ctx_, slots * sizeof(vegetation::PlantRecord));
-  g.pages = gpu::make_storage_buffer(ctx_, VkDeviceSize(page_capacity) * sizeof(vegetation::PlantPage));
-  static_assert(VEG_LISTS == vegetation::kGpuMaxLods);
-  g.lists = gpu::make_storage_buffer(ctx_, 2 * slots * sizeof(std::uint32_t));
-  g.visibility = gpu::make_storage_buffer(ctx_, slots * sizeof(std::uint32_t));
+  g.records = std::move(buffers.records);
+  g.pages = std::move(buffers.pages);
+  g.lists = std::move(buffers.lists);
+  g.visibility = std::move(buffers.visibility);
   if (grown_from) {  // rewritten every frame (args, hiz, counters) or by the caller (params)
     g.params = std::move(grown_from->params);
     g.args = std::move(grown_from->args);
@@ -110,6 +110,23 @@ VegetationGpuType VegetationCull::make_pool(const vegetation::RuntimeWorld::Type
     g.counters = gpu::make_storage_buffer(ctx_, sizeof(shader::CullCounters));
   }
   return g;
+}
+
+VegetationPoolBuffers VegetationCull::make_pool_buffers(std::uint32_t page_capacity) const {
+  if (page_capacity == 0 || std::uint64_t(page_capacity) * vegetation::kPageSlots > VEG_SLOT_MASK + 1ull)
+    throw Error("vegetation pool of " + std::to_string(page_capacity) + " pages is outside 1 to the " +
+                    std::to_string((VEG_SLOT_MASK + 1ull) / vegetation::kPageSlots) +
+                    " a list entry can name",
+                "VegetationCull");
+  const VkDeviceSize slots = VkDeviceSize(page_capacity) * vegetation::kPageSlots;
+  VegetationPoolBuffers b;
+  b.page_capacity = page_capacity;
+  b.records = gpu::make_storage_buffer(ctx_, slots * sizeof(vegetation::PlantRecord));
+  b.pages = gpu::make_storage_buffer(ctx_, VkDeviceSize(page_capacity) * sizeof(vegetation::PlantPage));
+  static_assert(VEG_LISTS == vegetation::kGpuMaxLods);
+  b.lists = gpu::make_storage_buffer(ctx_, 2 * slots * sizeof(std::uint32_t));
+  b.visibility = gpu::make_storage_buffer(ctx_, slots * sizeof(std::uint32_t));
+  return b;
 }
 
 VegetationGpuType VegetationCull::upload(const vegetation::RuntimeWorld::Type& type,

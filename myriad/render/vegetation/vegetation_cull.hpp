@@ -79,6 +79,13 @@ struct VegetationHiz {
 // visibility for the next frame and appends only the newly visible; draw those. kSingle: one pass.
 using VegetationPass = FramePhase;  // the push constant carries its value
 
+// The buffers of a pool whose size follows its capacity: made ahead of a growth on a worker thread
+// (VegetationCull::make_pool_buffers) or by make_pool itself.
+struct VegetationPoolBuffers {
+  std::uint32_t page_capacity = 0;
+  gpu::Buffer records, pages, lists, visibility;
+};
+
 class VegetationCull {
  public:
   explicit VegetationCull(gpu::Context& ctx);
@@ -90,11 +97,15 @@ class VegetationCull {
   // `grown_from`, when given, is the pool this one replaces: its buffers whose size does not follow the
   // capacity (params, args, hiz, counters) move into the new pool instead of being made again, so a
   // pool that grows mid-flight creates (and later frees) only the four it must. Its other buffers stay
-  // for the growth copy.
+  // for the growth copy. `made`, when given, holds those four made ahead for its page capacity (at least
+  // `page_capacity` and the type's): the pool takes them and creates none of them.
   VegetationGpuType make_pool(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
                               float band, float fade, std::uint32_t page_capacity,
-                              std::span<const Aabb> lod_bounds = {},
-                              VegetationGpuType* grown_from = nullptr) const;
+                              std::span<const Aabb> lod_bounds = {}, VegetationGpuType* grown_from = nullptr,
+                              VegetationPoolBuffers* made = nullptr) const;
+  // The four buffers of a pool of `page_capacity` pages, unfilled. Creates buffers only, so any thread may
+  // call it (a worker making a growing pool's next buffers ahead of need).
+  VegetationPoolBuffers make_pool_buffers(std::uint32_t page_capacity) const;
   // Setup path (waits): a pool holding every page of `type` as it is, all its segments live.
   VegetationGpuType upload(const vegetation::RuntimeWorld::Type& type, std::span<const MeshRange> meshes,
                            float band, float fade = 0.0f, std::span<const Aabb> lod_bounds = {}) const;

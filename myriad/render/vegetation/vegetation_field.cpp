@@ -104,7 +104,8 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   streaming.load_radius = options.load_radius;
   streaming.hysteresis = options.hysteresis;
   streaming.rebase_distance = options.rebase_distance;
-  streaming.spread_frames = 8;  // standing: an arrival is copied over about 8 frames
+  streaming.spread_frames = 8;         // standing: an arrival is copied over about 8 frames
+  streaming.unload_spread_frames = 4;  // tiles that fall behind leave one or a few per frame
   // Moving: copies paced to the camera, each tile whole 150 m after it is requested at the load radius.
   streaming.deadline_radius = std::max(0.0f, options.load_radius - 150.0f);
   streamer_ = std::make_unique<vegetation::TileStreamer>(streaming);
@@ -128,7 +129,9 @@ VegetationField::VegetationField(gpu::Context& ctx, const VegetationFieldOptions
   ground_tiles_ = std::make_unique<GroundTiles>(ctx, *renderer_, std::move(tiles), first_ground_mesh,
                                                 options.ground, ground_);
   passes_ = std::make_unique<VegetationPasses>(ctx, *cull_, *renderer_);
-  pools_ = std::make_unique<VegetationPools>(ctx, *cull_, *renderer_, options.pools);
+  VegetationPoolsOptions pools = options.pools;
+  if (!pools.workers) pools.workers = streamer_->workers();  // growth buffers made beside the tile reads
+  pools_ = std::make_unique<VegetationPools>(ctx, *cull_, *renderer_, std::move(pools));
 }
 
 vegetation::StreamingFrame VegetationField::update(glm::dvec3 camera) {

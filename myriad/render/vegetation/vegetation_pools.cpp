@@ -74,6 +74,14 @@ std::uint64_t VegetationPools::gpu_bytes() const {
   return bytes;
 }
 
+std::uint64_t VegetationPools::gpu_bytes_ahead() const {
+  std::uint64_t bytes = 0;
+  for (const Pool& p : pools_)
+    if (const VegetationPoolBuffers* b = p.next.peek())
+      bytes += b->records.size() + b->pages.size() + b->lists.size() + b->visibility.size();
+  return bytes;
+}
+
 void VegetationPools::stage_params(const VegetationGpuType& gpu) {
   const shader::VegCullParams params = cull_.params(gpu);
   gpu::UploadQueue& uploads = ctx_.uploads();
@@ -84,11 +92,11 @@ void VegetationPools::stage_params(const VegetationGpuType& gpu) {
 }
 
 void VegetationPools::resize_pool(std::size_t type, const vegetation::RuntimeWorld::Type& cpu,
-                                  std::uint32_t page_capacity) {
+                                  std::uint32_t page_capacity, VegetationPoolBuffers* made) {
   Pool& pool = pools_[type];
   VegetationGpuType resized =
       cull_.make_pool(cpu, renderer_.lod_meshes(cpu.prefab), options_.band, options_.fade, page_capacity,
-                      renderer_.lod_bounds(cpu.prefab), pool.gpu ? &*pool.gpu : nullptr);
+                      renderer_.lod_bounds(cpu.prefab), pool.gpu ? &*pool.gpu : nullptr, made);
   VkDeviceSize kept_visibility = 0;
   if (pool.gpu) {
     // What the old pool holds stays valid (pages not yet staged are still queued and not live); pages
@@ -109,16 +117,51 @@ void VegetationPools::resize_pool(std::size_t type, const vegetation::RuntimeWor
   stage_params(*pool.gpu);
 }
 
+namespace {
+
+// A growing pool takes an eighth more than it needs, and at least an eighth more than it had.
+std::uint32_t grown_capacity(std::uint32_t capacity, std::uint32_t need) {
+  return std::max({need + need / 8, kMinPages, capacity + capacity / 8});
+}
+
+}  // namespace
+
 void VegetationPools::ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu) {
-  const Pool& pool = pools_[type];
+  Pool& pool = pools_[type];
   const std::uint32_t need = cpu.page_count();
-  if (need == 0 || (pool.gpu && need <= pool.gpu->page_capacity)) return;
-  // A new pool holds what is there (a settled start needs no slack); a growing one takes an eighth more.
-  const std::uint32_t capacity =
-      pool.gpu ? std::max({need + need / 8, kMinPages, pool.gpu->page_capacity + pool.gpu->page_capacity / 8})
-               : std::max(need, kMinPages);
+  if (need == 0) return;
+  if (pool.gpu && need <= pool.gpu->page_capacity) {
+    prepare_growth(pool, need);
+    return;
+  }
+  // A new pool holds what is there (a settled start needs no slack). A growing one takes the buffers made
+  // ahead when they are ready and hold what it needs, else makes its own.
+  std::optional<VegetationPoolBuffers> made;
+  if (const VegetationPoolBuffers* ready = pool.gpu ? pool.next.peek() : nullptr;
+      ready && ready->page_capacity >= need)
+    made = pool.next.take();
+  const std::uint32_t capacity = made       ? made->page_capacity
+                                 : pool.gpu ? grown_capacity(pool.gpu->page_capacity, need)
+                                            : std::max(need, kMinPages);
   frame_.pools_grown += pool.gpu ? 1 : 0;
-  resize_pool(type, cpu, capacity);
+  frame_.pools_grown_ahead += made ? 1 : 0;
+  resize_pool(type, cpu, capacity, made ? &*made : nullptr);
+}
+
+void VegetationPools::prepare_growth(Pool& pool, std::uint32_t need) {
+  const std::uint32_t capacity = pool.gpu->page_capacity;
+  if (!options_.workers || pool.next.making()) return;
+  const VegetationPoolBuffers* ready = pool.next.peek();
+  if (ready && ready->page_capacity <= capacity) {
+    pool.next = {};  // made before the pool last grew (or was fitted): of no use now
+    ready = nullptr;
+  }
+  if (need < capacity - capacity / 16) return;
+  const std::uint32_t next = grown_capacity(capacity, need);
+  if (ready && ready->page_capacity >= next) return;
+  const VegetationCull& cull = cull_;
+  pool.next.keep(
+      options_.workers, [&cull, next] { return cull.make_pool_buffers(next); }, false);
 }
 
 void VegetationPools::stage_table(std::size_t type, const vegetation::RuntimeWorld::Type& cpu) {

@@ -9,11 +9,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "myriad/core/thread/worker_spare.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
+#include "myriad/render/vegetation/vegetation_cull.hpp"
 #include "myriad/render/vegetation/vegetation_frame.hpp"
 #include "myriad/vegetation/runtime/runtime.hpp"
 #include "myriad/vegetation/runtime/streaming.hpp"
@@ -26,6 +29,10 @@ struct VegetationPoolsOptions {
   // Record bytes staged per frame: the "vegetation field" share of the upload queue (table entries and
   // parameter blocks go anyway, counted in the share).
   std::uint64_t upload_budget = 8ull << 20;
+  // When set, a pool within a sixteenth of its capacity has the buffers of its next growth made here
+  // (VegetationCull::make_pool_buffers), so the frame that grows it creates none; null: that frame
+  // creates them (a few tenths of a millisecond on the frame thread).
+  std::shared_ptr<WorkerPool> workers;
 
   // Throws myriad::Error naming the first invalid field (the pools' constructor calls it).
   void validate() const;
@@ -39,6 +46,7 @@ struct VegetationPoolsFrame {
   std::uint32_t pages_waiting = 0;  // record pages left for later frames
   std::uint32_t tiles_waiting = 0;  // tiles held whole in the CPU pools but not drawn (pages waiting)
   std::uint32_t pools_grown = 0;
+  std::uint32_t pools_grown_ahead = 0;  // of those, grown into buffers made ahead on a worker
   // How the drawn segments changed, when they did: rebuilt from the world (the first build, a moved
   // origin), or followed from the last build (the segments of tiles that left or came erased or inserted).
   bool live_rebuilt = false, live_followed = false;
@@ -71,12 +79,15 @@ class VegetationPools {
   // No page waits (every change staged).
   bool settled() const;
   std::uint64_t gpu_bytes() const;
+  // Device bytes of buffers made ahead for pools about to grow, not in gpu_bytes().
+  std::uint64_t gpu_bytes_ahead() const;
 
  private:
   struct Pool {
     std::optional<VegetationGpuType> gpu;
     std::vector<std::uint8_t> pending;  // per page: 0, 1 (table entry), 2 (records and entry)
     std::vector<std::uint32_t> table_queue;
+    WorkerSpare<VegetationPoolBuffers> next;  // the next growth's buffers, made ahead (options.workers)
   };
   struct PendingPage {
     std::uint32_t type = 0, page = 0;
@@ -84,9 +95,12 @@ class VegetationPools {
 
   void clear_frame();
   void ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
+  void prepare_growth(Pool& pool, std::uint32_t need);
   // Replaces a type's pool by one of `page_capacity` pages holding the same contents (growth copies
-  // and cleared visibility words recorded for upload(), params staged; the old one retired).
-  void resize_pool(std::size_t type, const vegetation::RuntimeWorld::Type& cpu, std::uint32_t page_capacity);
+  // and cleared visibility words recorded for upload(), params staged; the old one retired), in `made`
+  // when given.
+  void resize_pool(std::size_t type, const vegetation::RuntimeWorld::Type& cpu, std::uint32_t page_capacity,
+                   VegetationPoolBuffers* made = nullptr);
   void stage_table(std::size_t type, const vegetation::RuntimeWorld::Type& cpu);
   void stage_records(const vegetation::RuntimeWorld& world);
   void stage_params(const VegetationGpuType& gpu);

@@ -37,6 +37,36 @@ void RuntimeWorld::take_changes(std::vector<PageChange>& out) {
   }
 }
 
+void RuntimeWorld::keep_spare_block(std::shared_ptr<WorkerPool> workers) {
+  spare_block_.keep(std::move(workers), [] {
+    RecordBlock block;
+    std::memset(block.data(), 0, RecordBlock::kRecords * sizeof(PlantRecord));  // maps its pages here
+    return block;
+  });
+}
+
+RuntimeWorld::RecordBlock RuntimeWorld::take_block() {
+  if (!kept_blocks_.empty()) {
+    RecordBlock block = std::move(kept_blocks_.back());
+    kept_blocks_.pop_back();
+    ++block_stats_.kept;
+    return block;
+  }
+  if (spare_block_.ready()) {  // the worker starts the next
+    ++block_stats_.made_ahead;
+    return std::move(*spare_block_.take());
+  }
+  ++block_stats_.made_here;
+  return RecordBlock();
+}
+
+void RuntimeWorld::give_back_blocks(Type& type, std::size_t keep) {
+  while (type.record_blocks.size() > keep) {
+    if (kept_blocks_.size() < kKeptBlocks) kept_blocks_.push_back(std::move(type.record_blocks.back()));
+    type.record_blocks.pop_back();
+  }
+}
+
 std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
   Type& t = types_[type];
   std::uint32_t page = 0;
@@ -46,8 +76,7 @@ std::uint32_t RuntimeWorld::take_page(std::uint32_t type) {
   } else {
     page = t.page_count();
     t.pages.push_back({});
-    if (page / kBlockPages == t.record_blocks.size())  // past the spare too
-      t.record_blocks.emplace_back();
+    if (page / kBlockPages == t.record_blocks.size()) t.record_blocks.push_back(take_block());
   }
   // Slots past the count are copied to the GPU with the page: zero, not a former tile's records.
   std::fill_n(t.page_records(page), kPageSlots, PlantRecord{});
@@ -153,14 +182,11 @@ void RuntimeWorld::remove_tile(TileKey key) {
       std::erase(type.free_pages, last);
       type.pages.pop_back();
     }
+    give_back_blocks(type, (type.pages.size() + kBlockPages - 1) / kBlockPages);
     if (type.pages.empty()) {
-      type.record_blocks.clear();
       type.record_blocks.shrink_to_fit();
       type.pages.shrink_to_fit();
       type.free_pages.shrink_to_fit();
-    } else {
-      const std::size_t used = (type.pages.size() + kBlockPages - 1) / kBlockPages;
-      if (type.record_blocks.size() > used + 1) type.record_blocks.resize(used + 1);  // one spare kept
     }
   }
   std::erase_if(tiles_, [&](const auto& t) { return t->x == key.x && t->z == key.z; });
@@ -205,6 +231,11 @@ std::size_t RuntimeWorld::instance_count() const {
   std::size_t n = 0;
   for (const Type& t : types_) n += t.instances;
   return n;
+}
+
+std::size_t RuntimeWorld::kept_block_bytes() const {
+  const std::size_t block = RecordBlock::kRecords * sizeof(PlantRecord);
+  return kept_blocks_.size() * block + (spare_block_.peek() ? block : 0);
 }
 
 std::size_t RuntimeWorld::resident_bytes() const {

@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "myriad/core/thread/worker_spare.hpp"
 #include "myriad/vegetation/cull/cpu_cull.hpp"
 #include "myriad/vegetation/runtime/plant_expand.hpp"
 #include "myriad/vegetation/bake/tile_format.hpp"
@@ -44,12 +45,15 @@ class RuntimeWorld {
     std::uint64_t id = 0;
   };
   // Records are held in blocks of kBlockPages pages, so a pool grows without moving what it holds
-  // (a single vector of a million records would copy 16 MB on each reallocation, mid-frame). A block is
-  // allocated uninitialised and a page's records are zeroed when the page is taken, so a new block costs
-  // its pages one at a time instead of 256 KiB written in one frame; one empty block past a pool's end is
-  // kept, so a pool whose size moves back and forth across a block's edge (a streamed flight) does not
-  // free and allocate a block each time.
+  // (a single vector of a million records would copy 16 MB on each reallocation, mid-frame). Blocks a
+  // pool gives back are kept (kKeptBlocks at most, for any type) for the next pool that grows, so a pool
+  // whose size moves back and forth across a block's edge (a streamed flight) does not free and allocate
+  // a block each time. A block new to the world is written once before a pool takes it when a worker
+  // makes it ahead of need (keep_spare_block): memory never touched costs a page fault per 4 KiB on the
+  // thread that first writes it, tens of microseconds each on a virtual machine, which the frame thread
+  // copying records would otherwise pay a few at a time in the frames after each new block.
   static constexpr std::uint32_t kBlockPages = 256;
+  static constexpr std::size_t kKeptBlocks = 4;
   // kBlockPages * kPageSlots records, allocated uninitialised; a copy (a world copied whole) copies them.
   class RecordBlock {
    public:
@@ -133,9 +137,23 @@ class RuntimeWorld {
   std::size_t instance_count() const;
   // Bytes held for the pools (records and pages by size), segments and the retained tiles' disk form.
   std::size_t resident_bytes() const;
+  // Bytes of record blocks held for pools that grow (given back, or made ahead), beside resident_bytes.
+  std::size_t kept_block_bytes() const;
+
+  // From now on a new record block is made and written on `workers` ahead of need, and a pool that grows
+  // takes it ready; when it is not ready the pool makes its own (counted), as without a spare.
+  void keep_spare_block(std::shared_ptr<WorkerPool> workers);
+  struct BlockStats {
+    std::uint64_t kept = 0;        // blocks a growing pool took from those given back
+    std::uint64_t made_ahead = 0;  // taken ready from the worker
+    std::uint64_t made_here = 0;   // made by the thread appending (pages fault as they are first written)
+  };
+  const BlockStats& block_stats() const { return block_stats_; }
 
  private:
   std::uint32_t take_page(std::uint32_t type);
+  RecordBlock take_block();
+  void give_back_blocks(Type& type, std::size_t keep);
   void log(std::uint32_t type, std::uint32_t page, bool records);
 
   glm::dvec3 origin_;
@@ -146,6 +164,9 @@ class RuntimeWorld {
   std::uint64_t structure_version_ = 0;
   std::uint64_t next_segment_id_ = 1;
   std::vector<std::vector<std::uint8_t>> logged_;  // per type and page: 0, 1 (table), 2 (records)
+  std::vector<RecordBlock> kept_blocks_;           // given back by pools, for the next that grows
+  WorkerSpare<RecordBlock> spare_block_;           // last: goes first, waiting for its job
+  BlockStats block_stats_;
 };
 
 // Every slot of a type expanded (free and unused slots zero): the CPU reference of what GPU culling

@@ -37,9 +37,10 @@ int ring_tiles(const StreamingOptions& o) { return int(std::ceil(o.load_radius /
 TileStreamer::TileStreamer(StreamingOptions options)
     : options_((options.validate(), std::move(options))),
       ring_(ring_tiles(options_)),
+      workers_(worker_pool(options_.workers, int(std::max(1u, options_.worker_threads)))),
       world_(options_.render_origin),
-      reads_(worker_pool(options_.workers, int(std::max(1u, options_.worker_threads))),
-             options_.max_reads_in_flight) {
+      reads_(workers_, options_.max_reads_in_flight) {
+  world_.keep_spare_block(workers_);
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(options_.directory, ec)) {
     TileKey k;
@@ -196,11 +197,21 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
 
   const double unload_radius = double(options_.load_radius) + double(options_.hysteresis);
   far_.clear();
-  for (const Entry& e : entries_)
-    if (e.state != State::kFree && tile_distance(e.key, camera) > unload_radius) far_.push_back(e.key);
-  std::sort(far_.begin(), far_.end());  // in key order: the pools free pages the same on every machine
-  for (TileKey k : far_) unload(k);
-  frame.unloaded = far_.size();
+  for (const Entry& e : entries_) {
+    if (e.state == State::kFree) continue;
+    const double d = tile_distance(e.key, camera);
+    if (d > unload_radius) far_.push_back({d, e.key});
+  }
+  // Farthest first, then by key: the pools free pages the same on every machine.
+  std::sort(far_.begin(), far_.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  const std::size_t spread = options_.unload_spread_frames;
+  frame.unloaded = spread == 0
+                       ? far_.size()
+                       : std::min(far_.size(), std::max<std::size_t>(1, (far_.size() + spread - 1) / spread));
+  for (std::size_t i = 0; i < frame.unloaded; ++i) unload(far_[i].second);
+  frame.unloads_waiting = unloads_waiting_ = far_.size() - frame.unloaded;
 
   // Every tile within the load radius lies in the ring around the camera's tile; the candidates are the
   // ring's tiles not held, so a frame only measures their distances.
@@ -290,7 +301,9 @@ std::size_t TileStreamer::copy_budget(glm::dvec3 camera) {
   return std::min(budget, std::max({share, options_.spread_min_bytes, kRuntimeBytesPerInstance}));
 }
 
-bool TileStreamer::idle() const { return upload_queue_.empty() && deferred_ == 0 && reads_.in_flight() == 0; }
+bool TileStreamer::idle() const {
+  return upload_queue_.empty() && deferred_ == 0 && unloads_waiting_ == 0 && reads_.in_flight() == 0;
+}
 
 std::size_t TileStreamer::loading() const {
   std::size_t n = 0;

@@ -1,7 +1,7 @@
 // Tile streaming (G3) on the streamer core (core/stream/): tiles whose XZ rectangle is within
 // `load_radius` of the camera (found through a ring of tiles around the camera's tile) are read and
 // validated by jobs on the shared worker pool, nearest first; tiles beyond load_radius + hysteresis are
-// unloaded and their slots reused. Arrivals are
+// unloaded (at once, or paced over a few updates) and their slots reused. Arrivals are
 // copied into the RuntimeWorld's pools (CPU copies; the GPU upload is VegetationPools' share of the
 // upload queue) at most `copy_budget_bytes` per update (pooled record bytes), or a
 // share of the backlog (spread_frames), so a burst of arrivals never spikes a frame. A bad tile file is
@@ -22,6 +22,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "myriad/core/stream/slot_pool.hpp"
@@ -48,6 +49,10 @@ struct StreamingOptions {
   // left; an update copies the least constant share that meets every deadline in queue order — the
   // arrival rate itself, instead of a burst per arrival — and the spread share when the camera stands.
   float deadline_radius = 0.0f;
+  // With unload_spread_frames > 0, tiles past load_radius + hysteresis leave over about that many
+  // updates, farthest first, at least one per update: an unload costs the frame its pages and segments,
+  // and nothing waits on a far tile. 0: all in the update they pass it.
+  std::uint32_t unload_spread_frames = 0;
   unsigned worker_threads = 2;  // of its own pool, without `workers`
   // Tile reads in flight at most (the rest wait for a later update, nearest first); at least 1.
   int max_reads_in_flight = 16;
@@ -66,7 +71,8 @@ struct StreamingFrame {
   std::size_t requested = 0;  // loads started this update
   std::size_t deferred = 0;   // tiles wanted but not started (every read in flight): next update
   std::size_t unloaded = 0;
-  bool rebased = false;  // the render origin moved: every page table entry was rewritten
+  std::size_t unloads_waiting = 0;  // past the unload radius, left for later updates (unload_spread_frames)
+  bool rebased = false;             // the render origin moved: every page table entry was rewritten
 };
 
 struct TileFailure {
@@ -83,7 +89,7 @@ class TileStreamer {
 
   // One frame: collects finished loads, unloads far tiles, requests near ones, uploads within budget.
   StreamingFrame update(glm::dvec3 camera);
-  // True when nothing is loading or waiting to upload.
+  // True when nothing is loading, waiting to upload or waiting to unload.
   bool idle() const;
   // Tiles requested whose files are not read yet (read ones wait for the next update to be taken).
   std::size_t loading() const;
@@ -100,6 +106,8 @@ class TileStreamer {
   // Changes whenever a tile becomes resident or stops being resident.
   std::uint64_t resident_version() const { return resident_version_; }
   const std::vector<TileFailure>& failures() const { return failures_; }
+  // The worker pool its reads run on (options.workers, or its own).
+  const std::shared_ptr<WorkerPool>& workers() const { return workers_; }
   RuntimeWorld& world() { return world_; }
   const RuntimeWorld& world() const { return world_; }
 
@@ -161,16 +169,18 @@ class TileStreamer {
       return distance != o.distance ? distance < o.distance : key < o.key;
     }
   };
-  std::vector<Wanted> wanted_;         // update()'s scratch
-  std::vector<std::size_t> launched_;  // update()'s scratch: the candidates it launched
-  std::vector<TileKey> far_;           // update()'s scratch
-  std::size_t deferred_ = 0;           // wanted tiles the last update could not start
+  std::vector<Wanted> wanted_;                   // update()'s scratch
+  std::vector<std::size_t> launched_;            // update()'s scratch: the candidates it launched
+  std::vector<std::pair<double, TileKey>> far_;  // update()'s scratch: distance, tile
+  std::size_t deferred_ = 0;                     // wanted tiles the last update could not start
+  std::size_t unloads_waiting_ = 0;              // far tiles the last update left held
   std::uint64_t resident_version_ = 0;
   // Deadline pacing: the last camera position and the smoothed distance it moves per update.
   std::optional<glm::dvec3> last_camera_;
   double step_ = 0.0;
   // The bytes one update copies: the spread share, or the deadline pace.
   std::size_t copy_budget(glm::dvec3 camera);
+  std::shared_ptr<WorkerPool> workers_;  // before world_: its spare block's job runs here
   RuntimeWorld world_;
   StreamJobs<Read> reads_;  // last: goes first, waiting for the reads that use the members above
 };
