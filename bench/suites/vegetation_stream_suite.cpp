@@ -46,6 +46,7 @@ struct FlightFigures {
   std::uint64_t pools_grown = 0, pools_grown_ahead = 0;
   vegetation::RuntimeWorld::BlockStats blocks;
   double gpu_bytes_per_instance = 0.0;
+  std::uint64_t gpu_bytes_ahead_max = 0;  // growth buffers made ahead and not taken yet, at most
 };
 
 FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
@@ -110,6 +111,7 @@ FlightFigures fly(gpu::Context& ctx, const render::VegetationCull& cull,
     out.staged_bytes.push_back(double(pf.staged_bytes));
     out.pools_grown += pf.pools_grown;
     out.pools_grown_ahead += pf.pools_grown_ahead;
+    out.gpu_bytes_ahead_max = std::max(out.gpu_bytes_ahead_max, pools.gpu_bytes_ahead());
     // Pop-in: a tile with plants within draw distance, ahead of the camera (the view's 90-degree
     // wedge), that the pools do not draw this frame.
     bool popped = false;
@@ -204,6 +206,8 @@ void run_vegetation_stream_suite(Report& report, const SuiteOptions& options) {
     report.add(at + "pools_grown", double(f.pools_grown), "", "GPU pools grown during the flight");
     report.add(at + "pools_grown_ahead", double(f.pools_grown_ahead), "",
                "of those, into buffers made ahead on the worker");
+    report.add(at + "gpu_bytes_ahead_max", double(f.gpu_bytes_ahead_max), "bytes",
+               "growth buffers made ahead and not taken yet, at most (beside gpu_bytes_per_instance)");
     report.add(at + "record_blocks_made_here", double(f.blocks.made_here), "",
                "CPU record blocks the frame thread allocated (its pages fault as they are first written)");
     report.add(at + "record_blocks_made_ahead", double(f.blocks.made_ahead), "",

@@ -129,6 +129,8 @@ std::uint32_t grown_capacity(std::uint32_t capacity, std::uint32_t need) {
 void VegetationPools::ensure_capacity(std::size_t type, const vegetation::RuntimeWorld::Type& cpu) {
   Pool& pool = pools_[type];
   const std::uint32_t need = cpu.page_count();
+  pool.growth = 0.9 * pool.growth + 0.1 * double(need > pool.last_need ? need - pool.last_need : 0u);
+  pool.last_need = need;
   if (need == 0) return;
   if (pool.gpu && need <= pool.gpu->page_capacity) {
     prepare_growth(pool, need);
@@ -148,15 +150,20 @@ void VegetationPools::ensure_capacity(std::size_t type, const vegetation::Runtim
   resize_pool(type, cpu, capacity, made ? &*made : nullptr);
 }
 
+// A pool whose need, at the pace it grew lately, passes its capacity within this many updates (a second at
+// 60 Hz) has its next buffers made now; buffers made for one that will not pass it within kKeepUpdates are
+// given back: device memory is held ahead only for pools about to grow.
+constexpr double kAheadUpdates = 60.0, kKeepUpdates = 240.0;
+
 void VegetationPools::prepare_growth(Pool& pool, std::uint32_t need) {
   const std::uint32_t capacity = pool.gpu->page_capacity;
   if (!options_.workers || pool.next.making()) return;
   const VegetationPoolBuffers* ready = pool.next.peek();
-  if (ready && ready->page_capacity <= capacity) {
-    pool.next = {};  // made before the pool last grew (or was fitted): of no use now
+  if (ready && (ready->page_capacity <= capacity || double(need) + pool.growth * kKeepUpdates < capacity)) {
+    pool.next = {};  // made before the pool last grew, or the pool stopped growing
     ready = nullptr;
   }
-  if (need < capacity - capacity / 16) return;
+  if (double(need) + pool.growth * kAheadUpdates < capacity) return;
   const std::uint32_t next = grown_capacity(capacity, need);
   if (ready && ready->page_capacity >= next) return;
   const VegetationCull& cull = cull_;

@@ -29,9 +29,9 @@ struct VegetationPoolsOptions {
   // Record bytes staged per frame: the "vegetation field" share of the upload queue (table entries and
   // parameter blocks go anyway, counted in the share).
   std::uint64_t upload_budget = 8ull << 20;
-  // When set, a pool within a sixteenth of its capacity has the buffers of its next growth made here
-  // (VegetationCull::make_pool_buffers), so the frame that grows it creates none; null: that frame
-  // creates them (a few tenths of a millisecond on the frame thread).
+  // When set, a pool that at its recent pace outgrows its capacity within about a second has the buffers
+  // of its next growth made here (VegetationCull::make_pool_buffers), so the frame that grows it creates
+  // none; null: that frame creates them (a few tenths of a millisecond on the frame thread).
   std::shared_ptr<WorkerPool> workers;
 
   // Throws myriad::Error naming the first invalid field (the pools' constructor calls it).
@@ -88,6 +88,8 @@ class VegetationPools {
     std::vector<std::uint8_t> pending;  // per page: 0, 1 (table entry), 2 (records and entry)
     std::vector<std::uint32_t> table_queue;
     WorkerSpare<VegetationPoolBuffers> next;  // the next growth's buffers, made ahead (options.workers)
+    std::uint32_t last_need = 0;              // pages the CPU pool had at the last update
+    double growth = 0.0;                      // pages it grew per update, smoothed
   };
   struct PendingPage {
     std::uint32_t type = 0, page = 0;

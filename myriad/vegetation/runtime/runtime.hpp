@@ -137,7 +137,8 @@ class RuntimeWorld {
   std::size_t instance_count() const;
   // Bytes held for the pools (records and pages by size), segments and the retained tiles' disk form.
   std::size_t resident_bytes() const;
-  // Bytes of record blocks held for pools that grow (given back, or made ahead), beside resident_bytes.
+  // Bytes of record blocks held for pools that grow (given back, or made ahead): not in resident_bytes,
+  // at most (kKeptBlocks + 1) blocks.
   std::size_t kept_block_bytes() const;
 
   // From now on a new record block is made and written on `workers` ahead of need, and a pool that grows
