@@ -48,6 +48,16 @@ TEST(NoiseProbe, RungsGrowWithTheirSizeAndTheReportReadsTheFrameAgainstItsOwn) {
   EXPECT_DOUBLE_EQ(got["s.speed1.cpu_thread_ratio_over_noise"], 2.0 / rungs[1].ratio);
   EXPECT_DOUBLE_EQ(got["s.speed1.noise_rung_100us_p99_over_p50"], rungs[1].ratio);
   EXPECT_DOUBLE_EQ(got["s.speed1.noise_rung_1000us_p50_ms"], rungs[3].p50_ms);
+  // The copies: each larger one takes longer, and the frame is read against them the same way.
+  const auto copies = probe.copy_rungs();
+  for (std::size_t k = 1; k < copies.size(); ++k)
+    EXPECT_GT(copies[k].p50_ms, 1.5 * copies[k - 1].p50_ms) << k;
+  const double copy_noise = matched_noise_ratio(copies, frame_p50);
+  EXPECT_GT(copy_noise, 0.0);
+  EXPECT_DOUBLE_EQ(got["s.speed1.noise_copy_p99_over_p50"], copy_noise);
+  EXPECT_DOUBLE_EQ(got["s.speed1.cpu_thread_ratio_over_copy_noise"], 2.0 / copy_noise);
+  EXPECT_DOUBLE_EQ(got["s.speed1.noise_copy_4096k_p50_ms"], copies[3].p50_ms);
+  EXPECT_DOUBLE_EQ(got["s.speed1.noise_copy_64k_p99_over_p50"], copies[0].ratio);
 }
 
 }  // namespace

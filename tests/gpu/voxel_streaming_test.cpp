@@ -19,6 +19,7 @@
 #include "myriad/voxel/edit/placeable.hpp"
 #include "myriad/voxel/light/light.hpp"
 #include "myriad/voxel/mesh/world_mesher.hpp"
+#include "error_where.hpp"
 
 namespace myriad::test {
 namespace {
@@ -502,6 +503,24 @@ TEST_F(VoxelStreamingTest, EvictedPagesAreHiddenAtOnceAndRemovedAtTheirShare) {
   EXPECT_EQ(terrain.apply(source, 1u << 20).removed_sections, 0u);  // its entry is skipped
   EXPECT_TRUE(terrain.shows(next));
   EXPECT_TRUE(placed(next));
+}
+
+// The options check themselves before anything is built, naming the field: the pacing's own fields under
+// the scene's name.
+TEST(StreamedVoxelSceneOptionsTest, ValidateNamesTheFieldOutsideItsLimits) {
+  EXPECT_NO_THROW(render::StreamedVoxelSceneOptions{}.validate());
+  render::StreamedVoxelSceneOptions o;
+  o.pacing.frames = 0;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "StreamedVoxelSceneOptions::pacing.frames");
+  o = {};
+  o.pacing.smoothing_frames = -1;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "StreamedVoxelSceneOptions::pacing.smoothing_frames");
+  o = {};
+  o.pacing.headroom = 0.9;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "StreamedVoxelSceneOptions::pacing.headroom");
+  o = {};
+  o.vegetation_sections_per_frame = -1;
+  EXPECT_EQ(where_of([&] { o.validate(); }), "StreamedVoxelSceneOptions::vegetation_sections_per_frame");
 }
 
 }  // namespace

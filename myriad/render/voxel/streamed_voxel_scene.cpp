@@ -54,9 +54,10 @@ void StreamedVoxelSceneOptions::validate() const {
   if (far_radius < 1 || far_radius > 1000)
     throw Error("far radius " + std::to_string(far_radius) + " is invalid",
                 "StreamedVoxelSceneOptions::far_radius", "use 1..1000 blocks");
-  if (pacing_frames < 1 || vegetation_sections_per_frame < 0)
-    throw Error("pacing frames must be at least 1 and vegetation sections per frame not negative",
-                "StreamedVoxelSceneOptions::pacing_frames");
+  if (vegetation_sections_per_frame < 0)
+    throw Error("vegetation sections per frame must not be negative",
+                "StreamedVoxelSceneOptions::vegetation_sections_per_frame");
+  pacing.validate("StreamedVoxelSceneOptions::pacing.");
   if (collects_per_frame < 0)
     throw Error("collects per frame " + std::to_string(collects_per_frame) + " is negative",
                 "StreamedVoxelSceneOptions::collects_per_frame", "use 0 (all) or more");
@@ -69,7 +70,9 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       terrain_share_((options.validate(), ctx.uploads().share("voxel terrain", options.upload_budget,
                                                               gpu::UploadPolicy::kAllOrNone))),
       frame_(ctx),
-      outline_(ctx, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat) {
+      outline_(ctx, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat),
+      upload_pacer_(options.pacing),
+      vegetation_pacer_(options.pacing) {
   // Level 1 must reach past the fine ring (it is the fallback while fine columns stream in).
   options_.far_radius = std::max(options_.far_radius, options_.radius / 2 + 2);
   voxel::StreamOptions so;
@@ -134,6 +137,8 @@ StreamedVoxelScene::StreamedVoxelScene(gpu::Context& ctx, const StreamedVoxelSce
       far_terrain_.back()->renderer().use_upload_share(terrain_share_);
     }
   }
+  removal_pacers_.assign(1 + far_terrain_.size(), Pacer(options.pacing));
+  far_evicted_.assign(1 + far_terrain_.size(), 0);
   // Fine columns as far as a window holds them, far blocks one beyond each ring; answers kept wide enough
   // for the outermost level's ring with its parents and children.
   voxel::LevelChoiceOptions lo;
@@ -179,7 +184,7 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
       vegetation_owner_[std::size_t(slot)] = glm::ivec3(-1);
     }
     vegetation_queue_.insert(vegetation_queue_.end(), u.meshed.begin(), u.meshed.end());
-    place_vegetation();
+    place_vegetation(u.meshed.size());
   }
   stats_.cpu_vegetation_ms = phase.elapsed_ms();
   phase.restart();
@@ -194,23 +199,29 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
   if (far_) {
     const voxel::FarUpdate& fu = far_->update(glm::dvec3(camera.eye));
     far_update = &fu;
-    for (const voxel::FarSection& f : fu.evicted) far_terrain(f.level).evicted({f.block.x, f.sy, f.block.y});
+    std::fill(far_evicted_.begin(), far_evicted_.end(), 0);
+    for (const voxel::FarSection& f : fu.evicted) {
+      far_terrain(f.level).evicted({f.block.x, f.sy, f.block.y});
+      ++far_evicted_[std::size_t(f.level)];
+    }
     for (const voxel::FarSection& f : fu.meshed) far_terrain(f.level).changed({f.block.x, f.sy, f.block.y});
     stats_.far_sections_meshed = std::uint32_t(fu.meshed.size());
   }
   stats_.cpu_far_ms = phase.elapsed_ms();
   phase.restart();
   // The fine sections first, then the far levels nearest first, all within one budget and one paced
-  // share of what waits.
+  // share of what waits. Evicted pages (hidden already) are removed under their own pacing, per window.
   std::size_t waiting = terrain_->pending();
   for (const auto& far : far_terrain_) waiting += far->pending();
-  const auto share = std::uint32_t(paced(waiting));
+  const std::size_t far_meshed = far_update ? far_update->meshed.size() : 0;
+  const auto share = std::uint32_t(upload_pacer_.share(waiting, u.meshed.size() + far_meshed));
+  const auto removals = [this](const StreamTerrain& t, int level, std::size_t evicted) {
+    return std::uint32_t(removal_pacers_[std::size_t(level)].share(t.removals_pending(), evicted));
+  };
   const voxel::StreamWorld& stream = *stream_;
   const std::uint64_t budget = ctx_.uploads().budget(terrain_share_);
-  // Evicted pages (hidden already) are removed under the same pacing, each window its share.
-  const auto removals = [this](const StreamTerrain& t) { return std::uint32_t(paced(t.removals_pending())); };
   stats_.uploads = terrain_->apply([&stream](glm::ivec3 s) { return stream.mesh(s); }, budget, 0, share,
-                                   removals(*terrain_));
+                                   removals(*terrain_, 0, u.evicted.size()));
   for (int level = 1; level <= far_levels(); ++level) {
     const voxel::FarStream& far = *far_;
     StreamTerrain& window = far_terrain(level);
@@ -219,7 +230,7 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
           return far.mesh(level, {s.x, s.z}, s.y);
         },
         budget, stats_.uploads.uploaded_bytes, share - std::min(share, stats_.uploads.uploaded_sections),
-        removals(window));
+        removals(window, level, far_update ? far_evicted_[std::size_t(level)] : 0));
     stats_.uploads.uploaded_sections += f.uploaded_sections;
     stats_.uploads.removed_sections += f.removed_sections;
     stats_.uploads.uploaded_bytes += f.uploaded_bytes;
@@ -245,14 +256,10 @@ void StreamedVoxelScene::update(double dt, const SceneCamera& camera, std::uint3
 // The stream placed each section's plants with its mesh (on a worker); here they are copied into the
 // vegetation renderer's slot. A column no longer meshed (evicted, or re-meshing after an edit) is dropped:
 // it is listed again when meshed.
-std::size_t StreamedVoxelScene::paced(std::size_t waiting) const {
-  const auto frames = std::size_t(std::max(1, options_.pacing_frames));
-  return std::max<std::size_t>(1, (waiting + frames - 1) / frames);
-}
-
-void StreamedVoxelScene::place_vegetation() {
-  const auto share = std::uint32_t(std::min(
-      paced(vegetation_queue_.size()), std::size_t(std::max(0, options_.vegetation_sections_per_frame))));
+void StreamedVoxelScene::place_vegetation(std::size_t arrived) {
+  const auto share =
+      std::uint32_t(std::min(vegetation_pacer_.share(vegetation_queue_.size(), arrived),
+                             std::size_t(std::max(0, options_.vegetation_sections_per_frame))));
   std::uint32_t placed = 0;
   std::size_t keep = 0;
   for (std::size_t i = 0; i < vegetation_queue_.size(); ++i) {

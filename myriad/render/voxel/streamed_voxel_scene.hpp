@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "myriad/core/stream/pacer.hpp"
 #include "myriad/gpu/device/context.hpp"
 #include "myriad/render/frame/frame_scene.hpp"
 #include "myriad/render/frame/scene_frame.hpp"
@@ -40,12 +41,15 @@ struct StreamedVoxelSceneOptions {
   std::filesystem::path save_directory;   // StreamOptions::save_directory
   bool vegetation = true;                 // grass and trees on the fine columns (V15)
   int vegetation_sections_per_frame = 8;  // sections' plants copied in per frame at most (the rest wait)
-  // Arrivals come in bursts (a row of columns finishes together); each frame takes ceil(waiting / this)
-  // of the waiting section uploads and vegetation placements (at least one, within the limits above),
-  // so a burst is spread over about this many frames instead of landing in one. 1: all at once. At
-  // 20 m/s a row of columns arrives every ~48 frames: 24 spreads it over half that (6 left a frame with
-  // a full megabyte to queue between runs of empty ones; docs/BENCHMARKS.md).
-  int pacing_frames = 24;
+  // Arrivals come in bursts (a row of columns is meshed together, and a row evicted): the section
+  // uploads (every level together), the removals (per window) and the vegetation placements are each
+  // paced (core/stream/pacer.hpp), within the limits above. By default a frame takes ceil(waiting / 24)
+  // of each, at least one: at 20 m/s a row arrives every ~48 frames, and 24 spreads it over about half
+  // that (6 left a frame with a full megabyte to queue between runs of empty ones). smoothing_frames > 0
+  // adds the recent arrival rate, spreading a row over all the frames until the next; measured at 120
+  // frames with a floor of 120 it lowered the 20 m/s flight's p99 and raised the 60 m/s flight's, so it
+  // is not the default (docs/BENCHMARKS.md). frames 1: all at once.
+  PacerOptions pacing{.frames = 24, .smoothing_frames = 0, .headroom = 1.25};
   // Finished stream jobs (a column's generation, light or mesh; a far block) taken per frame at most, per
   // stream; the rest wait, done, for the next frames (StreamOptions::max_collects_per_update). 0: all.
   int collects_per_frame = 8;
@@ -129,9 +133,7 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing, private voxel
   // Tells the level choice which units' readiness this frame's stream, far and window updates changed.
   void mark_level_changes(const voxel::StreamUpdate& fine, const voxel::FarUpdate* far);
   void count_holes(const FrameView& view);
-  void place_vegetation();
-  // This frame's share of `waiting` items under the pacing (options: pacing_frames).
-  std::size_t paced(std::size_t waiting) const;
+  void place_vegetation(std::size_t arrived);  // `arrived` sections joined the queue this frame
 
   gpu::Context& ctx_;
   StreamedVoxelSceneOptions options_;
@@ -147,6 +149,9 @@ class StreamedVoxelScene : public FrameScene, public VoxelEditing, private voxel
   CellOutline outline_;
   VoxelEditStats edits_;
   EditLatency edit_latency_;
+  Pacer upload_pacer_, vegetation_pacer_;  // options_.pacing each
+  std::vector<Pacer> removal_pacers_;      // per window: [0] the fine one, [L] far level L
+  std::vector<std::size_t> far_evicted_;   // this frame's evicted far sections per level (index as above)
   std::vector<FrameSystem*> systems_;
   StreamedVoxelStats stats_;
   std::optional<voxel::LevelChoice> levels_;  // which level draws each place (kept across frames)

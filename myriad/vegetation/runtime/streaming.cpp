@@ -37,6 +37,8 @@ int ring_tiles(const StreamingOptions& o) { return int(std::ceil(o.load_radius /
 TileStreamer::TileStreamer(StreamingOptions options)
     : options_((options.validate(), std::move(options))),
       ring_(ring_tiles(options_)),
+      // 0 (all at once) is a pacing of one frame.
+      unload_pacer_(PacerOptions{.frames = int(std::clamp(options_.unload_spread_frames, 1u, 1u << 30))}),
       workers_(worker_pool(options_.workers, int(std::max(1u, options_.worker_threads)))),
       world_(options_.render_origin),
       reads_(workers_, options_.max_reads_in_flight) {
@@ -206,10 +208,7 @@ StreamingFrame TileStreamer::update(glm::dvec3 camera) {
   std::sort(far_.begin(), far_.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
-  const std::size_t spread = options_.unload_spread_frames;
-  frame.unloaded = spread == 0
-                       ? far_.size()
-                       : std::min(far_.size(), std::max<std::size_t>(1, (far_.size() + spread - 1) / spread));
+  frame.unloaded = unload_pacer_.share(far_.size(), 0);
   for (std::size_t i = 0; i < frame.unloaded; ++i) unload(far_[i].second);
   frame.unloads_waiting = unloads_waiting_ = far_.size() - frame.unloaded;
 

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "myriad/core/stream/pacer.hpp"
 #include "myriad/core/stream/slot_pool.hpp"
 #include "myriad/core/stream/stream_jobs.hpp"
 #include "myriad/core/stream/stream_ring.hpp"
@@ -174,6 +175,7 @@ class TileStreamer {
   std::vector<std::pair<double, TileKey>> far_;  // update()'s scratch: distance, tile
   std::size_t deferred_ = 0;                     // wanted tiles the last update could not start
   std::size_t unloads_waiting_ = 0;              // far tiles the last update left held
+  Pacer unload_pacer_;                           // ceil(far tiles / unload_spread_frames), at least one
   std::uint64_t resident_version_ = 0;
   // Deadline pacing: the last camera position and the smoothed distance it moves per update.
   std::optional<glm::dvec3> last_camera_;
