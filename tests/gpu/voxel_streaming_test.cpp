@@ -2,6 +2,7 @@
 // byte, the mesh of the same section of the fixed world built at once (generate_world, compute_light,
 // WorldMesher); a camera flying across the world evicts columns and their slots are taken by new ones
 // while the arenas stop growing, and what the reused slots hold is again exactly the fixed world.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -503,6 +504,35 @@ TEST_F(VoxelStreamingTest, EvictedPagesAreHiddenAtOnceAndRemovedAtTheirShare) {
   EXPECT_EQ(terrain.apply(source, 1u << 20).removed_sections, 0u);  // its entry is skipped
   EXPECT_TRUE(terrain.shows(next));
   EXPECT_TRUE(placed(next));
+}
+
+// The scene feeds each pacer its arrivals: with a floor of a thousandth of the queue (one item a frame)
+// and the arrival rate on, frames upload, place plants and remove pages several at a time; fed nothing,
+// the rate stays 0 and every frame takes one of each (one removal per window).
+TEST_F(VoxelStreamingTest, ThePacersFollowTheArrivalRates) {
+  render::StreamedVoxelSceneOptions options = scene_options(3);
+  options.pacing = {.frames = 1000, .smoothing_frames = 30, .headroom = 2.0};
+  render::StreamedVoxelScene scene(ctx(), options);
+  render::OffscreenTarget target(ctx(), 160, 100);
+  const render::FrameOptions settings;
+  std::uint32_t most_uploaded = 0, most_placed = 0, most_removed = 0;
+  for (const glm::vec2 at : {glm::vec2(100.0f), glm::vec2(400.0f)}) {  // the second evicts the first's
+    int frame = 0;
+    for (; frame < 5000; ++frame) {
+      scene.update(1.0 / 60.0, camera_at(at), target.width(), target.height(), settings);
+      most_uploaded = std::max(most_uploaded, scene.stats().uploads.uploaded_sections);
+      most_placed = std::max(most_placed, scene.stats().vegetation_placed);
+      most_removed = std::max(most_removed, scene.stats().uploads.removed_sections);
+      ctx().submit_and_wait([&](VkCommandBuffer cmd) { scene.record(cmd, settings, target); });
+      scene.finish_frame();
+      if (scene.settled()) break;
+    }
+    ASSERT_LT(frame, 5000) << "the stream did not settle";
+  }
+  EXPECT_GT(most_uploaded, 1u);
+  EXPECT_GT(most_placed, 1u);
+  // Removals are paced per window: one each would be 1 + far_levels at most.
+  EXPECT_GT(most_removed, std::uint32_t(1 + options.far_levels));
 }
 
 // The options check themselves before anything is built, naming the field: the pacing's own fields under
