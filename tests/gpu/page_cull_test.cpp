@@ -66,7 +66,7 @@ struct PageWorld {
         gpu::Buffer(ctx, list_size * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, gpu::MemoryKind::kDeviceLocal);
     gpu::upload(ctx, page_buf, std::span<const PageGpu>(pages));
     gpu::upload(ctx, arena_buf, std::span<const DrawGroupGpu>(arenas));
-    initial = render::initial_page_draws(arenas);
+    render::initial_page_draws(arenas, initial);
   }
 
   // Culls for `view` in `phase`; per arena, the sorted page ids drawn (checking the draws' fixed words).

@@ -240,6 +240,43 @@ void expect_pages_inside_their_regions(const render::TerrainRenderer& terrain, s
   EXPECT_GT(placed, 0u);
 }
 
+// A page's box is its vertices' box whether the mesher measured it (on the worker that meshed) or the
+// renderer measures the vertices itself (a mesh built by hand), at a fine and at a far level's cell
+// scale, from an origin off the grid.
+TEST_F(TerrainTest, PageBoxesFromTheMeshersBoundsEqualTheVerticesBoxes) {
+  BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 9);
+  for (const float scale : {1.0f, 4.0f}) {
+    render::TerrainRenderer measured(ctx(), b.world.sections(), render::OffscreenTarget::kColorFormat,
+                                     render::OffscreenTarget::kDepthFormat);
+    render::TerrainRenderer by_hand(ctx(), b.world.sections(), render::OffscreenTarget::kColorFormat,
+                                    render::OffscreenTarget::kDepthFormat);
+    measured.set_cell_scale(scale);
+    by_hand.set_cell_scale(scale);
+    int with_bounds = 0;
+    for (int s = 0; s < int(b.meshes.size()); ++s) {
+      const glm::vec3 origin =
+          glm::vec3(b.world.section_coord(s) * voxel::kSectionSize) * scale + glm::vec3(0.37f, -1.25f, 2.5f);
+      const voxel::SectionMesh& m = b.meshes[std::size_t(s)];
+      with_bounds += m.has_bounds ? 1 : 0;
+      measured.set_section(s, origin, m);
+      voxel::SectionMesh copy = m;
+      copy.has_bounds = false;
+      copy.bounds_min = copy.bounds_max = {};
+      by_hand.set_section(s, origin, copy);
+    }
+    EXPECT_GT(with_bounds, 20);
+    for (std::uint32_t s = 0; s < kRegionSlots; ++s) {
+      const Aabb a = measured.page_bounds(s), h = by_hand.page_bounds(s);
+      ASSERT_EQ(a.valid(), h.valid()) << s;
+      if (!a.valid()) continue;
+      for (int c = 0; c < 3; ++c) {
+        EXPECT_EQ(a.min[c], h.min[c]) << "section " << s << " axis " << c << " scale " << scale;
+        EXPECT_EQ(a.max[c], h.max[c]) << "section " << s << " axis " << c << " scale " << scale;
+      }
+    }
+  }
+}
+
 TEST_F(TerrainTest, ArenasFitTheirContentAndHoldOnlyTheirRegionsPages) {
   BuiltTerrain b = build_terrain(ctx(), kRegionWorld, 5);
   render::TerrainRenderer& terrain = *b.terrain;

@@ -2,6 +2,8 @@
 // volume, greedy coverage equal to the unmerged mesh, and AO against the 0fps formula.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <random>
@@ -87,6 +89,42 @@ TEST(Mesher, RandomWorldsOfAllShapesAreClosedAcrossSectionBorders) {
       EXPECT_NEAR(enclosed_volume(tris), solid_volume(w), 1e-3) << "seed " << seed << " mode " << int(mode);
     }
   }
+}
+
+// The box the mesher writes beside the vertices is theirs exactly (a renderer places the section by it
+// without reading the vertices), in every mode, and a mesh reused for an empty section carries none.
+TEST(Mesher, EachMeshCarriesItsVerticesBox) {
+  const World w = test::random_world({32, 32, 48}, 7, 0.45);
+  for (const MeshMode mode : {MeshMode::kUnmerged, MeshMode::kAtlas, MeshMode::kConventional}) {
+    WorldMesher mesher;
+    std::vector<SectionMesh> meshes;
+    mesher.mesh_all(w, {mode, true}, meshes);
+    int measured = 0;
+    for (const SectionMesh& m : meshes) {
+      ASSERT_EQ(m.has_bounds, !m.vertices.empty());
+      if (m.vertices.empty()) continue;
+      std::array<float, 3> lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
+      for (const TerrainVertex& v : m.vertices) {
+        lo = {std::min(lo[0], v.px), std::min(lo[1], v.py), std::min(lo[2], v.pz)};
+        hi = {std::max(hi[0], v.px), std::max(hi[1], v.py), std::max(hi[2], v.pz)};
+      }
+      EXPECT_EQ(m.bounds_min, lo);
+      EXPECT_EQ(m.bounds_max, hi);
+      ++measured;
+    }
+    EXPECT_GT(measured, 4) << int(mode);
+  }
+  World empty(16, 16, 16);
+  empty.set_voxel({3, 4, 5}, kStone, kFormFull);
+  WorldMesher mesher;
+  std::vector<SectionMesh> meshes;
+  mesher.mesh_all(empty, {}, meshes);
+  ASSERT_TRUE(meshes[0].has_bounds);
+  EXPECT_EQ(meshes[0].bounds_min, (std::array<float, 3>{3.0f, 4.0f, 5.0f}));
+  EXPECT_EQ(meshes[0].bounds_max, (std::array<float, 3>{4.0f, 5.0f, 6.0f}));
+  empty.set_voxel({3, 4, 5}, kAir, kFormFull);
+  mesher.mesh_all(empty, {}, meshes);
+  EXPECT_FALSE(meshes[0].has_bounds);
 }
 
 TEST(Mesher, MergedSlopeRunsStayClosed) {

@@ -23,11 +23,9 @@ std::vector<std::vector<std::uint32_t>> cull_pages_reference(std::span<const sha
   return visible;
 }
 
-std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::DrawGroupGpu> groups) {
-  std::vector<shader::DrawCommand> draws;
-  draws.reserve(groups.size());
-  for (const shader::DrawGroupGpu& g : groups) draws.push_back({g.bucket_size, 0, 0, g.visible_base});
-  return draws;
+void initial_page_draws(std::span<const shader::DrawGroupGpu> groups, std::vector<shader::DrawCommand>& out) {
+  out.clear();
+  for (const shader::DrawGroupGpu& g : groups) out.push_back({g.bucket_size, 0, 0, g.visible_base});
 }
 
 namespace {

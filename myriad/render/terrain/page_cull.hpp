@@ -25,8 +25,9 @@ std::vector<std::vector<std::uint32_t>> cull_pages_reference(std::span<const sha
                                                              const HizReference* occlusion = nullptr);
 
 // Per-group draw commands before culling: vertex_count = bucket size, no instances yet,
-// first_instance = visible base (the prefix sums of the groups' page counts).
-std::vector<shader::DrawCommand> initial_page_draws(std::span<const shader::DrawGroupGpu> groups);
+// first_instance = visible base (the prefix sums of the groups' page counts). Written into `out`, whose
+// capacity is kept: the tables are rebuilt in frames where arenas change, and must not allocate there.
+void initial_page_draws(std::span<const shader::DrawGroupGpu> groups, std::vector<shader::DrawCommand>& out);
 
 class PageCuller {
  public:

@@ -189,9 +189,17 @@ void TerrainRenderer::set_section(int section, glm::vec3 origin, const voxel::Se
     return;
   }
   const PagePlacement& pl = arenas_.placement(s);
+  // origin + p * scale rounds monotonically in p, so the box of the mesher's box is the vertices' box.
   Aabb bounds;
-  for (const voxel::TerrainVertex& v : mesh.vertices)
-    bounds.expand(origin + glm::vec3(v.px, v.py, v.pz) * cell_scale_);
+  if (mesh.has_bounds) {
+    bounds.expand(origin +
+                  glm::vec3(mesh.bounds_min[0], mesh.bounds_min[1], mesh.bounds_min[2]) * cell_scale_);
+    bounds.expand(origin +
+                  glm::vec3(mesh.bounds_max[0], mesh.bounds_max[1], mesh.bounds_max[2]) * cell_scale_);
+  } else {
+    for (const voxel::TerrainVertex& v : mesh.vertices)
+      bounds.expand(origin + glm::vec3(v.px, v.py, v.pz) * cell_scale_);
+  }
   shader::PageGpu& p = pages_[s];
   p.aabb_min = bounds.min;
   p.aabb_max = bounds.max;
@@ -279,7 +287,7 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
     // Per arena its draw groups, one per bucket; the visible list holds the groups' pages in order.
     group_cull_.resize(arenas.size() * kTerrainDrawBuckets);
     arena_draws_.assign(arenas.size(), {});
-    std::vector<shader::ArenaAddressGpu> addresses(arenas.size());
+    addresses_.resize(arenas.size());
     std::uint32_t base = 0;
     for (std::uint32_t a = 0; a < arenas.size(); ++a) {
       std::uint32_t first = kTerrainDrawBuckets, last = 0;
@@ -294,12 +302,12 @@ void TerrainRenderer::upload_tables(VkCommandBuffer cmd) {
       }
       if (first <= last) arena_draws_[a] = {first, last - first + 1};
       const VkDeviceAddress v = buffers_.vertex_buffer(a).address(), i = buffers_.index_buffer(a).address();
-      addresses[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
+      addresses_[a] = {std::uint32_t(v), std::uint32_t(v >> 32), std::uint32_t(i), std::uint32_t(i >> 32)};
     }
-    initial_draws_ = initial_page_draws(group_cull_);
+    initial_page_draws(group_cull_, initial_draws_);
     if (!group_cull_.empty()) {
       stats_.uploaded_bytes += update_buffer(cmd, group_cull_buf_, std::as_bytes(std::span(group_cull_)));
-      stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses)));
+      stats_.uploaded_bytes += update_buffer(cmd, address_buf_, std::as_bytes(std::span(addresses_)));
     }
     arenas_dirty_ = false;
   }
@@ -474,7 +482,8 @@ TerrainMemory TerrainRenderer::memory() const {
                 terrain_pages_.capacity() * sizeof(shader::TerrainPageGpu) +
                 group_cull_.capacity() * sizeof(shader::DrawGroupGpu) +
                 arena_draws_.capacity() * sizeof(DrawRange) +
-                initial_draws_.capacity() * sizeof(shader::DrawCommand) + page_is_dirty_.capacity() +
+                initial_draws_.capacity() * sizeof(shader::DrawCommand) +
+                addresses_.capacity() * sizeof(shader::ArenaAddressGpu) + page_is_dirty_.capacity() +
                 hidden_.capacity() + dirty_pages_.capacity() * sizeof(std::uint32_t) +
                 section_atlas_.capacity() * sizeof(std::uint32_t) +
                 std::uint64_t(arenas_.page_slots()) * sizeof(PagePlacement) +

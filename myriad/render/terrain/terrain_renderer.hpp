@@ -202,6 +202,7 @@ class TerrainRenderer : public FrameSystem {
   };
   std::vector<DrawRange> arena_draws_;
   std::vector<shader::DrawCommand> initial_draws_;
+  std::vector<shader::ArenaAddressGpu> addresses_;  // per arena its buffers' addresses, as uploaded
   std::vector<std::uint8_t> arena_visible_, shadow_arena_visible_;
   std::vector<std::uint32_t> section_atlas_;  // atlas records per section (stats)
 

@@ -167,7 +167,8 @@ void VoxelVegetationRenderer::empty_slots(VkBuffer dst, VkDeviceSize offset, VkD
 }
 
 void VoxelVegetationRenderer::stage_table(Pool& pool) {
-  std::vector<std::uint32_t> table(4, 0);
+  std::vector<std::uint32_t>& table = table_scratch_;  // kept: rebuilt in frames that place plants
+  table.assign(4, 0);
   std::uint32_t prefix = 0, entries = 0;
   for (std::size_t s = 0; s < pool.count.size(); ++s) {
     if (pool.count[s] == 0) continue;

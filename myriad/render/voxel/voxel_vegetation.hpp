@@ -161,6 +161,7 @@ class VoxelVegetationRenderer : public FrameSystem {
   void grow(Pool& pool, std::uint32_t extra);
   void create_pool_buffers(Pool& pool, bool trees);
   void stage_table(Pool& pool);
+  std::vector<std::uint32_t> table_scratch_;  // a range table as staged (its capacity kept)
   void update_group(int section, const voxel::SectionVegetation& vegetation);
   // Dispatches over `live` instances (none when 0); counts the threads.
   void dispatch(VkCommandBuffer cmd, std::uint32_t live);

@@ -1,5 +1,6 @@
 // Mesh emission: vertices, indices and atlas records for the quads and loose polygons found by
 // cull_and_merge, with per-vertex AO, soft light and texture transitions read from the padded block.
+#include <algorithm>
 #include <bit>
 
 #include "myriad/core/io/error.hpp"
@@ -563,6 +564,19 @@ void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh
       cursor.record != out.atlas.data() + records)
     throw Error("emitted counts differ from the sizes computed before", "voxel::emit_mesh",
                 "the size pass and the emitters disagree on a polygon kind");
+  measure_bounds(out);
+}
+
+void measure_bounds(SectionMesh& mesh) {
+  mesh.has_bounds = !mesh.vertices.empty();
+  if (!mesh.has_bounds) return;
+  std::array<float, 3> lo{mesh.vertices[0].px, mesh.vertices[0].py, mesh.vertices[0].pz}, hi = lo;
+  for (const TerrainVertex& v : mesh.vertices) {
+    lo = {std::min(lo[0], v.px), std::min(lo[1], v.py), std::min(lo[2], v.pz)};
+    hi = {std::max(hi[0], v.px), std::max(hi[1], v.py), std::max(hi[2], v.pz)};
+  }
+  mesh.bounds_min = lo;
+  mesh.bounds_max = hi;
 }
 
 }  // namespace myriad::voxel

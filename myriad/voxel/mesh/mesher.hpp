@@ -59,11 +59,18 @@ struct SectionMesh {
   // then triangles and inner planes (3 or 4 vertices); last the baked models' faces (4 vertices each),
   // plain polygons like the loose ones.
   std::uint32_t quad_vertices = 0;
+  // The vertices' box in mesh units (the least and greatest px, py, pz), written by the mesher beside the
+  // vertices, on the worker that meshed them: a renderer places the section without reading every vertex
+  // again on the frame thread. A mesh built or changed by hand leaves `has_bounds` false (clear() resets
+  // it) and its reader measures the vertices.
+  std::array<float, 3> bounds_min{}, bounds_max{};
+  bool has_bounds = false;
   void clear() {
     quad_vertices = 0;
     vertices.clear();
     indices.clear();
     atlas.clear();
+    has_bounds = false;
   }
 };
 
@@ -119,5 +126,7 @@ void mesh_section(const World& world, glm::ivec3 section, const MeshOptions& opt
 void cull_and_merge(const PaddedBlock& block, MeshScratch& scratch, MeshMode mode,
                     bool tile_variation = true);
 void emit_mesh(const PaddedBlock& block, const MeshScratch& scratch, SectionMesh& out);
+// Sets `mesh.bounds_min/max` from its vertices, and `has_bounds` when it has any (emit_mesh calls it).
+void measure_bounds(SectionMesh& mesh);
 
 }  // namespace myriad::voxel
