@@ -161,7 +161,6 @@ class VoxelVegetationRenderer : public FrameSystem {
   void grow(Pool& pool, std::uint32_t extra);
   void create_pool_buffers(Pool& pool, bool trees);
   void stage_table(Pool& pool);
-  std::vector<std::uint32_t> table_scratch_;  // a range table as staged (its capacity kept)
   void update_group(int section, const voxel::SectionVegetation& vegetation);
   // Dispatches over `live` instances (none when 0); counts the threads.
   void dispatch(VkCommandBuffer cmd, std::uint32_t live);
@@ -177,8 +176,9 @@ class VoxelVegetationRenderer : public FrameSystem {
   bool cleared_ = false;               // a new array's clear queued since the last upload()
   std::uint64_t reported_staged_ = 0;  // the share's staged_total at the last upload()
   Pool grass_, trees_;
-  std::vector<Aabb> section_tree_bounds_;  // what a section's trees can cover, for the shadow test
-  std::vector<Range> shadow_runs_;         // cull_shadow's instanced draws (merged slot ranges)
+  std::vector<Aabb> section_tree_bounds_;     // what a section's trees can cover, for the shadow test
+  std::vector<Range> shadow_runs_;            // cull_shadow's instanced draws (merged slot ranges)
+  std::vector<std::uint32_t> table_scratch_;  // stage_table's range table (its capacity kept)
   std::size_t shadow_run_count_ = 0;
   CoarseChunks groups_;
   std::vector<std::uint8_t> group_visible_;
