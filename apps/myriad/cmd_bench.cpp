@@ -27,6 +27,7 @@ struct BenchOptions {
   std::string chart_path;
   std::string out_dir;
   std::string anchors_path;
+  std::string frames_csv;
   bool no_anchors = false;
   int repetitions = 5;
   bool quick = false;
@@ -68,6 +69,7 @@ void resolve_outputs(BenchOptions& o) {
     throw Error("the JSON and the chart would be the same file '" + o.json_path + "'", "--json/--chart");
   if (!o.json_path.empty()) prepare_output_file(o.json_path, "--json");
   if (!o.chart_path.empty()) prepare_output_file(o.chart_path, "--chart");
+  if (!o.frames_csv.empty()) prepare_output_file(o.frames_csv, "--frames-csv");
 }
 
 std::optional<bench::AnchorSet> read_anchors(const BenchOptions& o, std::string& used_path) {
@@ -118,6 +120,7 @@ int run_bench(BenchOptions options) {
   bench::SuiteOptions suite_options;
   suite_options.repetitions = options.repetitions;
   suite_options.quick = options.quick;
+  suite_options.frames_csv = options.frames_csv;
   std::vector<bench::Row> rows;
   for (const bench::Suite* suite : chosen) {
     bench::Report report(suite->name);
@@ -163,6 +166,9 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--anchors", options->anchors_path,
                   "Recorded anchors to compare with (default: docs/benchmark_anchors.json)");
   sub->add_flag("--no-anchors", options->no_anchors, "Compare with no recorded anchors");
+  sub->add_option("--frames-csv", options->frames_csv,
+                  "Streaming flights (voxel-stream) write one row per frame to this CSV file: CPU time, its "
+                  "parts and the frame's work");
   sub->add_option("--repetitions", options->repetitions, "Measurements per figure; the median is reported");
   sub->add_flag("--quick", options->quick, "Smaller inputs (smoke runs)");
   sub->add_flag("--list", options->list, "List the suites");

@@ -11,19 +11,24 @@
 // the first lap and at the end (flat: the pool stops growing). CPU time is reported twice: on the wall clock
 // and as the frame thread's own CPU time (ThreadStopwatch: without the time it waited for a core), each
 // with its parts, beside fixed workloads of four sizes timed in every frame of the same run (NoiseProbe:
-// this machine's own p99 / p50 for work as long as the frame's median).
+// this machine's own p99 / p50 for work as long as the frame's median). With --frames-csv, every flown
+// frame is one row (kFrameColumns): a tail read frame by frame, beside the work each frame did.
 #ifdef MYRIAD_HAS_VOXEL
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
+#include <span>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include "myriad/core/io/binary_io.hpp"
 #include "myriad/core/thread/stopwatch.hpp"
 #include "myriad/gpu/device/context.hpp"
+#include "myriad/gpu/memory/command_memory.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 #include "noise_probe.hpp"
@@ -53,7 +58,28 @@ render::SceneCamera flight_camera(glm::dvec3 centre, double distance) {
   return c;
 }
 
+constexpr const char* kFrameColumns =
+    "speed_mps,frame,thread_ms,stream_ms,vegetation_ms,far_ms,apply_ms,levels_ms,record_ms,sections_meshed,"
+    "sections_evicted,far_sections_meshed,sections_uploaded,sections_removed,uploaded_bytes,vegetation_"
+    "placed,"
+    "level_blocks_chosen,arenas_drawn,columns_generated\n";
+
+// One CSV row of kFrameColumns.
+void add_frame_row(std::string& csv, double speed, int frame, double thread_ms,
+                   const render::StreamedVoxelStats& st) {
+  char row[400];
+  const int n = std::snprintf(
+      row, sizeof row, "%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%u,%u,%u,%u,%u,%llu,%u,%u,%u,%u\n", speed,
+      frame, thread_ms, st.cpu_stream_ms, st.cpu_vegetation_ms, st.cpu_far_ms, st.cpu_apply_ms,
+      st.cpu_levels_ms, st.cpu_record_ms, st.sections_meshed, st.sections_evicted, st.far_sections_meshed,
+      st.uploads.uploaded_sections, st.uploads.removed_sections,
+      static_cast<unsigned long long>(st.uploads.uploaded_bytes), st.vegetation_placed,
+      st.level_blocks_chosen, st.terrain.arenas_drawn, st.columns_generated);
+  csv.append(row, std::size_t(std::clamp(n, 0, int(sizeof row) - 1)));
+}
+
 struct Flight {
+  std::string frames_csv;  // rows of kFrameColumns, when asked for
   std::vector<double> cpu_ms, thread_ms, update_ms, wall_ms;
   std::vector<double> far_ms, vegetation_ms, apply_ms, levels_ms, record_ms;  // parts of cpu_ms
   long long generated = 0, lit = 0, sections_meshed = 0, sections_uploaded = 0, hole_frames = 0;
@@ -82,7 +108,7 @@ double frame(gpu::Context& ctx, render::StreamedVoxelScene& scene, const render:
 }
 
 Flight fly(gpu::Context& ctx, const render::StreamedVoxelSceneOptions& so, double speed, int frames,
-           NoiseProbe& probe) {
+           NoiseProbe& probe, bool frame_rows) {
   render::StreamedVoxelScene scene(ctx, so);
   render::OffscreenTarget target(ctx, kWidth, kHeight);
   const glm::dvec3 centre(double(so.world_size.x) * 0.5, 100.0, double(so.world_size.z) * 0.5);
@@ -108,6 +134,7 @@ Flight fly(gpu::Context& ctx, const render::StreamedVoxelSceneOptions& so, doubl
     out.apply_ms.push_back(st.cpu_apply_ms);
     out.levels_ms.push_back(st.cpu_levels_ms);
     out.record_ms.push_back(st.cpu_record_ms);
+    if (frame_rows) add_frame_row(out.frames_csv, speed, f, out.thread_ms.back(), st);
     out.generated += st.columns_generated;
     out.lit += st.columns_lit;
     out.sections_meshed += st.sections_meshed;
@@ -148,9 +175,12 @@ void run_voxel_stream_suite(Report& report, const SuiteOptions& options) {
   report.add("frames_20", double(frames_20), "", "at 20 m/s, 1/60 s of flight each");
   report.add("frames_60", double(frames_60), "", "at 60 m/s, 1/60 s of flight each");
   report.add("upload_budget_bytes", double(so.upload_budget), "bytes", "geometry per frame");
+  std::string frames_csv = kFrameColumns;
   for (const double speed : {20.0, 60.0}) {
     NoiseProbe probe;
-    const Flight f = fly(ctx, so, speed, speed < 30.0 ? frames_20 : frames_60, probe);
+    const Flight f =
+        fly(ctx, so, speed, speed < 30.0 ? frames_20 : frames_60, probe, !options.frames_csv.empty());
+    frames_csv += f.frames_csv;
     const std::string at = "speed" + std::to_string(int(speed)) + ".";
     const double p50 = percentile(f.cpu_ms, 0.5), p99 = percentile(f.cpu_ms, 0.99);
     report.add(at + "cpu_p50_ms", p50, "ms", "scene update + recording per frame (wall clock)");
@@ -202,6 +232,15 @@ void run_voxel_stream_suite(Report& report, const SuiteOptions& options) {
                  "GPU arenas: evicted slots reused");
     }
   }
+  if (const gpu::CommandMemory* memory = ctx.command_memory()) {
+    const gpu::CommandMemoryStats m = memory->stats();
+    report.add("command_arena_bytes", double(m.arena_bytes), "bytes",
+               "host memory of the recorded commands (command_memory.hpp), kept from frame to frame");
+    report.add("command_arena_heap_fallbacks", double(m.heap_fallbacks), "",
+               "commands past the arena's limit");
+  }
+  if (!options.frames_csv.empty())
+    write_file_atomic(options.frames_csv, std::as_bytes(std::span(frames_csv.data(), frames_csv.size())));
 }
 
 }  // namespace myriad::bench

@@ -28,6 +28,9 @@ struct Figure {
 struct SuiteOptions {
   int repetitions = 5;  // measurements per figure; the median is reported
   bool quick = false;   // smaller inputs, for CI smoke runs
+  // The streaming flights (voxel-stream) write one CSV row per flown frame here: its CPU time, the parts
+  // and the work it did (empty: none), so a tail can be read frame by frame.
+  std::string frames_csv;
 };
 
 class Report {

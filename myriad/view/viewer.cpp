@@ -14,6 +14,7 @@
 
 #include "myriad/core/image/image_io.hpp"
 #include "myriad/gpu/memory/buffer.hpp"
+#include "myriad/gpu/memory/command_memory.hpp"
 #include "myriad/gpu/sync/sync.hpp"
 #include "myriad/render/passes/offscreen_target.hpp"
 #include "myriad/render/voxel/voxel_editing.hpp"
@@ -40,7 +41,7 @@ class FrameCommands {
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pool_info.queueFamilyIndex = ctx.queue_family();
-    gpu::check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+    gpu::check(vkCreateCommandPool(device_, &pool_info, memory_.callbacks(), &pool_), "vkCreateCommandPool");
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = pool_;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -63,12 +64,14 @@ class FrameCommands {
     VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     gpu::check(vkBeginCommandBuffer(cmd_, &info), "vkBeginCommandBuffer");
+    memory_.open();  // the frame's commands from the pool's arena (rewound by the reset above)
     return cmd_;
   }
 
   // Submits after waiting for the image's acquisition; signals `rendered` for the present.
   void submit(VkQueue queue, VkSemaphore acquired, VkSemaphore rendered) {
     gpu::check(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+    memory_.close();
     VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait.semaphore = acquired;
     wait.stageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;  // the swapchain image is only written by blits
@@ -95,12 +98,13 @@ class FrameCommands {
  private:
   void release() noexcept {
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
-    if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
+    if (pool_) vkDestroyCommandPool(device_, pool_, memory_.callbacks());
     fence_ = VK_NULL_HANDLE;
     pool_ = VK_NULL_HANDLE;
   }
 
   VkDevice device_;
+  gpu::CommandMemory memory_;  // declared before the pool it serves
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;

@@ -2,6 +2,7 @@
 
 #include "myriad/gpu/memory/buffer.hpp"
 #include "myriad/gpu/memory/buffer_guards.hpp"
+#include "myriad/gpu/memory/command_memory.hpp"
 #include "myriad/gpu/memory/staging_ring.hpp"
 #include "myriad/gpu/memory/upload_queue.hpp"
 
@@ -142,6 +143,7 @@ ContextOptions ContextOptions::from_environment() {
   o.buffer_guards = o.validation;
   if (const char* v = std::getenv("MYRIAD_BUFFER_GUARDS")) o.buffer_guards = std::strcmp(v, "1") == 0;
   if (const char* d = std::getenv("MYRIAD_DEVICE")) o.device = d;
+  if (const char* v = std::getenv("MYRIAD_COMMAND_ARENA")) o.command_arena = std::strcmp(v, "0") != 0;
   if (const char* v = std::getenv("MYRIAD_PRETEND_MISSING")) {
     for (std::string_view rest = v; !rest.empty();) {
       const std::size_t comma = rest.find(',');
@@ -195,6 +197,7 @@ void ContextOptions::validate() const {
 
 Context::Context(const ContextOptions& options)
     : pretend_missing_(options.pretend_missing),
+      command_arena_(options.command_arena),
       ring_capacity_(options.staging_ring_bytes),
       ring_frame_budget_(options.staging_frame_budget) {
   options.validate();
@@ -211,6 +214,7 @@ Context::Context(const ContextOptions& options)
 
 Context::Context(const ExternalDevice& device, const ContextOptions& options)
     : pretend_missing_(options.pretend_missing),
+      command_arena_(options.command_arena),
       ring_capacity_(options.staging_ring_bytes),
       ring_frame_budget_(options.staging_frame_budget) {
   options.validate();
@@ -269,9 +273,14 @@ void Context::create_pool_and_fence() {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
   pool_info.queueFamilyIndex = queue_family_;
-  check(vkCreateCommandPool(device_, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+  if (command_arena_) command_memory_ = std::make_unique<CommandMemory>();
+  check(vkCreateCommandPool(device_, &pool_info, pool_callbacks(), &pool_), "vkCreateCommandPool");
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   check(vkCreateFence(device_, &fence_info, nullptr, &fence_), "vkCreateFence");
+}
+
+const VkAllocationCallbacks* Context::pool_callbacks() const {
+  return command_memory_ ? command_memory_->callbacks() : nullptr;
 }
 
 Context::~Context() { destroy(); }
@@ -289,7 +298,7 @@ void Context::destroy() noexcept {
     ring_.reset();
     guards_.reset();
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
-    if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
+    if (pool_) vkDestroyCommandPool(device_, pool_, pool_callbacks());
     if (owns_device_) vkDestroyDevice(device_, nullptr);
     device_ = VK_NULL_HANDLE;
   }
@@ -553,6 +562,17 @@ void Context::submit_and_wait(const std::function<void(VkCommandBuffer)>& record
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+  // The recorded commands' host memory comes from the pool's arena until the recording ends (closed
+  // before the command buffer is freed, on every path).
+  struct Open {
+    CommandMemory* memory;
+    explicit Open(CommandMemory* m) : memory(m) {
+      if (memory) memory->open();
+    }
+    ~Open() {
+      if (memory) memory->close();
+    }
+  } open{command_memory_.get()};
   record_guard_fills(cmd);
   // An open upload batch's copies first: the work below may need them.
   std::vector<std::function<void(VkCommandBuffer)>> queued;

@@ -21,6 +21,7 @@
 namespace myriad::gpu {
 
 class BufferGuards;
+class CommandMemory;
 class StagingRing;
 class UploadQueue;
 
@@ -50,6 +51,9 @@ struct ContextOptions {
   // stage per frame (at most the ring's bytes).
   std::uint64_t staging_ring_bytes = 128ull << 20;
   std::uint64_t staging_frame_budget = 16ull << 20;
+  // Myriad's command pool allocates recorded commands' host memory from an arena (command_memory.hpp).
+  // Off: the driver's own allocator. Default: MYRIAD_COMMAND_ARENA ("0" off), else on.
+  bool command_arena = true;
 
   static ContextOptions from_environment();
 
@@ -160,6 +164,9 @@ class Context {
   // each with record_guard_fills / record_guard_copies and calls check_guards once it completed;
   // submit_and_wait does all three itself.
   BufferGuards* buffer_guards() const { return guards_.get(); }
+  // The host memory of Myriad's command pool (command_memory.hpp), whose arena serves submit_and_wait's
+  // recordings; null with ContextOptions::command_arena off.
+  const CommandMemory* command_memory() const { return command_memory_.get(); }
   void record_guard_fills(VkCommandBuffer cmd);
   void record_guard_copies(VkCommandBuffer cmd);
   void check_guards();
@@ -186,6 +193,7 @@ class Context {
   void adopt_device(const ExternalDevice& device);
   void create_messenger();
   void create_pool_and_fence();
+  const VkAllocationCallbacks* pool_callbacks() const;  // null: the driver's allocator
   void destroy() noexcept;
   void add_message(std::string text);
 
@@ -206,6 +214,8 @@ class Context {
   std::vector<std::string> pretend_missing_;
 
   std::unique_ptr<BufferGuards> guards_;
+  bool command_arena_ = true;
+  std::unique_ptr<CommandMemory> command_memory_;  // outlives pool_ (destroyed through it)
   struct UploadBatch;
   std::unique_ptr<UploadBatch> batch_;
   int batch_depth_ = 0;
