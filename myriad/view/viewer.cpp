@@ -37,11 +37,14 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 // One command buffer and its fence: the loop waits for each frame before recording the next.
 class FrameCommands {
  public:
-  explicit FrameCommands(gpu::Context& ctx) : device_(ctx.device()) {
+  // The pool's host memory follows the context's choice (ContextOptions::command_arena).
+  explicit FrameCommands(gpu::Context& ctx)
+      : device_(ctx.device()),
+        memory_(ctx.command_memory() ? std::make_unique<gpu::CommandMemory>() : nullptr) {
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pool_info.queueFamilyIndex = ctx.queue_family();
-    gpu::check(vkCreateCommandPool(device_, &pool_info, memory_.callbacks(), &pool_), "vkCreateCommandPool");
+    gpu::check(vkCreateCommandPool(device_, &pool_info, callbacks(), &pool_), "vkCreateCommandPool");
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = pool_;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
@@ -64,14 +67,14 @@ class FrameCommands {
     VkCommandBufferBeginInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     gpu::check(vkBeginCommandBuffer(cmd_, &info), "vkBeginCommandBuffer");
-    memory_.open();  // the frame's commands from the pool's arena (rewound by the reset above)
+    if (memory_) memory_->open();  // the frame's commands from the pool's arena (rewound by the reset above)
     return cmd_;
   }
 
   // Submits after waiting for the image's acquisition; signals `rendered` for the present.
   void submit(VkQueue queue, VkSemaphore acquired, VkSemaphore rendered) {
     gpu::check(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
-    memory_.close();
+    if (memory_) memory_->close();
     VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait.semaphore = acquired;
     wait.stageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;  // the swapchain image is only written by blits
@@ -98,13 +101,15 @@ class FrameCommands {
  private:
   void release() noexcept {
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
-    if (pool_) vkDestroyCommandPool(device_, pool_, memory_.callbacks());
+    if (pool_) vkDestroyCommandPool(device_, pool_, callbacks());
     fence_ = VK_NULL_HANDLE;
     pool_ = VK_NULL_HANDLE;
   }
 
+  const VkAllocationCallbacks* callbacks() const { return memory_ ? memory_->callbacks() : nullptr; }
+
   VkDevice device_;
-  gpu::CommandMemory memory_;  // declared before the pool it serves
+  std::unique_ptr<gpu::CommandMemory> memory_;  // null: the driver's allocator; outlives the pool
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
