@@ -59,10 +59,9 @@ render::SceneCamera flight_camera(glm::dvec3 centre, double distance) {
 }
 
 constexpr const char* kFrameColumns =
-    "speed_mps,frame,thread_ms,stream_ms,vegetation_ms,far_ms,apply_ms,levels_ms,record_ms,sections_meshed,"
-    "sections_evicted,far_sections_meshed,sections_uploaded,sections_removed,uploaded_bytes,vegetation_"
-    "placed,"
-    "level_blocks_chosen,arenas_drawn,columns_generated\n";
+    "speed_mps,frame,thread_ms,stream_ms,vegetation_ms,far_ms,apply_ms,levels_ms,record_ms,"
+    "sections_meshed,sections_evicted,far_sections_meshed,sections_uploaded,sections_removed,"
+    "uploaded_bytes,vegetation_placed,level_blocks_chosen,arenas_drawn,columns_generated\n";
 
 // One CSV row of kFrameColumns.
 void add_frame_row(std::string& csv, double speed, int frame, double thread_ms,

@@ -33,16 +33,13 @@ void* CommandMemory::take(std::size_t size, std::size_t align) {
   const std::size_t offset = std::max(std::max<std::size_t>(align, 1), sizeof(Header));
   if (offset > UINT32_MAX || size > SIZE_MAX - offset || (offset & (offset - 1)) != 0) return nullptr;
   std::byte* base = nullptr;
-  bool from_heap = !open_;
   if (open_) {
     base = static_cast<std::byte*>(arena_.allocate(offset + size, offset));
-    if (!base) {
-      ++heap_fallbacks_;
-      from_heap = true;
-    }
+    if (!base) ++heap_fallbacks_;  // past the arena's limit
   } else {
     ++heap_allocations_;
   }
+  const bool from_heap = base == nullptr;
   if (from_heap) {
     base = static_cast<std::byte*>(::operator new(offset + size, std::align_val_t(offset), std::nothrow));
     if (!base) return nullptr;
