@@ -93,6 +93,10 @@ class NoiseProbe {
   }
 
   std::array<NoiseRung, kRungMs.size()> rungs() const { return measure(thread_ms_); }
+  // The latest run()'s time of hash rung `k` and of copy rung `k` (ms; 0 before the first run): a frame's
+  // own probe, beside the frame in a per-frame table.
+  double last_rung_ms(std::size_t k) const { return thread_ms_[k].empty() ? 0.0 : thread_ms_[k].back(); }
+  double last_copy_ms(std::size_t k) const { return copy_ms_[k].empty() ? 0.0 : copy_ms_[k].back(); }
   std::array<NoiseRung, kCopyKiB.size()> copy_rungs() const { return measure(copy_ms_); }
 
   // Reports the matched ratio, the flight's ratio over it, and each rung, under `at` ("speed200.").

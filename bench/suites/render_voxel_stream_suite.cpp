@@ -12,7 +12,8 @@
 // and as the frame thread's own CPU time (ThreadStopwatch: without the time it waited for a core), each
 // with its parts, beside fixed workloads of four sizes timed in every frame of the same run (NoiseProbe:
 // this machine's own p99 / p50 for work as long as the frame's median). With --frames-csv, every flown
-// frame is one row (kFrameColumns): a tail read frame by frame, beside the work each frame did.
+// frame is one row (kFrameColumns): a tail read frame by frame, beside the work each frame did, what the
+// kernel did to the frame thread meanwhile (ThreadUsage) and the same frame's probe.
 #ifdef MYRIAD_HAS_VOXEL
 #include <algorithm>
 #include <chrono>
@@ -33,6 +34,7 @@
 #include "myriad/render/voxel/streamed_voxel_scene.hpp"
 #include "noise_probe.hpp"
 #include "suite.hpp"
+#include "thread_usage.hpp"
 
 namespace myriad::bench {
 
@@ -61,19 +63,34 @@ render::SceneCamera flight_camera(glm::dvec3 centre, double distance) {
 constexpr const char* kFrameColumns =
     "speed_mps,frame,thread_ms,stream_ms,vegetation_ms,far_ms,apply_ms,levels_ms,record_ms,"
     "sections_meshed,sections_evicted,far_sections_meshed,sections_uploaded,sections_removed,"
-    "uploaded_bytes,vegetation_placed,level_blocks_chosen,arenas_drawn,columns_generated\n";
+    "uploaded_bytes,vegetation_placed,level_blocks_chosen,arenas_drawn,columns_generated,"
+    "preemptions,page_faults,probe_hash_300us_ms,probe_copy_1024k_ms\n";
+
+// The probe rungs the CSV shows: the 0.3 ms hash and the 1 MiB copy, near the frame's own size.
+constexpr std::size_t kCsvHashRung = 2, kCsvCopyRung = 2;
+static_assert(NoiseProbe::kRungMs[kCsvHashRung] == 0.3 && NoiseProbe::kCopyKiB[kCsvCopyRung] == 1024);
+
+// The frame thread's CPU ms of update + recording, and what the kernel counted against it meanwhile.
+struct FrameCost {
+  double thread_ms = 0.0;
+  ThreadUsage usage;
+};
 
 // One CSV row of kFrameColumns.
-void add_frame_row(std::string& csv, double speed, int frame, double thread_ms,
-                   const render::StreamedVoxelStats& st) {
-  char row[400];
+void add_frame_row(std::string& csv, double speed, int frame, const FrameCost& cost,
+                   const render::StreamedVoxelStats& st, const NoiseProbe& probe) {
+  char row[480];
   const int n = std::snprintf(
-      row, sizeof row, "%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%u,%u,%u,%u,%u,%llu,%u,%u,%u,%u\n", speed,
-      frame, thread_ms, st.cpu_stream_ms, st.cpu_vegetation_ms, st.cpu_far_ms, st.cpu_apply_ms,
+      row, sizeof row,
+      "%g,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%u,%u,%u,%u,%u,%llu,%u,%u,%u,%u,%llu,%llu,%.4f,%.4f\n", speed,
+      frame, cost.thread_ms, st.cpu_stream_ms, st.cpu_vegetation_ms, st.cpu_far_ms, st.cpu_apply_ms,
       st.cpu_levels_ms, st.cpu_record_ms, st.sections_meshed, st.sections_evicted, st.far_sections_meshed,
       st.uploads.uploaded_sections, st.uploads.removed_sections,
       static_cast<unsigned long long>(st.uploads.uploaded_bytes), st.vegetation_placed,
-      st.level_blocks_chosen, st.terrain.arenas_drawn, st.columns_generated);
+      st.level_blocks_chosen, st.terrain.arenas_drawn, st.columns_generated,
+      static_cast<unsigned long long>(cost.usage.preemptions),
+      static_cast<unsigned long long>(cost.usage.page_faults), probe.last_rung_ms(kCsvHashRung),
+      probe.last_copy_ms(kCsvCopyRung));
   csv.append(row, std::size_t(std::clamp(n, 0, int(sizeof row) - 1)));
 }
 
@@ -89,21 +106,23 @@ struct Flight {
   std::uint64_t arenas_after_lap = 0, max_arenas_after_lap = 0;
 };
 
-// One frame; returns the frame thread's CPU ms of update + recording. The probe, when given, runs after
-// the recording, before the submit.
-double frame(gpu::Context& ctx, render::StreamedVoxelScene& scene, const render::SceneCamera& camera,
-             render::OffscreenTarget& target, NoiseProbe* probe = nullptr) {
+// One frame; returns the frame thread's CPU ms of update + recording, and its usage meanwhile. The probe,
+// when given, runs after the recording, before the submit.
+FrameCost frame(gpu::Context& ctx, render::StreamedVoxelScene& scene, const render::SceneCamera& camera,
+                render::OffscreenTarget& target, NoiseProbe* probe = nullptr) {
   const render::FrameOptions settings;
+  const ThreadUsage before = ThreadUsage::now();
   ThreadStopwatch cpu;
   scene.update(1.0 / 60.0, camera, target.width(), target.height(), settings);
-  double ms = 0.0;
+  FrameCost cost;
   ctx.submit_and_wait([&](VkCommandBuffer cmd) {
     scene.record(cmd, settings, target);
-    ms = cpu.elapsed_ms();
+    cost.thread_ms = cpu.elapsed_ms();
+    cost.usage = ThreadUsage::now().since(before);
     if (probe) probe->run();
   });
   scene.finish_frame();
-  return ms;
+  return cost;
 }
 
 Flight fly(gpu::Context& ctx, const render::StreamedVoxelSceneOptions& so, double speed, int frames,
@@ -123,7 +142,8 @@ Flight fly(gpu::Context& ctx, const render::StreamedVoxelSceneOptions& so, doubl
   for (int f = 0; f < frames; ++f) {
     const double distance = speed * double(f) / 60.0;
     Stopwatch wall;
-    out.thread_ms.push_back(frame(ctx, scene, flight_camera(centre, distance), target, &probe));
+    const FrameCost cost = frame(ctx, scene, flight_camera(centre, distance), target, &probe);
+    out.thread_ms.push_back(cost.thread_ms);
     out.wall_ms.push_back(wall.elapsed_ms());
     const render::StreamedVoxelStats& st = scene.stats();
     out.update_ms.push_back(st.cpu_stream_ms);
@@ -133,7 +153,7 @@ Flight fly(gpu::Context& ctx, const render::StreamedVoxelSceneOptions& so, doubl
     out.apply_ms.push_back(st.cpu_apply_ms);
     out.levels_ms.push_back(st.cpu_levels_ms);
     out.record_ms.push_back(st.cpu_record_ms);
-    if (frame_rows) add_frame_row(out.frames_csv, speed, f, out.thread_ms.back(), st);
+    if (frame_rows) add_frame_row(out.frames_csv, speed, f, cost, st, probe);
     out.generated += st.columns_generated;
     out.lit += st.columns_lit;
     out.sections_meshed += st.sections_meshed;

@@ -535,6 +535,40 @@ TEST_F(VoxelStreamingTest, ThePacersFollowTheArrivalRates) {
   EXPECT_GT(most_removed, std::uint32_t(1 + options.far_levels));
 }
 
+// The plants the vegetation renderer holds: those of the meshed sections of the columns around `xz`, and
+// no others (the columns of an earlier place were evicted).
+std::uint64_t plants_of_meshed_sections(render::StreamedVoxelScene& scene, glm::vec2 xz) {
+  const voxel::StreamWorld& world = scene.world();
+  const glm::ivec2 centre(int(xz.x) / voxel::kSectionSize, int(xz.y) / voxel::kSectionSize);
+  const int reach = scene.options().radius + 3;  // every column the stream may still hold
+  std::uint64_t plants = 0;
+  for (int z = centre.y - reach; z <= centre.y + reach; ++z)
+    for (int x = centre.x - reach; x <= centre.x + reach; ++x)
+      for (int sy = 0; sy < kWorld.y / voxel::kSectionSize; ++sy)
+        if (const voxel::SectionVegetation* v = world.vegetation({x, sy, z}))
+          plants += v->grass.size() + v->trees.size();
+  return plants;
+}
+
+// The renderer holds exactly the plants of the meshed sections, after settling, after a flight away (the
+// first place's columns evicted) and back: none outlive their section, and none are missing (a section
+// without faces may hold plants rooted on the top face of the section below).
+TEST_F(VoxelStreamingTest, ThePlantsDrawnAreExactlyThoseOfTheMeshedSections) {
+  const render::StreamedVoxelSceneOptions options = scene_options(3);
+  render::StreamedVoxelScene scene(ctx(), options);
+  ASSERT_NE(scene.vegetation(), nullptr);
+  render::OffscreenTarget target(ctx(), 160, 100);
+  const glm::vec2 home(100.0f), away(420.0f);
+  settle(ctx(), scene, camera_at(home), target, options.upload_budget);
+  const std::uint64_t home_plants = plants_of_meshed_sections(scene, home);
+  ASSERT_GT(home_plants, 100u) << "a place with plants";
+  EXPECT_EQ(scene.vegetation()->live_instances(), home_plants);
+  settle(ctx(), scene, camera_at(away), target, options.upload_budget);
+  EXPECT_EQ(scene.vegetation()->live_instances(), plants_of_meshed_sections(scene, away));
+  settle(ctx(), scene, camera_at(home), target, options.upload_budget);
+  EXPECT_EQ(scene.vegetation()->live_instances(), home_plants);
+}
+
 // The options check themselves before anything is built, naming the field: the pacing's own fields under
 // the scene's name.
 TEST(StreamedVoxelSceneOptionsTest, ValidateNamesTheFieldOutsideItsLimits) {

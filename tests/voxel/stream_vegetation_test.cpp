@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -198,6 +199,49 @@ TEST(StreamVegetation, OwnRecordsFollowTheMeshes) {
   // Moving away evicts the column: its records go with its meshes.
   settle(s, {200.0, 40.0, 200.0});
   EXPECT_EQ(s.vegetation({0, 0, 0}), nullptr);
+}
+
+// A renderer that follows the updates alone holds every section with plants: `meshed` and `evicted`
+// name the sections with geometry, the plants-only lists those without (a plant rooted on the top face of
+// the section below stands in the section above, which may hold no faces). Followed over a flight out and
+// back, the sections the updates left with plants are exactly those the meshed columns hold.
+TEST(StreamVegetation, TheUpdatesNameEverySectionWhosePlantsCameOrWent) {
+  const StreamOptions o = small_options(true);
+  StreamWorld s(o);
+  std::set<std::tuple<int, int, int>> followed;
+  std::size_t plants_only = 0;
+  const auto fly_to = [&](glm::dvec3 camera) {
+    for (int i = 0; i < 200000; ++i) {
+      const StreamUpdate& u = s.update(camera);
+      for (const auto* list : {&u.evicted, &u.plants_only_evicted})
+        for (const glm::ivec3 e : *list) followed.erase({e.x, e.y, e.z});
+      for (const auto* list : {&u.meshed, &u.plants_only_meshed})
+        for (const glm::ivec3 m : *list) {
+          const SectionVegetation* v = s.vegetation(m);
+          if (v && has_plants(*v))
+            followed.insert({m.x, m.y, m.z});
+          else
+            followed.erase({m.x, m.y, m.z});
+        }
+      plants_only += u.plants_only_meshed.size();
+      if (s.idle()) return;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    FAIL() << "the stream did not settle";
+  };
+  for (const glm::dvec3 camera :
+       {glm::dvec3{60.0, 40.0, 60.0}, glm::dvec3{200.0, 40.0, 200.0}, glm::dvec3{60.0, 40.0, 60.0}}) {
+    fly_to(camera);
+    std::set<std::tuple<int, int, int>> held;
+    for (int cz = 0; cz < s.columns().y; ++cz)
+      for (int cx = 0; cx < s.columns().x; ++cx)
+        for (int sy = 0; sy < o.world_size.y / kSectionSize; ++sy)
+          if (const SectionVegetation* v = s.vegetation({cx, sy, cz}); v && has_plants(*v))
+            held.insert({cx, sy, cz});
+    EXPECT_GT(held.size(), 20u);
+    EXPECT_EQ(followed, held) << "at " << camera.x << ", " << camera.z;
+  }
+  EXPECT_GT(plants_only, 0u) << "this world has plants in sections without faces";
 }
 
 }  // namespace

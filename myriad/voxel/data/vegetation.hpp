@@ -52,6 +52,8 @@ struct SectionVegetation {
   }
 };
 
+inline bool has_plants(const SectionVegetation& v) { return !v.grass.empty() || !v.trees.empty(); }
+
 // Places instances on top of grass cells under air in `section` (cleared first; capacity kept).
 void place_vegetation(const World& world, glm::ivec3 section, std::uint64_t seed, SectionVegetation& out);
 

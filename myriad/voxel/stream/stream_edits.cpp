@@ -45,7 +45,11 @@ void StreamWorld::mark_mesh_dirty(glm::ivec3 s) {
 void StreamWorld::drop_meshes(Column& col) {
   for (int sy = 0; sy < sections_y_; ++sy) {
     SectionMesh& m = col.meshes[std::size_t(sy)];
-    if (col.meshed && !m.vertices.empty()) update_.evicted.push_back({col.coord.x, sy, col.coord.y});
+    if (col.meshed && !m.vertices.empty()) {
+      update_.evicted.push_back({col.coord.x, sy, col.coord.y});
+    } else if (col.meshed && options_.vegetation && has_plants(col.vegetation[std::size_t(sy)])) {
+      update_.plants_only_evicted.push_back({col.coord.x, sy, col.coord.y});
+    }
     m.clear();
     if (options_.vegetation) col.vegetation[std::size_t(sy)].clear();
   }

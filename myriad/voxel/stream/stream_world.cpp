@@ -26,6 +26,8 @@ constexpr int kScanPerUpdate = 192;
 void StreamUpdate::clear() {
   meshed.clear();
   evicted.clear();
+  plants_only_meshed.clear();
+  plants_only_evicted.clear();
   meshed_changed.clear();
   columns_generated = columns_loaded = columns_lit = columns_meshed = 0;
   sections_meshed = columns_evicted = columns_saved = edits_applied = 0;
@@ -326,7 +328,12 @@ void StreamWorld::finish_job(Job& job) {
         if (options_.vegetation) std::swap(col.vegetation[std::size_t(sy)], job.vegetation[std::size_t(sy)]);
         const SectionMesh& before = job.meshes[std::size_t(sy)];
         const bool had = col.meshed && !before.vertices.empty();
-        if (had || !now.vertices.empty()) update_.meshed.push_back({col.coord.x, sy, col.coord.y});
+        if (had || !now.vertices.empty()) {
+          update_.meshed.push_back({col.coord.x, sy, col.coord.y});
+        } else if (options_.vegetation && (has_plants(col.vegetation[std::size_t(sy)]) ||
+                                           (col.meshed && has_plants(job.vegetation[std::size_t(sy)])))) {
+          update_.plants_only_meshed.push_back({col.coord.x, sy, col.coord.y});
+        }
         ++update_.sections_meshed;
         if (col.meshed) {
           ++update_.sections_remeshed;

@@ -65,6 +65,11 @@ enum class ColumnState : std::uint8_t { kAbsent, kGenerating, kGenerated, kLit, 
 struct StreamUpdate {
   std::vector<glm::ivec3> meshed;
   std::vector<glm::ivec3> evicted;
+  // With vegetation on, sections without geometry before or now whose plants came (meshed) or went
+  // (evicted): a plant rooted on the top face of the section below stands in the section above, which
+  // may hold no faces. With the two lists above they name every section whose plants changed.
+  std::vector<glm::ivec3> plants_only_meshed;
+  std::vector<glm::ivec3> plants_only_evicted;
   // Columns whose meshed state changed either way (ColumnState::kMeshed came or went), each once per
   // change: what the level choice reads (LevelChoice::changed).
   std::vector<glm::ivec2> meshed_changed;
