@@ -47,6 +47,35 @@ void AvatarCrowdOptions::validate() const {
     throw Error("the walk span must be a finite number of metres >= 0", "AvatarCrowdOptions::walk_span");
 }
 
+namespace {
+
+// The stance avatars start in: the first frame of the walk clip, else the idle clip, else the rest pose.
+anim::KitStance starting_stance(const anim::Avatar& kit, const anim::ClipRoles& roles) {
+  const int clip = roles.walk >= 0 ? roles.walk : roles.idle;
+  return anim::kit_stance(kit, clip >= 0 ? &kit.clips[static_cast<std::size_t>(clip)] : nullptr);
+}
+
+float scale_for(const anim::KitStance& stance, const AvatarCrowdOptions& options) {
+  return options.height > 0.0f ? options.height / stance.height : 1.0f;
+}
+
+// Neighbours never overlap, whatever the kit's shape or the way an avatar turns: the grid is at least
+// the diameter of the circle round the stance's footprint, plus a tenth.
+float spacing_for(const anim::KitStance& stance, float scale, float asked) {
+  const float dx = std::max(stance.hi.x - stance.centre.x, stance.centre.x - stance.lo.x);
+  const float dz = std::max(stance.hi.z - stance.centre.z, stance.centre.z - stance.lo.z);
+  return std::max(asked, 1.1f * 2.0f * scale * std::sqrt(dx * dx + dz * dz));
+}
+
+}  // namespace
+
+float avatar_grid_spacing(const anim::Avatar& kit, const AvatarCrowdOptions& options) {
+  options.validate();
+  const anim::KitStance stance = starting_stance(kit, anim::find_clip_roles(kit.clips, options.clip_roles));
+  if (!(stance.height > 0.0f)) return options.spacing;  // the crowd's constructor names the problem
+  return spacing_for(stance, scale_for(stance, options), options.spacing);
+}
+
 AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& options) : options_(options) {
   options.validate();
   body_type_ = sets_.add({"avatar_body", {{"skin_tone", 4}}, {0.8f, 0.6f, 0.5f, 1.0f}});
@@ -65,13 +94,11 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   clips_ = kit.clips;
   roles_ = anim::find_clip_roles(clips_, options.clip_roles);
   if (clips_.empty()) clips_.push_back({"rest", 1.0f, {}, {}, {}});
-  // The stance of the clip avatars start in (walk, else idle, else the rest pose).
-  const int stance_clip = roles_.walk >= 0 ? roles_.walk : roles_.idle;
-  stance_ =
-      anim::kit_stance(kit, stance_clip >= 0 ? &kit.clips[static_cast<std::size_t>(stance_clip)] : nullptr);
+  stance_ = starting_stance(kit, roles_);
   if (!(stance_.height > 0.0f))
     throw Error("the kit has no height: its body's vertices all lie at one height", "avatar kit");
-  scale_ = options.height > 0.0f ? options.height / stance_.height : 1.0f;
+  scale_ = scale_for(stance_, options);
+  spacing_ = spacing_for(stance_, scale_, options.spacing);
   for (const anim::AvatarPart& part : kit.parts) {
     std::vector<anim::SkinnedMesh> levels = anim::make_part_lods(part.mesh, options.lod_levels);
     for (anim::SkinnedMesh& m : levels) lod_meshes_.push_back(std::move(m));
@@ -110,8 +137,8 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
   std::vector<DrawDesc> draw(1);
   for (std::size_t a = 0; a < n; ++a) {
     const auto seed = static_cast<std::uint32_t>(a) * 7919u + options.seed;
-    const glm::vec3 grid = options.origin + glm::vec3(static_cast<float>(a % side) * options.spacing, 0.0f,
-                                                      -static_cast<float>(a / side) * options.spacing);
+    const glm::vec3 grid = options.origin + glm::vec3(static_cast<float>(a % side) * spacing_, 0.0f,
+                                                      -static_cast<float>(a / side) * spacing_);
     const auto ground = [&](float x, float z) {
       return options.ground ? options.ground(x, z) : options.origin.y;
     };
@@ -120,7 +147,7 @@ AvatarCrowd::AvatarCrowd(const anim::Avatar& kit, const AvatarCrowdOptions& opti
     // so they keep their spacing instead of walking through each other.
     const glm::vec3 across = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), stride_.forward);
     const auto lane = static_cast<std::int32_t>(
-        std::lround(glm::dot(grid - options.origin, across) / std::max(options.spacing, 1e-3f)));
+        std::lround(glm::dot(grid - options.origin, across) / std::max(spacing_, 1e-3f)));
     const std::uint32_t motion_seed =
         walking() ? static_cast<std::uint32_t>(lane) * 104729u + options.seed : seed;
     walked_[a] = options.walk_span * 2.0f * anim::hash01(motion_seed + 4);

@@ -23,7 +23,9 @@ namespace myriad::batch {
 
 struct AvatarCrowdOptions {
   std::size_t avatars = 1000;
-  float spacing = 2.0f;    // grid spacing in metres
+  // Grid spacing in metres, at least: the crowd widens it to the kit's footprint (AvatarCrowd::spacing,
+  // avatar_grid_spacing), so a kit of any shape (a truck, arms spread) never overlaps its neighbours.
+  float spacing = 2.0f;
   glm::vec3 origin{0.0f};  // position of avatar 0; rows run along +X, then -Z
   std::uint32_t seed = 1;  // per-avatar property values and animation phases
   bool throttle = false;   // use `throttle` to skip far avatars' updates
@@ -67,6 +69,10 @@ struct AvatarCrowdOptions {
   // Throws myriad::Error naming the first invalid field (the crowd's constructor calls it).
   void validate() const;
 };
+
+// The grid spacing a crowd of `kit` placed with `options` uses (AvatarCrowd::spacing), known before
+// the crowd is built: e.g. to clear the ground it stands on.
+float avatar_grid_spacing(const anim::Avatar& kit, const AvatarCrowdOptions& options);
 
 inline constexpr std::uint32_t kAvatarLayerCamera = 1u;
 inline constexpr std::uint32_t kAvatarLayerShadowCaster = 2u;
@@ -119,6 +125,8 @@ class AvatarCrowd {
   const anim::KitStance& stance() const { return stance_; }
   float scale() const { return scale_; }
   float standing_height() const { return scale_ * stance_.height; }
+  // The grid spacing used: options.spacing, or the kit's footprint when wider.
+  float spacing() const { return spacing_; }
   const anim::ClipRoles& clip_roles() const { return roles_; }
   // The walk clip's stride (speed 0 unless walk_span > 0 and the kit has a walk clip).
   const anim::ClipStride& stride() const { return stride_; }
@@ -158,6 +166,7 @@ class AvatarCrowd {
   Sphere bounds_;  // the kit's bounds in the avatar's frame
   anim::KitStance stance_;
   float scale_ = 1.0f;
+  float spacing_ = 0.0f;
   anim::ClipRoles roles_;
   std::vector<anim::SkinnedMesh> lod_meshes_;  // part * lod_levels + level
   // Walking: per avatar its grid point, the distance walked along its back-and-forth path (mod twice

@@ -89,10 +89,13 @@ Candidate from_remesh(Lod2Result r) {
   return c;
 }
 
-// The model with only the clips that can be sampled; the others are named in `skipped`.
-anim::ImportedModel sampleable_clips(const anim::ImportedModel& model, std::vector<std::string>& skipped) {
+// The model with only the clips that can be sampled; the others are named in `skipped`. With none, one
+// still clip of the rest pose (`rest_pose` set).
+anim::ImportedModel sampleable_clips(const anim::ImportedModel& model, std::vector<std::string>& skipped,
+                                     bool& rest_pose) {
   anim::ImportedModel out = model;
   out.clips.clear();
+  rest_pose = false;
   for (const anim::Clip& clip : model.clips) {
     const std::string name = clip.name.empty() ? "(unnamed clip)" : clip.name;
     if (!std::isfinite(clip.duration) || clip.duration < 0.0f) {
@@ -108,9 +111,12 @@ anim::ImportedModel sampleable_clips(const anim::ImportedModel& model, std::vect
     out.clips.push_back(clip);
   }
   if (out.clips.empty()) {
-    throw Error("the model has no clip that can be sampled" +
-                    (skipped.empty() ? std::string() : " (" + skipped.front() + ")"),
-                "animations", "export at least one animation of the skeleton's joints");
+    // A model without motion (a prop, a statue, a character exported without its clips) still makes a
+    // crowd: one clip of its rest pose, the last step of the chain, named in the report's warnings.
+    anim::Clip rest;
+    rest.name = kRestClipName;
+    out.clips.push_back(std::move(rest));
+    rest_pose = true;
   }
   return out;
 }
@@ -186,8 +192,13 @@ BakeOutput bake_crowd(const anim::ImportedModel& input_model, const std::string&
     if (progress) progress(stage, ++done, kStages);
   };
 
-  const anim::ImportedModel model = sampleable_clips(input_model, rep.skipped_clips);
+  const anim::ImportedModel model = sampleable_clips(input_model, rep.skipped_clips, rep.rest_pose_only);
   for (const std::string& s : rep.skipped_clips) rep.warnings.push_back("clip skipped: " + s);
+  if (rep.rest_pose_only) {
+    rep.warnings.push_back(
+        std::string(input_model.clips.empty() ? "the model has no animation" : "no clip could be sampled") +
+        ": baked its rest pose as one still clip '" + kRestClipName + "'");
+  }
   const BakeSource src = import_for_bake(model, name);
   const MotionPoses motion = motion_poses(model, options.holes.frames_per_clip);
   const HoleCheckReference reference =

@@ -83,6 +83,9 @@ struct StageTime {
   double ms = 0.0;
 };
 
+// The clip a model without motion is baked with: its rest pose, one frame.
+inline constexpr const char* kRestClipName = "rest";
+
 struct BakeReport {
   std::string name;
   std::size_t original_vertices = 0;
@@ -107,9 +110,12 @@ struct BakeReport {
   std::size_t vat_bytes_after = 0;   // used columns × rows × 8 bytes
   std::vector<StageTime> times;
   std::vector<std::string> skipped_clips;  // clips that could not be sampled, with the reason
-  std::vector<std::string> warnings;       // fallbacks taken, levels outside the limits, skipped clips
-  bool passed = false;                     // every level within the hole-check limits
-  std::string failure;  // empty when passed: the levels outside the limits, with view and pose
+  // No clip could be sampled (or the model has none): the file holds one still clip, kRestClipName,
+  // of the rest pose.
+  bool rest_pose_only = false;
+  std::vector<std::string> warnings;  // fallbacks taken, levels outside the limits, skipped clips
+  bool passed = false;                // every level within the hole-check limits
+  std::string failure;                // empty when passed: the levels outside the limits, with view and pose
 };
 
 struct BakeOutput {

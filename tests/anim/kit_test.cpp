@@ -5,6 +5,7 @@
 // items, joints and dedup figures worked out by hand; rigid parts land where glTF places them; bad
 // kits fail naming what is wrong; kits written by write_kit_gltf read back unchanged, CesiumMan too.
 #include "kit_test_models.hpp"
+#include "sampled_pose.hpp"
 
 #include "myriad/anim/clip/clip_roles.hpp"
 #include "myriad/anim/kit/dedup.hpp"
@@ -347,6 +348,60 @@ TEST(KitImport, MeshOutsideTheArmatureIsListedNotDropped) {
   const KitImport in = import_kit(dir / "robot.glb");
   ASSERT_EQ(in.ignored.size(), 1u);
   EXPECT_NE(in.ignored[0].find("prop"), std::string::npos);
+}
+
+// A model without a skin, as CAD and prop exporters write one: a cart group (moved and turned, no mesh)
+// holding a body whose wheel spins, a second top-level prop, and a mesh-less marker node. Its nodes
+// are the skeleton: every vertex lands where glTF places it, at rest and while the wheel turns.
+TEST(KitImport, ModelWithoutASkinIsASkeletonOfItsNodes) {
+  ModelBuilder b;
+  const int cart = b.node("cart", -1, {5.0f, 0.0f, 1.0f}, glm::angleAxis(0.5f, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const int body =
+      b.mesh_node("body", b.box("body", {-1.0f, 0.0f, -0.5f}, {1.0f, 0.5f, 0.5f}, -1, false), -1, cart);
+  b.m.nodes[static_cast<std::size_t>(body)].translation = {0.0, 0.4, 0.0};
+  const int wheel =
+      b.mesh_node("wheel", b.box("wheel", {-0.3f, -0.3f, -0.1f}, {0.3f, 0.3f, 0.1f}, -1, false), -1, body);
+  b.m.nodes[static_cast<std::size_t>(wheel)].translation = {0.8, 0.0, 0.6};
+  const int crate = b.mesh_node("crate", b.box("crate", glm::vec3(0.0f), glm::vec3(1.0f), -1, false), -1, -1);
+  b.m.nodes[static_cast<std::size_t>(crate)].translation = {-3.0, 0.0, 0.0};
+  b.node("marker", cart, {0.0f, 2.0f, 0.0f});
+  b.rotation_clip("roll", wheel, {0.0f, 0.0f, 1.0f}, 1.0f, 1.0f);
+  const std::filesystem::path dir = temp_dir("cart");
+  b.write(dir / "cart.glb");
+  const KitImport in = import_kit(dir / "cart.glb");
+  const Avatar& kit = in.kit;
+  EXPECT_TRUE(in.ignored.empty());
+  std::set<std::string> names(kit.skeleton.names.begin(), kit.skeleton.names.end());
+  EXPECT_EQ(names, (std::set<std::string>{"cart", "body", "wheel", "crate"}));
+  EXPECT_EQ(kit.root_transform, glm::mat4(1.0f));
+  ASSERT_EQ(kit.parts.size(), 3u);
+  ASSERT_EQ(kit.clips.size(), 1u);
+  // At a quarter of the clip the wheel has turned by the amplitude (the second of five sine keys).
+  const float t = 0.25f;
+  const glm::mat4 wheel_at_t = b.global(body) * glm::translate(glm::mat4(1.0f), glm::vec3(0.8f, 0.0f, 0.6f)) *
+                               glm::mat4_cast(glm::angleAxis(1.0f, glm::vec3(0.0f, 0.0f, 1.0f)));
+  const LocalPose pose = test::sampled(kit.skeleton, kit.clips[0], t);
+  std::vector<glm::mat4> model(kit.skeleton.size());
+  local_to_model(kit.skeleton.parents, pose, model);
+  for (const AvatarPart& part : kit.parts) {
+    EXPECT_TRUE(part.rigid) << part.mesh.name;
+    const int node = part.mesh.name == "body" ? body : part.mesh.name == "wheel" ? wheel : crate;
+    const glm::mat4 place = node == wheel ? wheel_at_t : b.global(node);
+    const glm::vec3 lo = node == body    ? glm::vec3(-1.0f, 0.0f, -0.5f)
+                         : node == wheel ? glm::vec3(-0.3f, -0.3f, -0.1f)
+                                         : glm::vec3(0.0f);
+    std::vector<Mat3x4> palette(part.skin.joints.size());
+    build_palette(model, part.skin.joints, part.skin.inverse_binds, palette);
+    const glm::vec3 expected(place * glm::vec4(lo, 1.0f));
+    float nearest = 1e9f;
+    for (std::size_t v = 0; v < part.mesh.positions.size(); ++v) {
+      const glm::vec3 got =
+          skin_position(palette, part.mesh.joints[v], part.mesh.weights[v], part.mesh.positions[v]);
+      nearest = std::min(nearest, glm::length(got - expected));
+    }
+    EXPECT_LT(nearest, 1e-4f) << part.mesh.name << ": no vertex at " << expected.x << " " << expected.y << " "
+                              << expected.z;
+  }
 }
 
 void expect_same_kit(const Avatar& a, const Avatar& b) {

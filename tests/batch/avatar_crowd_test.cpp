@@ -284,6 +284,38 @@ TEST(AvatarCrowd, APelvisOriginKitStandsOnSlopedGroundAtTheAskedHeight) {
   EXPECT_THROW(AvatarCrowd(kit, {.avatars = 1, .height = -1.0f}), Error);
 }
 
+// A kit far wider than the grid asked for (a figure stretched 4 x along X, in its rest pose with arms
+// spread) gets a grid as wide as its footprint: no two avatars' drawn bodies overlap, and the spacing
+// is known before the crowd is built (a scene clears the ground for it).
+TEST(AvatarCrowd, AKitOfAnyShapeNeverOverlapsItsNeighbours) {
+  anim::Avatar kit = anim::make_avatar({.clothed = false});
+  kit.clips.clear();
+  kit.root_transform = glm::scale(glm::mat4(1.0f), glm::vec3(4.0f, 1.0f, 1.0f));
+  const AvatarCrowdOptions options{.avatars = 9, .spacing = 1.6f};
+  AvatarCrowd crowd(kit, options);
+  EXPECT_GT(crowd.spacing(), options.spacing);
+  EXPECT_EQ(avatar_grid_spacing(kit, options), crowd.spacing());
+  crowd.frame(overview({0, 30, 30}, {0, 0, 0}), 0.1f);
+  std::vector<glm::vec2> lo(9, glm::vec2(INFINITY)), hi(9, glm::vec2(-INFINITY));
+  for (std::size_t a = 0; a < 9; ++a) {
+    for (const glm::vec3& p : drawn_points(crowd, kit, a)) {
+      lo[a] = glm::min(lo[a], glm::vec2(p.x, p.z));
+      hi[a] = glm::max(hi[a], glm::vec2(p.x, p.z));
+    }
+    ASSERT_LT(lo[a].x, hi[a].x) << "avatar " << a << " drew nothing";
+  }
+  for (std::size_t a = 0; a < 9; ++a) {
+    for (std::size_t b = a + 1; b < 9; ++b) {
+      const bool apart = hi[a].x < lo[b].x || hi[b].x < lo[a].x || hi[a].y < lo[b].y || hi[b].y < lo[a].y;
+      EXPECT_TRUE(apart) << "avatars " << a << " and " << b << " overlap: x " << lo[a].x << ".." << hi[a].x
+                         << " and " << lo[b].x << ".." << hi[b].x;
+    }
+  }
+  // A kit narrower than the grid keeps the spacing asked for.
+  const anim::Avatar slim = anim::make_avatar({.clothed = false});
+  EXPECT_EQ(AvatarCrowd(slim, {.avatars = 4, .spacing = 3.0f}).spacing(), 3.0f);
+}
+
 // The crowd's options check themselves in one place (the constructor calls it), naming the field.
 TEST(AvatarCrowd, OptionsNameTheInvalidField) {
   const auto where = [](const AvatarCrowdOptions& o) {

@@ -149,21 +149,49 @@ TEST(Import, WholeModelTakesEverySkinRigidMeshAndMaterial) {
   std::filesystem::remove(robot);
 }
 
-TEST(Import, ModelWithoutASkinNamesItsMeshes) {
+// Props without a skin or a clip (a crate, and a barrel under a moved group node) are a crowd too:
+// their nodes are the skeleton, each mesh rigid on its own node, baked in their rest pose as one still
+// clip, and the report says so.
+TEST(Import, ModelWithoutASkinOrAClipBakesItsRestPose) {
   anim::test::ModelBuilder b;
   b.mesh_node("crate", b.box("crate", glm::vec3(0.0f), glm::vec3(1.0f), -1, false), -1, -1);
-  b.mesh_node("barrel", b.box("barrel", glm::vec3(2.0f), glm::vec3(3.0f), -1, false), -1, -1);
+  const int group = b.node("yard", -1, {4.0f, 0.0f, 0.0f});
+  b.mesh_node("barrel", b.box("barrel", glm::vec3(0.0f), glm::vec3(1.0f, 2.0f, 1.0f), -1, false), -1, group);
   const std::filesystem::path p =
       std::filesystem::temp_directory_path() / ("myriad_props_" + std::to_string(::getpid()) + ".glb");
   b.write(p);
-  try {
-    anim::import_whole_model(p);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("no skin (meshes: crate, barrel)"), std::string::npos) << what;
-  }
+  const anim::WholeModel whole = anim::import_whole_model(p);
   std::filesystem::remove(p);
+  ASSERT_EQ(whole.parts.size(), 2u);
+  EXPECT_NE(whole.parts[0].find("crate: rigid on joint 'crate'"), std::string::npos) << whole.parts[0];
+  EXPECT_NE(whole.parts[1].find("barrel: rigid on joint 'barrel'"), std::string::npos) << whole.parts[1];
+  EXPECT_TRUE(whole.model.clips.empty());
+  BakeOptions options;
+  const BakeOutput out = bake_crowd(whole.model, "props.glb", options);
+  EXPECT_TRUE(out.report.rest_pose_only);
+  EXPECT_EQ(out.report.lods[0].triangles, 24u);
+  ASSERT_EQ(out.file.clips.size(), 1u);
+  EXPECT_EQ(out.file.clips[0].name, kRestClipName);
+  EXPECT_EQ(out.file.clips[0].frames, 1u);
+  EXPECT_NE(format_report(out.report, options.holes).find("baked its rest pose"), std::string::npos);
+  // The barrel stands where its group puts it: x from 4 to 5, 2 high.
+  EXPECT_NEAR(out.file.animated_max.x, 5.0f, 1e-4f);
+  EXPECT_NEAR(out.file.animated_max.y, 2.0f, 1e-4f);
+  EXPECT_NEAR(out.file.animated_min.x, 0.0f, 1e-4f);
+}
+
+// A skinned character exported without its clips bakes its rest pose; one with clips does not.
+TEST(Import, SkinnedModelWithoutClipsBakesItsRestPose) {
+  anim::ImportedModel still = load_shared_model("Fox.glb");
+  still.clips.clear();
+  BakeOptions options;
+  const BakeOutput out = bake_crowd(still, "Fox.glb", options);
+  EXPECT_TRUE(out.report.rest_pose_only);
+  ASSERT_EQ(out.file.clips.size(), 1u);
+  EXPECT_EQ(out.file.clips[0].name, kRestClipName);
+  const BakeOutput moving = bake_crowd(load_shared_model("Fox.glb"), "Fox.glb", options);
+  EXPECT_FALSE(moving.report.rest_pose_only);
+  EXPECT_GT(moving.file.clips.size(), 1u);
 }
 
 }  // namespace

@@ -153,18 +153,26 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
     if (std::find(is_joint.begin(), is_joint.end(), 1) == is_joint.end())
       d.fail("no skin and no animated node", "animations", "export the clips with their armature");
   } else if (m.skins.empty()) {
-    std::string meshes;
-    for (std::size_t n = 0; n < m.nodes.size(); ++n) {
-      if (m.nodes[n].mesh < 0) continue;
-      if (meshes.size() > 200) {
-        meshes += ", ...";
-        break;
+    // A model without a skin (a machine of rigid parts, a prop): every node that carries a mesh or is
+    // animated, and every node above one, is a joint. Each mesh then follows its own node exactly, as
+    // the file animates it, and nothing above it is lost.
+    for (std::size_t n = 0; n < m.nodes.size(); ++n) is_joint[n] = m.nodes[n].mesh >= 0 ? 1 : 0;
+    if (std::find(is_joint.begin(), is_joint.end(), 1) == is_joint.end())
+      d.fail("the model has no mesh", "nodes[*].mesh", "export the model's geometry");
+    for (const tinygltf::Animation& a : m.animations) {
+      for (const tinygltf::AnimationChannel& c : a.channels) {
+        if (c.target_node >= 0 && static_cast<std::size_t>(c.target_node) < m.nodes.size())
+          is_joint[static_cast<std::size_t>(c.target_node)] = 1;
       }
-      meshes += (meshes.empty() ? "" : ", ") + node_name(m, n);
     }
-    d.fail("model has no skin (meshes: " + (meshes.empty() ? std::string("none") : meshes) + ")", "skins",
-           "export the character with its armature");
+    for (std::size_t n = 0; n < m.nodes.size(); ++n) {
+      if (!is_joint[n]) continue;
+      for (int a = parent[n]; a >= 0 && !is_joint[static_cast<std::size_t>(a)];
+           a = parent[static_cast<std::size_t>(a)])
+        is_joint[static_cast<std::size_t>(a)] = 1;
+    }
   }
+  const bool rigid_model = m.skins.empty() && !clips_only;
   for (std::size_t s = 0; s < m.skins.size(); ++s) {
     const std::string sf = "skins[" + std::to_string(s) + "].joints";
     if (m.skins[s].joints.empty()) d.fail("skin has no joints", sf);
@@ -197,7 +205,8 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
   if (roots.empty()) d.fail("skeleton has no root joint", "skins");
   const int root0 = roots.front();
   const int armature = parent[static_cast<std::size_t>(root0)];
-  for (std::size_t r = 1; r < roots.size(); ++r) {
+  // A rigid model's joints reach up to the scene's roots: several of them are one model.
+  for (std::size_t r = 1; r < roots.size() && !rigid_model; ++r) {
     if (parent[static_cast<std::size_t>(roots[r])] != armature || armature < 0) {
       d.fail("two unrelated skeletons, roots '" + node_name(m, static_cast<std::size_t>(root0)) +
                  "' (nodes[" + std::to_string(root0) + "]) and '" +
@@ -285,6 +294,17 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
     add_mesh_parts(d, ni, skin, 0, &offset, is_item, item, slot, materials, images, kit);
   }
   if (kit.parts.empty() && !clips_only) d.fail("no mesh is bound to the skeleton", "nodes[*].mesh");
+  // Morph targets are read by nothing downstream: say so rather than drop them silently.
+  for (std::size_t ni = 0; ni < m.nodes.size(); ++ni) {
+    const int mi = m.nodes[ni].mesh;
+    if (mi < 0 || static_cast<std::size_t>(mi) >= m.meshes.size()) continue;
+    std::size_t targets = 0;
+    for (const tinygltf::Primitive& prim : m.meshes[static_cast<std::size_t>(mi)].primitives)
+      targets = std::max(targets, prim.targets.size());
+    if (targets > 0)
+      out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(targets) +
+                            " morph targets (the mesh keeps its base shape)");
+  }
   // Body parts first, then items, each in file order. (Not std::stable_partition: its temporary
   // buffer comes from nothrow new and goes back through plain delete, which a program replacing the
   // global operator new without its nothrow form turns into a mismatched free.)

@@ -6,6 +6,9 @@
 //  - A mesh without a skin parented (at any depth) to a joint is a rigid accessory: it becomes a
 //    single-joint skinned part of its nearest joint ancestor. One under the armature node but under no
 //    joint follows the first root joint. Meshes outside the armature are listed in `ignored`.
+//  - A model without any skin (rigid parts moved by node animation, or a still prop) is a skeleton of
+//    its own nodes: every node carrying a mesh or animated, and every node above one, is a joint, and
+//    each mesh is a rigid part on its own node, so the parts move exactly as the file animates them.
 //  - A part is an item (clothing or accessory) when its node's extras carry "item" (and optionally
 //    "slot") or its node name starts with "item_" (the item is the rest of the name); otherwise it is a
 //    body part. An item's slot defaults to its item name.
@@ -26,7 +29,7 @@ namespace myriad::anim {
 
 struct KitImport {
   Avatar kit;
-  std::vector<std::string> ignored;  // meshes left out, each with the reason
+  std::vector<std::string> ignored;  // meshes (or morph targets) left out, each with the reason
 };
 
 // Reads a kit from .gltf/.glb. Throws myriad::Error naming the file and glTF field.

@@ -114,7 +114,7 @@ void WorldScene::Impl::build_vegetation(const SceneProgress& progress) {
   const glm::dvec3 crowd_centre(kCrowdCentre);
   const double crowd_half = double(kCrowdMapSize) * 0.5 + 10.0;
   const glm::dvec3 avatars_origin(kAvatarOrigin);
-  const double avatars_side = double(kAvatarSpacing) * std::ceil(std::sqrt(double(options.avatars)));
+  const double avatars_side = double(avatar_spacing) * std::ceil(std::sqrt(double(options.avatars)));
   // Grass still grows where the crowd and the avatars walk (they trample it), nothing taller.
   std::uint32_t grass = 0;
   const std::vector<vegetation::PlantType> types = vegetation::default_plant_types();
@@ -205,34 +205,44 @@ anim::Avatar load_avatar_kit(const WorldSceneOptions& options) {
 
 }  // namespace
 
+void WorldScene::Impl::load_avatar_kit() {
+  if (options.avatars == 0) return;
+  avatar_kit = std::make_shared<anim::Avatar>(render::load_avatar_kit(options));
+  avatar_spacing = batch::avatar_grid_spacing(*avatar_kit, avatar_placing());
+}
+
+batch::AvatarCrowdOptions WorldScene::Impl::avatar_placing() const {
+  batch::AvatarCrowdOptions placing;
+  placing.avatars = options.avatars;
+  placing.spacing = kAvatarSpacing;
+  placing.seed = static_cast<std::uint32_t>(options.seed);
+  // SPEC B9: avatars beyond 15 / 40 / 80 m pose every 2 / 4 / 8 frames (the default bands), and only
+  // the posed ones' palettes are uploaded.
+  placing.throttle = true;
+  // A kit with several clips (e.g. --avatar-clips): each avatar cross-fades to the next one every 8 s
+  // or so.
+  placing.clip_change_period = 8.0f;
+  // Avatars stand on the hills, at the height asked for, a fifth of them idle when the kit can.
+  placing.height = options.avatar_height;
+  placing.clip_roles = options.avatar_clip_roles;
+  placing.idle_share = 0.2f;
+  // Three levels per part: full detail near, half and a quarter of the vertices further away.
+  placing.lod_levels = 3;
+  // Walking avatars go back and forth over 6 m at their walk clip's stride (feet do not slide).
+  placing.walk_span = 6.0f;
+  return placing;
+}
+
 void WorldScene::Impl::build_avatars(const SceneProgress& progress) {
   Stopwatch clock;
-  if (options.avatars > 0) {
-    std::shared_ptr<anim::Avatar> kit = std::make_shared<anim::Avatar>(load_avatar_kit(options));
-    if (progress) progress("building the avatars (kit: " + kit->name + ")", 4, kBuildSteps);
-    batch::AvatarCrowdOptions placing;
-    placing.avatars = options.avatars;
-    placing.spacing = kAvatarSpacing;
+  if (avatar_kit) {
+    if (progress) progress("building the avatars (kit: " + avatar_kit->name + ")", 4, kBuildSteps);
+    batch::AvatarCrowdOptions placing = avatar_placing();
     placing.origin = {kAvatarOrigin.x, ground.height(double(kAvatarOrigin.x), double(kAvatarOrigin.z)),
                       kAvatarOrigin.z};
-    placing.seed = static_cast<std::uint32_t>(options.seed);
-    // SPEC B9: avatars beyond 15 / 40 / 80 m pose every 2 / 4 / 8 frames (the default bands), and only
-    // the posed ones' palettes are uploaded.
-    placing.throttle = true;
-    // A kit with several clips (e.g. --avatar-clips): each avatar cross-fades to the next one every 8 s
-    // or so.
-    placing.clip_change_period = 8.0f;
-    // Avatars stand on the hills, at the height asked for, a fifth of them idle when the kit can.
-    placing.height = options.avatar_height;
     placing.ground = [this](float x, float z) { return ground.height(double(x), double(z)); };
-    placing.clip_roles = options.avatar_clip_roles;
-    placing.idle_share = 0.2f;
-    // Three levels per part: full detail near, half and a quarter of the vertices further away.
-    placing.lod_levels = 3;
-    // Walking avatars go back and forth over 6 m at their walk clip's stride (feet do not slide).
-    placing.walk_span = 6.0f;
-    avatars = std::make_unique<AvatarCrowdRenderer>(
-        ctx, std::move(kit), placing, OffscreenTarget::kColorFormat, OffscreenTarget::kDepthFormat);
+    avatars = std::make_unique<AvatarCrowdRenderer>(ctx, avatar_kit, placing, OffscreenTarget::kColorFormat,
+                                                    OffscreenTarget::kDepthFormat);
   } else if (progress) {
     progress("no avatars", 4, kBuildSteps);
   }
@@ -291,6 +301,7 @@ WorldScene::WorldScene(gpu::Context& ctx, const WorldSceneOptions& options,
   const std::uint64_t submits_before = ctx.submit_count();
   gpu::UploadBatchScope batch(ctx);
   impl_->build_voxel_world(progress);
+  impl_->load_avatar_kit();
   impl_->build_vegetation(progress);
   impl_->build_crowd(progress);
   impl_->build_avatars(progress);

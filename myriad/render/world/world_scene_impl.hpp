@@ -93,7 +93,10 @@ struct WorldScene::Impl final : VoxelEditing {
   std::vector<crowd::CrowdEntity> entities;
   std::unique_ptr<CrowdRenderer> crowd;
 
-  // Avatars.
+  // Avatars: the kit is read before the ground is made, so the plaza fits its grid (the spacing widens
+  // to the kit's footprint).
+  std::shared_ptr<anim::Avatar> avatar_kit;
+  float avatar_spacing = kAvatarSpacing;
   std::unique_ptr<AvatarCrowdRenderer> avatars;
   // Animation time since the avatars' last update: their CPU work runs when a frame is recorded (a
   // frame drawn again re-stages its per-frame data), so update() adds to it and record() spends it.
@@ -112,6 +115,9 @@ struct WorldScene::Impl final : VoxelEditing {
   bool recorded = false;
 
   void build_voxel_world(const SceneProgress& progress);
+  void load_avatar_kit();
+  // How the avatars are placed, but for where they stand (origin, ground: build_avatars adds them).
+  batch::AvatarCrowdOptions avatar_placing() const;
   void build_vegetation(const SceneProgress& progress);
   void build_crowd(const SceneProgress& progress);
   void build_avatars(const SceneProgress& progress);
