@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <iterator>
+
+#include <nlohmann/json.hpp>
 
 #define GLM_ENABLE_EXPERIMENTAL
 #include <glm/gtc/matrix_transform.hpp>
@@ -56,6 +59,44 @@ bool load_image_checked(tinygltf::Image* image, const int index, std::string* er
   return tinygltf::LoadImageData(image, index, err, warn, req_width, req_height, bytes, size, nullptr);
 }
 
+// The extensions a file may require that Myriad reads.
+constexpr const char* kReadExtensions[] = {"KHR_mesh_quantization"};
+
+// A file requiring an extension Myriad does not read (Draco or meshopt compression, KTX2 textures) would
+// otherwise fail later with a puzzling message, or load wrong: name them.
+void check_required_extensions(const std::vector<std::string>& required, const std::string& file) {
+  std::string unread;
+  for (const std::string& e : required) {
+    if (std::find(std::begin(kReadExtensions), std::end(kReadExtensions), e) == std::end(kReadExtensions))
+      unread += (unread.empty() ? "" : ", ") + e;
+  }
+  if (!unread.empty())
+    throw Error("the file requires glTF extensions Myriad does not read: " + unread, file,
+                "export it again without them (e.g. without Draco or meshopt compression)");
+}
+
+// The extensionsRequired of a file tinygltf could not load (read from its JSON alone); empty when the
+// JSON cannot be read either.
+std::vector<std::string> sniff_required_extensions(std::span<const std::byte> bytes, bool binary) {
+  const auto* text = reinterpret_cast<const char*>(bytes.data());
+  std::size_t size = bytes.size();
+  if (binary) {
+    std::uint32_t length = 0, type = 0;
+    if (size < 20 || std::memcmp(text, "glTF", 4) != 0) return {};
+    std::memcpy(&length, text + 12, 4);
+    std::memcpy(&type, text + 16, 4);
+    if (type != 0x4E4F534Au || length > size - 20) return {};
+    text += 20;
+    size = length;
+  }
+  const nlohmann::json j = nlohmann::json::parse(text, text + size, nullptr, false);
+  std::vector<std::string> out;
+  if (!j.is_object() || !j.contains("extensionsRequired") || !j["extensionsRequired"].is_array()) return out;
+  for (const auto& e : j["extensionsRequired"])
+    if (e.is_string()) out.push_back(e.get<std::string>());
+  return out;
+}
+
 }  // namespace
 
 void Document::fail(const std::string& what, const std::string& field, const std::string& hint) const {
@@ -90,6 +131,7 @@ Document load_bytes(std::span<const std::byte> bytes, bool binary, const std::st
                          : loader.LoadASCIIFromString(&model, &err, &warn,
                                                       reinterpret_cast<const char*>(data), size, base);
   if (!ok) {
+    check_required_extensions(sniff_required_extensions(bytes, binary), file);
     // tinygltf ends each of its messages with a newline: one line, messages joined by "; ".
     std::string message;
     for (std::size_t begin = 0; begin < err.size();) {
@@ -100,8 +142,40 @@ Document load_bytes(std::span<const std::byte> bytes, bool binary, const std::st
     throw Error("glTF parse failed: " + (message.empty() ? std::string("unknown error") : message), file,
                 "is it a valid glTF 2.0 file?");
   }
+  check_required_extensions(model.extensionsRequired, file);
+  doc.quantized = std::find(model.extensionsUsed.begin(), model.extensionsUsed.end(),
+                            "KHR_mesh_quantization") != model.extensionsUsed.end();
   return doc;
 }
+
+namespace {
+
+// `count` elements of `elem` bytes, `stride` apart, at `offset` in bufferViews[view]: where they start,
+// after checking that they lie inside the view and its buffer. Offsets, stride and count all come from
+// the file: a sum or product that wrapped around would pass the bounds test and read far outside the
+// buffer, so every step is overflow-checked.
+const std::uint8_t* view_bytes(const Document& c, int view, std::size_t offset, std::size_t stride,
+                               std::size_t count, std::size_t elem, const std::string& af) {
+  const auto& m = c.model;
+  if (view < 0 || static_cast<std::size_t>(view) >= m.bufferViews.size())
+    c.fail("accessor has no valid bufferView", af);
+  const tinygltf::BufferView& bv = m.bufferViews[static_cast<std::size_t>(view)];
+  if (bv.buffer < 0 || static_cast<std::size_t>(bv.buffer) >= m.buffers.size())
+    c.fail("bufferView has no valid buffer", af);
+  const tinygltf::Buffer& buf = m.buffers[static_cast<std::size_t>(bv.buffer)];
+  if (count == 0) return buf.data.data();
+  std::size_t begin = 0, end = 0, view_end = 0;
+  const bool wraps = __builtin_add_overflow(bv.byteOffset, offset, &begin) ||
+                     __builtin_add_overflow(bv.byteOffset, bv.byteLength, &view_end) ||
+                     __builtin_mul_overflow(stride, count - 1, &end) ||
+                     __builtin_add_overflow(end, begin, &end) || __builtin_add_overflow(end, elem, &end);
+  if (wraps || end > buf.data.size() || end > view_end) {
+    c.fail("accessor reads past the end of its buffer", af, "the file is truncated or corrupt");
+  }
+  return buf.data.data() + begin;
+}
+
+}  // namespace
 
 View accessor_view(const Document& c, int index, const std::string& field) {
   const auto& m = c.model;
@@ -109,38 +183,60 @@ View accessor_view(const Document& c, int index, const std::string& field) {
     c.fail("accessor index out of range", field);
   const tinygltf::Accessor& a = m.accessors[static_cast<std::size_t>(index)];
   const std::string af = field + " (accessors[" + std::to_string(index) + "])";
-  if (a.sparse.isSparse) c.fail("sparse accessors are not supported", af, "export without sparse accessors");
-  if (a.bufferView < 0 || static_cast<std::size_t>(a.bufferView) >= m.bufferViews.size()) {
-    c.fail("accessor has no valid bufferView", af);
-  }
-  const tinygltf::BufferView& bv = m.bufferViews[static_cast<std::size_t>(a.bufferView)];
-  if (bv.buffer < 0 || static_cast<std::size_t>(bv.buffer) >= m.buffers.size())
-    c.fail("bufferView has no valid buffer", af);
-  const tinygltf::Buffer& buf = m.buffers[static_cast<std::size_t>(bv.buffer)];
   View v;
   v.components = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(a.type));
   const int csize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(a.componentType));
   if (v.components <= 0 || csize <= 0) c.fail("accessor has an unknown type or componentType", af);
   const std::size_t elem = static_cast<std::size_t>(v.components) * static_cast<std::size_t>(csize);
-  v.stride = bv.byteStride != 0 ? bv.byteStride : elem;
+  const bool has_view = a.bufferView >= 0 && static_cast<std::size_t>(a.bufferView) < m.bufferViews.size();
+  const std::size_t view_stride =
+      has_view ? m.bufferViews[static_cast<std::size_t>(a.bufferView)].byteStride : 0;
+  v.stride = view_stride != 0 ? view_stride : elem;
   v.count = a.count;
   v.component_type = a.componentType;
   v.normalized = a.normalized;
-  if (v.count == 0) {
-    v.data = buf.data.data();
+  if (!a.sparse.isSparse) {
+    v.data = view_bytes(c, a.bufferView, a.byteOffset, v.stride, v.count, elem, af);
     return v;
   }
-  // Offsets, stride and count all come from the file: a sum or product that wrapped around would pass
-  // the bounds test and read far outside the buffer, so every step is overflow-checked.
-  std::size_t begin = 0, end = 0, view_end = 0;
-  const bool wraps = __builtin_add_overflow(bv.byteOffset, a.byteOffset, &begin) ||
-                     __builtin_add_overflow(bv.byteOffset, bv.byteLength, &view_end) ||
-                     __builtin_mul_overflow(v.stride, v.count - 1, &end) ||
-                     __builtin_add_overflow(end, begin, &end) || __builtin_add_overflow(end, elem, &end);
-  if (wraps || end > buf.data.size() || end > view_end) {
-    c.fail("accessor reads past the end of its buffer", af, "the file is truncated or corrupt");
+  // A sparse accessor: its base elements (zeros without a bufferView) with `count` of them replaced,
+  // made dense once in memory the document keeps.
+  const auto& sp = a.sparse;
+  if (sp.count < 1 || static_cast<std::size_t>(sp.count) > v.count)
+    c.fail("sparse count must be within 1.." + std::to_string(v.count), af + ".sparse.count");
+  std::size_t dense_bytes = 0;
+  if (__builtin_mul_overflow(elem, v.count, &dense_bytes) || dense_bytes > (std::size_t(1) << 31))
+    c.fail("sparse accessor is too large", af);
+  std::vector<std::uint8_t>& dense = c.dense.emplace_back(dense_bytes, std::uint8_t(0));
+  if (a.bufferView >= 0) {
+    const std::uint8_t* base = view_bytes(c, a.bufferView, a.byteOffset, v.stride, v.count, elem, af);
+    for (std::size_t e = 0; e < v.count; ++e) std::memcpy(dense.data() + e * elem, base + e * v.stride, elem);
   }
-  v.data = buf.data.data() + begin;
+  const auto n = static_cast<std::size_t>(sp.count);
+  View indices;
+  indices.component_type = sp.indices.componentType;
+  indices.components = 1;
+  const int isize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(sp.indices.componentType));
+  if (sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+      sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+      sp.indices.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+    c.fail("sparse indices must be unsigned integers", af + ".sparse.indices");
+  indices.stride = static_cast<std::size_t>(isize);
+  indices.count = n;
+  indices.data =
+      view_bytes(c, sp.indices.bufferView, static_cast<std::size_t>(std::max(sp.indices.byteOffset, 0)),
+                 indices.stride, n, indices.stride, af + ".sparse.indices");
+  const std::uint8_t* values =
+      view_bytes(c, sp.values.bufferView, static_cast<std::size_t>(std::max(sp.values.byteOffset, 0)), elem,
+                 n, elem, af + ".sparse.values");
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint32_t at = read_uint(indices, k, 0);
+    if (at >= v.count)
+      c.fail("sparse index " + std::to_string(at) + " is out of range", af + ".sparse.indices");
+    std::memcpy(dense.data() + std::size_t(at) * elem, values + k * elem, elem);
+  }
+  v.data = dense.data();
+  v.stride = elem;
   return v;
 }
 
@@ -208,8 +304,9 @@ std::vector<float> read_floats(const Document& c, int index, int comps, const st
            field);
   }
   if (v.component_type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT ||
-      (v.component_type != TINYGLTF_COMPONENT_TYPE_FLOAT && !v.normalized)) {
-    c.fail("accessor must be float or normalized integer", field);
+      (v.component_type != TINYGLTF_COMPONENT_TYPE_FLOAT && !v.normalized && !c.quantized)) {
+    c.fail("accessor must be float or normalized integer", field,
+           "plain integers need the file to use KHR_mesh_quantization");
   }
   std::vector<float> out(v.count * static_cast<std::size_t>(comps));
   for (std::size_t i = 0; i < v.count; ++i) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -22,6 +23,10 @@ namespace myriad::gltf {
 struct Document {
   tinygltf::Model model;
   std::string file;  // starts every error's place
+  // Sparse accessors made dense by accessor_view (a View points into them while the document lives).
+  mutable std::deque<std::vector<std::uint8_t>> dense;
+  // The file uses KHR_mesh_quantization: attributes may be plain (not normalized) integers.
+  bool quantized = false;
   [[noreturn]] void fail(const std::string& what, const std::string& field,
                          const std::string& hint = {}) const;
 };
@@ -47,7 +52,8 @@ View accessor_view(const Document& doc, int index, const std::string& field);
 float read_component(const View& v, std::size_t i, int k);
 // Component k of element i of an unsigned integer accessor (0 for other types).
 std::uint32_t read_uint(const View& v, std::size_t i, int k);
-// count x comps floats; the accessor must have exactly `comps` components, float or normalized.
+// count x comps floats; the accessor must have exactly `comps` components, float or normalized (or, in
+// a file using KHR_mesh_quantization, plain 8- or 16-bit integers).
 std::vector<float> read_floats(const Document& doc, int index, int comps, const std::string& field);
 
 // Fills `out` (glm vectors of floats) from packed floats. memcpy wants valid pointers even for zero

@@ -271,7 +271,7 @@ class ModelBuilder {
       throw std::runtime_error("could not write " + path.string());
   }
 
- private:
+  // The raw pieces, for tests that shape accessors and views themselves.
   int parent_of(int n) const {
     for (std::size_t i = 0; i < m.nodes.size(); ++i) {
       for (int c : m.nodes[i].children)

@@ -1,0 +1,173 @@
+// glTF files as other exporters and optimisers write them, read through gltf::Document: sparse
+// accessors (with and without a base view) read as their dense values, plain-integer attributes of a
+// file using KHR_mesh_quantization read as numbers (and are refused without it), and a file requiring an
+// extension Myriad does not read fails naming that extension.
+#include "kit_test_models.hpp"
+
+#include "myriad/anim/import/kit_import.hpp"
+#include "myriad/core/io/error.hpp"
+#include "myriad/gltf/document.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+namespace myriad::anim {
+namespace {
+
+using test::ModelBuilder;
+
+std::filesystem::path temp_file(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("myriad_gltf_doc_" + std::to_string(::getpid()) + "_" + name);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A box whose POSITION accessor becomes sparse: `with_base` keeps the box as its base view and moves
+// the first `moved` corners up by 10; without it the base is zeros and the sparse values are the box's
+// first `moved` positions.
+struct SparseBox {
+  ModelBuilder b;
+  std::vector<glm::vec3> box, expected;
+  SparseBox(bool with_base, std::size_t moved) {
+    const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), -1, false);
+    b.mesh_node("box", mesh, -1, -1);
+    const int pos = b.m.meshes[0].primitives[0].attributes.at("POSITION");
+    tinygltf::Accessor& a = b.m.accessors[static_cast<std::size_t>(pos)];
+    const tinygltf::BufferView& bv = b.m.bufferViews[static_cast<std::size_t>(a.bufferView)];
+    box.resize(a.count);
+    std::memcpy(box.data(), b.m.buffers[0].data.data() + bv.byteOffset, box.size() * sizeof(glm::vec3));
+    expected = with_base ? box : std::vector<glm::vec3>(box.size(), glm::vec3(0.0f));
+    std::vector<std::uint16_t> indices;
+    std::vector<glm::vec3> values;
+    for (std::size_t k = 0; k < moved; ++k) {
+      // Every other vertex from the last down, so the indices are not simply 0..moved-1.
+      const auto at = static_cast<std::uint16_t>(box.size() - 1 - 2 * k);
+      indices.push_back(at);
+      values.push_back(with_base ? box[at] + glm::vec3(0.0f, 10.0f, 0.0f) : box[at]);
+      expected[at] = values.back();
+    }
+    const int ia = b.accessor(indices.data(), indices.size(), 2, TINYGLTF_TYPE_SCALAR,
+                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+    const int va =
+        b.accessor(values.data(), values.size(), 12, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    tinygltf::Accessor& p = b.m.accessors[static_cast<std::size_t>(pos)];
+    p.sparse.isSparse = true;
+    p.sparse.count = static_cast<int>(moved);
+    p.sparse.indices.bufferView = b.m.accessors[static_cast<std::size_t>(ia)].bufferView;
+    p.sparse.indices.byteOffset = 0;
+    p.sparse.indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+    p.sparse.values.bufferView = b.m.accessors[static_cast<std::size_t>(va)].bufferView;
+    p.sparse.values.byteOffset = 0;
+    if (!with_base) p.bufferView = -1;
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::vec3& v : expected) lo = glm::min(lo, v), hi = glm::max(hi, v);
+    p.minValues = test::doubles(lo.x, lo.y, lo.z);
+    p.maxValues = test::doubles(hi.x, hi.y, hi.z);
+  }
+};
+
+TEST(GltfDocument, SparseAccessorsReadAsTheirDenseValues) {
+  for (const bool with_base : {true, false}) {
+    SparseBox s(with_base, 5);
+    const std::filesystem::path path = temp_file(with_base ? "sparse_base.glb" : "sparse_zeros.glb");
+    s.b.write(path);
+    const gltf::Document doc = gltf::load(path);
+    const int pos = doc.model.meshes[0].primitives[0].attributes.at("POSITION");
+    std::vector<glm::vec3> read;
+    gltf::assign_floats(read, gltf::read_floats(doc, pos, 3, "POSITION"));
+    EXPECT_EQ(read, s.expected) << (with_base ? "with a base view" : "on zeros");
+    // The kit import reads them too: the rigid part's vertices are the dense positions.
+    const KitImport in = import_kit(path);
+    ASSERT_EQ(in.kit.parts.size(), 1u);
+    EXPECT_EQ(in.kit.parts[0].mesh.positions.size(), s.expected.size());
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(GltfDocument, ASparseIndexOutsideTheAccessorIsNamed) {
+  SparseBox s(true, 3);
+  const int pos = s.b.m.meshes[0].primitives[0].attributes.at("POSITION");
+  const tinygltf::Accessor& p = s.b.m.accessors[static_cast<std::size_t>(pos)];
+  const tinygltf::BufferView& iv = s.b.m.bufferViews[static_cast<std::size_t>(p.sparse.indices.bufferView)];
+  const std::uint16_t far = 9999;
+  std::memcpy(s.b.m.buffers[0].data.data() + iv.byteOffset, &far, 2);
+  const std::filesystem::path path = temp_file("sparse_bad.glb");
+  s.b.write(path);
+  const std::string what = error_of([&] { import_kit(path); });
+  EXPECT_NE(what.find("sparse index 9999 is out of range"), std::string::npos) << what;
+  std::filesystem::remove(path);
+}
+
+// Positions stored as plain unsigned shorts (as KHR_mesh_quantization allows; a node scale maps them
+// back to metres).
+ModelBuilder quantized_box(bool declare) {
+  ModelBuilder b;
+  const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), -1, false);
+  const int node = b.mesh_node("box", mesh, -1, -1);
+  b.m.nodes[static_cast<std::size_t>(node)].scale = {0.001, 0.001, 0.001};
+  tinygltf::Primitive& prim = b.m.meshes[static_cast<std::size_t>(mesh)].primitives[0];
+  std::vector<std::uint16_t> q;
+  const int pos = prim.attributes.at("POSITION");
+  const tinygltf::Accessor& a = b.m.accessors[static_cast<std::size_t>(pos)];
+  const tinygltf::BufferView& bv = b.m.bufferViews[static_cast<std::size_t>(a.bufferView)];
+  std::vector<glm::vec3> p(a.count);
+  std::memcpy(p.data(), b.m.buffers[0].data.data() + bv.byteOffset, p.size() * sizeof(glm::vec3));
+  // Four components per element: 16-bit vertex attributes are padded to 4 bytes.
+  for (const glm::vec3& v : p)
+    q.insert(q.end(), {static_cast<std::uint16_t>(v.x * 1000.0f), static_cast<std::uint16_t>(v.y * 1000.0f),
+                       static_cast<std::uint16_t>(v.z * 1000.0f), 0});
+  const int qa =
+      b.accessor(q.data(), p.size(), 8, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+  b.m.bufferViews[static_cast<std::size_t>(b.m.accessors[static_cast<std::size_t>(qa)].bufferView)]
+      .byteStride = 8;
+  b.m.accessors[static_cast<std::size_t>(qa)].minValues = test::doubles(0, 0, 0);
+  b.m.accessors[static_cast<std::size_t>(qa)].maxValues = test::doubles(1000, 1000, 1000);
+  prim.attributes["POSITION"] = qa;
+  if (declare) {
+    b.m.extensionsUsed.push_back("KHR_mesh_quantization");
+    b.m.extensionsRequired.push_back("KHR_mesh_quantization");
+  }
+  return b;
+}
+
+TEST(GltfDocument, QuantizedPositionsReadWithTheExtensionAndAreRefusedWithoutIt) {
+  const std::filesystem::path path = temp_file("quantized.glb");
+  quantized_box(true).write(path);
+  const KitImport in = import_kit(path);
+  ASSERT_EQ(in.kit.parts.size(), 1u);
+  glm::vec3 hi(0.0f);
+  for (const glm::vec3& v : in.kit.parts[0].mesh.positions) hi = glm::max(hi, v);
+  // A rigid part's vertices are in the model's space: the node's scale brings 1000 back to 1 m.
+  EXPECT_NEAR(hi.x, 1.0f, 1e-5f);
+  EXPECT_NEAR(hi.y, 1.0f, 1e-5f);
+  quantized_box(false).write(path);
+  const std::string what = error_of([&] { import_kit(path); });
+  EXPECT_NE(what.find("KHR_mesh_quantization"), std::string::npos) << what;
+  std::filesystem::remove(path);
+}
+
+TEST(GltfDocument, AFileRequiringAnUnreadExtensionNamesIt) {
+  ModelBuilder b;
+  b.mesh_node("box", b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), -1, false), -1, -1);
+  b.m.extensionsUsed.push_back("EXT_meshopt_compression");
+  b.m.extensionsRequired.push_back("EXT_meshopt_compression");
+  const std::filesystem::path path = temp_file("meshopt.glb");
+  b.write(path);
+  const std::string what = error_of([&] { gltf::load(path); });
+  EXPECT_NE(what.find("requires glTF extensions Myriad does not read: EXT_meshopt_compression"),
+            std::string::npos)
+      << what;
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace myriad::anim
