@@ -1,9 +1,10 @@
 // `myriad avatars info KIT [ITEM ...]` imports an avatar kit (and item files) the way the renderer
 // does and prints its skeleton, clips, parts and items (the joints each uses), the outfit slots and
 // the skeleton dedup figures (palette matrices per avatar before and after, bare and clothed).
-// `myriad avatars make-kit MODEL --out DIR` turns a single-skin character (or 'procedural') into a
-// dressed kit: the model split into body parts by dominant joint plus the sample items, written as
-// <name>.glb and <name>_items.glb and read back through the import path.
+// `myriad avatars make-kit MODEL --out DIR` turns a model (every skin's meshes, meshes on joints, or a
+// skinless model's nodes; or 'procedural') into a dressed kit: the model split into body parts by
+// dominant joint plus the sample items, written as <name>.glb and <name>_items.glb and read back
+// through the import path.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -12,7 +13,6 @@
 
 #include "commands.hpp"
 #include "myriad/anim/clip/clip_roles.hpp"
-#include "myriad/anim/import/gltf_import.hpp"
 #include "myriad/anim/kit/kit_build.hpp"
 #include "myriad/anim/import/kit_import.hpp"
 #include "myriad/anim/kit/kit_info.hpp"
@@ -152,8 +152,9 @@ int run_make_kit(const MakeKitOptions& o) {
   if (procedural) {
     kit = anim::make_avatar({.clothed = o.items});
   } else {
-    const anim::ImportedModel model = anim::import_gltf(o.input);
-    kit = anim::kit_from_model(model, static_cast<std::size_t>(o.parts));
+    std::vector<std::string> ignored;
+    kit = anim::kit_from_file(o.input, static_cast<std::size_t>(o.parts), &ignored);
+    for (const std::string& i : ignored) std::printf("  ignored: %s\n", i.c_str());
     if (o.items) anim::add_sample_items(kit);
   }
   const anim::KitImport in = anim::write_and_import_kit(kit, out, o.name);

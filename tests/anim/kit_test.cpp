@@ -611,6 +611,24 @@ TEST(ClipRoles, FoundByNameOrOverride) {
 
 // A single-skin model whose meshes have different materials keeps them through the split: every part
 // has one of the model's materials, and each material's parts hold exactly its meshes' triangles.
+// A kit made from a file takes the whole model: the robot's three skins and its rigid visor, not only
+// the meshes of the first skin.
+TEST(KitBuild, AKitFromAFileTakesEverySkinAndRigidMesh) {
+  Robot r;
+  const std::filesystem::path dir = temp_dir("robot_make_kit");
+  r.b.write(dir / "robot.glb");
+  std::size_t file_triangles = 0;
+  for (const tinygltf::Mesh& m : r.b.m.meshes) file_triangles += 12 * m.primitives.size();
+  const auto triangles = [](const Avatar& kit) {
+    std::size_t n = 0;
+    for (const AvatarPart& p : kit.parts) n += p.mesh.indices.size() / 3;
+    return n;
+  };
+  const Avatar kit = kit_from_file(dir / "robot.glb", 4);
+  EXPECT_EQ(triangles(kit), file_triangles);
+  EXPECT_LT(triangles(kit_from_model(import_gltf(dir / "robot.glb"), 4)), file_triangles);
+}
+
 TEST(KitBuild, SplittingKeepsEachMeshsMaterial) {
   const std::filesystem::path p = std::filesystem::path(MYRIAD_SHARED_DIR) / "assets" / "cesium_man.gltf";
   ASSERT_TRUE(std::filesystem::exists(p)) << "missing test asset " << p << " (see shared/assets/README.md)";

@@ -2,6 +2,7 @@
 
 #include "myriad/anim/kit/dedup.hpp"
 #include "myriad/anim/kit/kit_write.hpp"
+#include "myriad/anim/import/whole_model.hpp"
 #include "myriad/core/io/error.hpp"
 
 #include <algorithm>
@@ -224,6 +225,13 @@ Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts) {
       kit.skeleton.names[j] = "node_" + std::to_string(model.joint_nodes[j]);
   }
   return kit;
+}
+
+Avatar kit_from_file(const std::filesystem::path& path, std::size_t body_parts,
+                     std::vector<std::string>* ignored) {
+  WholeModel whole = import_whole_model(path);
+  if (ignored) *ignored = std::move(whole.ignored);
+  return kit_from_model(whole.model, body_parts);
 }
 
 void add_sample_items(Avatar& kit) {

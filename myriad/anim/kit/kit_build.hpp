@@ -1,4 +1,4 @@
-// Avatar kits built from single-skin models, so real model data can be dressed and customized:
+// Avatar kits built from models, so real model data can be dressed and customized:
 // kit_from_model() splits a model's skinned meshes into body parts by dominant joint (each part with
 // its own bone list, as multi-part exports have), and add_sample_items() makes clothing and
 // accessory items from any humanoid kit's own body surface — shirt and jacket (slot torso), trousers
@@ -13,12 +13,18 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace myriad::anim {
 
 // Every skinned mesh of `model` (joined) split into at most `body_parts` parts; clips, materials and
 // the root transform kept. Throws myriad::Error when the model has no triangles.
 Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts = kAvatarBodyParts);
+
+// kit_from_model() of a whole glTF file as import_whole_model() reads it: every skin's meshes, meshes
+// parented to joints, a skinless model's nodes. `ignored` (when given) gets what was left out.
+Avatar kit_from_file(const std::filesystem::path& path, std::size_t body_parts = kAvatarBodyParts,
+                     std::vector<std::string>* ignored = nullptr);
 
 // Appends the sample items to `kit` (its body parts must exist). "Up" is the kit's world +Y taken
 // back through root_transform, so Z-up exports dress correctly.
