@@ -1,7 +1,8 @@
 // glTF files as other exporters and optimisers write them, read through gltf::Document: sparse
 // accessors (with and without a base view) read as their dense values, plain-integer attributes of a
 // file using KHR_mesh_quantization read as numbers (and are refused without it), and a file requiring an
-// extension Myriad does not read fails naming that extension.
+// extension Myriad does not read fails naming that extension; triangle strips and fans read as
+// triangle lists, points and lines are named as left out.
 #include "kit_test_models.hpp"
 
 #include "myriad/anim/import/kit_import.hpp"
@@ -166,6 +167,61 @@ TEST(GltfDocument, AFileRequiringAnUnreadExtensionNamesIt) {
   EXPECT_NE(what.find("requires glTF extensions Myriad does not read: EXT_meshopt_compression"),
             std::string::npos)
       << what;
+  std::filesystem::remove(path);
+}
+
+// One mesh with a primitive per entry of `modes`, each over the unit quad in z = 0 (strip order, fan
+// order round the quad, or lines through the same four points).
+ModelBuilder quad_primitives(std::initializer_list<int> modes) {
+  ModelBuilder b;
+  const std::vector<glm::vec3> p = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+  const std::vector<glm::vec3> n(4, glm::vec3(0, 0, 1));
+  tinygltf::Mesh mesh;
+  mesh.name = "quads";
+  for (const int mode : modes) {
+    // Strip order 0 1 2 3; fan order 0 1 3 2 (round the quad); lines along two edges.
+    const std::vector<std::uint32_t> idx = mode == TINYGLTF_MODE_TRIANGLE_FAN
+                                               ? std::vector<std::uint32_t>{0, 1, 3, 2}
+                                               : std::vector<std::uint32_t>{0, 1, 2, 3};
+    tinygltf::Primitive prim;
+    prim.mode = mode;
+    prim.attributes["POSITION"] = b.positions(p);
+    prim.attributes["NORMAL"] =
+        b.accessor(n.data(), n.size(), 12, TINYGLTF_TYPE_VEC3, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    prim.indices =
+        b.accessor(idx.data(), idx.size(), 4, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
+    mesh.primitives.push_back(prim);
+  }
+  b.m.meshes.push_back(mesh);
+  b.mesh_node("quads", 0, -1, -1);
+  return b;
+}
+
+// Strips and fans are unrolled into triangles that all face the way the file's winding says (+Z here);
+// points and lines are listed as left out, and a model of nothing else is refused saying so.
+TEST(GltfDocument, StripsAndFansAreTrianglesAndLinesAreNamed) {
+  const std::filesystem::path path = temp_file("modes.glb");
+  quad_primitives({TINYGLTF_MODE_TRIANGLE_STRIP, TINYGLTF_MODE_TRIANGLE_FAN, TINYGLTF_MODE_LINE}).write(path);
+  const KitImport in = import_kit(path);
+  ASSERT_EQ(in.kit.parts.size(), 2u);
+  for (const AvatarPart& part : in.kit.parts) {
+    const SkinnedMesh& m = part.mesh;
+    ASSERT_EQ(m.indices.size(), 6u) << m.name;
+    float area = 0.0f;
+    for (std::size_t t = 0; t < 6; t += 3) {
+      const glm::vec3 a = m.positions[m.indices[t]], b = m.positions[m.indices[t + 1]],
+                      c = m.positions[m.indices[t + 2]];
+      const glm::vec3 face = glm::cross(b - a, c - a);
+      EXPECT_GT(face.z, 0.0f) << m.name << " triangle " << t / 3 << " faces away";
+      area += 0.5f * glm::length(face);
+    }
+    EXPECT_NEAR(area, 1.0f, 1e-6f) << m.name << ": the two triangles do not cover the quad";
+  }
+  ASSERT_EQ(in.ignored.size(), 1u);
+  EXPECT_NE(in.ignored[0].find("1 point or line primitives"), std::string::npos) << in.ignored[0];
+  quad_primitives({TINYGLTF_MODE_LINE_STRIP}).write(path);
+  const std::string what = error_of([&] { import_kit(path); });
+  EXPECT_NE(what.find("only points or lines"), std::string::npos) << what;
   std::filesystem::remove(path);
 }
 

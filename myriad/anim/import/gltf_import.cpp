@@ -120,6 +120,7 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
       const std::string pf =
           "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(pi) + "]";
       SkinnedMesh sm = detail::read_primitive(c, prim, pf, skin_to_joint);
+      if (sm.indices.empty()) continue;  // points or lines: no surface
       sm.name = mesh.name;
       if (prim.material >= 0) {
         auto [it, inserted] = material_map.try_emplace(prim.material, static_cast<int>(material_map.size()));

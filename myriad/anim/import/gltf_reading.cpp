@@ -46,10 +46,33 @@ std::vector<int> node_parents(const gltf::Document& c) {
   return parent;
 }
 
+namespace {
+
+// A strip's or fan's indices as a triangle list.
+std::vector<std::uint32_t> triangle_list(std::span<const std::uint32_t> v, int mode) {
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 2; i < v.size(); ++i) {
+    // A strip's odd triangles swap their first two corners so that every triangle faces the same way.
+    std::uint32_t a = mode == TINYGLTF_MODE_TRIANGLE_FAN ? v[0] : v[i - 2], b = v[i - 1];
+    if (mode == TINYGLTF_MODE_TRIANGLE_STRIP && i % 2 == 1) std::swap(a, b);
+    const std::uint32_t c = v[i];
+    if (a == b || b == c || a == c) continue;  // strips joined by repeated indices
+    out.insert(out.end(), {a, b, c});
+  }
+  return out;
+}
+
+}  // namespace
+
 SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& prim, const std::string& pf,
                            std::span<const std::uint16_t> skin_to_joint) {
-  if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES)
-    c.fail("only triangle lists are supported", pf + ".mode");
+  const int mode = prim.mode == -1 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
+  if (mode < TINYGLTF_MODE_POINTS || mode > TINYGLTF_MODE_TRIANGLE_FAN)
+    c.fail("unknown primitive mode " + std::to_string(mode), pf + ".mode");
+  // Points and lines have no surface to draw: no triangles (the importers list them as left out).
+  if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
+      mode != TINYGLTF_MODE_TRIANGLE_FAN)
+    return {};
   auto attr = [&](const char* name) {
     const auto it = prim.attributes.find(name);
     return it == prim.attributes.end() ? -1 : it->second;
@@ -133,6 +156,7 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
     sm.indices.resize(count);
     for (std::size_t i = 0; i < count; ++i) sm.indices[i] = static_cast<std::uint32_t>(i);
   }
+  if (mode != TINYGLTF_MODE_TRIANGLES) sm.indices = triangle_list(sm.indices, mode);
   if (sm.indices.size() % 3 != 0) c.fail("index count is not a multiple of 3", pf + ".indices");
   return sm;
 }

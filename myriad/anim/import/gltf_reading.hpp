@@ -17,7 +17,8 @@ namespace myriad::anim::detail {
 // Parent node of every node (-1 for scene roots); fails on a child index out of range or a cycle.
 std::vector<int> node_parents(const gltf::Document& doc);
 
-// One triangle primitive. With a skin (`skin_to_joint` maps the skin's joint slots to the caller's
+// One primitive as a triangle list (strips and fans unrolled; points and lines, which have no surface,
+// give a mesh without triangles). With a skin (`skin_to_joint` maps the skin's joint slots to the caller's
 // joint numbering) JOINTS_0/WEIGHTS_0 are required and weights are normalised; with an empty
 // `skin_to_joint` the primitive is rigid: every vertex gets joint 0 with weight 1. `field` names the
 // primitive in errors (e.g. "meshes[2].primitives[0]").

@@ -293,17 +293,29 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
     const bool is_item = item_of(m.nodes[ni], item, slot);
     add_mesh_parts(d, ni, skin, 0, &offset, is_item, item, slot, materials, images, kit);
   }
-  if (kit.parts.empty() && !clips_only) d.fail("no mesh is bound to the skeleton", "nodes[*].mesh");
-  // Morph targets are read by nothing downstream: say so rather than drop them silently.
+  // Morph targets are read by nothing downstream, and points and lines have no surface: say so rather
+  // than drop them silently.
+  bool points_or_lines = false;
   for (std::size_t ni = 0; ni < m.nodes.size(); ++ni) {
     const int mi = m.nodes[ni].mesh;
     if (mi < 0 || static_cast<std::size_t>(mi) >= m.meshes.size()) continue;
-    std::size_t targets = 0;
-    for (const tinygltf::Primitive& prim : m.meshes[static_cast<std::size_t>(mi)].primitives)
+    std::size_t targets = 0, no_surface = 0;
+    for (const tinygltf::Primitive& prim : m.meshes[static_cast<std::size_t>(mi)].primitives) {
       targets = std::max(targets, prim.targets.size());
+      no_surface += prim.mode >= TINYGLTF_MODE_POINTS && prim.mode <= TINYGLTF_MODE_LINE_STRIP ? 1 : 0;
+    }
     if (targets > 0)
       out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(targets) +
                             " morph targets (the mesh keeps its base shape)");
+    points_or_lines |= no_surface > 0;
+    if (no_surface > 0)
+      out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(no_surface) +
+                            " point or line primitives (no surface to draw)");
+  }
+  if (kit.parts.empty() && !clips_only) {
+    if (points_or_lines)
+      d.fail("the model's meshes hold only points or lines: no triangles to draw", "nodes[*].mesh");
+    d.fail("no mesh is bound to the skeleton", "nodes[*].mesh");
   }
   // Body parts first, then items, each in file order. (Not std::stable_partition: its temporary
   // buffer comes from nothrow new and goes back through plain delete, which a program replacing the
