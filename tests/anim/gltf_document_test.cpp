@@ -2,7 +2,8 @@
 // accessors (with and without a base view) read as their dense values, plain-integer attributes of a
 // file using KHR_mesh_quantization read as numbers (and are refused without it), and a file requiring an
 // extension Myriad does not read fails naming that extension; triangle strips and fans read as
-// triangle lists, points and lines are named as left out.
+// triangle lists, points and lines are named as left out; the base colour texture's UV set and
+// KHR_texture_transform are applied; zero normals are rebuilt from the faces.
 #include "kit_test_models.hpp"
 
 #include "myriad/anim/import/kit_import.hpp"
@@ -223,6 +224,66 @@ TEST(GltfDocument, StripsAndFansAreTrianglesAndLinesAreNamed) {
   const std::string what = error_of([&] { import_kit(path); });
   EXPECT_NE(what.find("only points or lines"), std::string::npos) << what;
   std::filesystem::remove(path);
+}
+
+// The mesh of the one part of the model `b` writes to a file named `name`, read back as a kit.
+SkinnedMesh only_part_of(const ModelBuilder& b, const std::string& name) {
+  const std::filesystem::path path = temp_file(name);
+  b.write(path);
+  KitImport in = import_kit(path);
+  std::filesystem::remove(path);
+  if (in.kit.parts.size() != 1) throw std::runtime_error(name + ": expected one part");
+  return std::move(in.kit.parts[0].mesh);
+}
+
+// The base colour texture's UV set (texCoord 1 here) is the one read, through its KHR_texture_transform
+// (offset, rotation, scale as the extension defines them).
+TEST(GltfDocument, TheBaseColourTexturesUvSetAndTransformAreApplied) {
+  ModelBuilder b;
+  const int material = b.texture_material("decal");
+  const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), material, false);
+  b.mesh_node("box", mesh, -1, -1);
+  tinygltf::Primitive& prim = b.m.meshes[static_cast<std::size_t>(mesh)].primitives[0];
+  std::vector<glm::vec2> uv1;
+  for (int i = 0; i < 24; ++i) uv1.emplace_back(0.1f * float(i % 5), 0.05f * float(i));
+  prim.attributes["TEXCOORD_1"] =
+      b.accessor(uv1.data(), uv1.size(), 8, TINYGLTF_TYPE_VEC2, TINYGLTF_COMPONENT_TYPE_FLOAT);
+  tinygltf::TextureInfo& info =
+      b.m.materials[static_cast<std::size_t>(material)].pbrMetallicRoughness.baseColorTexture;
+  info.texCoord = 1;
+  tinygltf::Value::Object t;
+  t["offset"] = tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(0.25), tinygltf::Value(0.5)});
+  t["rotation"] = tinygltf::Value(1.5707963267948966);
+  t["scale"] = tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(2.0), tinygltf::Value(3.0)});
+  info.extensions["KHR_texture_transform"] = tinygltf::Value(t);
+  b.m.extensionsUsed.push_back("KHR_texture_transform");
+  const SkinnedMesh mesh_read = only_part_of(b, "uv_transform.glb");
+  const std::vector<glm::vec2>& got = mesh_read.uvs;
+  ASSERT_EQ(got.size(), uv1.size());
+  for (std::size_t i = 0; i < uv1.size(); ++i) {
+    // A quarter turn: u' = -sy v + ox, v' = sx u + oy.
+    const glm::vec2 want(-3.0f * uv1[i].y + 0.25f, 2.0f * uv1[i].x + 0.5f);
+    EXPECT_NEAR(got[i].x, want.x, 1e-5f) << "vertex " << i;
+    EXPECT_NEAR(got[i].y, want.y, 1e-5f) << "vertex " << i;
+  }
+}
+
+// Zero normals (as some exporters write for corners they could not smooth) are rebuilt from the faces.
+TEST(GltfDocument, ZeroNormalsAreRebuiltFromTheFaces) {
+  ModelBuilder b;
+  const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), -1, false);
+  b.mesh_node("box", mesh, -1, -1);
+  const int nr = b.m.meshes[static_cast<std::size_t>(mesh)].primitives[0].attributes.at("NORMAL");
+  const tinygltf::BufferView& bv =
+      b.m.bufferViews[static_cast<std::size_t>(b.m.accessors[static_cast<std::size_t>(nr)].bufferView)];
+  std::vector<glm::vec3> normals(24);
+  std::memcpy(normals.data(), b.m.buffers[0].data.data() + bv.byteOffset, 24 * sizeof(glm::vec3));
+  const std::vector<glm::vec3> zeros(24, glm::vec3(0.0f));
+  std::memcpy(b.m.buffers[0].data.data() + bv.byteOffset, zeros.data(), 24 * sizeof(glm::vec3));
+  const SkinnedMesh mesh_read = only_part_of(b, "zero_normals.glb");
+  const std::vector<glm::vec3>& got = mesh_read.normals;
+  ASSERT_EQ(got.size(), 24u);
+  for (std::size_t v = 0; v < 24; ++v) EXPECT_LT(glm::length(got[v] - normals[v]), 1e-5f) << "vertex " << v;
 }
 
 }  // namespace

@@ -264,7 +264,7 @@ class ModelBuilder {
     return nd.rotation.size() == 4 ? nd.rotation : doubles(0, 0, 0, 1);
   }
 
-  void write(const std::filesystem::path& path) {
+  void write(const std::filesystem::path& path) const {
     tinygltf::TinyGLTF io;
     const bool glb = path.extension() == ".glb";
     if (!io.WriteGltfSceneToFile(&m, path.string(), true, true, !glb, glb))
