@@ -144,8 +144,11 @@ TEST(PlantGltf, BadModelsFailWithOneLineNamingFileAndNode) {
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
   };
   expect_one_line(edited([](json& j) { j["nodes"][0]["name"] = "Fern_LOD2"; }), "no LOD0", "node '");
-  expect_one_line(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 1; }), "not a triangle list",
+  expect_one_line(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 1; }), "points or lines",
                   "node 'Fern_LOD1'");
+  // Strips and fans are triangles (read as lists): not an error.
+  EXPECT_EQ(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 5; }), "");
+  EXPECT_EQ(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 6; }), "");
   expect_one_line(edited([](json& j) {
                     for (json& img : j["images"]) img["uri"] = "gone.png";
                   }),

@@ -1,6 +1,7 @@
 #include "myriad/anim/import/gltf_reading.hpp"
 
 #include "myriad/core/io/error.hpp"
+#include "myriad/gltf/primitive.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,94 +47,10 @@ std::vector<int> node_parents(const gltf::Document& c) {
   return parent;
 }
 
-namespace {
-
-// A strip's or fan's indices as a triangle list.
-std::vector<std::uint32_t> triangle_list(std::span<const std::uint32_t> v, int mode) {
-  std::vector<std::uint32_t> out;
-  for (std::size_t i = 2; i < v.size(); ++i) {
-    // A strip's odd triangles swap their first two corners so that every triangle faces the same way.
-    std::uint32_t a = mode == TINYGLTF_MODE_TRIANGLE_FAN ? v[0] : v[i - 2], b = v[i - 1];
-    if (mode == TINYGLTF_MODE_TRIANGLE_STRIP && i % 2 == 1) std::swap(a, b);
-    const std::uint32_t c = v[i];
-    if (a == b || b == c || a == c) continue;  // strips joined by repeated indices
-    out.insert(out.end(), {a, b, c});
-  }
-  return out;
-}
-
-// Which UV set a material's base colour texture reads, and the KHR_texture_transform on it (offset,
-// rotation, scale: uv' = T * R * S * uv, as the extension defines it).
-struct UvMapping {
-  int set = 0;
-  bool transformed = false;
-  glm::mat3x2 uv{1.0f};
-};
-
-double number_or(const tinygltf::Value& o, const char* key, int index, double fallback) {
-  if (!o.Has(key)) return fallback;
-  const tinygltf::Value& v = o.Get(key);
-  const tinygltf::Value& x =
-      index < 0 ? v : (v.IsArray() && v.ArrayLen() > std::size_t(index) ? v.Get(index) : v);
-  return x.IsNumber() ? x.GetNumberAsDouble() : fallback;
-}
-
-UvMapping base_color_mapping(const gltf::Document& c, int material) {
-  UvMapping out;
-  if (material < 0 || static_cast<std::size_t>(material) >= c.model.materials.size()) return out;
-  const tinygltf::TextureInfo& info =
-      c.model.materials[static_cast<std::size_t>(material)].pbrMetallicRoughness.baseColorTexture;
-  if (info.index < 0) return out;
-  out.set = std::max(info.texCoord, 0);
-  const auto it = info.extensions.find("KHR_texture_transform");
-  if (it == info.extensions.end() || !it->second.IsObject()) return out;
-  const tinygltf::Value& t = it->second;
-  if (t.Has("texCoord") && t.Get("texCoord").IsInt())
-    out.set = std::max(t.Get("texCoord").GetNumberAsInt(), 0);
-  const auto f = [](double x) { return std::isfinite(x) ? static_cast<float>(x) : 0.0f; };
-  const glm::vec2 offset(f(number_or(t, "offset", 0, 0.0)), f(number_or(t, "offset", 1, 0.0)));
-  const glm::vec2 scale(f(number_or(t, "scale", 0, 1.0)), f(number_or(t, "scale", 1, 1.0)));
-  const float r = f(number_or(t, "rotation", -1, 0.0));
-  // Columns of the 3 x 2 matrix T * R * S; R's columns as the extension's GLSL writes them: (cos, sin),
-  // (-sin, cos).
-  out.uv = glm::mat3x2(glm::vec2(std::cos(r), std::sin(r)) * scale.x,
-                       glm::vec2(-std::sin(r), std::cos(r)) * scale.y, offset);
-  out.transformed = true;
-  return out;
-}
-
-// Normals of zero length or not finite (exporters write them for degenerate or unsmoothed corners)
-// are rebuilt from the faces round the vertex, area-weighted; a vertex on no face points up.
-void repair_normals(SkinnedMesh& sm) {
-  const auto bad = [](glm::vec3 n) {
-    const float len = glm::length(n);
-    return !std::isfinite(len) || len < 1e-12f;
-  };
-  if (std::none_of(sm.normals.begin(), sm.normals.end(), bad)) return;
-  std::vector<glm::vec3> rebuilt(sm.positions.size(), glm::vec3(0.0f));
-  for (std::size_t t = 0; t + 2 < sm.indices.size(); t += 3) {
-    const std::uint32_t a = sm.indices[t], b = sm.indices[t + 1], c = sm.indices[t + 2];
-    const glm::vec3 f = glm::cross(sm.positions[b] - sm.positions[a], sm.positions[c] - sm.positions[a]);
-    if (!std::isfinite(f.x + f.y + f.z)) continue;
-    rebuilt[a] += f, rebuilt[b] += f, rebuilt[c] += f;
-  }
-  for (std::size_t v = 0; v < sm.normals.size(); ++v) {
-    if (!bad(sm.normals[v])) continue;
-    sm.normals[v] = bad(rebuilt[v]) ? glm::vec3(0.0f, 1.0f, 0.0f) : glm::normalize(rebuilt[v]);
-  }
-}
-
-}  // namespace
-
 SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& prim, const std::string& pf,
                            std::span<const std::uint16_t> skin_to_joint) {
-  const int mode = prim.mode == -1 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
-  if (mode < TINYGLTF_MODE_POINTS || mode > TINYGLTF_MODE_TRIANGLE_FAN)
-    c.fail("unknown primitive mode " + std::to_string(mode), pf + ".mode");
   // Points and lines have no surface to draw: no triangles (the importers list them as left out).
-  if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
-      mode != TINYGLTF_MODE_TRIANGLE_FAN)
-    return {};
+  if (!gltf::has_triangles(c, prim, pf)) return {};
   auto attr = [&](const char* name) {
     const auto it = prim.attributes.find(name);
     return it == prim.attributes.end() ? -1 : it->second;
@@ -153,14 +70,13 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
     assign_floats(sm.normals, v);
   }
   // The UV set the base colour texture reads, through its KHR_texture_transform when it has one.
-  const UvMapping mapping = base_color_mapping(c, prim.material);
+  const gltf::UvMapping mapping = gltf::base_color_uv(c, prim.material);
   const std::string set = "TEXCOORD_" + std::to_string(mapping.set);
   if (const int uv = attr(set.c_str()) >= 0 ? attr(set.c_str()) : attr("TEXCOORD_0"); uv >= 0) {
     const std::vector<float> v = read_floats(c, uv, 2, pf + ".attributes." + set);
     if (v.size() != 2 * count) c.fail("attribute count differs from POSITION", pf + ".attributes." + set);
     assign_floats(sm.uvs, v);
-    if (mapping.transformed)
-      for (glm::vec2& t : sm.uvs) t = glm::vec2(mapping.uv * glm::vec3(t, 1.0f));
+    for (glm::vec2& t : sm.uvs) t = mapping.apply(t);
   }
   if (const int col = attr("COLOR_0"); col >= 0) {
     // VEC3 or VEC4, float or normalised unsigned byte/short (read_floats normalises): linear RGBA.
@@ -208,23 +124,8 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
       }
     }
   }
-  if (prim.indices >= 0) {
-    const View iv = accessor_view(c, prim.indices, pf + ".indices");
-    if (iv.components != 1 || iv.component_type == TINYGLTF_COMPONENT_TYPE_FLOAT)
-      c.fail("indices must be unsigned scalars", pf + ".indices");
-    sm.indices.resize(iv.count);
-    for (std::size_t i = 0; i < iv.count; ++i) {
-      sm.indices[i] = read_uint(iv, i, 0);
-      if (sm.indices[i] >= count)
-        c.fail("index " + std::to_string(sm.indices[i]) + " out of range", pf + ".indices");
-    }
-  } else {
-    sm.indices.resize(count);
-    for (std::size_t i = 0; i < count; ++i) sm.indices[i] = static_cast<std::uint32_t>(i);
-  }
-  if (mode != TINYGLTF_MODE_TRIANGLES) sm.indices = triangle_list(sm.indices, mode);
-  if (sm.indices.size() % 3 != 0) c.fail("index count is not a multiple of 3", pf + ".indices");
-  repair_normals(sm);
+  sm.indices = gltf::triangle_indices(c, prim, count, pf);
+  gltf::repair_normals(sm.positions, sm.indices, sm.normals);
   return sm;
 }
 

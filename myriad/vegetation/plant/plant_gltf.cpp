@@ -13,6 +13,7 @@
 #include "myriad/core/io/binary_io.hpp"
 #include "myriad/core/io/error.hpp"
 #include "myriad/gltf/document.hpp"
+#include "myriad/gltf/primitive.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 #include "myriad/vegetation/plant/plant_gltf_write.hpp"
 #include "myriad/vegetation/plant/plant_impostor.hpp"
@@ -193,9 +194,9 @@ class Importer {
 
   void append_primitive(PlantMesh& out, const tinygltf::Primitive& prim, const glm::mat4& world,
                         const std::string& where) {
-    if (prim.mode != -1 && prim.mode != TINYGLTF_MODE_TRIANGLES)
-      doc_.fail("the primitive is not a triangle list (mode " + std::to_string(prim.mode) + ")", where,
-                "export triangles");
+    if (!gltf::has_triangles(doc_, prim, where))
+      doc_.fail("the primitive is points or lines, not triangles (mode " + std::to_string(prim.mode) + ")",
+                where, "export triangles");
     const auto attr = [&](const std::string& name) {
       const auto it = prim.attributes.find(name);
       return it == prim.attributes.end() ? -1 : it->second;
@@ -209,14 +210,8 @@ class Importer {
       gltf::assign_floats(normals, gltf::read_floats(doc_, nr, 3, where + ".NORMAL"));
       if (normals.size() != count) doc_.fail("NORMAL count differs from POSITION", where);
     }
-    std::vector<std::uint32_t> indices;
     if (prim.indices >= 0) {
-      const gltf::View v = gltf::accessor_view(doc_, prim.indices, where + ".indices");
-      const int ct = v.component_type;
-      if (v.components != 1 ||
-          (ct != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && ct != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-           ct != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT))
-        doc_.fail("indices must be unsigned integer scalars", where + ".indices");
+      const int ct = gltf::accessor_view(doc_, prim.indices, where + ".indices").component_type;
       const std::size_t addressable = ct == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 256
                                       : ct == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 65536
                                                                                      : SIZE_MAX;
@@ -224,30 +219,21 @@ class Importer {
         doc_.fail("the primitive has " + std::to_string(count) + " vertices, more than its " +
                       (addressable == 256 ? "8" : "16") + "-bit indices address",
                   where + ".indices", "export with 32-bit indices or split the mesh");
-      indices.reserve(v.count);
-      for (std::size_t i = 0; i < v.count; ++i) {
-        const std::uint32_t index = gltf::read_uint(v, i, 0);
-        if (index >= count)
-          doc_.fail(
-              "index " + std::to_string(index) + " is out of range (" + std::to_string(count) + " vertices)",
-              where + ".indices");
-        indices.push_back(index);
-      }
-    } else {
-      indices.reserve(count);
-      for (std::size_t i = 0; i < count; ++i) indices.push_back(static_cast<std::uint32_t>(i));
     }
-    if (indices.size() % 3 != 0) doc_.fail("the index count is not a multiple of 3", where + ".indices");
+    const std::vector<std::uint32_t> indices = gltf::triangle_indices(doc_, prim, count, where);
     if (normals.empty()) normals = smooth_normals(positions, indices);
+    gltf::repair_normals(positions, indices, normals);
 
-    const auto [surface, texcoord] = material_surface(prim.material, where);
+    const PlantSurface surface = material_surface(prim.material, where);
     std::vector<glm::vec2> uvs(count, glm::vec2(0.0f));
     if (surface.texture != kNoPlantTexture) {
-      const std::string name = "TEXCOORD_" + std::to_string(texcoord);
+      const gltf::UvMapping mapping = gltf::base_color_uv(doc_, prim.material);
+      const std::string name = "TEXCOORD_" + std::to_string(mapping.set);
       const int uv = attr(name);
       if (uv < 0) doc_.fail("the material is textured but the primitive has no " + name, where);
       gltf::assign_floats(uvs, gltf::read_floats(doc_, uv, 2, where + "." + name));
       if (uvs.size() != count) doc_.fail(name + " count differs from POSITION", where);
+      for (glm::vec2& t : uvs) t = mapping.apply(t);
     }
     std::vector<glm::vec4> colors;
     if (const int c = attr("COLOR_0"); c >= 0) {
@@ -291,9 +277,9 @@ class Importer {
     return n;
   }
 
-  std::pair<PlantSurface, int> material_surface(int material, const std::string& where) {
+  PlantSurface material_surface(int material, const std::string& where) {
     PlantSurface s;
-    if (material < 0) return {s, 0};
+    if (material < 0) return s;
     if (std::size_t(material) >= m_.materials.size())
       doc_.fail("material index out of range", where + ".material");
     const tinygltf::Material& mat = m_.materials[std::size_t(material)];
@@ -307,13 +293,13 @@ class Importer {
     else if (mat.alphaMode == "BLEND")
       s.alpha_cutoff = 128;
     const int tex = pbr.baseColorTexture.index;
-    if (tex < 0) return {s, 0};
+    if (tex < 0) return s;
     if (std::size_t(tex) >= m_.textures.size()) doc_.fail("texture index out of range", mwhere);
     const int source = m_.textures[std::size_t(tex)].source;
     if (source < 0 || std::size_t(source) >= m_.images.size())
       doc_.fail("the base-colour texture has no image", mwhere);
     s.texture = texture_index(source, mwhere);
-    return {s, std::max(0, pbr.baseColorTexture.texCoord)};
+    return s;
   }
 
   std::uint16_t texture_index(int source, const std::string& where) {
