@@ -200,17 +200,25 @@ View accessor_view(const Document& c, int index, const std::string& field) {
     return v;
   }
   // A sparse accessor: its base elements (zeros without a bufferView) with `count` of them replaced,
-  // made dense once in memory the document keeps.
+  // made dense once (on its first read) in memory the document keeps.
+  const std::size_t base_stride = v.stride;
+  v.stride = elem;
+  if (const auto it = c.dense.find(index); it != c.dense.end()) {
+    v.data = it->second.data();
+    return v;
+  }
   const auto& sp = a.sparse;
   if (sp.count < 1 || static_cast<std::size_t>(sp.count) > v.count)
     c.fail("sparse count must be within 1.." + std::to_string(v.count), af + ".sparse.count");
   std::size_t dense_bytes = 0;
-  if (__builtin_mul_overflow(elem, v.count, &dense_bytes) || dense_bytes > (std::size_t(1) << 31))
+  // Without a base view nothing in the file bounds the size: 256 MiB is far above any real mesh's.
+  if (__builtin_mul_overflow(elem, v.count, &dense_bytes) || dense_bytes > (std::size_t(1) << 28))
     c.fail("sparse accessor is too large", af);
-  std::vector<std::uint8_t>& dense = c.dense.emplace_back(dense_bytes, std::uint8_t(0));
+  std::vector<std::uint8_t> dense(dense_bytes, std::uint8_t(0));
   if (a.bufferView >= 0) {
-    const std::uint8_t* base = view_bytes(c, a.bufferView, a.byteOffset, v.stride, v.count, elem, af);
-    for (std::size_t e = 0; e < v.count; ++e) std::memcpy(dense.data() + e * elem, base + e * v.stride, elem);
+    const std::uint8_t* base = view_bytes(c, a.bufferView, a.byteOffset, base_stride, v.count, elem, af);
+    for (std::size_t e = 0; e < v.count; ++e)
+      std::memcpy(dense.data() + e * elem, base + e * base_stride, elem);
   }
   const auto n = static_cast<std::size_t>(sp.count);
   View indices;
@@ -235,8 +243,7 @@ View accessor_view(const Document& c, int index, const std::string& field) {
       c.fail("sparse index " + std::to_string(at) + " is out of range", af + ".sparse.indices");
     std::memcpy(dense.data() + std::size_t(at) * elem, values + k * elem, elem);
   }
-  v.data = dense.data();
-  v.stride = elem;
+  v.data = c.dense.emplace(index, std::move(dense)).first->second.data();
   return v;
 }
 

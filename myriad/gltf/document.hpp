@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <map>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -23,8 +23,9 @@ namespace myriad::gltf {
 struct Document {
   tinygltf::Model model;
   std::string file;  // starts every error's place
-  // Sparse accessors made dense by accessor_view (a View points into them while the document lives).
-  mutable std::deque<std::vector<std::uint8_t>> dense;
+  // Sparse accessors made dense by accessor_view, by accessor index (a View points into them while the
+  // document lives).
+  mutable std::map<int, std::vector<std::uint8_t>> dense;
   // The file uses KHR_mesh_quantization: attributes may be plain (not normalized) integers.
   bool quantized = false;
   [[noreturn]] void fail(const std::string& what, const std::string& field,

@@ -71,8 +71,9 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
   }
   // The UV set the base colour texture reads, through its KHR_texture_transform when it has one.
   const gltf::UvMapping mapping = gltf::base_color_uv(c, prim.material);
-  const std::string set = "TEXCOORD_" + std::to_string(mapping.set);
-  if (const int uv = attr(set.c_str()) >= 0 ? attr(set.c_str()) : attr("TEXCOORD_0"); uv >= 0) {
+  std::string set = "TEXCOORD_" + std::to_string(mapping.set);
+  if (attr(set.c_str()) < 0) set = "TEXCOORD_0";  // a set the primitive lacks: its first, if any
+  if (const int uv = attr(set.c_str()); uv >= 0) {
     const std::vector<float> v = read_floats(c, uv, 2, pf + ".attributes." + set);
     if (v.size() != 2 * count) c.fail("attribute count differs from POSITION", pf + ".attributes." + set);
     assign_floats(sm.uvs, v);
