@@ -223,6 +223,13 @@ TEST(GltfDocument, StripsAndFansAreTrianglesAndLinesAreNamed) {
   quad_primitives({TINYGLTF_MODE_LINE_STRIP}).write(path);
   const std::string what = error_of([&] { import_kit(path); });
   EXPECT_NE(what.find("only points or lines"), std::string::npos) << what;
+  // A strip of two indices: a triangle primitive with no triangle, and nothing else in the model.
+  ModelBuilder bare = quad_primitives({TINYGLTF_MODE_TRIANGLE_STRIP});
+  const int two = bare.m.meshes[0].primitives[0].indices;
+  bare.m.accessors[static_cast<std::size_t>(two)].count = 2;
+  bare.write(path);
+  const std::string none = error_of([&] { import_kit(path); });
+  EXPECT_NE(none.find("the model's meshes hold no triangles"), std::string::npos) << none;
   std::filesystem::remove(path);
 }
 

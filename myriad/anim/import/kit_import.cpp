@@ -315,6 +315,7 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
   if (kit.parts.empty() && !clips_only) {
     if (points_or_lines)
       d.fail("the model's meshes hold only points or lines: no triangles to draw", "nodes[*].mesh");
+    if (rigid_model) d.fail("the model's meshes hold no triangles", "meshes[*].primitives");
     d.fail("no mesh is bound to the skeleton", "nodes[*].mesh");
   }
   // Body parts first, then items, each in file order. (Not std::stable_partition: its temporary
