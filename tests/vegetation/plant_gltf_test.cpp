@@ -146,6 +146,12 @@ TEST(PlantGltf, BadModelsFailWithOneLineNamingFileAndNode) {
   expect_one_line(edited([](json& j) { j["nodes"][0]["name"] = "Fern_LOD2"; }), "no LOD0", "node '");
   expect_one_line(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 1; }), "points or lines",
                   "node 'Fern_LOD1'");
+  // A node scale past the float range places the leaves at infinity: refused before any bounds or
+  // impostor reads them.
+  expect_one_line(edited([](json& j) {
+                    j["nodes"][0]["scale"] = {1e39, 1e39, 1e39};
+                  }),
+                  "non-finite position", "node '");
   // Strips and fans are triangles (read as lists): not an error.
   EXPECT_EQ(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 5; }), "");
   EXPECT_EQ(edited([](json& j) { j["meshes"][1]["primitives"][0]["mode"] = 6; }), "");

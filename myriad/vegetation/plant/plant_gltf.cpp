@@ -249,7 +249,12 @@ class Importer {
     const bool mirrored = glm::determinant(glm::mat3(world)) < 0.0f;
     const auto base = static_cast<std::uint32_t>(out.positions.size());
     for (std::size_t i = 0; i < count; ++i) {
-      out.positions.push_back(glm::vec3(world * glm::vec4(positions[i], 1.0f)));
+      const glm::vec3 placed(world * glm::vec4(positions[i], 1.0f));
+      // A NaN or infinite corner would poison the bounds, the simplifier and the impostor's raster.
+      if (!std::isfinite(placed.x) || !std::isfinite(placed.y) || !std::isfinite(placed.z))
+        doc_.fail("vertex " + std::to_string(i) + " has a non-finite position (as placed by its nodes)",
+                  where + ".POSITION");
+      out.positions.push_back(placed);
       const glm::vec3 nrm = normal_matrix * normals[i];
       out.normals.push_back(glm::length(nrm) > 0.0f ? glm::normalize(nrm) : glm::vec3(0.0f, 1.0f, 0.0f));
       out.uvs.push_back(uvs[i]);
