@@ -47,6 +47,7 @@ View make_view(const PlantMesh& m, float azimuth) {
 // Nearest texel with wrapping (the field's sampler repeats), channels 0..1.
 glm::vec4 texel(const PlantTexture& t, glm::vec2 uv) {
   const auto wrap = [](float c, std::uint32_t n) {
+    if (!std::isfinite(c)) return std::size_t(0);  // a file's UV may be anything
     const auto i = static_cast<std::uint32_t>((c - std::floor(c)) * float(n));
     return std::size_t(std::min(i, n - 1));
   };
@@ -81,7 +82,8 @@ std::vector<Sample> rasterize(const PlantMesh& m, std::span<const PlantTexture> 
     previous = corners;
     const glm::vec2 a = project(m.positions[i0]), b = project(m.positions[i1]), c = project(m.positions[i2]);
     const float area = edge(a, b, c);
-    if (std::abs(area) < 1e-9f) continue;
+    // Corners far enough apart to overflow the projection give no sample (and no NaN pixel bounds).
+    if (!(std::abs(area) >= 1e-9f) || !std::isfinite(area)) continue;
     // The surface is flat over a triangle: the shader takes its first vertex's.
     const PlantSurface surface = m.surfaces.empty() ? PlantSurface{} : m.surfaces[i0];
     const PlantTexture* image = surface.texture == kNoPlantTexture ? nullptr : &textures[surface.texture];
@@ -89,8 +91,9 @@ std::vector<Sample> rasterize(const PlantMesh& m, std::span<const PlantTexture> 
     const float depth[3] = {glm::dot(m.positions[i0], v.toward), glm::dot(m.positions[i1], v.toward),
                             glm::dot(m.positions[i2], v.toward)};
     const bool has_uv = !m.uvs.empty();
-    const glm::vec2 lo = glm::max(glm::min(glm::min(a, b), c), glm::vec2(0.0f));
-    const glm::vec2 hi = glm::min(glm::max(glm::max(a, b), c), glm::vec2(float(n)));
+    // The pixel range, inside the grid whatever the corners (a triangle beside the grid gives none).
+    const glm::vec2 lo = glm::clamp(glm::min(glm::min(a, b), c), glm::vec2(0.0f), glm::vec2(float(n)));
+    const glm::vec2 hi = glm::clamp(glm::max(glm::max(a, b), c), glm::vec2(0.0f), glm::vec2(float(n)));
     // Barycentrics as planes in the sample position: w = k.x * x + k.y * y + k.z.
     const auto plane = [&](glm::vec2 p, glm::vec2 r) {
       const float inv = 1.0f / area;
