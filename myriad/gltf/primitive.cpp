@@ -84,24 +84,4 @@ UvMapping base_color_uv(const Document& doc, int material) {
   return out;
 }
 
-void repair_normals(std::span<const glm::vec3> positions, std::span<const std::uint32_t> triangles,
-                    std::span<glm::vec3> normals) {
-  const auto bad = [](glm::vec3 n) {
-    const float len = glm::length(n);
-    return !std::isfinite(len) || len < 1e-12f;
-  };
-  if (std::none_of(normals.begin(), normals.end(), bad)) return;
-  std::vector<glm::vec3> rebuilt(positions.size(), glm::vec3(0.0f));
-  for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
-    const std::uint32_t a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
-    const glm::vec3 f = glm::cross(positions[b] - positions[a], positions[c] - positions[a]);
-    if (!std::isfinite(f.x + f.y + f.z)) continue;
-    rebuilt[a] += f, rebuilt[b] += f, rebuilt[c] += f;
-  }
-  for (std::size_t v = 0; v < normals.size() && v < rebuilt.size(); ++v) {
-    if (!bad(normals[v])) continue;
-    normals[v] = bad(rebuilt[v]) ? glm::vec3(0.0f, 1.0f, 0.0f) : glm::normalize(rebuilt[v]);
-  }
-}
-
 }  // namespace myriad::gltf

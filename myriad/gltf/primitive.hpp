@@ -35,9 +35,4 @@ struct UvMapping {
 };
 UvMapping base_color_uv(const Document& doc, int material);
 
-// Replaces normals of zero length or not finite by the area-weighted normal of the triangles round the
-// vertex (up, +Y, for a vertex on none).
-void repair_normals(std::span<const glm::vec3> positions, std::span<const std::uint32_t> triangles,
-                    std::span<glm::vec3> normals);
-
 }  // namespace myriad::gltf

@@ -1,6 +1,7 @@
 #include "myriad/anim/import/gltf_reading.hpp"
 
 #include "myriad/core/io/error.hpp"
+#include "myriad/core/mesh/vertex_normals.hpp"
 #include "myriad/gltf/primitive.hpp"
 
 #include <algorithm>
@@ -126,7 +127,10 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
     }
   }
   sm.indices = gltf::triangle_indices(c, prim, count, pf);
-  gltf::repair_normals(sm.positions, sm.indices, sm.normals);
+  if (sm.normals.empty())
+    sm.normals = mesh::area_weighted_normals(sm.positions, sm.indices);
+  else
+    mesh::repair_normals(sm.positions, sm.indices, sm.normals);
   return sm;
 }
 

@@ -4,6 +4,7 @@
 #include "myriad/anim/kit/kit_write.hpp"
 #include "myriad/anim/import/whole_model.hpp"
 #include "myriad/core/io/error.hpp"
+#include "myriad/core/mesh/vertex_normals.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,18 +14,9 @@
 namespace myriad::anim {
 namespace {
 
-// Area-weighted vertex normals, for meshes exported without them.
+// A mesh's own normals, or area-weighted ones for a mesh made without them.
 std::vector<glm::vec3> normals_of(const SkinnedMesh& m) {
-  if (!m.normals.empty()) return m.normals;
-  std::vector<glm::vec3> n(m.positions.size(), glm::vec3(0.0f));
-  for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
-    const glm::vec3 a = m.positions[m.indices[t]], b = m.positions[m.indices[t + 1]],
-                    c = m.positions[m.indices[t + 2]];
-    const glm::vec3 f = glm::cross(b - a, c - a);
-    for (int k = 0; k < 3; ++k) n[m.indices[t + static_cast<std::size_t>(k)]] += f;
-  }
-  for (glm::vec3& v : n) v = glm::length(v) > 0.0f ? glm::normalize(v) : glm::vec3(0.0f, 1.0f, 0.0f);
-  return n;
+  return m.normals.empty() ? mesh::area_weighted_normals(m.positions, m.indices) : m.normals;
 }
 
 // The body parts joined into one mesh over the deduplicated renderer skeleton.

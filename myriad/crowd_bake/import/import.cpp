@@ -1,6 +1,7 @@
 #include "myriad/crowd_bake/import/import.hpp"
 
 #include "myriad/core/io/error.hpp"
+#include "myriad/core/mesh/vertex_normals.hpp"
 
 #include <array>
 #include <cmath>
@@ -10,23 +11,6 @@ namespace myriad::crowd {
 namespace {
 
 bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-// Area-weighted vertex normals for a primitive stored without them (cross products are area-weighted).
-std::vector<glm::vec3> vertex_normals(const anim::SkinnedMesh& m) {
-  std::vector<glm::vec3> n(m.positions.size(), glm::vec3(0.0f));
-  for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
-    const std::uint32_t a = m.indices[t], b = m.indices[t + 1], c = m.indices[t + 2];
-    const glm::vec3 f = glm::cross(m.positions[b] - m.positions[a], m.positions[c] - m.positions[a]);
-    n[a] += f;
-    n[b] += f;
-    n[c] += f;
-  }
-  for (glm::vec3& v : n) {
-    const float len = glm::length(v);
-    v = len > 0.0f ? v / len : glm::vec3(0.0f, 1.0f, 0.0f);
-  }
-  return n;
-}
 
 // Edges are keyed by their two corner positions, so UV and normal seams do not count as borders.
 void count_topology(BakeSource& s) {
@@ -89,7 +73,8 @@ BakeSource import_for_bake(const anim::ImportedModel& model, const std::string& 
       material = default_material;
     }
     if (out.materials.size() > 65535) throw Error("too many materials", where);
-    const std::vector<glm::vec3> normals = sm.normals.empty() ? vertex_normals(sm) : sm.normals;
+    const std::vector<glm::vec3> normals =
+        sm.normals.empty() ? myriad::mesh::area_weighted_normals(sm.positions, sm.indices) : sm.normals;
     const auto base = static_cast<std::uint32_t>(mesh.positions.size());
     for (std::size_t i = 0; i < n; ++i) {
       if (!finite(sm.positions[i]))

@@ -1,6 +1,7 @@
 #include "myriad/crowd_bake/remesh/lod2_remesh.hpp"
 
 #include "myriad/core/io/error.hpp"
+#include "myriad/core/mesh/vertex_normals.hpp"
 #include "myriad/crowd_bake/lod/lod1_simplify.hpp"
 #include "myriad/crowd_bake/remesh/remesh_shells.hpp"
 #include "myriad/crowd_bake/remesh/remesh_steps.hpp"
@@ -85,7 +86,7 @@ RemeshedPart remesh_triangles(const BakeMesh& lod0, std::span<const std::uint32_
   BakeMesh& mesh = out.mesh;
   mesh.positions = surface.positions;
   mesh.indices = surface.indices;
-  mesh.normals = vertex_normals(mesh.positions, mesh.indices);
+  mesh.normals = myriad::mesh::area_weighted_normals(mesh.positions, mesh.indices);
   out.attachments.resize(mesh.positions.size());
   mesh.joints.resize(mesh.positions.size());
   mesh.weights.resize(mesh.positions.size());

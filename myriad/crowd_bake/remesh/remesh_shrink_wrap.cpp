@@ -44,15 +44,4 @@ float shrink_wrap(VoxelSurface& surface, const ClosestPointQuery& original) {
   return worst;
 }
 
-std::vector<glm::vec3> vertex_normals(const std::vector<glm::vec3>& positions,
-                                      const std::vector<std::uint32_t>& indices) {
-  std::vector<glm::vec3> normals(positions.size(), glm::vec3(0.0f));
-  for (std::size_t t = 0; t < indices.size() / 3; ++t) {
-    const glm::vec3 n = face_normal(positions, &indices[3 * t]);
-    for (std::size_t k = 0; k < 3; ++k) normals[indices[3 * t + k]] += n;
-  }
-  for (glm::vec3& n : normals) n = glm::length(n) > 0.0f ? glm::normalize(n) : glm::vec3(0.0f, 1.0f, 0.0f);
-  return normals;
-}
-
 }  // namespace myriad::crowd

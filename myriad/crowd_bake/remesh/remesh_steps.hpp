@@ -25,8 +25,4 @@ Attachment attach_to_nearest(glm::vec3 point, const BakeMesh& original, const Cl
 void blend_skin(const BakeMesh& original, const Attachment& attachment, glm::u16vec4& joints,
                 glm::vec4& weights);
 
-// Area-weighted vertex normals (unit length; +Y for a vertex with no area around it).
-std::vector<glm::vec3> vertex_normals(const std::vector<glm::vec3>& positions,
-                                      const std::vector<std::uint32_t>& indices);
-
 }  // namespace myriad::crowd

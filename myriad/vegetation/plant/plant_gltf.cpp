@@ -12,6 +12,7 @@
 
 #include "myriad/core/io/binary_io.hpp"
 #include "myriad/core/io/error.hpp"
+#include "myriad/core/mesh/vertex_normals.hpp"
 #include "myriad/gltf/document.hpp"
 #include "myriad/gltf/primitive.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
@@ -221,8 +222,10 @@ class Importer {
                   where + ".indices", "export with 32-bit indices or split the mesh");
     }
     const std::vector<std::uint32_t> indices = gltf::triangle_indices(doc_, prim, count, where);
-    if (normals.empty()) normals = smooth_normals(positions, indices);
-    gltf::repair_normals(positions, indices, normals);
+    if (normals.empty())
+      normals = mesh::area_weighted_normals(positions, indices);
+    else
+      mesh::repair_normals(positions, indices, normals);
 
     const PlantSurface surface = material_surface(prim.material, where);
     std::vector<glm::vec2> uvs(count, glm::vec2(0.0f));
@@ -269,17 +272,6 @@ class Importer {
       out.indices.push_back(base + indices[t + (mirrored ? 2 : 1)]);
       out.indices.push_back(base + indices[t + (mirrored ? 1 : 2)]);
     }
-  }
-
-  static std::vector<glm::vec3> smooth_normals(const std::vector<glm::vec3>& p,
-                                               const std::vector<std::uint32_t>& idx) {
-    std::vector<glm::vec3> n(p.size(), glm::vec3(0.0f));
-    for (std::size_t t = 0; t + 2 < idx.size(); t += 3) {
-      const glm::vec3 a = glm::cross(p[idx[t + 1]] - p[idx[t]], p[idx[t + 2]] - p[idx[t]]);
-      for (int k = 0; k < 3; ++k) n[idx[t + std::size_t(k)]] += a;
-    }
-    for (glm::vec3& v : n) v = glm::length(v) > 0.0f ? glm::normalize(v) : glm::vec3(0.0f, 1.0f, 0.0f);
-    return n;
   }
 
   PlantSurface material_surface(int material, const std::string& where) {
