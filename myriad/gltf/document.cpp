@@ -60,7 +60,8 @@ bool load_image_checked(tinygltf::Image* image, const int index, std::string* er
 }
 
 // The extensions a file may require that Myriad reads.
-constexpr const char* kReadExtensions[] = {"KHR_mesh_quantization"};
+constexpr const char* kReadExtensions[] = {"KHR_mesh_quantization", "KHR_texture_transform",
+                                           "KHR_materials_pbrSpecularGlossiness"};
 
 // A file requiring an extension Myriad does not read (Draco or meshopt compression, KTX2 textures) would
 // otherwise fail later with a puzzling message, or load wrong: name them.

@@ -4,18 +4,6 @@
 #include <cmath>
 
 namespace myriad::gltf {
-namespace {
-
-double number_or(const tinygltf::Value& o, const char* key, int index, double fallback) {
-  if (!o.Has(key)) return fallback;
-  const tinygltf::Value& v = o.Get(key);
-  const tinygltf::Value& x =
-      index < 0 ? v : (v.IsArray() && v.ArrayLen() > std::size_t(index) ? v.Get(index) : v);
-  return x.IsNumber() ? x.GetNumberAsDouble() : fallback;
-}
-
-}  // namespace
-
 bool has_triangles(const Document& doc, const tinygltf::Primitive& prim, const std::string& field) {
   const int mode = prim.mode == -1 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
   if (mode < TINYGLTF_MODE_POINTS || mode > TINYGLTF_MODE_TRIANGLE_FAN)
@@ -60,28 +48,42 @@ std::vector<std::uint32_t> triangle_indices(const Document& doc, const tinygltf:
   return out;
 }
 
-UvMapping base_color_uv(const Document& doc, int material) {
-  UvMapping out;
-  if (material < 0 || static_cast<std::size_t>(material) >= doc.model.materials.size()) return out;
-  const tinygltf::TextureInfo& info =
-      doc.model.materials[static_cast<std::size_t>(material)].pbrMetallicRoughness.baseColorTexture;
-  if (info.index < 0) return out;
-  out.set = std::max(info.texCoord, 0);
-  const auto it = info.extensions.find("KHR_texture_transform");
-  if (it == info.extensions.end() || !it->second.IsObject()) return out;
-  const tinygltf::Value& t = it->second;
-  if (t.Has("texCoord") && t.Get("texCoord").IsInt())
-    out.set = std::max(t.Get("texCoord").GetNumberAsInt(), 0);
-  const auto f = [](double x) { return std::isfinite(x) ? static_cast<float>(x) : 0.0f; };
-  const glm::vec2 offset(f(number_or(t, "offset", 0, 0.0)), f(number_or(t, "offset", 1, 0.0)));
-  const glm::vec2 scale(f(number_or(t, "scale", 0, 1.0)), f(number_or(t, "scale", 1, 1.0)));
-  const float r = f(number_or(t, "rotation", -1, 0.0));
-  // Columns of the 3 x 2 matrix T * R * S; R's columns as the extension's GLSL writes them: (cos, sin),
-  // (-sin, cos).
-  out.uv = glm::mat3x2(glm::vec2(std::cos(r), std::sin(r)) * scale.x,
-                       glm::vec2(-std::sin(r), std::cos(r)) * scale.y, offset);
-  out.transformed = true;
-  return out;
+std::vector<double> default_morph_weights(const Document& doc, int node) {
+  const auto& m = doc.model;
+  if (node < 0 || static_cast<std::size_t>(node) >= m.nodes.size()) return {};
+  const tinygltf::Node& n = m.nodes[static_cast<std::size_t>(node)];
+  if (!n.weights.empty()) return n.weights;
+  if (n.mesh < 0 || static_cast<std::size_t>(n.mesh) >= m.meshes.size()) return {};
+  return m.meshes[static_cast<std::size_t>(n.mesh)].weights;
+}
+
+void apply_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
+                         std::span<const double> weights, std::vector<glm::vec3>& positions,
+                         std::vector<glm::vec3>& normals, const std::string& field) {
+  bool normals_moved = false;
+  for (std::size_t t = 0; t < prim.targets.size() && t < weights.size(); ++t) {
+    const std::string tf = field + ".targets[" + std::to_string(t) + "]";
+    if (!std::isfinite(weights[t])) doc.fail("morph weight " + std::to_string(t) + " is not finite", tf);
+    const auto w = static_cast<float>(weights[t]);
+    if (w == 0.0f) continue;
+    const auto add = [&](const char* name, std::vector<glm::vec3>& to) {
+      const auto it = prim.targets[t].find(name);
+      if (it == prim.targets[t].end() || to.empty()) return false;
+      std::vector<glm::vec3> delta;
+      assign_floats(delta, read_floats(doc, it->second, 3, tf + "." + name));
+      if (delta.size() != to.size())
+        doc.fail(std::string(name) + " count differs from the primitive's " + std::to_string(to.size()),
+                 tf + "." + name);
+      for (std::size_t v = 0; v < to.size(); ++v) to[v] += w * delta[v];
+      return true;
+    };
+    add("POSITION", positions);
+    normals_moved |= add("NORMAL", normals);
+  }
+  // A zero sum stays zero for the normal repair to rebuild from the faces.
+  if (normals_moved)
+    for (glm::vec3& n : normals)
+      if (const float len = glm::length(n); std::isfinite(len) && len > 0.0f) n /= len;
 }
 
 }  // namespace myriad::gltf

@@ -1,7 +1,6 @@
 // What every importer reads the same way from a glTF mesh primitive, whatever it builds from it: its
-// triangles (lists, strips and fans as one list, winding kept), the UV mapping of its base colour
-// texture (the set its texCoord names, through KHR_texture_transform), and normals fit to shade with
-// (zero or non-finite ones rebuilt from the faces).
+// triangles (lists, strips and fans as one list, winding kept) and its morph targets blended at the
+// weights the file sets. (Its material's colour and UV mapping: material.hpp.)
 #pragma once
 
 #include "myriad/gltf/document.hpp"
@@ -25,14 +24,16 @@ bool has_triangles(const Document& doc, const tinygltf::Primitive& prim, const s
 std::vector<std::uint32_t> triangle_indices(const Document& doc, const tinygltf::Primitive& prim,
                                             std::size_t vertex_count, const std::string& field);
 
-// Which UV set a material's base colour texture reads (`set`), and its KHR_texture_transform (offset,
-// rotation, scale; uv' = T * R * S * uv as the extension defines it) when it has one.
-struct UvMapping {
-  int set = 0;
-  bool transformed = false;
-  glm::mat3x2 uv{1.0f};
-  glm::vec2 apply(glm::vec2 t) const { return transformed ? uv * glm::vec3(t, 1.0f) : t; }
-};
-UvMapping base_color_uv(const Document& doc, int material);
+// The morph weights a mesh node draws with when no animation drives them: the node's `weights`, else its
+// mesh's, else none (every target at weight 0).
+std::vector<double> default_morph_weights(const Document& doc, int node);
+
+// Adds each morph target's POSITION and NORMAL displacements, scaled by its weight, to the primitive's
+// positions and (when present) normals, renormalising the normals. Weights past the primitive's target
+// count, and targets past the weights, are ignored; a weight of 0 reads nothing. Throws naming the field
+// for a non-finite weight or a target attribute whose count differs from the primitive's.
+void apply_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
+                         std::span<const double> weights, std::vector<glm::vec3>& positions,
+                         std::vector<glm::vec3>& normals, const std::string& field);
 
 }  // namespace myriad::gltf

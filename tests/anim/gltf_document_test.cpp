@@ -3,7 +3,9 @@
 // file using KHR_mesh_quantization read as numbers (and are refused without it), and a file requiring an
 // extension Myriad does not read fails naming that extension; triangle strips and fans read as
 // triangle lists, points and lines are named as left out; the base colour texture's UV set and
-// KHR_texture_transform are applied; zero normals are rebuilt from the faces.
+// KHR_texture_transform are applied; zero normals are rebuilt from the faces; morph targets are blended
+// in at the node's (else the mesh's) weights; a KHR_materials_pbrSpecularGlossiness material's diffuse
+// colour is its base colour, and 16-bit PNG textures are read.
 #include "kit_test_models.hpp"
 
 #include "myriad/anim/import/kit_import.hpp"
@@ -291,6 +293,182 @@ TEST(GltfDocument, ZeroNormalsAreRebuiltFromTheFaces) {
   const std::vector<glm::vec3>& got = mesh_read.normals;
   ASSERT_EQ(got.size(), 24u);
   for (std::size_t v = 0; v < 24; ++v) EXPECT_LT(glm::length(got[v] - normals[v]), 1e-5f) << "vertex " << v;
+}
+
+// Morph targets at the weights the file sets: the node's weights override the mesh's, positions and
+// normals move by weight × displacement, and a normal blended to zero is rebuilt from the faces. An
+// animated morph is named as left out (its clip is not played).
+TEST(GltfDocument, MorphTargetsAreBlendedAtTheNodesWeights) {
+  ModelBuilder b;
+  const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), -1, false);
+  const int node = b.mesh_node("box", mesh, -1, -1);
+  tinygltf::Primitive& prim = b.m.meshes[static_cast<std::size_t>(mesh)].primitives[0];
+  const tinygltf::Accessor& pa = b.m.accessors[static_cast<std::size_t>(prim.attributes.at("POSITION"))];
+  const tinygltf::Accessor& na = b.m.accessors[static_cast<std::size_t>(prim.attributes.at("NORMAL"))];
+  std::vector<glm::vec3> box(pa.count), normals(na.count);
+  std::memcpy(box.data(), b.m.buffers[0].data.data() + b.m.bufferViews[std::size_t(pa.bufferView)].byteOffset,
+              box.size() * sizeof(glm::vec3));
+  std::memcpy(normals.data(),
+              b.m.buffers[0].data.data() + b.m.bufferViews[std::size_t(na.bufferView)].byteOffset,
+              normals.size() * sizeof(glm::vec3));
+  // Target 0 lifts every corner by 2 and bends every normal by (4, 0, 0); target 1 moves everything 4 in X.
+  const std::vector<glm::vec3> lift(box.size(), glm::vec3(0.0f, 2.0f, 0.0f)),
+      bend(box.size(), glm::vec3(4.0f, 0.0f, 0.0f)), shift(box.size(), glm::vec3(4.0f, 0.0f, 0.0f));
+  const auto vec3s = [&](const std::vector<glm::vec3>& v) {
+    return b.accessor(v.data(), v.size(), sizeof(glm::vec3), TINYGLTF_TYPE_VEC3,
+                      TINYGLTF_COMPONENT_TYPE_FLOAT);
+  };
+  const int lift_a = vec3s(lift), bend_a = vec3s(bend), shift_a = vec3s(shift);
+  tinygltf::Primitive& p = b.m.meshes[static_cast<std::size_t>(mesh)].primitives[0];
+  p.targets = {{{"POSITION", lift_a}, {"NORMAL", bend_a}}, {{"POSITION", shift_a}}};
+  b.m.meshes[static_cast<std::size_t>(mesh)].weights = {0.5, 0.25};
+  b.m.nodes[static_cast<std::size_t>(node)].weights = {0.25, 0.0};
+
+  const SkinnedMesh read = only_part_of(b, "morph.glb");
+  ASSERT_EQ(read.positions.size(), box.size());
+  for (std::size_t v = 0; v < box.size(); ++v) {
+    EXPECT_LT(glm::length(read.positions[v] - (box[v] + glm::vec3(0.0f, 0.5f, 0.0f))), 1e-5f)
+        << "vertex " << v;
+    // n + 0.25 * (4, 0, 0) normalised; the -X faces' normals cancel to zero and are rebuilt as -X.
+    const glm::vec3 bent = normals[v] + glm::vec3(1.0f, 0.0f, 0.0f);
+    const glm::vec3 want = glm::length(bent) > 0.5f ? glm::normalize(bent) : glm::vec3(-1.0f, 0.0f, 0.0f);
+    EXPECT_LT(glm::length(read.normals[v] - want), 1e-5f) << "vertex " << v;
+  }
+
+  // Without node weights the mesh's apply; the same file animating them lists the morph as left out.
+  b.m.nodes[static_cast<std::size_t>(node)].weights.clear();
+  const std::vector<float> times = {0.0f, 1.0f}, values = {0.0f, 0.0f, 1.0f, 1.0f};
+  // Weights are scalars, one per target a key.
+  b.channel_clip("blink", node, "weights", times, values, TINYGLTF_TYPE_SCALAR, 1);
+  const std::filesystem::path path = temp_file("morph_animated.glb");
+  b.write(path);
+  const KitImport in = import_kit(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(in.kit.parts.size(), 1u);
+  const SkinnedMesh& by_mesh = in.kit.parts[0].mesh;
+  for (std::size_t v = 0; v < box.size(); ++v)
+    EXPECT_LT(glm::length(by_mesh.positions[v] - (box[v] + glm::vec3(1.0f, 1.0f, 0.0f))), 1e-5f)
+        << "vertex " << v;
+  ASSERT_EQ(in.ignored.size(), 1u);
+  EXPECT_NE(in.ignored[0].find("the animation of its 2 morph targets"), std::string::npos) << in.ignored[0];
+}
+
+// A 16-bit RGB PNG, written by hand (zlib stored blocks, no compression): 16-bit textures come from
+// image editors and some exporters, and no encoder here writes them.
+std::vector<unsigned char> png16_rgb(std::uint32_t width, std::uint32_t height,
+                                     const std::vector<std::uint16_t>& samples) {
+  const auto be32 = [](std::vector<unsigned char>& o, std::uint32_t v) {
+    for (int s = 24; s >= 0; s -= 8) o.push_back(static_cast<unsigned char>(v >> s));
+  };
+  const auto crc32 = [](const unsigned char* d, std::size_t n) {
+    std::uint32_t c = 0xFFFFFFFFu;
+    for (std::size_t i = 0; i < n; ++i) {
+      c ^= d[i];
+      for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+  };
+  std::vector<unsigned char> out = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  const auto chunk = [&](const char* type, const std::vector<unsigned char>& data) {
+    be32(out, static_cast<std::uint32_t>(data.size()));
+    std::vector<unsigned char> body(type, type + 4);
+    body.insert(body.end(), data.begin(), data.end());
+    out.insert(out.end(), body.begin(), body.end());
+    be32(out, crc32(body.data(), body.size()));
+  };
+  std::vector<unsigned char> ihdr;
+  be32(ihdr, width);
+  be32(ihdr, height);
+  ihdr.insert(ihdr.end(), {16, 2, 0, 0, 0});  // 16 bits, RGB, deflate, no filter, no interlace
+  chunk("IHDR", ihdr);
+  std::vector<unsigned char> raw;
+  for (std::uint32_t y = 0; y < height; ++y) {
+    raw.push_back(0);  // row filter: none
+    for (std::uint32_t i = 0; i < width * 3; ++i) {
+      const std::uint16_t v = samples[y * width * 3 + i];
+      raw.insert(raw.end(), {static_cast<unsigned char>(v >> 8), static_cast<unsigned char>(v & 0xFF)});
+    }
+  }
+  std::uint32_t a = 1, b = 0;
+  for (const unsigned char c : raw) a = (a + c) % 65521u, b = (b + a) % 65521u;
+  const auto len = static_cast<std::uint16_t>(raw.size());
+  std::vector<unsigned char> z = {0x78,
+                                  0x01,
+                                  0x01,
+                                  static_cast<unsigned char>(len & 0xFF),
+                                  static_cast<unsigned char>(len >> 8),
+                                  static_cast<unsigned char>(~len & 0xFF),
+                                  static_cast<unsigned char>((~len >> 8) & 0xFF)};
+  z.insert(z.end(), raw.begin(), raw.end());
+  be32(z, (b << 16) | a);
+  chunk("IDAT", z);
+  chunk("IEND", {});
+  return out;
+}
+
+// A material written with KHR_materials_pbrSpecularGlossiness (the file requiring it): its diffuse
+// factor and texture are the base colour, read through the diffuse texture's UV set, although its
+// metal-rough fallback names another texture. The texture is a 16-bit PNG: read, the high bytes kept.
+TEST(GltfDocument, SpecularGlossinessDiffuseAndSixteenBitTexturesAreRead) {
+  ModelBuilder b;
+  const int fallback = b.texture_material("fallback");  // an 8-bit 2 x 2 texture in its metal-rough slot
+  const std::vector<std::uint16_t> samples = {0x1234, 0xABCD, 0xFF00, 0x00FF, 0x8080, 0x7F7F,
+                                              0x0001, 0xFFFF, 0x4000, 0xC0DE, 0x2020, 0x9999};
+  const std::vector<unsigned char> png = png16_rgb(2, 2, samples);
+  tinygltf::Image img;
+  img.name = "deep";
+  img.bufferView =
+      b.accessor(png.data(), png.size(), 1, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+  img.bufferView = b.m.accessors[static_cast<std::size_t>(img.bufferView)].bufferView;
+  img.mimeType = "image/png";
+  b.m.images.push_back(img);
+  tinygltf::Texture tex;
+  tex.source = static_cast<int>(b.m.images.size() - 1);
+  b.m.textures.push_back(tex);
+  tinygltf::Material& mat = b.m.materials[static_cast<std::size_t>(fallback)];
+  tinygltf::Value::Object diffuse_texture = {
+      {"index", tinygltf::Value(static_cast<int>(b.m.textures.size() - 1))},
+      {"texCoord", tinygltf::Value(1)}};
+  tinygltf::Value::Array diffuse_factor = {tinygltf::Value(0.5), tinygltf::Value(0.25), tinygltf::Value(1.0),
+                                           tinygltf::Value(1.0)};
+  mat.extensions["KHR_materials_pbrSpecularGlossiness"] =
+      tinygltf::Value(tinygltf::Value::Object{{"diffuseTexture", tinygltf::Value(diffuse_texture)},
+                                              {"diffuseFactor", tinygltf::Value(diffuse_factor)},
+                                              {"glossinessFactor", tinygltf::Value(0.3)}});
+  b.m.extensionsUsed.push_back("KHR_materials_pbrSpecularGlossiness");
+  b.m.extensionsRequired.push_back("KHR_materials_pbrSpecularGlossiness");
+  const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), fallback, false);
+  b.mesh_node("box", mesh, -1, -1);
+  // TEXCOORD_1: TEXCOORD_0 shifted by 3, so reading the wrong set shows.
+  tinygltf::Primitive& prim = b.m.meshes[static_cast<std::size_t>(mesh)].primitives[0];
+  const tinygltf::Accessor& uv0 = b.m.accessors[static_cast<std::size_t>(prim.attributes.at("TEXCOORD_0"))];
+  std::vector<glm::vec2> uv1(uv0.count);
+  std::memcpy(uv1.data(),
+              b.m.buffers[0].data.data() + b.m.bufferViews[std::size_t(uv0.bufferView)].byteOffset,
+              uv1.size() * sizeof(glm::vec2));
+  for (glm::vec2& t : uv1) t += glm::vec2(3.0f);
+  prim.attributes["TEXCOORD_1"] = b.accessor(uv1.data(), uv1.size(), sizeof(glm::vec2), TINYGLTF_TYPE_VEC2,
+                                             TINYGLTF_COMPONENT_TYPE_FLOAT);
+
+  const std::filesystem::path path = temp_file("spec_gloss.glb");
+  b.write(path);
+  const KitImport in = import_kit(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(in.kit.parts.size(), 1u);
+  ASSERT_EQ(in.kit.materials.size(), 1u);
+  const Material& got = in.kit.materials[0];
+  EXPECT_EQ(got.base_color_factor, glm::vec4(0.5f, 0.25f, 1.0f, 1.0f));
+  ASSERT_GE(got.base_color_texture, 0);
+  const Texture& t = in.kit.textures[static_cast<std::size_t>(got.base_color_texture)];
+  ASSERT_EQ(t.width, 2u);
+  ASSERT_EQ(t.height, 2u);
+  for (std::size_t p = 0; p < 4; ++p) {
+    for (std::size_t k = 0; k < 3; ++k)
+      EXPECT_EQ(t.rgba8[p * 4 + k], samples[p * 3 + k] >> 8) << "pixel " << p << " channel " << k;
+    EXPECT_EQ(t.rgba8[p * 4 + 3], 255);
+  }
+  ASSERT_EQ(in.kit.parts[0].mesh.uvs.size(), uv1.size());
+  EXPECT_EQ(in.kit.parts[0].mesh.uvs[0], uv1[0]);
 }
 
 }  // namespace

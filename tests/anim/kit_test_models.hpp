@@ -207,17 +207,26 @@ class ModelBuilder {
     }
     std::vector<float> qv;
     for (const glm::quat& r : q) qv.insert(qv.end(), {r.x, r.y, r.z, r.w});
+    channel_clip(name, target, "rotation", t, qv, TINYGLTF_TYPE_VEC4, 4);
+  }
+
+  // A clip of one LINEAR channel: `path` of node `target` keyed at `times` with `values` (`width` floats a
+  // key, glTF `type`).
+  void channel_clip(const std::string& name, int target, const std::string& path,
+                    const std::vector<float>& times, const std::vector<float>& values, int type,
+                    std::size_t width) {
     tinygltf::Animation a;
     a.name = name;
     tinygltf::AnimationSampler s;
-    s.input = accessor(t.data(), t.size(), 4, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_FLOAT, true);
-    s.output = accessor(qv.data(), q.size(), 16, TINYGLTF_TYPE_VEC4, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    s.input =
+        accessor(times.data(), times.size(), 4, TINYGLTF_TYPE_SCALAR, TINYGLTF_COMPONENT_TYPE_FLOAT, true);
+    s.output = accessor(values.data(), values.size() / width, 4 * width, type, TINYGLTF_COMPONENT_TYPE_FLOAT);
     s.interpolation = "LINEAR";
     a.samplers.push_back(s);
     tinygltf::AnimationChannel c;
     c.sampler = 0;
     c.target_node = target;
-    c.target_path = "rotation";
+    c.target_path = path;
     a.channels.push_back(c);
     m.animations.push_back(a);
   }

@@ -127,6 +127,26 @@ TEST(PlantGltf, ALevelGroupNodeGivesItsChildrenItsLevelAndTransform) {
   EXPECT_NE(back.from[0].find("Oak_LOD0"), std::string::npos) << back.from[0];
 }
 
+// A morph target at its mesh's weight moves the leaves: each primitive of LOD0 takes its own positions as
+// its one target, so weight 0.5 scales the level by 1.5 about the plant's origin.
+TEST(PlantGltf, MorphTargetsAreBlendedAtTheirWeights) {
+  test::TempDir dir("plant_morph");
+  write_plant_gltf(dir.path / "fern.gltf", make_sample_fern(), {.name = "Fern", .billboard = false});
+  json j = read_json(dir.path / "fern.gltf");
+  const int lod0_mesh = j["nodes"][0]["mesh"].get<int>();
+  for (json& prim : j["meshes"][lod0_mesh]["primitives"])
+    prim["targets"] = json::array({{{"POSITION", prim["attributes"]["POSITION"]}}});
+  j["meshes"][lod0_mesh]["weights"] = {0.5};
+  write_json(dir.path / "fern.gltf", j);
+  const PlantModel back = import_plant_gltf(dir.path / "fern.gltf");
+  const PlantModel fern = make_sample_fern();
+  ASSERT_EQ(back.lods[0].positions.size(), fern.lods[0].positions.size());
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(back.lods[0].bounds().min[k], 1.5f * fern.lods[0].bounds().min[k], 1e-5f) << "axis " << k;
+    EXPECT_NEAR(back.lods[0].bounds().max[k], 1.5f * fern.lods[0].bounds().max[k], 1e-5f) << "axis " << k;
+  }
+}
+
 TEST(PlantGltf, BadModelsFailWithOneLineNamingFileAndNode) {
   test::TempDir dir("plant_bad");
   const fs::path file = dir.path / "fern.gltf";

@@ -2,6 +2,7 @@
 
 #include "myriad/anim/import/gltf_reading.hpp"
 #include "myriad/gltf/document.hpp"
+#include "myriad/gltf/primitive.hpp"
 
 #include "myriad/core/io/binary_io.hpp"
 #include "myriad/core/io/error.hpp"
@@ -115,11 +116,12 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
     if (static_cast<std::size_t>(node.mesh) >= m.meshes.size())
       c.fail("mesh index out of range", "nodes[" + std::to_string(ni) + "].mesh");
     const tinygltf::Mesh& mesh = m.meshes[static_cast<std::size_t>(node.mesh)];
+    const std::vector<double> morph = gltf::default_morph_weights(c, static_cast<int>(ni));
     for (std::size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
       const tinygltf::Primitive& prim = mesh.primitives[pi];
       const std::string pf =
           "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(pi) + "]";
-      SkinnedMesh sm = detail::read_primitive(c, prim, pf, skin_to_joint);
+      SkinnedMesh sm = detail::read_primitive(c, prim, pf, skin_to_joint, morph);
       if (sm.indices.empty()) continue;  // points or lines: no surface
       sm.name = mesh.name;
       if (prim.material >= 0) {

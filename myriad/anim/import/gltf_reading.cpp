@@ -2,6 +2,7 @@
 
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/mesh/vertex_normals.hpp"
+#include "myriad/gltf/material.hpp"
 #include "myriad/gltf/primitive.hpp"
 
 #include <algorithm>
@@ -49,7 +50,8 @@ std::vector<int> node_parents(const gltf::Document& c) {
 }
 
 SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& prim, const std::string& pf,
-                           std::span<const std::uint16_t> skin_to_joint) {
+                           std::span<const std::uint16_t> skin_to_joint,
+                           std::span<const double> morph_weights) {
   // Points and lines have no surface to draw: no triangles (the importers list them as left out).
   if (!gltf::has_triangles(c, prim, pf)) return {};
   auto attr = [&](const char* name) {
@@ -70,8 +72,9 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
     if (v.size() != p.size()) c.fail("attribute count differs from POSITION", pf + ".attributes.NORMAL");
     assign_floats(sm.normals, v);
   }
+  gltf::apply_morph_targets(c, prim, morph_weights, sm.positions, sm.normals, pf);
   // The UV set the base colour texture reads, through its KHR_texture_transform when it has one.
-  const gltf::UvMapping mapping = gltf::base_color_uv(c, prim.material);
+  const gltf::UvMapping mapping = gltf::base_color(c, prim.material).uv;
   std::string set = "TEXCOORD_" + std::to_string(mapping.set);
   if (attr(set.c_str()) < 0) set = "TEXCOORD_0";  // a set the primitive lacks: its first, if any
   if (const int uv = attr(set.c_str()); uv >= 0) {
@@ -222,51 +225,26 @@ Material read_material(const gltf::Document& c, int gi, std::map<int, int>& imag
   } else if (!gm.alphaMode.empty() && gm.alphaMode != "OPAQUE") {
     c.fail("unknown alphaMode '" + gm.alphaMode + "'", "materials[" + std::to_string(gi) + "].alphaMode");
   }
-  const auto& f = gm.pbrMetallicRoughness.baseColorFactor;
-  if (f.size() == 4) {
-    mat.base_color_factor = glm::vec4(static_cast<float>(f[0]), static_cast<float>(f[1]),
-                                      static_cast<float>(f[2]), static_cast<float>(f[3]));
-  }
-  const int ti = gm.pbrMetallicRoughness.baseColorTexture.index;
-  if (ti < 0) return mat;
-  const std::string tf = "materials[" + std::to_string(gi) + "].pbrMetallicRoughness.baseColorTexture";
-  if (static_cast<std::size_t>(ti) >= m.textures.size()) c.fail("texture index out of range", tf);
-  const int src = m.textures[static_cast<std::size_t>(ti)].source;
-  if (src < 0 || static_cast<std::size_t>(src) >= m.images.size())
-    c.fail("texture has no image", "textures[" + std::to_string(ti) + "].source");
-  const tinygltf::Image& img = m.images[static_cast<std::size_t>(src)];
-  // A texture file that is not beside the model (a .gltf copied without its images): tinygltf leaves
-  // the image empty. The material keeps its base colour and says why; callers warn (or refuse).
-  if (img.image.empty() && img.bufferView < 0 && !img.uri.empty() && img.uri.rfind("data:", 0) != 0) {
-    mat.texture_problem = "texture image '" + img.uri + "' (images[" + std::to_string(src) +
+  const gltf::BaseColor base = gltf::base_color(c, gi);
+  mat.base_color_factor = base.factor;
+  if (base.image < 0) return mat;
+  const tinygltf::Image& img = m.images[static_cast<std::size_t>(base.image)];
+  // A texture file that is not beside the model (a .gltf copied without its images): the material keeps
+  // its base colour and says why; callers warn (or refuse).
+  if (gltf::image_file_missing(c, base.image)) {
+    mat.texture_problem = "texture image '" + img.uri + "' (images[" + std::to_string(base.image) +
                           "]) was not found next to the model; its base colour is used instead";
     return mat;
   }
-  auto [it, inserted] = image_to_texture.try_emplace(src, static_cast<int>(textures.size()));
+  auto [it, inserted] = image_to_texture.try_emplace(base.image, static_cast<int>(textures.size()));
   mat.base_color_texture = it->second;
   if (!inserted) return mat;
-  const std::string imf = "images[" + std::to_string(src) + "]";
-  if (img.bits != 8 || img.component < 1 || img.component > 4 || img.width <= 0 || img.height <= 0) {
-    c.fail("image is not decoded 8-bit (" + std::to_string(img.bits) + " bits, " +
-               std::to_string(img.component) + " components)",
-           imf);
-  }
+  gltf::Rgba8Image pixels = gltf::image_rgba8(c, base.image);
   Texture t;
   t.name = img.name.empty() ? img.uri : img.name;
-  t.width = static_cast<std::uint32_t>(img.width);
-  t.height = static_cast<std::uint32_t>(img.height);
-  const std::size_t px = std::size_t{t.width} * t.height;
-  const std::size_t comp = static_cast<std::size_t>(img.component);
-  if (img.image.size() < px * comp) c.fail("image data is shorter than width x height", imf);
-  t.rgba8.resize(px * 4);
-  for (std::size_t i = 0; i < px; ++i) {
-    const std::uint8_t* s = img.image.data() + i * comp;
-    std::uint8_t* d = t.rgba8.data() + i * 4;
-    d[0] = s[0];
-    d[1] = comp >= 3 ? s[1] : s[0];
-    d[2] = comp >= 3 ? s[2] : s[0];
-    d[3] = comp == 4 ? s[3] : (comp == 2 ? s[1] : 255);
-  }
+  t.width = pixels.width;
+  t.height = pixels.height;
+  t.rgba8 = std::move(pixels.rgba8);
   textures.push_back(std::move(t));
   return mat;
 }

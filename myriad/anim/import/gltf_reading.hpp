@@ -21,9 +21,11 @@ std::vector<int> node_parents(const gltf::Document& doc);
 // give a mesh without triangles). With a skin (`skin_to_joint` maps the skin's joint slots to the caller's
 // joint numbering) JOINTS_0/WEIGHTS_0 are required and weights are normalised; with an empty
 // `skin_to_joint` the primitive is rigid: every vertex gets joint 0 with weight 1. `field` names the
-// primitive in errors (e.g. "meshes[2].primitives[0]").
+// primitive in errors (e.g. "meshes[2].primitives[0]"). Morph targets are blended in at `morph_weights`
+// (gltf::default_morph_weights of the node drawing the mesh).
 SkinnedMesh read_primitive(const gltf::Document& doc, const tinygltf::Primitive& prim,
-                           const std::string& field, std::span<const std::uint16_t> skin_to_joint);
+                           const std::string& field, std::span<const std::uint16_t> skin_to_joint,
+                           std::span<const double> morph_weights);
 
 // Animation `index` as a clip over `joint_count` joints; channels on nodes that are not joints
 // (node_to_joint < 0) and morph weights are skipped.

@@ -5,6 +5,7 @@
 #include "myriad/anim/clip/retarget.hpp"
 #include "myriad/core/io/error.hpp"
 #include "myriad/gltf/document.hpp"
+#include "myriad/gltf/primitive.hpp"
 
 #include <algorithm>
 #include <map>
@@ -114,11 +115,12 @@ void add_mesh_parts(const Doc& d, std::size_t ni, const PartSkin& skin, std::siz
   const tinygltf::Mesh& mesh = m.meshes[static_cast<std::size_t>(node.mesh)];
   std::vector<std::uint16_t> local(skin_size);
   for (std::size_t j = 0; j < skin_size; ++j) local[j] = static_cast<std::uint16_t>(j);
+  const std::vector<double> morph = gltf::default_morph_weights(d, static_cast<int>(ni));
   for (std::size_t pi = 0; pi < mesh.primitives.size(); ++pi) {
     const tinygltf::Primitive& prim = mesh.primitives[pi];
     const std::string pf = "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(pi) + "]";
     AvatarPart part;
-    part.mesh = detail::read_primitive(d, prim, pf, local);
+    part.mesh = detail::read_primitive(d, prim, pf, local, morph);
     if (part.mesh.indices.empty()) continue;
     part.mesh.name = node_name(m, ni) + (mesh.primitives.size() > 1 ? "#" + std::to_string(pi) : "");
     if (rigid_offset) make_rigid(part.mesh, *rigid_offset, skin.inverse_binds[0]);
@@ -293,8 +295,14 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
     const bool is_item = item_of(m.nodes[ni], item, slot);
     add_mesh_parts(d, ni, skin, 0, &offset, is_item, item, slot, materials, images, kit);
   }
-  // Morph targets are read by nothing downstream, and points and lines have no surface: say so rather
-  // than drop them silently.
+  // Morph targets are drawn at their default weights but their animation is not played, and points and
+  // lines have no surface: say so rather than drop them silently.
+  std::vector<bool> morph_animated(m.nodes.size(), false);
+  for (const tinygltf::Animation& a : m.animations)
+    for (const tinygltf::AnimationChannel& ch : a.channels)
+      if (ch.target_path == "weights" && ch.target_node >= 0 &&
+          static_cast<std::size_t>(ch.target_node) < m.nodes.size())
+        morph_animated[static_cast<std::size_t>(ch.target_node)] = true;
   bool points_or_lines = false;
   for (std::size_t ni = 0; ni < m.nodes.size(); ++ni) {
     const int mi = m.nodes[ni].mesh;
@@ -304,9 +312,9 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
       targets = std::max(targets, prim.targets.size());
       no_surface += prim.mode >= TINYGLTF_MODE_POINTS && prim.mode <= TINYGLTF_MODE_LINE_STRIP ? 1 : 0;
     }
-    if (targets > 0)
-      out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(targets) +
-                            " morph targets (the mesh keeps its base shape)");
+    if (targets > 0 && morph_animated[ni])
+      out.ignored.push_back(node_name(m, ni) + ": the animation of its " + std::to_string(targets) +
+                            " morph targets (drawn at their default weights)");
     points_or_lines |= no_surface > 0;
     if (no_surface > 0)
       out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(no_surface) +

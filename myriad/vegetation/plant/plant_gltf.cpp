@@ -14,6 +14,7 @@
 #include "myriad/core/io/error.hpp"
 #include "myriad/core/mesh/vertex_normals.hpp"
 #include "myriad/gltf/document.hpp"
+#include "myriad/gltf/material.hpp"
 #include "myriad/gltf/primitive.hpp"
 #include "myriad/vegetation/bake/baker.hpp"
 #include "myriad/vegetation/plant/plant_gltf_write.hpp"
@@ -182,8 +183,9 @@ class Importer {
     if (std::size_t(n.mesh) >= m_.meshes.size()) doc_.fail("mesh index out of range", where + ".mesh");
     const tinygltf::Mesh& mesh = m_.meshes[std::size_t(n.mesh)];
     PlantMesh& out = model.lods[std::size_t(level)];
+    const std::vector<double> morph = gltf::default_morph_weights(doc_, part.node);
     for (std::size_t p = 0; p < mesh.primitives.size(); ++p)
-      append_primitive(out, mesh.primitives[p], part.world,
+      append_primitive(out, mesh.primitives[p], part.world, morph,
                        where + " mesh '" + mesh.name + "' primitives[" + std::to_string(p) + "]");
     if (out.positions.size() > kMaxPlantLodVertices) {
       doc_.fail("level " + std::to_string(level) + " has " + std::to_string(out.positions.size()) +
@@ -194,7 +196,7 @@ class Importer {
   }
 
   void append_primitive(PlantMesh& out, const tinygltf::Primitive& prim, const glm::mat4& world,
-                        const std::string& where) {
+                        std::span<const double> morph_weights, const std::string& where) {
     if (!gltf::has_triangles(doc_, prim, where))
       doc_.fail("the primitive is points or lines, not triangles (mode " + std::to_string(prim.mode) + ")",
                 where, "export triangles");
@@ -221,6 +223,7 @@ class Importer {
                       (addressable == 256 ? "8" : "16") + "-bit indices address",
                   where + ".indices", "export with 32-bit indices or split the mesh");
     }
+    gltf::apply_morph_targets(doc_, prim, morph_weights, positions, normals, where);
     const std::vector<std::uint32_t> indices = gltf::triangle_indices(doc_, prim, count, where);
     if (normals.empty())
       normals = mesh::area_weighted_normals(positions, indices);
@@ -230,7 +233,7 @@ class Importer {
     const PlantSurface surface = material_surface(prim.material, where);
     std::vector<glm::vec2> uvs(count, glm::vec2(0.0f));
     if (surface.texture != kNoPlantTexture) {
-      const gltf::UvMapping mapping = gltf::base_color_uv(doc_, prim.material);
+      const gltf::UvMapping mapping = gltf::base_color(doc_, prim.material).uv;
       const std::string name = "TEXCOORD_" + std::to_string(mapping.set);
       const int uv = attr(name);
       if (uv < 0) doc_.fail("the material is textured but the primitive has no " + name, where);
@@ -281,21 +284,16 @@ class Importer {
       doc_.fail("material index out of range", where + ".material");
     const tinygltf::Material& mat = m_.materials[std::size_t(material)];
     const std::string mwhere = where + " material '" + mat.name + "'";
-    const auto& pbr = mat.pbrMetallicRoughness;
-    for (int k = 0; k < 3 && std::size_t(k) < pbr.baseColorFactor.size(); ++k)
-      s.color[k] = static_cast<std::uint8_t>(
-          std::clamp(std::lround(pbr.baseColorFactor[std::size_t(k)] * 255.0), 0L, 255L));
+    const gltf::BaseColor base = gltf::base_color(doc_, material);
+    for (int k = 0; k < 3; ++k)
+      s.color[k] =
+          static_cast<std::uint8_t>(std::clamp(std::lround(double(base.factor[k]) * 255.0), 0L, 255L));
     if (mat.alphaMode == "MASK")
       s.alpha_cutoff = static_cast<std::uint8_t>(std::clamp(std::lround(mat.alphaCutoff * 255.0), 1L, 255L));
     else if (mat.alphaMode == "BLEND")
       s.alpha_cutoff = 128;
-    const int tex = pbr.baseColorTexture.index;
-    if (tex < 0) return s;
-    if (std::size_t(tex) >= m_.textures.size()) doc_.fail("texture index out of range", mwhere);
-    const int source = m_.textures[std::size_t(tex)].source;
-    if (source < 0 || std::size_t(source) >= m_.images.size())
-      doc_.fail("the base-colour texture has no image", mwhere);
-    s.texture = texture_index(source, mwhere);
+    if (base.image < 0) return s;
+    s.texture = texture_index(base.image, mwhere);
     return s;
   }
 
@@ -304,29 +302,15 @@ class Importer {
     const tinygltf::Image& img = m_.images[std::size_t(source)];
     const std::string name =
         img.uri.empty() ? (img.name.empty() ? "images[" + std::to_string(source) + "]" : img.name) : img.uri;
-    if (img.image.empty() || img.width <= 0 || img.height <= 0)
+    if (gltf::image_file_missing(doc_, source) || img.image.empty())
       doc_.fail("the base-colour texture '" + name + "' is missing or could not be decoded", where,
                 "keep the image next to the model, or embed it (.glb)");
-    const int comps = img.component, bytes = img.bits == 16 ? 2 : 1;
-    if (comps < 1 || comps > 4 || (img.bits != 8 && img.bits != 16) ||
-        img.image.size() != std::size_t(img.width) * std::size_t(img.height) * std::size_t(comps * bytes))
-      doc_.fail("the texture '" + name + "' has an unsupported pixel format", where);
+    gltf::Rgba8Image pixels = gltf::image_rgba8(doc_, source);
     PlantTexture t;
     t.name = name;
-    t.width = std::uint32_t(img.width);
-    t.height = std::uint32_t(img.height);
-    t.rgba8.resize(std::size_t(t.width) * t.height * 4);
-    for (std::size_t i = 0; i < std::size_t(t.width) * t.height; ++i) {
-      std::uint8_t c[4] = {0, 0, 0, 255};
-      for (int k = 0; k < comps; ++k)  // 16-bit: the high byte (little-endian samples)
-        c[k] = img.image[(i * std::size_t(comps) + std::size_t(k)) * std::size_t(bytes) +
-                         std::size_t(bytes - 1)];
-      if (comps <= 2) {  // grey (and alpha)
-        c[3] = comps == 2 ? c[1] : 255;
-        c[1] = c[2] = c[0];
-      }
-      std::copy(c, c + 4, &t.rgba8[i * 4]);
-    }
+    t.width = pixels.width;
+    t.height = pixels.height;
+    t.rgba8 = std::move(pixels.rgba8);
     if (textures_.size() + 1 >= kNoPlantTexture) doc_.fail("the plant uses more than 65,534 textures", where);
     const auto index = static_cast<std::uint16_t>(textures_.size());
     textures_.push_back(std::move(t));
