@@ -52,6 +52,7 @@ struct RenderOptions {
   std::uint64_t seed = 1;                // every scene but smoke
   std::uint32_t entities = 3000;         // crowd and world: VAT enemies
   bool lod_colors = false;               // crowd and world
+  bool forced_lods = false;              // crowd: also draw every view with each LOD forced
   std::optional<double> time;            // world and crowd: simulated seconds (each scene has its default)
   std::vector<std::string> crowd_files;  // crowd and world: the enemy types
 #ifdef MYRIAD_HAS_WORLD
@@ -237,7 +238,8 @@ const char* lod_mode_name(int mode) {
 }
 
 // The VAT crowd: baked .crowd files (--crowd) or the built-in enemy types baked here, rendered from
-// the whole-map and close-up views with per-entity LOD; the stats add the forced-LOD counts.
+// the whole-map and close-up views with per-entity LOD; with --forced-lods the stats add each view
+// drawn with every LOD forced (the comparison `bench crowd` makes).
 int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<crowd::CrowdFile> types,
                  nlohmann::ordered_json& stats) {
   if (types.empty()) {
@@ -251,6 +253,7 @@ int render_crowd(gpu::Context& ctx, const RenderOptions& options, std::vector<cr
   scene.seed = options.seed;
   scene.views = options.image.views;
   scene.lod_colors = options.lod_colors;
+  if (!options.forced_lods) scene.frames = {{-1}};
   if (options.time) scene.time = static_cast<float>(*options.time);
   const render::CrowdSceneResult r = render::render_crowd_scene(ctx, types, scene);
   if (r.frames.empty())
@@ -502,6 +505,10 @@ Command add_render_command(CLI::App& app) {
   sub->add_option("--entities", options->entities, "Crowd and world: number of VAT enemies")
       ->check(CLI::Range(1u, 1000000u));
   sub->add_flag("--lod-colors", options->lod_colors, "Crowd and world: colour enemies by LOD level");
+  sub->add_flag(
+      "--forced-lods", options->forced_lods,
+      "Crowd: also draw each view with LOD 0, 1 and 2 forced, adding their counts and frame times to "
+      "crowd_stats.json (a high-poly model's forced LOD0 frames are slow on a CPU device)");
 #endif
   sub->add_option(
          "--scene", options->scene,
