@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace myriad::gltf {
 namespace {
@@ -14,7 +15,19 @@ double number_or(const tinygltf::Value& o, const char* key, int index, double fa
   return x.IsNumber() ? x.GetNumberAsDouble() : fallback;
 }
 
-float finite_or_zero(double x) { return std::isfinite(x) ? static_cast<float>(x) : 0.0f; }
+// A JSON number as a float: not finite gives 0, past float's range its largest value (a double that
+// large does not convert).
+float finite_or_zero(double x) {
+  constexpr auto kMax = static_cast<double>(std::numeric_limits<float>::max());
+  return std::isfinite(x) ? static_cast<float>(std::clamp(x, -kMax, kMax)) : 0.0f;
+}
+
+// A JSON number used as an index or set: `fallback` unless it is a whole number in int's range.
+int int_or(const tinygltf::Value& o, const char* key, int fallback) {
+  const double x = number_or(o, key, -1, double(fallback));
+  return x >= 0.0 && x <= double(std::numeric_limits<int>::max()) && x == std::floor(x) ? static_cast<int>(x)
+                                                                                        : fallback;
+}
 
 // A texture's UV set and, from its KHR_texture_transform (null: none), the transform that overrides it.
 UvMapping uv_mapping(int tex_coord, const tinygltf::Value* transform) {
@@ -64,12 +77,11 @@ BaseColor base_color(const Document& doc, int material) {
     for (int k = 0; k < 4; ++k) out.factor[k] = finite_or_zero(number_or(e, "diffuseFactor", k, 1.0));
     if (!e.Has("diffuseTexture") || !e.Get("diffuseTexture").IsObject()) return out;
     const tinygltf::Value& info = e.Get("diffuseTexture");
-    const auto index = static_cast<int>(number_or(info, "index", -1, -1.0));
-    take_texture(doc, index, out);
+    take_texture(doc, int_or(info, "index", -1), out);
     const tinygltf::Value* transform = nullptr;
     if (info.Has("extensions") && info.Get("extensions").Has("KHR_texture_transform"))
       transform = &info.Get("extensions").Get("KHR_texture_transform");
-    out.uv = uv_mapping(static_cast<int>(number_or(info, "texCoord", -1, 0.0)), transform);
+    out.uv = uv_mapping(int_or(info, "texCoord", 0), transform);
     return out;
   }
   const auto& pbr = mat.pbrMetallicRoughness;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace myriad::gltf {
 bool has_triangles(const Document& doc, const tinygltf::Primitive& prim, const std::string& field) {
@@ -63,7 +64,8 @@ void apply_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
   bool normals_moved = false;
   for (std::size_t t = 0; t < prim.targets.size() && t < weights.size(); ++t) {
     const std::string tf = field + ".targets[" + std::to_string(t) + "]";
-    if (!std::isfinite(weights[t])) doc.fail("morph weight " + std::to_string(t) + " is not finite", tf);
+    if (!(std::abs(weights[t]) <= double(std::numeric_limits<float>::max())))
+      doc.fail("morph weight " + std::to_string(t) + " is not a finite float", tf);
     const auto w = static_cast<float>(weights[t]);
     if (w == 0.0f) continue;
     const auto add = [&](const char* name, std::vector<glm::vec3>& to) {
