@@ -3,8 +3,9 @@
 
 Every reader's fuzz target starts from these (fuzz/corpus/<target>/). The glTF seeds are one small
 skinned, animated, textured model (two joints, a strip of four triangles, LINEAR/STEP/CUBICSPLINE
-channels, an embedded PNG) as .gltf with data-URI buffers and as .glb with a BIN chunk. Rerun after
-changing a seed; the output is deterministic.
+channels, an embedded PNG) as .gltf with data-URI buffers and as .glb with a BIN chunk, and the same
+model with a morph target (default and animated weights) and a KHR_materials_pbrSpecularGlossiness
+material. Rerun after changing a seed; the output is deterministic.
 """
 import base64
 import json
@@ -70,7 +71,7 @@ def floats(values):
     return struct.pack("<%df" % len(values), *values)
 
 
-def model(textured, binary):
+def model(textured, binary, morph_spec_gloss=False):
     b = Buffer()
     positions = [(-0.5, 0, 0), (0.5, 0, 0), (-0.5, 1, 0), (0.5, 1, 0), (-0.5, 2, 0), (0.5, 2, 0)]
     # Positions and normals interleaved (byteStride 24) so strided reads are exercised.
@@ -129,6 +130,25 @@ def model(textured, binary):
             doc["images"] = [{"bufferView": b.view(TEXTURE), "mimeType": "image/png"}]
         else:
             doc["images"] = [{"uri": "data:image/png;base64," + base64.b64encode(TEXTURE).decode()}]
+    if morph_spec_gloss:
+        # One morph target lifting the top two corners, at weight 0.5 (the node's) and animated.
+        lift = b.accessor(b.view(floats([0, 0, 0] * 4 + [0, 0.5, 0] * 2)), FLOAT, 6, "VEC3", min=[0, 0, 0],
+                          max=[0, 0.5, 0])
+        bend = b.accessor(b.view(floats([0.2, 0, 0] * 6)), FLOAT, 6, "VEC3")
+        primitive["targets"] = [{"POSITION": lift, "NORMAL": bend}]
+        doc["meshes"][0]["weights"] = [0.25]
+        doc["nodes"][2]["weights"] = [0.5]
+        weights = b.accessor(b.view(floats([0, 1])), FLOAT, 2, "SCALAR")
+        anim = doc["animations"][0]
+        anim["samplers"].append({"input": times, "output": weights, "interpolation": "LINEAR"})
+        anim["channels"].append({"sampler": len(anim["samplers"]) - 1, "target": {"node": 2, "path": "weights"}})
+        if textured:
+            material = doc["materials"][0]
+            material["extensions"] = {"KHR_materials_pbrSpecularGlossiness": {
+                "diffuseFactor": [0.9, 0.7, 0.5, 1], "diffuseTexture": {"index": 0, "texCoord": 0},
+                "specularFactor": [0.2, 0.2, 0.2], "glossinessFactor": 0.5}}
+            doc["extensionsUsed"] = ["KHR_materials_pbrSpecularGlossiness"]
+            doc["extensionsRequired"] = ["KHR_materials_pbrSpecularGlossiness"]
     doc["accessors"] = b.accessors
     doc["bufferViews"] = b.views
     b.data += b"\x00" * (-len(b.data) % 4)
@@ -252,6 +272,9 @@ def main():
     doc, _ = model(textured=True, binary=False)
     write("gltf", "skin_textured.gltf", json.dumps(doc, separators=(",", ":")))
     write("glb", "skin_textured.glb", glb(*model(textured=True, binary=True)))
+    doc, _ = model(textured=True, binary=False, morph_spec_gloss=True)
+    write("gltf", "morph_spec_gloss.gltf", json.dumps(doc, separators=(",", ":")))
+    write("avatar_kit", "morph_spec_gloss.glb", glb(*model(textured=True, binary=True, morph_spec_gloss=True)))
     write("plant_gltf", "leaf.glb", glb(*plant()))
     write("avatar_kit", "strip_kit.glb", glb(*kit()))
     write("vox", "two_models_graph.vox", vox(scene_graph=True))

@@ -241,7 +241,9 @@ Material read_material(const gltf::Document& c, int gi, std::map<int, int>& imag
   if (!inserted) return mat;
   gltf::Rgba8Image pixels = gltf::image_rgba8(c, base.image);
   Texture t;
-  t.name = img.name.empty() ? img.uri : img.name;
+  t.name = !img.name.empty()  ? img.name
+           : !img.uri.empty() ? img.uri
+                              : "images[" + std::to_string(base.image) + "]";
   t.width = pixels.width;
   t.height = pixels.height;
   t.rgba8 = std::move(pixels.rgba8);

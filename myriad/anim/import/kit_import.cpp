@@ -313,8 +313,10 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
       no_surface += prim.mode >= TINYGLTF_MODE_POINTS && prim.mode <= TINYGLTF_MODE_LINE_STRIP ? 1 : 0;
     }
     if (targets > 0 && morph_animated[ni])
-      out.ignored.push_back(node_name(m, ni) + ": the animation of its " + std::to_string(targets) +
-                            " morph targets (drawn at their default weights)");
+      out.ignored.push_back(
+          node_name(m, ni) + ": the animation of its " +
+          (targets == 1 ? std::string("morph target") : std::to_string(targets) + " morph targets") +
+          " (the mesh is drawn at its default weights)");
     points_or_lines |= no_surface > 0;
     if (no_surface > 0)
       out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(no_surface) +
