@@ -50,16 +50,15 @@ UvMapping uv_mapping(int tex_coord, const tinygltf::Value* transform) {
   return out;
 }
 
-void take_texture(const Document& doc, int texture, BaseColor& out) {
+// The image of textures[texture] (none for -1); `field` names where the texture is named, for errors.
+int texture_image(const Document& doc, int texture, const std::string& field) {
   const auto& m = doc.model;
-  if (texture < 0) return;
-  if (static_cast<std::size_t>(texture) >= m.textures.size())
-    doc.fail("texture index out of range", out.field);
+  if (texture < 0) return -1;
+  if (static_cast<std::size_t>(texture) >= m.textures.size()) doc.fail("texture index out of range", field);
   const int source = m.textures[static_cast<std::size_t>(texture)].source;
   if (source < 0 || static_cast<std::size_t>(source) >= m.images.size())
     doc.fail("the texture has no image", "textures[" + std::to_string(texture) + "].source");
-  out.texture = texture;
-  out.image = source;
+  return source;
 }
 
 }  // namespace
@@ -72,12 +71,11 @@ BaseColor base_color(const Document& doc, int material) {
   if (const auto sg = mat.extensions.find("KHR_materials_pbrSpecularGlossiness");
       sg != mat.extensions.end() && sg->second.IsObject()) {
     const tinygltf::Value& e = sg->second;
-    out.specular_glossiness = true;
-    out.field = where + ".extensions.KHR_materials_pbrSpecularGlossiness.diffuseTexture";
     for (int k = 0; k < 4; ++k) out.factor[k] = finite_or_zero(number_or(e, "diffuseFactor", k, 1.0));
     if (!e.Has("diffuseTexture") || !e.Get("diffuseTexture").IsObject()) return out;
     const tinygltf::Value& info = e.Get("diffuseTexture");
-    take_texture(doc, int_or(info, "index", -1), out);
+    out.image = texture_image(doc, int_or(info, "index", -1),
+                              where + ".extensions.KHR_materials_pbrSpecularGlossiness.diffuseTexture");
     const tinygltf::Value* transform = nullptr;
     if (info.Has("extensions") && info.Get("extensions").Has("KHR_texture_transform"))
       transform = &info.Get("extensions").Get("KHR_texture_transform");
@@ -85,11 +83,11 @@ BaseColor base_color(const Document& doc, int material) {
     return out;
   }
   const auto& pbr = mat.pbrMetallicRoughness;
-  out.field = where + ".pbrMetallicRoughness.baseColorTexture";
   for (std::size_t k = 0; k < 4 && k < pbr.baseColorFactor.size(); ++k)
     out.factor[static_cast<int>(k)] = finite_or_zero(pbr.baseColorFactor[k]);
-  take_texture(doc, pbr.baseColorTexture.index, out);
-  if (out.texture < 0) return out;
+  out.image =
+      texture_image(doc, pbr.baseColorTexture.index, where + ".pbrMetallicRoughness.baseColorTexture");
+  if (out.image < 0) return out;
   const auto it = pbr.baseColorTexture.extensions.find("KHR_texture_transform");
   out.uv = uv_mapping(pbr.baseColorTexture.texCoord,
                       it == pbr.baseColorTexture.extensions.end() ? nullptr : &it->second);

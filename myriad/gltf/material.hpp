@@ -27,11 +27,8 @@ struct UvMapping {
 // extension, and often left white).
 struct BaseColor {
   glm::vec4 factor{1.0f};  // linear RGBA
-  int texture = -1;        // textures[] index; -1: none
-  int image = -1;          // that texture's images[] index
+  int image = -1;          // the texture's images[] index; -1: untextured
   UvMapping uv;            // the UV set the texture reads, through its transform
-  std::string field;       // where the texture is named, for errors, e.g. "materials[2].pbrMetallicRoughness"
-  bool specular_glossiness = false;  // read from KHR_materials_pbrSpecularGlossiness
 };
 // A material index outside materials[] (or -1) gives the default: white, untextured. Throws naming the
 // field for a texture index out of range or a texture without an image.
