@@ -145,6 +145,37 @@ TEST(Unwrap, SmoothOpenPatchStaysOneChartWithoutSplits) {
   }
 }
 
+// A smooth patch larger than one chart may be is flattened in pieces of at most that size, and the
+// pieces are not merged back past it: the unwrap's time stays linear in the mesh.
+TEST(Unwrap, ChartsLargerThanTheSizeBoundAreFlattenedInPieces) {
+  const std::size_t bound = ParameterizeLimits{}.max_chart_triangles;
+  int n = 1;
+  while (2u * static_cast<std::size_t>(n) * static_cast<std::size_t>(n) <= bound) ++n;
+  const BakeMesh patch = test::make_height_field(n);  // one smooth chart without the bound
+  UnwrapOptions options;
+  options.keep_original_uvs = false;
+  const UnwrapResult result = unwrap_and_rebake(patch, patch, kFlatColour, {}, options);
+  EXPECT_GE(result.chart_count, 2u);
+  // Charts share no output vertex: connected triangles by shared vertices are the charts.
+  std::vector<std::uint32_t> parent(result.mesh.vertex_count());
+  std::iota(parent.begin(), parent.end(), 0u);
+  const auto find = [&](std::uint32_t v) {
+    while (parent[v] != v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (std::size_t t = 0; t < result.mesh.triangle_count(); ++t) {
+    for (std::size_t k = 1; k < 3; ++k)
+      parent[find(result.mesh.indices[3 * t + k])] = find(result.mesh.indices[3 * t]);
+  }
+  std::map<std::uint32_t, std::size_t> triangles_of_chart;
+  for (std::size_t t = 0; t < result.mesh.triangle_count(); ++t)
+    ++triangles_of_chart[find(result.mesh.indices[3 * t])];
+  EXPECT_EQ(triangles_of_chart.size(), result.chart_count);
+  for (const auto& [root, triangles] : triangles_of_chart) EXPECT_LE(triangles, bound);
+  expect_uvs_in_unit_square(result.mesh);
+  EXPECT_EQ(overlapping_samples(result.mesh, 512), 0u);
+}
+
 // An open tube (a sleeve: two boundary loops, not a disc) is cut open along one seam instead of being
 // halved: one chart, and only the vertices of one seam line (rings + 1) are doubled.
 TEST(Unwrap, OpenTubeIsCutAlongOneSeam) {

@@ -97,9 +97,12 @@ UvLayout layout_uvs(const BakeMesh& mesh, float seam_angle_deg, int padding_px, 
       closed = euler != 1;
     }
     std::vector<std::uint32_t> distorted;
-    if (euler == 1 || triangles.size() == 1) uv = parameterize_chart(topo, chart, limits, &distorted);
+    // A chart over the size bound is halved without a solve (its halves are tried in turn).
+    const bool oversized = triangles.size() > limits.max_chart_triangles;
+    if (!oversized && (euler == 1 || triangles.size() == 1))
+      uv = parameterize_chart(topo, chart, limits, &distorted);
     // Where the flattening is too distorted, a path from there to the boundary opens it up further.
-    for (int cut = 0; !uv && euler == 1 && cut < kMaxCutPaths; ++cut) {
+    for (int cut = 0; !uv && !oversized && euler == 1 && cut < kMaxCutPaths; ++cut) {
       if (!cut_to_boundary(topo, adjacency, chart, distorted)) break;
       remake();
       if (euler == 1) uv = parameterize_chart(topo, chart, limits, &distorted);

@@ -60,6 +60,8 @@ std::size_t merge_charts(const BakeMesh& mesh, std::span<const std::uint32_t> co
       if (touched[a] || touched[b]) continue;
       const auto attempt = std::make_tuple(a, version[a], b, version[b]);
       if (failed.count(attempt)) continue;
+      if (charts[a].mesh.triangles.size() + charts[b].mesh.triangles.size() > limits.max_chart_triangles)
+        continue;  // never tried: the union would be too large to flatten (it stays too large)
       std::vector<std::uint32_t> triangles = charts[a].mesh.triangles;
       triangles.insert(triangles.end(), charts[b].mesh.triangles.begin(), charts[b].mesh.triangles.end());
       for (const std::uint32_t t : charts[b].mesh.triangles) chart_of[t] = a;

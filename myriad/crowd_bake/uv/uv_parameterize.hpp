@@ -27,6 +27,12 @@ struct ParameterizeLimits {
   // locally (0 = none); symmetric Dirichlet descent steps, as flip-free, expand a triangle about to
   // collapse where it blocks ARAP, and up to 8 per iteration follow the ARAP iterations.
   int arap_iterations = 32;
+  // The most triangles one chart may hold when it is flattened: a larger chart is halved before any
+  // solve and charts are not merged past it. A flattening's global solves cost more than linearly in
+  // the chart's size (about n^1.8 measured), so this bound keeps the unwrap linear in the mesh: a
+  // high-poly model gets more charts, not quadratically longer solves. Low-poly models' charts are
+  // far below it.
+  std::size_t max_chart_triangles = 8192;
 };
 
 // UVs per chart vertex, scaled so the chart's UV area equals its 3D area (one UV unit = one model

@@ -1,6 +1,7 @@
 // Re-unwrapping of a welded mesh (SPEC C3): charts grown across smooth edges with seams only where the
-// dihedral angle exceeds a limit, one parameterization per chart, charts packed into one atlas, and the
-// base colour re-baked per triangle from the original mesh's UVs and textures at the same texel density.
+// dihedral angle exceeds a limit, charts over a size bound halved first (so the unwrap's time stays
+// linear in the mesh), one parameterization per chart, charts packed into one atlas, and the base
+// colour re-baked per triangle from the original mesh's UVs and textures at the same texel density.
 // A chart whose re-unwrap would cost more vertices than its original UV seams keeps its original UVs,
 // so the result never has more vertices than the welded mesh with the original seams kept.
 #pragma once
