@@ -81,7 +81,7 @@ void print_kit(const anim::KitImport& in, const std::vector<anim::ClipRoleOverri
     for (const std::string& i : s.items) items += (items.empty() ? "" : ", ") + i;
     std::printf("  slot %s: %s\n", s.name.c_str(), items.c_str());
   }
-  for (const std::string& i : in.ignored) std::printf("  ignored: %s\n", i.c_str());
+  for (const std::string& i : anim::avatar_ignored(in)) std::printf("  ignored: %s\n", i.c_str());
   for (const anim::Material& m : kit.materials) {
     const char* alpha = m.alpha_mode == anim::AlphaMode::kOpaque ? "opaque"
                         : m.alpha_mode == anim::AlphaMode::kMask ? "mask"

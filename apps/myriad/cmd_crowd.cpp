@@ -67,6 +67,7 @@ int run_crowd_bake(const CrowdBakeOptions& o) {
                 model.meshes.size(), model.materials.size(), model.clips.size());
     for (const std::string& p : whole.parts) std::printf("  %s\n", p.c_str());
     for (const std::string& i : whole.ignored) std::printf("  ignored: %s\n", i.c_str());
+    for (const std::string& m : whole.animated_morphs) std::printf("  %s: baked into the VAT\n", m.c_str());
     for (const anim::Material& m : model.materials) {
       if (m.texture_problem.empty()) continue;
       const std::string what = "material '" + m.name + "': " + m.texture_problem;

@@ -9,6 +9,7 @@
 #include <glm/gtc/type_precision.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,34 @@ struct BakeMesh {
 
   std::size_t vertex_count() const { return positions.size(); }
   std::size_t triangle_count() const { return indices.size() / 3; }
+};
+
+// Morph targets over a mesh's vertices, so the VAT bakes what a clip's morph weights do (SPEC C1: the
+// VAT holds every vertex's animated position, whatever moves it). Each target is weight `index` of
+// glTF node `node` (a clip's MorphChannel on that node drives it); `bind_weight` is the weight the
+// mesh's bind-pose positions already include, so a vertex at weights w is at
+// position + sum over its offsets of (w[target] - bind_weight) * offset.
+struct MorphTargetRef {
+  int node = -1;
+  std::uint32_t index = 0;
+  float bind_weight = 0.0f;
+};
+struct MorphOffset {
+  std::uint32_t target = 0;  // into VertexMorphs::targets
+  glm::vec3 position{0.0f};
+  glm::vec3 normal{0.0f};
+};
+struct VertexMorphs {
+  std::vector<MorphTargetRef> targets;
+  std::vector<std::uint32_t>
+      first;  // vertex count + 1 entries: vertex v's offsets are [first[v], first[v + 1])
+  std::vector<MorphOffset> offsets;
+
+  bool empty() const { return offsets.empty(); }
+  std::span<const MorphOffset> of(std::size_t v) const {
+    return first.empty() ? std::span<const MorphOffset>()
+                         : std::span<const MorphOffset>(offsets).subspan(first[v], first[v + 1] - first[v]);
+  }
 };
 
 // Throws myriad::Error naming `what` and the inconsistent array (sizes, index or material range,

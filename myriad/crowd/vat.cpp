@@ -89,7 +89,7 @@ void VatOptions::validate() const {
 }
 
 Vat bake_vat(const anim::ImportedModel& model, const BakeMesh& skinned, std::span<const Attachment> attached,
-             const VatOptions& options) {
+             const VatOptions& options, const VertexMorphs& morphs) {
   options.validate();
   if (model.clips.empty()) throw Error("model has no animation clip to bake into the VAT");
   const std::size_t n_skinned = skinned.positions.size();
@@ -104,6 +104,12 @@ Vat bake_vat(const anim::ImportedModel& model, const BakeMesh& skinned, std::spa
   for (const glm::u16vec4& j : skinned.joints) {
     if (std::max({j.x, j.y, j.z, j.w}) >= model.joints.size())
       throw Error("VAT columns: joint outside the skeleton");
+  }
+  if (!morphs.empty()) {
+    if (morphs.first.size() != n_skinned + 1 || morphs.first.back() != morphs.offsets.size())
+      throw Error("VAT columns: morph offsets are not one list per skinned column");
+    for (const MorphOffset& o : morphs.offsets)
+      if (o.target >= morphs.targets.size()) throw Error("VAT columns: a morph offset names no target");
   }
   Vat vat;
   vat.fps = options.fps;
@@ -127,25 +133,60 @@ Vat bake_vat(const anim::ImportedModel& model, const BakeMesh& skinned, std::spa
   std::vector<glm::mat4> model_space(joints);
   std::vector<anim::Mat3x4> palette(model.joints.size());
   const glm::mat3 root_linear(model.root_transform);
+  // Morphs: per target, the clip's channel on its node (or none) and the weight change from the bind
+  // pose this frame; the moved bind pose of every column.
+  std::vector<const anim::MorphChannel*> channel_of(morphs.targets.size());
+  std::vector<float> delta(morphs.targets.size(), 0.0f);
+  std::vector<float> channel_weights;
+  const std::size_t morphed = morphs.empty() ? 0 : n_skinned;
+  std::vector<glm::vec3> morphed_positions(morphed, glm::vec3(0.0f)),
+      morphed_normals(morphed, glm::vec3(0.0f));
   for (std::size_t ci = 0; ci < model.clips.size(); ++ci) {
     const anim::Clip& clip = model.clips[ci];
     VatClip& c = vat.clips[ci];
     anim::SamplingCache cache;
     cache.reset(clip);
+    for (std::size_t t = 0; t < morphs.targets.size(); ++t) {
+      channel_of[t] = nullptr;
+      delta[t] = 0.0f;
+      for (const anim::MorphChannel& ch : clip.morph_channels)
+        if (ch.node == morphs.targets[t].node && morphs.targets[t].index < ch.targets) channel_of[t] = &ch;
+    }
+    const std::span<const glm::vec3> bind_positions = morphs.empty() ? skinned.positions : morphed_positions;
+    const std::span<const glm::vec3> bind_normals = morphs.empty() ? skinned.normals : morphed_normals;
     glm::vec3 lo(INFINITY), hi(-INFINITY);
     for (std::uint32_t f = 0; f < c.frames; ++f) {
       const float t = std::min(static_cast<float>(f) / options.fps, clip.duration);
       anim::sample(model.skeleton, clip, t, cache, pose);
       anim::local_to_model(model.skeleton.parents, pose, model_space);
       anim::build_palette(model_space, model.joints, model.inverse_binds, palette);
+      if (!morphs.empty()) {
+        for (std::size_t k = 0; k < morphs.targets.size(); ++k) {
+          const anim::MorphChannel* ch = channel_of[k];
+          if (!ch) continue;  // stays at its bind weight
+          channel_weights.assign(ch->targets, 0.0f);
+          anim::sample_morph_weights(clip, *ch, t, channel_weights);
+          delta[k] = channel_weights[morphs.targets[k].index] - morphs.targets[k].bind_weight;
+        }
+        for (std::size_t v = 0; v < n_skinned; ++v) {
+          glm::vec3 p = skinned.positions[v], n = skinned.normals[v];
+          for (const MorphOffset& o : morphs.of(v)) {
+            p += delta[o.target] * o.position;
+            n += delta[o.target] * o.normal;
+          }
+          const float len = glm::length(n);
+          morphed_positions[v] = p;
+          morphed_normals[v] = len > 0.0f && std::isfinite(len) ? n / len : skinned.normals[v];
+        }
+      }
       glm::vec3* pos = vat.positions.data() + std::size_t{c.first_row + f} * vat.columns;
       glm::vec3* nrm = vat.normals.data() + std::size_t{c.first_row + f} * vat.columns;
       for (std::size_t v = 0; v < n_skinned; ++v) {
         const glm::vec3 p =
-            anim::skin_position(palette, skinned.joints[v], skinned.weights[v], skinned.positions[v]);
+            anim::skin_position(palette, skinned.joints[v], skinned.weights[v], bind_positions[v]);
         pos[v] = glm::vec3(model.root_transform * glm::vec4(p, 1.0f));
-        nrm[v] = glm::normalize(
-            root_linear * skin_normal(palette, skinned.joints[v], skinned.weights[v], skinned.normals[v]));
+        nrm[v] = glm::normalize(root_linear *
+                                skin_normal(palette, skinned.joints[v], skinned.weights[v], bind_normals[v]));
       }
       for (std::size_t k = 0; k < attached.size(); ++k) {
         const Attachment& a = attached[k];

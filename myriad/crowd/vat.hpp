@@ -1,5 +1,6 @@
 // Vertex animation textures (SPEC C1, C4): one column per vertex some LOD uses, one row per sampled
-// frame, every clip sampled at a fixed rate with anim's sampler and skinned on the CPU.
+// frame, every clip sampled at a fixed rate with anim's sampler, its morph weights applied and skinned
+// on the CPU.
 //
 // Columns come in two kinds: skinned columns (LOD0's welded vertices; LOD1 uses a subset of them) and
 // attached columns (LOD2 vertices), which are, per frame, w.x·VAT[a] + w.y·VAT[b] + w.z·VAT[c] of
@@ -50,9 +51,11 @@ struct Vat {
 
 // Samples every clip of `model`; `skinned` holds the skinned columns' bind-pose data (positions,
 // normals, joints, weights; indices are not read) and `attached` the attached columns, whose a, b, c
-// index skinned columns.
+// index skinned columns. `morphs` (empty, or per skinned column): each frame a column is first moved
+// by its morph offsets at the clip's morph weights for the frame (a target no channel of the clip
+// drives stays at its bind weight), then skinned, as glTF orders them.
 Vat bake_vat(const anim::ImportedModel& model, const BakeMesh& skinned, std::span<const Attachment> attached,
-             const VatOptions& options = {});
+             const VatOptions& options = {}, const VertexMorphs& morphs = {});
 
 // Normal skinning as the VAT does it: sum_i w_i * (linear part of palette[j_i]) * n, normalised.
 glm::vec3 skin_normal(std::span<const anim::Mat3x4> palette, glm::u16vec4 joints, glm::vec4 weights,

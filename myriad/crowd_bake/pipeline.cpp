@@ -215,7 +215,7 @@ BakeOutput bake_crowd(const anim::ImportedModel& input_model, const std::string&
   rep.degenerate_triangles = src.degenerate_triangles;
   stage_done("import");
 
-  const WeldResult welded = weld(src.mesh, options.weld);
+  const WeldResult welded = weld(src.mesh, options.weld, src.morph_key);
   rep.welded_vertices = welded.vertices_after;
   stage_done("weld");
 
@@ -449,7 +449,26 @@ BakeOutput bake_crowd(const anim::ImportedModel& input_model, const std::string&
   }
   if (skinned_columns.positions.size() != skinned_count)
     throw Error("LOD2: attachments name LOD0 vertices no triangle uses");
-  const Vat vat = bake_vat(model, skinned_columns, attached, options.vat);
+  // Morph offsets per skinned column: those of any original vertex the column's welded vertex merges
+  // (weld merged only vertices with equal offsets).
+  VertexMorphs column_morphs;
+  if (!src.morphs.empty()) {
+    std::vector<std::uint32_t> original_of_welded(welded.mesh.vertex_count(), UINT32_MAX);
+    for (std::size_t o = welded.welded_of.size(); o-- > 0;)
+      original_of_welded[welded.welded_of[o]] = static_cast<std::uint32_t>(o);
+    std::vector<std::uint32_t> welded_of_column(skinned_count);
+    for (std::size_t w = 0; w < column_of_welded.size(); ++w)
+      if (column_of_welded[w] != UINT32_MAX)
+        welded_of_column[column_of_welded[w]] = static_cast<std::uint32_t>(w);
+    column_morphs.targets = src.morphs.targets;
+    column_morphs.first.push_back(0);
+    for (std::uint32_t c = 0; c < skinned_count; ++c) {
+      for (const MorphOffset& o : src.morphs.of(original_of_welded[welded_of_column[c]]))
+        column_morphs.offsets.push_back(o);
+      column_morphs.first.push_back(static_cast<std::uint32_t>(column_morphs.offsets.size()));
+    }
+  }
+  const Vat vat = bake_vat(model, skinned_columns, attached, options.vat, column_morphs);
   rep.vat_columns = vat.columns;
   rep.vat_rows = vat.rows;
   rep.vat_columns_naive = rep.original_vertices + r1.vertices + r2.vertices;

@@ -88,4 +88,25 @@ void apply_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
       if (const float len = glm::length(n); std::isfinite(len) && len > 0.0f) n /= len;
 }
 
+std::vector<MorphTarget> read_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
+                                            std::size_t vertex_count, const std::string& field) {
+  std::vector<MorphTarget> out(prim.targets.size());
+  for (std::size_t t = 0; t < prim.targets.size(); ++t) {
+    const std::string tf = field + ".targets[" + std::to_string(t) + "]";
+    const auto read = [&](const char* name, std::vector<glm::vec3>& to) {
+      const auto it = prim.targets[t].find(name);
+      if (it == prim.targets[t].end()) return;
+      assign_floats(to, read_floats(doc, it->second, 3, tf + "." + name));
+      if (to.size() != vertex_count)
+        doc.fail(std::string(name) + " count differs from the primitive's " + std::to_string(vertex_count),
+                 tf + "." + name);
+      for (glm::vec3& d : to)  // a non-finite displacement moves nothing
+        if (!std::isfinite(d.x) || !std::isfinite(d.y) || !std::isfinite(d.z)) d = glm::vec3(0.0f);
+    };
+    read("POSITION", out[t].positions);
+    read("NORMAL", out[t].normals);
+  }
+  return out;
+}
+
 }  // namespace myriad::gltf

@@ -36,4 +36,14 @@ void apply_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
                          std::span<const double> weights, std::vector<glm::vec3>& positions,
                          std::vector<glm::vec3>& normals, const std::string& field);
 
+// The primitive's morph targets as read: per target its POSITION and NORMAL displacements, one per
+// vertex (`vertex_count`), a list empty where the target has no such attribute; a non-finite
+// displacement reads as zero. Throws naming the field for a count that differs from the primitive's.
+struct MorphTarget {
+  std::vector<glm::vec3> positions;
+  std::vector<glm::vec3> normals;
+};
+std::vector<MorphTarget> read_morph_targets(const Document& doc, const tinygltf::Primitive& prim,
+                                            std::size_t vertex_count, const std::string& field);
+
 }  // namespace myriad::gltf

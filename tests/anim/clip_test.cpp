@@ -105,6 +105,55 @@ TEST(Clip, CursorCacheMatchesFreshSearchInAnyOrder) {
   }
 }
 
+// Morph weights (glTF "weights" channels): two targets per key, clamped outside the keys.
+Clip morph_clip(Interpolation interp, std::vector<float> values) {
+  Clip c;
+  c.name = "morph";
+  c.times = {1.0f, 3.0f};
+  c.duration = 3.0f;
+  c.morph_values = std::move(values);
+  MorphChannel ch;
+  ch.node = 4;
+  ch.interpolation = interp;
+  ch.key_count = 2;
+  ch.targets = 2;
+  c.morph_channels.push_back(ch);
+  c.validate(0);
+  return c;
+}
+
+std::vector<float> weights_at(const Clip& c, float t) {
+  std::vector<float> w(3, -7.0f);  // one more than the channel's targets: left as it is
+  sample_morph_weights(c, c.morph_channels[0], t, w);
+  return w;
+}
+
+TEST(Clip, MorphWeightsInterpolateEveryTargetAsGltfSays) {
+  const Clip linear = morph_clip(Interpolation::kLinear, {0.0f, 1.0f, 1.0f, 0.0f});
+  EXPECT_EQ(weights_at(linear, 0.0f), (std::vector<float>{0.0f, 1.0f, -7.0f}));
+  EXPECT_EQ(weights_at(linear, 1.5f), (std::vector<float>{0.25f, 0.75f, -7.0f}));
+  EXPECT_EQ(weights_at(linear, 2.0f), (std::vector<float>{0.5f, 0.5f, -7.0f}));
+  EXPECT_EQ(weights_at(linear, 9.0f), (std::vector<float>{1.0f, 0.0f, -7.0f}));
+  const Clip step = morph_clip(Interpolation::kStep, {0.0f, 1.0f, 1.0f, 0.0f});
+  EXPECT_EQ(weights_at(step, 2.9f), (std::vector<float>{0.0f, 1.0f, -7.0f}));
+  EXPECT_EQ(weights_at(step, 3.0f), (std::vector<float>{1.0f, 0.0f, -7.0f}));
+  // Cubic: per key in-tangents (2), weights (2), out-tangents (2). Target 0 runs 0 -> 1 with out-tangent
+  // 0.5 and in-tangent 0.25 (per second); target 1 stays at 2 with zero tangents.
+  const Clip cubic = morph_clip(Interpolation::kCubicSpline,
+                                {9.0f, 9.0f, 0.0f, 2.0f, 0.5f, 0.0f, 0.25f, 0.0f, 1.0f, 2.0f, 9.0f, 9.0f});
+  const float u = 0.5f, dt = 2.0f;
+  const float want = (2 * u * u * u - 3 * u * u + 1) * 0.0f + (u * u * u - 2 * u * u + u) * 0.5f * dt +
+                     (-2 * u * u * u + 3 * u * u) * 1.0f + (u * u * u - u * u) * 0.25f * dt;
+  const std::vector<float> w = weights_at(cubic, 2.0f);
+  EXPECT_NEAR(w[0], want, 1e-6f);
+  EXPECT_NEAR(w[1], 2.0f, 1e-6f);
+  EXPECT_EQ(weights_at(cubic, 3.0f)[0], 1.0f);
+  // Keys past the arrays are refused.
+  Clip bad = linear;
+  bad.morph_values.pop_back();
+  EXPECT_THROW(bad.validate(0), Error);
+}
+
 TEST(Clip, ValidateRejectsBadChannels) {
   Clip c = one_channel(Interpolation::kLinear, ChannelPath::kTranslation, {0.0f, 1.0f},
                        {{0, 0, 0, 0}, {1, 0, 0, 0}});

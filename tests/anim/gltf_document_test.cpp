@@ -297,7 +297,7 @@ TEST(GltfDocument, ZeroNormalsAreRebuiltFromTheFaces) {
 
 // Morph targets at the weights the file sets: the node's weights override the mesh's, positions and
 // normals move by weight × displacement, and a normal blended to zero is rebuilt from the faces. An
-// animated morph is named as left out (its clip is not played).
+// animated morph keeps its targets and weights for the crowd VAT, and avatars name it as left out.
 TEST(GltfDocument, MorphTargetsAreBlendedAtTheNodesWeights) {
   ModelBuilder b;
   const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), -1, false);
@@ -349,8 +349,46 @@ TEST(GltfDocument, MorphTargetsAreBlendedAtTheNodesWeights) {
   for (std::size_t v = 0; v < box.size(); ++v)
     EXPECT_LT(glm::length(by_mesh.positions[v] - (box[v] + glm::vec3(1.0f, 1.0f, 0.0f))), 1e-5f)
         << "vertex " << v;
-  ASSERT_EQ(in.ignored.size(), 1u);
-  EXPECT_NE(in.ignored[0].find("the animation of its 2 morph targets"), std::string::npos) << in.ignored[0];
+  // The part keeps each target's offsets and the weights its positions hold; the clip its weights.
+  EXPECT_EQ(by_mesh.morph_node, node);
+  EXPECT_EQ(by_mesh.morph_weights, (std::vector<float>{0.5f, 0.25f}));
+  ASSERT_EQ(by_mesh.morph_positions.size(), 2u);
+  ASSERT_EQ(by_mesh.morph_normals.size(), 2u);
+  ASSERT_EQ(by_mesh.morph_positions[0].size(), box.size());
+  ASSERT_EQ(by_mesh.morph_positions[1].size(), box.size());
+  ASSERT_EQ(by_mesh.morph_normals[0].size(), box.size());
+  for (std::size_t v = 0; v < box.size(); ++v) {  // a rigid part: through its (identity) placement
+    EXPECT_LT(glm::length(by_mesh.morph_positions[0][v] - lift[v]), 1e-5f) << "vertex " << v;
+    EXPECT_LT(glm::length(by_mesh.morph_positions[1][v] - shift[v]), 1e-5f) << "vertex " << v;
+    EXPECT_LT(glm::length(by_mesh.morph_normals[0][v] - bend[v]), 1e-5f) << "vertex " << v;
+  }
+  EXPECT_TRUE(by_mesh.morph_normals[1].empty());
+  ASSERT_EQ(in.kit.clips.size(), 1u);
+  const Clip& blink = in.kit.clips[0];
+  ASSERT_EQ(blink.morph_channels.size(), 1u);
+  EXPECT_EQ(blink.morph_channels[0].node, node);
+  EXPECT_EQ(blink.morph_channels[0].targets, 2u);
+  EXPECT_EQ(blink.duration, 1.0f);
+  std::vector<float> w(2);
+  sample_morph_weights(blink, blink.morph_channels[0], 0.5f, w);
+  EXPECT_EQ(w, (std::vector<float>{0.5f, 0.5f}));
+  EXPECT_TRUE(in.ignored.empty());
+  ASSERT_EQ(in.animated_morphs.size(), 1u);
+  const std::vector<std::string> avatar = avatar_ignored(in);
+  ASSERT_EQ(avatar.size(), 1u);
+  EXPECT_NE(avatar[0].find("the animation of its 2 morph targets (the mesh is drawn at its default weights)"),
+            std::string::npos)
+      << avatar[0];
+
+  // Weights that are not one per target per key are named.
+  b.m.animations.clear();
+  const std::vector<float> three = {0.0f, 1.0f, 1.0f};
+  b.channel_clip("odd", node, "weights", times, three, TINYGLTF_TYPE_SCALAR, 1);
+  b.write(path);
+  const std::string error = error_of([&] { import_kit(path); });
+  std::filesystem::remove(path);
+  EXPECT_NE(error.find("animations[0].samplers[0].output"), std::string::npos) << error;
+  EXPECT_NE(error.find("2 morph targets"), std::string::npos) << error;
 }
 
 // A 16-bit RGB PNG, written by hand (zlib stored blocks, no compression): 16-bit textures come from

@@ -114,6 +114,59 @@ TEST(BakeModels, ABoxyLowPolyCharacterNeverGrowsDownTheLevels) {
   EXPECT_LE(out.report.lods[2].triangles, out.report.lods[1].triangles);
 }
 
+// Morph targets a clip animates move the VAT's columns: the boxy character's head gets one target
+// (every corner 0.1 forward) and a clip that only raises its weight from 0 to 1. Over that clip the
+// head's columns move by exactly the offset and every other skinned column stays put; the other clips,
+// which do not drive the target, keep the head at its bind weight.
+TEST(BakeModels, AnimatedMorphTargetsMoveTheVatColumns) {
+  test::ModelBuilder b = test::boxy_character();
+  int head = -1;
+  for (std::size_t n = 0; n < b.m.nodes.size(); ++n)
+    if (b.m.nodes[n].name == "head") head = static_cast<int>(n);
+  ASSERT_GE(head, 0);
+  tinygltf::Primitive& prim =
+      b.m.meshes[static_cast<std::size_t>(b.m.nodes[std::size_t(head)].mesh)].primitives[0];
+  const std::size_t corners = b.m.accessors[static_cast<std::size_t>(prim.attributes.at("POSITION"))].count;
+  const glm::vec3 offset(0.0f, 0.0f, 0.1f);
+  const std::vector<glm::vec3> forward(corners, offset);
+  const int target = b.accessor(forward.data(), corners, sizeof(glm::vec3), TINYGLTF_TYPE_VEC3,
+                                TINYGLTF_COMPONENT_TYPE_FLOAT);
+  b.m.meshes[static_cast<std::size_t>(b.m.nodes[std::size_t(head)].mesh)].primitives[0].targets = {
+      {{"POSITION", target}}};
+  b.channel_clip("blink", head, "weights", {0.0f, 1.0f}, {0.0f, 1.0f}, TINYGLTF_TYPE_SCALAR, 1);
+  const anim::ImportedModel model = test::import_written(b, "boxy_morph");
+  const BakeOutput out = bake_and_check(model, "boxy_morph");
+  const CrowdFile& f = out.file;
+  ASSERT_EQ(f.clips.size(), 3u);
+  const VatClip& blink = f.clips[2];
+  ASSERT_EQ(blink.name, "blink");
+  ASSERT_GT(blink.frames, 2u);
+  const auto at = [&](const VatClip& c, std::uint32_t frame, std::uint32_t column) {
+    return decode_position(f.texels[std::size_t{c.first_row + frame} * f.columns + column], c);
+  };
+  const glm::vec3 step = (blink.bounds_max - blink.bounds_min) / 65535.0f;
+  const float tolerance = glm::length(step) + 1e-5f;
+  std::size_t moved = 0;
+  for (std::uint32_t c = 0; c < f.skinned_columns; ++c) {
+    const glm::vec3 d = at(blink, blink.frames - 1, c) - at(blink, 0, c);
+    const glm::vec3 half = at(blink, blink.frames / 2, c) - at(blink, 0, c);
+    if (glm::length(d - offset) <= tolerance) {
+      ++moved;
+      const float share = static_cast<float>(blink.frames / 2) / f.fps;  // the weight at that frame
+      EXPECT_LE(glm::length(half - share * offset), tolerance) << "column " << c;
+    } else {
+      EXPECT_LE(glm::length(d), tolerance) << "column " << c << " moved " << d.x << " " << d.y << " " << d.z;
+    }
+  }
+  EXPECT_GE(moved, 8u);  // the head box's corners, at least once each
+  // The walk does not drive the target: its first frame (the rest pose) is the blink's, head included.
+  const VatClip& walk = f.clips[0];
+  EXPECT_EQ(walk.name, "walk");
+  const float both = tolerance + glm::length((walk.bounds_max - walk.bounds_min) / 65535.0f);
+  for (std::uint32_t c = 0; c < f.skinned_columns; ++c)
+    EXPECT_LE(glm::length(at(walk, 0, c) - at(blink, 0, c)), both) << "column " << c;
+}
+
 // Rigid parts parented to bones: their open rims are their own, not borders between pieces, so LOD1
 // reaches the article's ratio.
 TEST(BakeModels, ARobotOfRigidPartsReachesTheLod1Ratio) {

@@ -2,6 +2,8 @@
 // a chain), skin bindings are respected, and the welded mesh has the original's surface and bounds.
 #include "myriad/crowd_bake/import/weld.hpp"
 
+#include "myriad/core/io/error.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -45,6 +47,20 @@ TEST(Weld, MergesWithinTheAngleAndNeverBeyondIt) {
   EXPECT_EQ(r.vertices_before, 9u);
   EXPECT_EQ(r.vertices_after, 8u);
   EXPECT_TRUE(r.mesh.uvs.empty());
+}
+
+// Coincident copies with different keep-apart keys (different morph offsets) never merge.
+TEST(Weld, VerticesWithDifferentKeysStayApart) {
+  const BakeMesh fan = fan_at_corner({tilted(0.0f), tilted(0.0f), tilted(0.0f)});
+  EXPECT_EQ(weld(fan).vertices_after, 7u);  // the three corner copies merge without keys
+  std::vector<std::uint32_t> keys(fan.vertex_count(), 0u);
+  keys[6] = 2;  // the third corner copy moves otherwise
+  const WeldResult r = weld(fan, {}, keys);
+  EXPECT_EQ(r.welded_of[0], r.welded_of[3]);
+  EXPECT_NE(r.welded_of[0], r.welded_of[6]);
+  EXPECT_EQ(r.vertices_after, 8u);
+  keys.pop_back();
+  EXPECT_THROW(weld(fan, {}, keys), Error);
 }
 
 TEST(Weld, IsNotTransitiveAcrossTheLimit) {

@@ -25,6 +25,18 @@ struct Channel {
                                   // (in-tangent, value, out-tangent, as glTF stores them)
 };
 
+// The morph weights of one glTF node over time (a "weights" channel): `targets` weights per key, or 3 ×
+// that per key for cubic (in-tangents, weights, out-tangents, as glTF stores them). The skeleton does
+// not read them; a baker that animates vertices does (crowd VAT).
+struct MorphChannel {
+  int node = -1;  // the glTF node whose mesh's morph targets these weights drive
+  Interpolation interpolation = Interpolation::kLinear;
+  std::uint32_t first_key = 0;    // into Clip::times
+  std::uint32_t key_count = 0;    // >= 1
+  std::uint32_t first_value = 0;  // into Clip::morph_values
+  std::uint32_t targets = 0;      // weights per key
+};
+
 // Values are vec4: xyz for translation/scale, xyzw (quaternion x, y, z, w) for rotation.
 struct Clip {
   std::string name;
@@ -32,6 +44,8 @@ struct Clip {
   std::vector<Channel> channels;
   std::vector<float> times;
   std::vector<glm::vec4> values;
+  std::vector<MorphChannel> morph_channels;
+  std::vector<float> morph_values;
 
   // Throws myriad::Error when a channel points outside the arrays or times decrease.
   void validate(std::size_t joint_count) const;
@@ -49,5 +63,10 @@ void sample(const Skeleton& skeleton, const Clip& clip, float time, SamplingCach
 
 // Evaluates one channel at `time` with a cursor hint (updated). Exposed for tests.
 glm::vec4 sample_channel(const Clip& clip, const Channel& channel, float time, std::uint32_t& cursor);
+
+// The weights of one morph channel at `time` (clamped to its keys, interpolated as glTF says) into
+// `weights`; entries past the channel's target count are left as they are.
+void sample_morph_weights(const Clip& clip, const MorphChannel& channel, float time,
+                          std::span<float> weights);
 
 }  // namespace myriad::anim

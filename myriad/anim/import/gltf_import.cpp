@@ -123,6 +123,7 @@ void import_meshes(const Ctx& c, ImportedModel& out, const std::vector<int>& nod
           "meshes[" + std::to_string(node.mesh) + "].primitives[" + std::to_string(pi) + "]";
       SkinnedMesh sm = detail::read_primitive(c, prim, pf, skin_to_joint, morph);
       if (sm.indices.empty()) continue;  // points or lines: no surface
+      sm.morph_node = static_cast<int>(ni);
       sm.name = mesh.name;
       if (prim.material >= 0) {
         auto [it, inserted] = material_map.try_emplace(prim.material, static_cast<int>(material_map.size()));

@@ -25,6 +25,14 @@ struct SkinnedMesh {
   std::vector<glm::vec4> weights;      // normalised to sum 1
   std::vector<std::uint32_t> indices;  // triangle list; generated 0..n-1 for non-indexed primitives
   int material = -1;                   // into ImportedModel::materials, -1 = none
+  // Morph targets, kept for bakers that play their animation (the crowd VAT): per target, every vertex's
+  // position and normal offset (a list is empty when the target moves none). `positions` and `normals`
+  // above already hold the targets blended at `morph_weights` (what is drawn when no clip drives them);
+  // a clip drives them through its MorphChannels on `morph_node` (the glTF node drawing the mesh).
+  int morph_node = -1;
+  std::vector<float> morph_weights;                     // one per target
+  std::vector<std::vector<glm::vec3>> morph_positions;  // [target][vertex]
+  std::vector<std::vector<glm::vec3>> morph_normals;    // [target][vertex]
 };
 
 struct Texture {

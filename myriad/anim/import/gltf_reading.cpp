@@ -73,6 +73,17 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
     assign_floats(sm.normals, v);
   }
   gltf::apply_morph_targets(c, prim, morph_weights, sm.positions, sm.normals, pf);
+  if (!prim.targets.empty()) {
+    std::vector<gltf::MorphTarget> targets = gltf::read_morph_targets(c, prim, count, pf);
+    sm.morph_weights.assign(targets.size(), 0.0f);
+    for (std::size_t t = 0; t < targets.size() && t < morph_weights.size(); ++t)
+      sm.morph_weights[t] = static_cast<float>(morph_weights[t]);  // finite floats: checked when applied
+    for (gltf::MorphTarget& t : targets) {
+      sm.morph_positions.push_back(std::move(t.positions));
+      // Offsets of normals the file does not have would move nothing (normals are made from the faces).
+      sm.morph_normals.push_back(sm.normals.empty() ? std::vector<glm::vec3>{} : std::move(t.normals));
+    }
+  }
   // The UV set the base colour texture reads, through its KHR_texture_transform when it has one.
   const gltf::UvMapping mapping = gltf::base_color(c, prim.material).uv;
   std::string set = "TEXCOORD_" + std::to_string(mapping.set);
@@ -137,6 +148,64 @@ SkinnedMesh read_primitive(const gltf::Document& c, const tinygltf::Primitive& p
   return sm;
 }
 
+namespace {
+
+const tinygltf::AnimationSampler& channel_sampler(const gltf::Document& c, const tinygltf::Animation& a,
+                                                  const tinygltf::AnimationChannel& ch,
+                                                  const std::string& cf) {
+  if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= a.samplers.size())
+    c.fail("sampler index out of range", cf + ".sampler");
+  return a.samplers[static_cast<std::size_t>(ch.sampler)];
+}
+
+Interpolation interpolation(const gltf::Document& c, const tinygltf::AnimationSampler& s,
+                            const std::string& sf) {
+  if (s.interpolation == "LINEAR" || s.interpolation.empty()) return Interpolation::kLinear;
+  if (s.interpolation == "STEP") return Interpolation::kStep;
+  if (s.interpolation == "CUBICSPLINE") return Interpolation::kCubicSpline;
+  c.fail("unsupported interpolation '" + s.interpolation + "'", sf + ".interpolation",
+         "use LINEAR, STEP or CUBICSPLINE");
+}
+
+// A "weights" channel: one weight per morph target of the node's mesh per key. A node without a mesh
+// or morph targets has nothing to drive: the channel is skipped.
+void read_morph_channel(const gltf::Document& c, const tinygltf::Animation& a,
+                        const tinygltf::AnimationChannel& ch, const std::string& af, const std::string& cf,
+                        Clip& clip) {
+  const auto& m = c.model;
+  const tinygltf::Node& node = m.nodes[static_cast<std::size_t>(ch.target_node)];
+  if (node.mesh < 0 || static_cast<std::size_t>(node.mesh) >= m.meshes.size()) return;
+  std::size_t targets = 0;
+  for (const tinygltf::Primitive& prim : m.meshes[static_cast<std::size_t>(node.mesh)].primitives)
+    targets = std::max(targets, prim.targets.size());
+  if (targets == 0) return;
+  const tinygltf::AnimationSampler& s = channel_sampler(c, a, ch, cf);
+  const std::string sf = af + ".samplers[" + std::to_string(ch.sampler) + "]";
+  MorphChannel out;
+  out.node = ch.target_node;
+  out.interpolation = interpolation(c, s, sf);
+  out.targets = static_cast<std::uint32_t>(targets);
+  const std::vector<float> times = read_floats(c, s.input, 1, sf + ".input");
+  const std::vector<float> weights = read_floats(c, s.output, 1, sf + ".output");
+  const std::size_t per_key = (out.interpolation == Interpolation::kCubicSpline ? 3 : 1) * targets;
+  if (times.empty()) c.fail("sampler has no keys", sf + ".input");
+  if (weights.size() != times.size() * per_key)
+    c.fail(
+        "output count is not the input count times the mesh's " + std::to_string(targets) + " morph targets",
+        sf + ".output");
+  for (const float w : weights)
+    if (!std::isfinite(w)) c.fail("a morph weight is not finite", sf + ".output");
+  out.first_key = static_cast<std::uint32_t>(clip.times.size());
+  out.key_count = static_cast<std::uint32_t>(times.size());
+  out.first_value = static_cast<std::uint32_t>(clip.morph_values.size());
+  clip.times.insert(clip.times.end(), times.begin(), times.end());
+  clip.morph_values.insert(clip.morph_values.end(), weights.begin(), weights.end());
+  clip.duration = std::max(clip.duration, times.back());
+  clip.morph_channels.push_back(out);
+}
+
+}  // namespace
+
 Clip read_clip(const gltf::Document& c, std::size_t ai, std::span<const int> node_to_joint,
                std::size_t joint_count) {
   const auto& m = c.model;
@@ -149,9 +218,12 @@ Clip read_clip(const gltf::Document& c, std::size_t ai, std::span<const int> nod
     const std::string cf = af + ".channels[" + std::to_string(ci) + "]";
     if (ch.target_node < 0 || static_cast<std::size_t>(ch.target_node) >= m.nodes.size())
       c.fail("channel target node out of range", cf + ".target.node");
+    if (ch.target_path == "weights") {
+      read_morph_channel(c, a, ch, af, cf, clip);
+      continue;
+    }
     const int joint = node_to_joint[static_cast<std::size_t>(ch.target_node)];
-    if (joint < 0 || ch.target_path == "weights")
-      continue;  // non-joint nodes and morph weights do not pose the skeleton
+    if (joint < 0) continue;  // non-joint nodes do not pose the skeleton
     Channel out_ch;
     out_ch.joint = static_cast<std::uint16_t>(joint);
     int comps = 3;
@@ -165,20 +237,9 @@ Clip read_clip(const gltf::Document& c, std::size_t ai, std::span<const int> nod
     } else {
       c.fail("unsupported target path '" + ch.target_path + "'", cf + ".target.path");
     }
-    if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= a.samplers.size())
-      c.fail("sampler index out of range", cf + ".sampler");
-    const tinygltf::AnimationSampler& s = a.samplers[static_cast<std::size_t>(ch.sampler)];
+    const tinygltf::AnimationSampler& s = channel_sampler(c, a, ch, cf);
     const std::string sf = af + ".samplers[" + std::to_string(ch.sampler) + "]";
-    if (s.interpolation == "LINEAR" || s.interpolation.empty()) {
-      out_ch.interpolation = Interpolation::kLinear;
-    } else if (s.interpolation == "STEP") {
-      out_ch.interpolation = Interpolation::kStep;
-    } else if (s.interpolation == "CUBICSPLINE") {
-      out_ch.interpolation = Interpolation::kCubicSpline;
-    } else {
-      c.fail("unsupported interpolation '" + s.interpolation + "'", sf + ".interpolation",
-             "use LINEAR, STEP or CUBICSPLINE");
-    }
+    out_ch.interpolation = interpolation(c, s, sf);
     const std::vector<float> times = read_floats(c, s.input, 1, sf + ".input");
     const std::vector<float> vals = read_floats(c, s.output, comps, sf + ".output");
     const std::size_t per_key = out_ch.interpolation == Interpolation::kCubicSpline ? 3 : 1;

@@ -22,13 +22,15 @@ std::vector<int> node_parents(const gltf::Document& doc);
 // joint numbering) JOINTS_0/WEIGHTS_0 are required and weights are normalised; with an empty
 // `skin_to_joint` the primitive is rigid: every vertex gets joint 0 with weight 1. `field` names the
 // primitive in errors (e.g. "meshes[2].primitives[0]"). Morph targets are blended in at `morph_weights`
-// (gltf::default_morph_weights of the node drawing the mesh).
+// (gltf::default_morph_weights of the node drawing the mesh), and kept per target with those weights
+// (SkinnedMesh::morph_*; the caller sets morph_node).
 SkinnedMesh read_primitive(const gltf::Document& doc, const tinygltf::Primitive& prim,
                            const std::string& field, std::span<const std::uint16_t> skin_to_joint,
                            std::span<const double> morph_weights);
 
 // Animation `index` as a clip over `joint_count` joints; channels on nodes that are not joints
-// (node_to_joint < 0) and morph weights are skipped.
+// (node_to_joint < 0) are skipped; morph weights of a node whose mesh has morph targets become the
+// clip's MorphChannels (one weight per target per key, checked against the mesh's target count).
 Clip read_clip(const gltf::Document& doc, std::size_t index, std::span<const int> node_to_joint,
                std::size_t joint_count);
 

@@ -95,6 +95,16 @@ void make_rigid(SkinnedMesh& sm, const glm::mat4& offset_from_joint, const glm::
   const glm::mat4 b = glm::inverse(ibm) * offset_from_joint;
   const glm::mat3 nm = glm::transpose(glm::inverse(glm::mat3(b)));
   for (glm::vec3& p : sm.positions) p = glm::vec3(b * glm::vec4(p, 1.0f));
+  // Morph offsets are directions: the linear part moves them; a normal's offsets also take the scale
+  // that renormalises its normal, so offset and normal keep their proportion.
+  for (std::vector<glm::vec3>& target : sm.morph_positions)
+    for (glm::vec3& d : target) d = glm::mat3(b) * d;
+  for (std::vector<glm::vec3>& target : sm.morph_normals) {
+    for (std::size_t v = 0; v < target.size() && v < sm.normals.size(); ++v) {
+      const float len = glm::length(nm * sm.normals[v]);
+      target[v] = len > 0.0f ? nm * target[v] / len : glm::vec3(0.0f);
+    }
+  }
   for (glm::vec3& n : sm.normals) n = glm::normalize(nm * n);
   // A mirroring offset turns triangles inside out: swap winding back.
   if (glm::determinant(glm::mat3(b)) < 0.0f) {
@@ -122,6 +132,7 @@ void add_mesh_parts(const Doc& d, std::size_t ni, const PartSkin& skin, std::siz
     AvatarPart part;
     part.mesh = detail::read_primitive(d, prim, pf, local, morph);
     if (part.mesh.indices.empty()) continue;
+    part.mesh.morph_node = static_cast<int>(ni);
     part.mesh.name = node_name(m, ni) + (mesh.primitives.size() > 1 ? "#" + std::to_string(pi) : "");
     if (rigid_offset) make_rigid(part.mesh, *rigid_offset, skin.inverse_binds[0]);
     if (prim.material >= 0) {
@@ -295,8 +306,8 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
     const bool is_item = item_of(m.nodes[ni], item, slot);
     add_mesh_parts(d, ni, skin, 0, &offset, is_item, item, slot, materials, images, kit);
   }
-  // Morph targets are drawn at their default weights but their animation is not played, and points and
-  // lines have no surface: say so rather than drop them silently.
+  // Animated morph targets are played by some consumers only, and points and lines have no surface:
+  // say so rather than drop them silently.
   std::vector<bool> morph_animated(m.nodes.size(), false);
   for (const tinygltf::Animation& a : m.animations)
     for (const tinygltf::AnimationChannel& ch : a.channels)
@@ -313,10 +324,9 @@ KitImport import_document(const Doc& d, bool clips_only = false) {
       no_surface += prim.mode >= TINYGLTF_MODE_POINTS && prim.mode <= TINYGLTF_MODE_LINE_STRIP ? 1 : 0;
     }
     if (targets > 0 && morph_animated[ni])
-      out.ignored.push_back(
+      out.animated_morphs.push_back(
           node_name(m, ni) + ": the animation of its " +
-          (targets == 1 ? std::string("morph target") : std::to_string(targets) + " morph targets") +
-          " (the mesh is drawn at its default weights)");
+          (targets == 1 ? std::string("morph target") : std::to_string(targets) + " morph targets"));
     points_or_lines |= no_surface > 0;
     if (no_surface > 0)
       out.ignored.push_back(node_name(m, ni) + ": " + std::to_string(no_surface) +
@@ -425,6 +435,13 @@ std::vector<std::string> add_kit_clips(Avatar& kit, const std::filesystem::path&
     kit.clips.push_back(std::move(r.clip));
   }
   return warnings;
+}
+
+std::vector<std::string> avatar_ignored(const KitImport& in) {
+  std::vector<std::string> out = in.ignored;
+  for (const std::string& m : in.animated_morphs)
+    out.push_back(m + " (the mesh is drawn at its default weights)");
+  return out;
 }
 
 KitImport import_kit(const std::filesystem::path& path, std::span<const std::filesystem::path> item_files) {

@@ -29,8 +29,16 @@ namespace myriad::anim {
 
 struct KitImport {
   Avatar kit;
-  std::vector<std::string> ignored;  // meshes (or morph targets) left out, each with the reason
+  std::vector<std::string> ignored;  // meshes left out, each with the reason
+  // Meshes whose morph targets a clip animates ("<node>: the animation of its 2 morph targets"): the
+  // parts keep the targets (SkinnedMesh::morph_*) and the clips their MorphChannels; the crowd VAT
+  // plays them, avatars' GPU skinning draws the mesh at its default weights (avatar_ignored).
+  std::vector<std::string> animated_morphs;
 };
+
+// What an avatar leaves out of `in`: its ignored meshes, then each animated morph (drawn at its
+// default weights).
+std::vector<std::string> avatar_ignored(const KitImport& in);
 
 // Reads a kit from .gltf/.glb. Throws myriad::Error naming the file and glTF field.
 KitImport import_kit(const std::filesystem::path& path);

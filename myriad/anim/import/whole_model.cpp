@@ -9,6 +9,7 @@ WholeModel flatten_kit(const KitImport& in) {
   const Avatar& kit = in.kit;
   WholeModel out;
   out.ignored = in.ignored;
+  out.animated_morphs = in.animated_morphs;
   ImportedModel& m = out.model;
   m.skeleton = kit.skeleton;
   m.root_transform = kit.root_transform;

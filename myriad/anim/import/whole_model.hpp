@@ -20,6 +20,7 @@ struct WholeModel {
   ImportedModel model;
   std::vector<std::string> parts;    // one line per mesh: name, kind (skinned / rigid on a joint), triangles
   std::vector<std::string> ignored;  // meshes left out, with the reason (outside the armature)
+  std::vector<std::string> animated_morphs;  // as KitImport::animated_morphs (the meshes keep the targets)
 };
 
 // Throws myriad::Error naming the file and glTF field (a model without a skin names the meshes found).

@@ -222,7 +222,7 @@ Avatar kit_from_model(const ImportedModel& model, std::size_t body_parts) {
 Avatar kit_from_file(const std::filesystem::path& path, std::size_t body_parts,
                      std::vector<std::string>* ignored) {
   WholeModel whole = import_whole_model(path);
-  if (ignored) *ignored = std::move(whole.ignored);
+  if (ignored) *ignored = avatar_ignored({{}, std::move(whole.ignored), std::move(whole.animated_morphs)});
   return kit_from_model(whole.model, body_parts);
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace myriad::crowd {
 namespace {
@@ -28,6 +29,56 @@ void count_topology(BakeSource& s) {
     }
   }
   for (const auto& [edge, n] : uses) s.non_manifold_edges += n > 2 ? 1 : 0;
+}
+
+// The morph targets clips animate, with each vertex's offsets, and keys grouping equal offset lists.
+void gather_morphs(const anim::ImportedModel& model, BakeSource& out) {
+  std::set<int> animated;
+  for (const anim::Clip& clip : model.clips)
+    for (const anim::MorphChannel& ch : clip.morph_channels) animated.insert(ch.node);
+  if (animated.empty()) return;
+  VertexMorphs& morphs = out.morphs;
+  std::map<std::pair<int, std::uint32_t>, std::uint32_t> target_of;  // (node, index) -> target
+  morphs.first.push_back(0);
+  for (const anim::SkinnedMesh& sm : model.meshes) {
+    const std::size_t n = sm.positions.size();
+    if (n == 0 || sm.indices.empty()) continue;  // as the mesh loop: adds no vertex
+    const bool driven = animated.count(sm.morph_node) > 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      for (std::size_t t = 0; driven && t < sm.morph_positions.size(); ++t) {
+        const glm::vec3 dp = sm.morph_positions[t].size() == n ? sm.morph_positions[t][v] : glm::vec3(0.0f);
+        const glm::vec3 dn = t < sm.morph_normals.size() && sm.morph_normals[t].size() == n
+                                 ? sm.morph_normals[t][v]
+                                 : glm::vec3(0.0f);
+        if (dp == glm::vec3(0.0f) && dn == glm::vec3(0.0f)) continue;
+        const auto [it, inserted] = target_of.try_emplace({sm.morph_node, static_cast<std::uint32_t>(t)},
+                                                          static_cast<std::uint32_t>(morphs.targets.size()));
+        if (inserted) {
+          const float bind = t < sm.morph_weights.size() ? sm.morph_weights[t] : 0.0f;
+          morphs.targets.push_back({sm.morph_node, static_cast<std::uint32_t>(t), bind});
+        }
+        morphs.offsets.push_back({it->second, dp, dn});
+      }
+      morphs.first.push_back(static_cast<std::uint32_t>(morphs.offsets.size()));
+    }
+  }
+  if (morphs.offsets.empty()) {
+    morphs = {};
+    return;
+  }
+  std::map<std::vector<float>, std::uint32_t> key_of;
+  out.morph_key.reserve(morphs.first.size() - 1);
+  for (std::size_t v = 0; v + 1 < morphs.first.size(); ++v) {
+    std::vector<float> list;
+    for (const MorphOffset& o : morphs.of(v)) {
+      list.push_back(static_cast<float>(o.target));
+      for (int k = 0; k < 3; ++k) list.push_back(o.position[k]);
+      for (int k = 0; k < 3; ++k) list.push_back(o.normal[k]);
+    }
+    out.morph_key.push_back(
+        list.empty() ? 0u
+                     : key_of.try_emplace(list, static_cast<std::uint32_t>(key_of.size() + 1)).first->second);
+  }
 }
 
 }  // namespace
@@ -110,6 +161,9 @@ BakeSource import_for_bake(const anim::ImportedModel& model, const std::string& 
     throw Error("every triangle has zero area: the model has no surface to bake", name);
   }
   out.textures = model.textures;
+  gather_morphs(model, out);
+  if (!out.morphs.empty() && out.morphs.first.size() != mesh.vertex_count() + 1)
+    throw Error("morph offsets and vertices differ in count", name);
   return out;
 }
 

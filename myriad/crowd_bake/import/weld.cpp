@@ -14,18 +14,19 @@ namespace {
 
 // Position and skin binding as bits; -0 is folded into +0 so that equal coordinates compare equal.
 struct Key {
-  std::uint32_t bits[3 + 2 + 4];
+  std::uint32_t bits[3 + 2 + 4 + 1];
   bool operator==(const Key& o) const { return std::memcmp(bits, o.bits, sizeof bits) == 0; }
 };
 
 std::uint32_t float_bits(float f) { return f == 0.0f ? 0u : std::bit_cast<std::uint32_t>(f); }
 
-Key make_key(const BakeMesh& m, std::size_t v) {
+Key make_key(const BakeMesh& m, std::size_t v, std::span<const std::uint32_t> apart) {
   Key k{};
   for (int i = 0; i < 3; ++i) k.bits[i] = float_bits(m.positions[v][i]);
   k.bits[3] = std::uint32_t{m.joints[v].x} | std::uint32_t{m.joints[v].y} << 16;
   k.bits[4] = std::uint32_t{m.joints[v].z} | std::uint32_t{m.joints[v].w} << 16;
   for (int i = 0; i < 4; ++i) k.bits[5 + i] = float_bits(m.weights[v][i]);
+  k.bits[9] = apart.empty() ? 0u : apart[v];
   return k;
 }
 
@@ -44,9 +45,13 @@ void WeldOptions::validate() const {
     throw Error("weld angle must be in [0, 180]", "WeldOptions::normal_angle_deg", "degrees between normals");
 }
 
-WeldResult weld(const BakeMesh& mesh, const WeldOptions& options) {
+WeldResult weld(const BakeMesh& mesh, const WeldOptions& options, std::span<const std::uint32_t> apart) {
   options.validate();
   validate(mesh, 65536, "weld input");
+  if (!apart.empty() && apart.size() != mesh.vertex_count())
+    throw Error("weld: " + std::to_string(apart.size()) + " keep-apart keys for " +
+                    std::to_string(mesh.vertex_count()) + " vertices",
+                "weld");
   const float cos_limit = std::cos(options.normal_angle_deg * std::numbers::pi_v<float> / 180.0f);
   const std::size_t n = mesh.vertex_count();
   // Clusters at one key, in creation order; members are original vertex indices.
@@ -55,7 +60,7 @@ WeldResult weld(const BakeMesh& mesh, const WeldOptions& options) {
   WeldResult r;
   r.welded_of.reserve(n);  // filled in vertex order below
   for (std::size_t v = 0; v < n; ++v) {
-    std::vector<std::uint32_t>& candidates = clusters_at[make_key(mesh, v)];
+    std::vector<std::uint32_t>& candidates = clusters_at[make_key(mesh, v, apart)];
     std::uint32_t chosen = UINT32_MAX;
     for (std::uint32_t c : candidates) {
       bool all_within = true;

@@ -3,7 +3,8 @@
 // re-unwrapped afterwards); triangles keep their order, so welded triangle t is original triangle t.
 //
 // The rule, exactly (so tests can check it): vertices are candidates when their positions are equal
-// (bit for bit, -0 = +0) and so is their skin binding (joints and weights). Candidates are visited in
+// (bit for bit, -0 = +0) and so is their skin binding (joints and weights) and their key in `apart`
+// (when given). Candidates are visited in
 // index order; each joins the earliest-created cluster at its position whose every member has a normal
 // within `normal_angle_deg` of its own (complete linkage), or starts a new cluster. So every merged pair
 // is within the angle (welding is never transitive across the limit), and a vertex stays apart from an
@@ -12,6 +13,7 @@
 
 #include "myriad/crowd/bake_mesh.hpp"
 
+#include <span>
 #include <vector>
 
 namespace myriad::crowd {
@@ -30,6 +32,9 @@ struct WeldResult {
   std::size_t vertices_after = 0;
 };
 
-WeldResult weld(const BakeMesh& mesh, const WeldOptions& options = {});
+// `apart` (empty, or one key per vertex): vertices whose keys differ are never merged (the import's
+// morph keys: a welded vertex must move as every vertex it merges).
+WeldResult weld(const BakeMesh& mesh, const WeldOptions& options = {},
+                std::span<const std::uint32_t> apart = {});
 
 }  // namespace myriad::crowd

@@ -191,7 +191,8 @@ anim::Avatar load_avatar_kit(const WorldSceneOptions& options) {
     for (const std::string& w : anim::add_kit_clips(in.kit, f))
       std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
-  for (const std::string& i : in.ignored) std::fprintf(stderr, "avatar kit: ignored %s\n", i.c_str());
+  for (const std::string& i : anim::avatar_ignored(in))
+    std::fprintf(stderr, "avatar kit: ignored %s\n", i.c_str());
   for (const anim::Material& m : in.kit.materials) {
     if (!m.texture_problem.empty() && options.strict_assets)
       throw Error("avatar kit material '" + m.name + "': " + m.texture_problem, options.avatar_kit.string(),
