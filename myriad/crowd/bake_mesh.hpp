@@ -20,6 +20,7 @@ struct BakeMaterial {
   glm::vec4 base_color{1.0f};
   int texture = -1;           // into the model's texture list, -1 = none
   bool double_sided = false;  // false: back faces are culled (the hole check honours this)
+  UvWrapModes wrap;           // how the texture is addressed outside [0, 1]
 };
 
 struct BakeMesh {

@@ -61,6 +61,16 @@ int texture_image(const Document& doc, int texture, const std::string& field) {
   return source;
 }
 
+// The sampler's wrap modes of textures[texture] (repeat without a sampler or out of range).
+UvWrapModes texture_wrap(const Document& doc, int texture) {
+  const auto& m = doc.model;
+  if (texture < 0 || static_cast<std::size_t>(texture) >= m.textures.size()) return {};
+  const int sampler = m.textures[static_cast<std::size_t>(texture)].sampler;
+  if (sampler < 0 || static_cast<std::size_t>(sampler) >= m.samplers.size()) return {};
+  const tinygltf::Sampler& s = m.samplers[static_cast<std::size_t>(sampler)];
+  return {uv_wrap_from_gltf(s.wrapS), uv_wrap_from_gltf(s.wrapT)};
+}
+
 }  // namespace
 
 BaseColor base_color(const Document& doc, int material) {
@@ -80,6 +90,7 @@ BaseColor base_color(const Document& doc, int material) {
     if (info.Has("extensions") && info.Get("extensions").Has("KHR_texture_transform"))
       transform = &info.Get("extensions").Get("KHR_texture_transform");
     out.uv = uv_mapping(int_or(info, "texCoord", 0), transform);
+    out.wrap = texture_wrap(doc, int_or(info, "index", -1));
     return out;
   }
   const auto& pbr = mat.pbrMetallicRoughness;
@@ -91,6 +102,7 @@ BaseColor base_color(const Document& doc, int material) {
   const auto it = pbr.baseColorTexture.extensions.find("KHR_texture_transform");
   out.uv = uv_mapping(pbr.baseColorTexture.texCoord,
                       it == pbr.baseColorTexture.extensions.end() ? nullptr : &it->second);
+  out.wrap = texture_wrap(doc, pbr.baseColorTexture.index);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // texture, the UV set and transform the texture is read through) and that texture's image as RGBA8.
 #pragma once
 
+#include "myriad/core/image/uv_wrap.hpp"
 #include "myriad/gltf/document.hpp"
 
 #include <cstdint>
@@ -29,6 +30,7 @@ struct BaseColor {
   glm::vec4 factor{1.0f};  // linear RGBA
   int image = -1;          // the texture's images[] index; -1: untextured
   UvMapping uv;            // the UV set the texture reads, through its transform
+  UvWrapModes wrap;        // the texture's sampler wrapS / wrapT (repeat without a sampler)
 };
 // A material index outside materials[] (or -1) gives the default: white, untextured. Throws naming the
 // field for a texture index out of range or a texture without an image.

@@ -9,6 +9,7 @@
 #include "kit_test_models.hpp"
 
 #include "myriad/anim/import/kit_import.hpp"
+#include "myriad/anim/kit/kit_build.hpp"
 #include "myriad/core/io/error.hpp"
 #include "myriad/gltf/document.hpp"
 
@@ -275,6 +276,38 @@ TEST(GltfDocument, TheBaseColourTexturesUvSetAndTransformAreApplied) {
     EXPECT_NEAR(got[i].x, want.x, 1e-5f) << "vertex " << i;
     EXPECT_NEAR(got[i].y, want.y, 1e-5f) << "vertex " << i;
   }
+}
+
+// The texture's sampler wrap modes reach the material, and survive a kit written and read back.
+TEST(GltfDocument, TheTexturesWrapModesAreReadAndWritten) {
+  ModelBuilder b;
+  const int material = b.texture_material("tiles");
+  const int mesh = b.box("box", glm::vec3(0.0f), glm::vec3(1.0f), material, false);
+  b.mesh_node("box", mesh, -1, -1);
+  tinygltf::Sampler sampler;
+  sampler.wrapS = 33648;  // MIRRORED_REPEAT
+  sampler.wrapT = 33071;  // CLAMP_TO_EDGE
+  b.m.samplers.push_back(sampler);
+  const int texture =
+      b.m.materials[static_cast<std::size_t>(material)].pbrMetallicRoughness.baseColorTexture.index;
+  b.m.textures[static_cast<std::size_t>(texture)].sampler = 0;
+  const std::filesystem::path path = temp_file("wrap.glb");
+  b.write(path);
+  KitImport in = import_kit(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(in.kit.materials.size(), 1u);
+  const UvWrapModes want{UvWrap::kMirroredRepeat, UvWrap::kClampToEdge};
+  EXPECT_EQ(in.kit.materials[0].texture_wrap, want);
+  const std::string stem = "myriad_wrap_kit_" + std::to_string(::getpid());
+  const KitImport again = write_and_import_kit(in.kit, std::filesystem::temp_directory_path(), stem);
+  std::filesystem::remove(std::filesystem::temp_directory_path() / (stem + ".glb"));
+  ASSERT_EQ(again.kit.materials.size(), 1u);
+  EXPECT_EQ(again.kit.materials[0].texture_wrap, want);
+  // Without a sampler the texture repeats, glTF's default.
+  b.m.textures[static_cast<std::size_t>(texture)].sampler = -1;
+  b.write(path);
+  EXPECT_TRUE(import_kit(path).kit.materials[0].texture_wrap.repeats());
+  std::filesystem::remove(path);
 }
 
 // Zero normals (as some exporters write for corners they could not smooth) are rebuilt from the faces.

@@ -226,6 +226,27 @@ TEST(Unwrap, AtlasBackgroundTakesTheNearestChartColour) {
   EXPECT_GT(blue, 0u);
 }
 
+// The re-bake reads a texture as its glTF sampler addresses it: a texture of two red then two blue
+// texels, read at u = 1.3 (repeat: red, clamp: the blue edge) and u = 1.8 (mirrored: 0.2, red).
+TEST(Unwrap, TheRebakeAddressesTexturesAsTheirSamplers) {
+  anim::Texture halves{"halves", 4, 1, {}};
+  for (int i = 0; i < 4; ++i)
+    halves.rgba8.insert(halves.rgba8.end(), {static_cast<std::uint8_t>(i < 2 ? 255 : 0), 0,
+                                             static_cast<std::uint8_t>(i < 2 ? 0 : 255), 255});
+  const std::vector<anim::Texture> textures = {halves};
+  BakeMaterial m{"m", glm::vec4(1.0f), 0, false};
+  const auto red = [&](float u) { return sample_base_color(m, textures, glm::vec2(u, 0.5f)).r > 0.9f; };
+  const auto blue = [&](float u) { return sample_base_color(m, textures, glm::vec2(u, 0.5f)).b > 0.9f; };
+  EXPECT_TRUE(red(1.3f));
+  EXPECT_TRUE(blue(1.8f));
+  m.wrap = {UvWrap::kClampToEdge, UvWrap::kClampToEdge};
+  EXPECT_TRUE(blue(1.3f));
+  EXPECT_TRUE(red(-0.5f));
+  m.wrap = {UvWrap::kMirroredRepeat, UvWrap::kRepeat};
+  EXPECT_TRUE(red(1.8f));
+  EXPECT_TRUE(blue(1.3f));
+}
+
 TEST(Unwrap, TexturedHumanoidRebakesTheOriginalColoursWithoutOverlap) {
   const BakeMesh original = test::make_capsule_humanoid();
   const WeldResult welded = weld(original);

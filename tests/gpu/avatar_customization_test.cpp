@@ -290,6 +290,79 @@ TEST_F(AvatarCustomizationTest, PartsDrawTheirMaterialsAsTheCpuReference) {
   EXPECT_GT(hits[3], 30u) << "the colour-only part";
 }
 
+// skin.frag addresses a texture as its glTF sampler says (uv_wrap.glsl, the CPU's wrap_uv): a texture of
+// two orange then two azure texels on three parts whose every UV is one point outside [0, 1]: u = 1.3
+// repeating reads orange, u = 1.3 clamped the azure edge, u = 1.8 mirrored 0.2 (orange). The parts'
+// factors change their hues, so a part read wrongly (a shader repeating everywhere would draw the second
+// orange and the third azure) shows a colour no correct part has.
+TEST_F(AvatarCustomizationTest, MaterialsAddressTheirTexturesAsTheirSamplers) {
+  anim::Avatar kit = anim::make_avatar({.clothed = false});
+  ASSERT_GE(kit.parts.size(), 3u);
+  anim::Texture halves{"halves", 4, 1, {}};
+  for (int i = 0; i < 4; ++i)
+    halves.rgba8.insert(halves.rgba8.end(), {static_cast<std::uint8_t>(i < 2 ? 255 : 0), 128,
+                                             static_cast<std::uint8_t>(i < 2 ? 0 : 255), 255});
+  kit.textures.push_back(halves);
+  const int texture = static_cast<int>(kit.textures.size() - 1);
+  struct Case {
+    UvWrapModes wrap;
+    float u;
+    glm::vec4 factor;
+    bool red;
+  };
+  const Case cases[3] = {
+      {{}, 1.3f, {1.0f, 1.0f, 1.0f, 1.0f}, true},
+      {{UvWrap::kClampToEdge, UvWrap::kClampToEdge}, 1.3f, {1.0f, 0.25f, 1.0f, 1.0f}, false},
+      {{UvWrap::kMirroredRepeat, UvWrap::kRepeat}, 1.8f, {1.0f, 1.0f, 0.25f, 1.0f}, true},
+  };
+  for (int p = 0; p < 3; ++p) {
+    anim::Material m{.name = "wrapped", .base_color_factor = cases[p].factor};
+    m.base_color_texture = texture;
+    m.texture_wrap = cases[p].wrap;
+    kit.materials.push_back(m);
+    anim::AvatarPart& part = kit.parts[static_cast<std::size_t>(p)];
+    part.mesh.material = static_cast<int>(kit.materials.size() - 1);
+    part.mesh.uvs.assign(part.mesh.positions.size(), glm::vec2(cases[p].u, 0.5f));
+    part.tintable = false;
+  }
+  // Expected and wrongly-addressed colours of each part, sRGB-encoded as the reference encodes them.
+  const auto colour = [&](int p, bool red) {
+    const float g = srgb_to_linear(128.0f / 255.0f);
+    const glm::vec4 texel = red ? glm::vec4(1.0f, g, 0.0f, 1.0f) : glm::vec4(0.0f, g, 1.0f, 1.0f);
+    return anim::avatar_surface(kit.materials[kit.materials.size() - 3 + static_cast<std::size_t>(p)],
+                                glm::vec4(1.0f), texel, glm::vec3(1.0f), false)
+        .rgb;
+  };
+  std::array<glm::vec3, 3> want{}, wrong{};
+  for (int p = 0; p < 3; ++p) {
+    want[static_cast<std::size_t>(p)] = colour(p, cases[p].red);
+    wrong[static_cast<std::size_t>(p)] = colour(p, !cases[p].red);
+  }
+  ThreeAvatars avatars(ctx(), true, std::move(kit));
+  const std::vector<std::uint8_t> px = avatars.render(kLightTint, 0.0f);
+  // A pixel of colour `e` times one light factor: only e's non-zero channels lit, in proportion.
+  const auto lit_as = [&](std::size_t i, glm::vec3 e) {
+    const int c = e.r >= e.b ? 0 : 2;
+    const float light = float(px[i + std::size_t(c)]) / (255.0f * e[c]);
+    if (light < 0.3f || light > 1.02f) return false;
+    for (int k = 0; k < 3; ++k)
+      if (std::abs(float(px[i + std::size_t(k)]) - 255.0f * e[k] * light) > 1.5f) return false;
+    return true;
+  };
+  std::array<std::size_t, 3> hits{}, misses{};
+  for (std::size_t i = 0; i < px.size(); i += 4) {
+    if (px[i + 3] == 0) continue;
+    for (std::size_t p = 0; p < 3; ++p) {
+      hits[p] += lit_as(i, want[p]) ? 1 : 0;
+      misses[p] += lit_as(i, wrong[p]) ? 1 : 0;
+    }
+  }
+  for (std::size_t p = 0; p < 3; ++p) {
+    EXPECT_GT(hits[p], 30u) << "part " << p;
+    EXPECT_EQ(misses[p], 0u) << "part " << p << " read its texture addressed wrongly";
+  }
+}
+
 TEST_F(AvatarCustomizationTest, RendererBindsOncePerPassAndDrawsPatterns) {
   render::AvatarCrowdRenderer avatars(ctx(), {.avatars = 4, .spacing = 1.0f}, true,
                                       render::OffscreenTarget::kColorFormat,

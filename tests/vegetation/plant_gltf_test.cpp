@@ -73,6 +73,25 @@ TEST(PlantGltf, GlbRoundTripKeepsLevelsSurfacesAndTextures) {
   EXPECT_GT(textured, 100u);
 }
 
+// A texture's wrap modes (its glTF sampler) survive writing and reading; the impostor bake reads the
+// texture through them.
+TEST(PlantGltf, TextureWrapModesRoundTrip) {
+  test::TempDir dir("plant_wrap");
+  PlantModel fern = make_sample_fern();
+  ASSERT_EQ(fern.textures.size(), 1u);
+  const UvWrapModes want{UvWrap::kMirroredRepeat, UvWrap::kClampToEdge};
+  fern.textures[0].wrap = want;
+  write_plant_gltf(dir.path / "fern.glb", fern, {.name = "Fern"});
+  const PlantModel back = import_plant_gltf(dir.path / "fern.glb");
+  ASSERT_EQ(back.textures.size(), 1u);
+  EXPECT_EQ(back.textures[0].wrap, want);
+  write_plant_gltf(dir.path / "fern.gltf", make_sample_fern(), {.name = "Fern"});
+  const json doc = read_json(dir.path / "fern.gltf");
+  ASSERT_EQ(doc["samplers"].size(), 1u);
+  EXPECT_EQ(doc["samplers"][0]["wrapS"], 10497);  // the default, written out
+  EXPECT_TRUE(import_plant_gltf(dir.path / "fern.gltf").textures[0].wrap.repeats());
+}
+
 TEST(PlantGltf, MsftLodAndExternalFilesGiveTheSameLevels) {
   test::TempDir dir("plant_msft");
   const PlantModel fern = make_sample_fern();

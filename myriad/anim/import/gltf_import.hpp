@@ -5,6 +5,7 @@
 
 #include "myriad/anim/clip/clip.hpp"
 #include "myriad/anim/pose/skeleton.hpp"
+#include "myriad/core/image/uv_wrap.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +59,7 @@ struct Material {
   // Non-empty when the base-colour texture could not be used (its file is missing): the material is
   // drawn in its base colour, and importers' callers warn with this text.
   std::string texture_problem;
+  UvWrapModes texture_wrap;  // how the texture is addressed outside [0, 1] (its glTF sampler)
 };
 
 struct ImportedModel {

@@ -289,6 +289,7 @@ Material read_material(const gltf::Document& c, int gi, std::map<int, int>& imag
   const gltf::BaseColor base = gltf::base_color(c, gi);
   mat.base_color_factor = base.factor;
   if (base.image < 0) return mat;
+  mat.texture_wrap = base.wrap;
   const tinygltf::Image& img = m.images[static_cast<std::size_t>(base.image)];
   // A texture file that is not beside the model (a .gltf copied without its images): the material keeps
   // its base colour and says why; callers warn (or refuse).

@@ -21,21 +21,43 @@ json vec(const float* v, int n) {
 
 bool is_identity(const glm::mat4& m) { return m == glm::mat4(1.0f); }
 
-// The glTF texture of kit texture `t`, its image written (PNG, in the binary buffer) on first use.
-int texture_index(gltf::Writer& w, const Avatar& kit, int t, std::map<int, int>& textures) {
-  const auto [it, inserted] = textures.try_emplace(t, 0);
+// Kit textures written so far: the glTF image of each, the glTF texture of each (texture, wrap modes)
+// and the sampler of each wrap other than repeat (glTF's default, written without a sampler).
+struct WrittenTextures {
+  std::map<int, int> image_of;
+  std::map<std::pair<int, std::uint32_t>, int> texture_of;
+  std::map<std::uint32_t, int> sampler_of;
+};
+
+// The glTF texture of kit texture `t` read with `wrap`, its image written (PNG, in the binary buffer) on
+// first use.
+int texture_index(gltf::Writer& w, const Avatar& kit, int t, UvWrapModes wrap, WrittenTextures& written) {
+  const auto [it, inserted] = written.texture_of.try_emplace({t, wrap.packed()}, 0);
   if (!inserted) return it->second;
-  const Texture& tex = kit.textures[static_cast<std::size_t>(t)];
-  const std::vector<std::byte> png = encode_png_rgba8(tex.width, tex.height, tex.rgba8);
-  const int view = w.view(png.data(), png.size(), 0);
-  w.doc["images"].push_back({{"name", tex.name}, {"bufferView", view}, {"mimeType", "image/png"}});
-  w.doc["textures"].push_back({{"source", w.doc["images"].size() - 1}});
+  const auto [image, new_image] = written.image_of.try_emplace(t, 0);
+  if (new_image) {
+    const Texture& tex = kit.textures[static_cast<std::size_t>(t)];
+    const std::vector<std::byte> png = encode_png_rgba8(tex.width, tex.height, tex.rgba8);
+    const int view = w.view(png.data(), png.size(), 0);
+    w.doc["images"].push_back({{"name", tex.name}, {"bufferView", view}, {"mimeType", "image/png"}});
+    image->second = static_cast<int>(w.doc["images"].size() - 1);
+  }
+  json texture = {{"source", image->second}};
+  if (!wrap.repeats()) {
+    const auto [sampler, new_sampler] = written.sampler_of.try_emplace(wrap.packed(), 0);
+    if (new_sampler) {
+      w.doc["samplers"].push_back({{"wrapS", uv_wrap_to_gltf(wrap.s)}, {"wrapT", uv_wrap_to_gltf(wrap.t)}});
+      sampler->second = static_cast<int>(w.doc["samplers"].size() - 1);
+    }
+    texture["sampler"] = sampler->second;
+  }
+  w.doc["textures"].push_back(texture);
   it->second = static_cast<int>(w.doc["textures"].size() - 1);
   return it->second;
 }
 
 int write_mesh(gltf::Writer& w, const AvatarPart& part, const Avatar& kit, bool skinned,
-               const glm::mat4& place, std::map<int, int>& textures) {
+               const glm::mat4& place, WrittenTextures& textures) {
   const SkinnedMesh& sm = part.mesh;
   std::vector<glm::vec3> positions = sm.positions, normals = sm.normals;
   if (!skinned) {
@@ -62,7 +84,8 @@ int write_mesh(gltf::Writer& w, const AvatarPart& part, const Avatar& kit, bool 
                 {"metallicFactor", 0.0},
                 {"roughnessFactor", 1.0}};
     if (m.base_color_texture >= 0 && static_cast<std::size_t>(m.base_color_texture) < kit.textures.size())
-      pbr["baseColorTexture"] = {{"index", texture_index(w, kit, m.base_color_texture, textures)}};
+      pbr["baseColorTexture"] = {
+          {"index", texture_index(w, kit, m.base_color_texture, m.texture_wrap, textures)}};
     json mat = {{"name", m.name}, {"doubleSided", m.double_sided}, {"pbrMetallicRoughness", pbr}};
     if (m.alpha_mode != AlphaMode::kOpaque) {
       mat["alphaMode"] = m.alpha_mode == AlphaMode::kMask ? "MASK" : "BLEND";
@@ -133,7 +156,7 @@ void write_kit_gltf(const std::filesystem::path& path, const Avatar& kit, const 
     }
   }
   json scene_nodes = json::array({0});
-  std::map<int, int> textures;  // kit texture -> glTF texture
+  WrittenTextures textures;
   for (const AvatarPart& part : kit.parts) {
     if (part.clothing ? !o.items : !o.body) continue;
     if (part.skin.joints.empty() || part.skin.joints.size() != part.skin.inverse_binds.size())

@@ -102,7 +102,8 @@ BakeSource import_for_bake(const anim::ImportedModel& model, const std::string& 
     if (m.base_color_texture >= static_cast<int>(model.textures.size())) {
       throw Error("material '" + m.name + "' names a missing texture", name);
     }
-    out.materials.push_back({m.name, m.base_color_factor, m.base_color_texture, m.double_sided});
+    out.materials.push_back(
+        {m.name, m.base_color_factor, m.base_color_texture, m.double_sided, m.texture_wrap});
   }
   int default_material = -1;
   BakeMesh& mesh = out.mesh;

@@ -1,6 +1,7 @@
 #include "myriad/crowd_bake/texture/texture_rebake.hpp"
 
 #include "myriad/core/image/srgb.hpp"
+#include "myriad/core/image/uv_wrap.hpp"
 
 #include "myriad/core/io/error.hpp"
 
@@ -91,7 +92,8 @@ glm::vec4 sample_base_color(const BakeMaterial& material, std::span<const anim::
                             glm::vec2 uv) {
   glm::vec4 colour(1.0f);
   if (const anim::Texture* texture = material_texture(material, textures)) {
-    const glm::vec4 s = sample_texture(*texture, uv);
+    const glm::vec2 size(static_cast<float>(texture->width), static_cast<float>(texture->height));
+    const glm::vec4 s = sample_texture(*texture, wrap_uv(uv, material.wrap, size));
     colour = glm::vec4(srgb_to_linear(s.r), srgb_to_linear(s.g), srgb_to_linear(s.b), s.a);
   }
   colour *= material.base_color;

@@ -41,9 +41,10 @@ SkinMaterials::SkinMaterials(gpu::Context& ctx, std::span<const anim::Material> 
   for (const anim::Material& m : materials) {
     const bool textured =
         m.base_color_texture >= 0 && static_cast<std::size_t>(m.base_color_texture) < textures.size();
-    table_.push_back(
-        {m.base_color_factor, textured ? static_cast<std::uint32_t>(m.base_color_texture) : SKIN_NO_TEXTURE,
-         m.alpha_mode == anim::AlphaMode::kOpaque ? -1.0f : m.alpha_cutoff, m.double_sided ? 1u : 0u, 0u});
+    table_.push_back({m.base_color_factor,
+                      textured ? static_cast<std::uint32_t>(m.base_color_texture) : SKIN_NO_TEXTURE,
+                      m.alpha_mode == anim::AlphaMode::kOpaque ? -1.0f : m.alpha_cutoff,
+                      m.double_sided ? 1u : 0u, m.texture_wrap.packed()});
   }
   std::vector<TextureSource> sources;
   for (const anim::Texture& t : textures) sources.push_back({t.name, t.width, t.height, t.rgba8});

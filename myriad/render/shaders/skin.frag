@@ -1,15 +1,17 @@
 #version 460
 // Skinned avatar parts, each in its glTF material (base-colour factor x COLOR_0 x base-colour texture,
 // alpha mask, double-sided), multiplied by the instance's tint (skin tone or clothing tint) on parts the
-// kit marks tintable and on items; lit by the frame's sun, shadowed by the scene's shadow map. Clothing draws its pattern (property `pattern`:
-// 0 plain, 1 horizontal stripes, 2 checks, 3 dots) in that colour and a second colour that contrasts
-// with it; body parts have no pattern. anim/kit/material.hpp is the CPU reference of the colour rules.
+// kit marks tintable and on items; lit by the frame's sun, shadowed by the scene's shadow map. Clothing draws
+// its pattern (property `pattern`: 0 plain, 1 horizontal stripes, 2 checks, 3 dots) in that colour and a
+// second colour that contrasts with it; body parts have no pattern. anim/kit/material.hpp is the CPU
+// reference of the colour rules.
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "skin_layout.h"
 #define SHADOW_BINDING 7
 #include "lighting.glsl"
 #include "dither.glsl"
+#include "uv_wrap.glsl"
 
 layout(push_constant, scalar) uniform Push { SkinPush pc; };
 
@@ -45,10 +47,16 @@ void main() {
   // Derivatives in uniform control flow, before any branch: how many cells one pixel spans.
   const vec3 w = fwidth(in_pattern_cell);
   const SkinMaterial material = materials[in_material.x];
-  // Sampled unconditionally (implicit derivatives need uniform control flow); layer 0 stands in.
+  // Sampled unconditionally (implicit derivatives need uniform control flow); layer 0 stands in. A
+  // clamped or mirrored texture reads its folded UV with the unfolded UV's gradients (the fold would
+  // otherwise pick the smallest mip along a mirror line).
+  const vec2 uv_dx = dFdx(in_uv), uv_dy = dFdy(in_uv);
+  const float layer = float(material.texture_layer == SKIN_NO_TEXTURE ? 0u : material.texture_layer);
+  const vec2 size = vec2(textureSize(skin_textures, 0).xy);
   const vec4 texel =
-      texture(skin_textures,
-              vec3(in_uv, float(material.texture_layer == SKIN_NO_TEXTURE ? 0u : material.texture_layer)));
+      material.wrap == 0u
+          ? texture(skin_textures, vec3(in_uv, layer))
+          : textureGrad(skin_textures, vec3(uv_wrap(in_uv, material.wrap, size), layer), uv_dx, uv_dy);
   vec4 surface = material.base_color * in_vertex_color;
   if (material.texture_layer != SKIN_NO_TEXTURE) surface *= texel;
   if (material.alpha_cutoff >= 0.0 && surface.a < material.alpha_cutoff) discard;

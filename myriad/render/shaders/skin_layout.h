@@ -32,7 +32,7 @@ struct SkinMaterial {
   uint texture_layer;  // SKIN_NO_TEXTURE: none
   float alpha_cutoff;  // alpha below it is discarded; negative: opaque (alpha ignored)
   uint double_sided;   // 1: back faces drawn (with the normal flipped)
-  uint pad;
+  uint wrap;           // UvWrapModes::packed(): 0 repeats (uv_wrap.glsl)
 };
 struct SkinInstance {
   vec4 rows[3];          // object-to-world, row-major 3x4
@@ -67,7 +67,7 @@ struct SkinPaletteUploadPush {
 MYRIAD_CHECK_LAYOUT(SkinVertex, 64, position, 0, normal, 12, joints01, 24, joints23, 28, weights, 32, uv, 48,
                     flags, 56, color, 60);
 MYRIAD_CHECK_LAYOUT(SkinMaterial, 32, base_color, 0, texture_layer, 16, alpha_cutoff, 20, double_sided, 24,
-                    pad, 28);
+                    wrap, 28);
 MYRIAD_CHECK_LAYOUT(SkinInstance, 60, rows, 0, palette_offset, 48, property_offset, 52, fade, 56);
 MYRIAD_CHECK_LAYOUT(SkinPush, 112, view_proj, 0, capture_width, 64, capture_height, 68, capture_base, 72,
                     capture_vertex_count, 76, pattern_float, 80, to_light, 84, sun_color, 100);

@@ -19,7 +19,8 @@
 MYRIAD_SHADER_NAMESPACE_BEGIN
 // A plant mesh vertex (metres, base at the origin, +Y up) with its surface: texture coordinates as
 // two halves, the base colour in RGB with the alpha cutoff in A (0 = opaque), the array-texture layer
-// (VEG_NO_TEXTURE = untextured).
+// in the low 16 bits (VEG_NO_TEXTURE = untextured) and its wrap modes above them
+// (UvWrapModes::packed(), uv_wrap.glsl).
 struct VegPlantVertex {
   vec3 position;
   uint uv;

@@ -5,6 +5,7 @@
 #extension GL_EXT_scalar_block_layout : require
 #extension GL_GOOGLE_include_directive : require
 #include "veg_plant_layout.h"
+#include "plant_texel.glsl"
 
 layout(binding = 5) uniform sampler2DArray plant_textures;
 
@@ -13,6 +14,6 @@ layout(location = 6) flat in vec4 in_surface;  // base colour, alpha cutoff
 layout(location = 7) flat in uint in_layer;
 
 void main() {
-  float alpha = in_layer == VEG_NO_TEXTURE ? 1.0 : texture(plant_textures, vec3(in_uv, float(in_layer))).a;
+  float alpha = plant_texel(plant_textures, in_uv, in_layer).a;
   if (alpha < in_surface.a) discard;
 }

@@ -18,8 +18,9 @@ namespace myriad::render {
 namespace {
 
 // A vertex's surface packed for VegPlantVertex (untextured white when the mesh has no surfaces).
-void pack_surface(const vegetation::PlantMesh& m, std::size_t i, std::uint32_t layers,
-                  shader::VegPlantVertex& v) {
+void pack_surface(const vegetation::PlantMesh& m, std::size_t i,
+                  std::span<const vegetation::PlantTexture> textures, shader::VegPlantVertex& v) {
+  const auto layers = static_cast<std::uint32_t>(textures.size());
   if (m.surfaces.empty()) {
     v.uv = 0;
     v.color = pack_rgba8_bytes(255, 255, 255, 0);
@@ -32,7 +33,8 @@ void pack_surface(const vegetation::PlantMesh& m, std::size_t i, std::uint32_t l
                 "VegetationRenderer");
   v.uv = m.uvs.empty() ? 0u : glm::packHalf2x16(m.uvs[i]);
   v.color = pack_rgba8_bytes(s.color.r, s.color.g, s.color.b, s.alpha_cutoff);
-  v.layer = s.texture == vegetation::kNoPlantTexture ? VEG_NO_TEXTURE : s.texture;
+  v.layer = s.texture == vegetation::kNoPlantTexture ? VEG_NO_TEXTURE
+                                                     : s.texture | textures[s.texture].wrap.packed() << 16;
 }
 
 }  // namespace
@@ -46,7 +48,6 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
       textures_(gpu::make_texture_array_image(ctx, vegetation::make_texture_array(textures))),
       texture_sampler_(gpu::make_linear_sampler(ctx)) {
   if (meshes.empty()) throw Error("VegetationRenderer: no meshes");
-  const std::uint32_t layers = textures.empty() ? 0u : static_cast<std::uint32_t>(textures.size());
   std::vector<shader::VegPlantVertex> vertices;
   std::vector<std::uint32_t> indices;
   for (const vegetation::PlantMesh& m : meshes) {
@@ -61,7 +62,7 @@ VegetationRenderer::VegetationRenderer(gpu::Context& ctx, std::span<const vegeta
       shader::VegPlantVertex v{};
       v.position = m.positions[i];
       v.normal = m.normals[i];
-      pack_surface(m, i, layers, v);
+      pack_surface(m, i, textures, v);
       vertices.push_back(v);
     }
     indices.insert(indices.end(), m.indices.begin(), m.indices.end());

@@ -293,12 +293,13 @@ class Importer {
     else if (mat.alphaMode == "BLEND")
       s.alpha_cutoff = 128;
     if (base.image < 0) return s;
-    s.texture = texture_index(base.image, mwhere);
+    s.texture = texture_index(base.image, base.wrap, mwhere);
     return s;
   }
 
-  std::uint16_t texture_index(int source, const std::string& where) {
-    if (const auto it = texture_of_image_.find(source); it != texture_of_image_.end()) return it->second;
+  std::uint16_t texture_index(int source, UvWrapModes wrap, const std::string& where) {
+    if (const auto it = texture_of_image_.find({source, wrap.packed()}); it != texture_of_image_.end())
+      return it->second;
     const tinygltf::Image& img = m_.images[std::size_t(source)];
     const std::string name =
         img.uri.empty() ? (img.name.empty() ? "images[" + std::to_string(source) + "]" : img.name) : img.uri;
@@ -311,10 +312,11 @@ class Importer {
     t.width = pixels.width;
     t.height = pixels.height;
     t.rgba8 = std::move(pixels.rgba8);
+    t.wrap = wrap;
     if (textures_.size() + 1 >= kNoPlantTexture) doc_.fail("the plant uses more than 65,534 textures", where);
     const auto index = static_cast<std::uint16_t>(textures_.size());
     textures_.push_back(std::move(t));
-    texture_of_image_[source] = index;
+    texture_of_image_[{source, wrap.packed()}] = index;
     return index;
   }
 
@@ -346,7 +348,7 @@ class Importer {
   std::vector<Part> parts_;
   std::vector<bool> claimed_, on_path_;
   std::vector<PlantTexture> textures_;
-  std::map<int, std::uint16_t> texture_of_image_;
+  std::map<std::pair<int, std::uint32_t>, std::uint16_t> texture_of_image_;  // (image, wrap) -> texture
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "myriad/vegetation/plant/plant_gltf_write.hpp"
 
+#include "myriad/core/image/uv_wrap.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -117,6 +119,8 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
                      {"mesh", b.mesh(model.lods[kPlantLodCount - 1], o.name + "_Billboard", materials)}});
     scene_nodes.push_back(static_cast<int>(nodes.size() - 1));
   }
+  json samplers = json::array();
+  std::map<std::uint32_t, int> sampler_of;  // UvWrapModes::packed() -> sampler
   for (std::size_t t = 0; t < model.textures.size(); ++t) {
     const PlantTexture& tex = model.textures[t];
     const std::vector<std::byte> png = encode_png_rgba8(tex.width, tex.height, tex.rgba8, tex.name);
@@ -128,11 +132,17 @@ void write_plant_gltf(const std::filesystem::path& path, const PlantModel& model
       write_file_atomic(path.parent_path() / file, png);
       b.doc["images"].push_back({{"uri", file}});
     }
-    b.doc["textures"].push_back({{"source", static_cast<int>(t)}, {"sampler", 0}});
+    // One sampler per wrap the textures use (linear, mipmapped).
+    const auto [it, inserted] = sampler_of.try_emplace(tex.wrap.packed(), static_cast<int>(samplers.size()));
+    if (inserted) {
+      samplers.push_back(json{{"magFilter", 9729},
+                              {"minFilter", 9987},
+                              {"wrapS", uv_wrap_to_gltf(tex.wrap.s)},
+                              {"wrapT", uv_wrap_to_gltf(tex.wrap.t)}});
+    }
+    b.doc["textures"].push_back({{"source", static_cast<int>(t)}, {"sampler", it->second}});
   }
-  // json::array: a braced list of one json would be a copy, not an array, with some compilers.
-  if (!model.textures.empty())
-    b.doc["samplers"] = json::array({json{{"magFilter", 9729}, {"minFilter", 9987}}});
+  if (!model.textures.empty()) b.doc["samplers"] = samplers;
   b.doc["nodes"] = nodes;
   b.doc["scenes"] = json::array({json{{"nodes", scene_nodes}}});
   b.doc["scene"] = 0;

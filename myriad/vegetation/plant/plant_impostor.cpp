@@ -1,5 +1,7 @@
 #include "myriad/vegetation/plant/plant_impostor.hpp"
 
+#include "myriad/core/image/uv_wrap.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,8 +46,9 @@ View make_view(const PlantMesh& m, float azimuth) {
   return v;
 }
 
-// Nearest texel with wrapping (the field's sampler repeats), channels 0..1.
+// Nearest texel, addressed as the texture's sampler says (repeat, clamp, mirror), channels 0..1.
 glm::vec4 texel(const PlantTexture& t, glm::vec2 uv) {
+  uv = wrap_uv(uv, t.wrap, glm::vec2(static_cast<float>(t.width), static_cast<float>(t.height)));
   const auto wrap = [](float c, std::uint32_t n) {
     if (!std::isfinite(c)) return std::size_t(0);  // a file's UV may be anything
     const auto i = static_cast<std::uint32_t>((c - std::floor(c)) * float(n));

@@ -4,6 +4,7 @@
 // field into one list (one array texture on the GPU).
 #pragma once
 
+#include "myriad/core/image/uv_wrap.hpp"
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -19,6 +20,7 @@ struct PlantTexture {
   std::string name;  // the image's URI or name, for messages
   std::uint32_t width = 0, height = 0;
   std::vector<std::uint8_t> rgba8;  // width * height * 4, rows top to bottom
+  UvWrapModes wrap;                 // how it is addressed outside [0, 1] (its glTF sampler)
 };
 
 struct PlantModel {
